@@ -1,0 +1,45 @@
+#pragma once
+// The raw quantities of one trace that the POP metrics are computed from, per thread and in ns.
+//
+// Example:
+//   auto trace = popsim::replay::read_paraver("epoch_4proc.prv.gz");
+//   popsim::metrics::TraceSummary s = popsim::metrics::summarize(trace);
+//   double pe = s.useful_average() / s.runtime;   // Parallel efficiency
+#include "replay/time.hpp"
+#include "replay/trace.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace popsim::metrics {
+
+/// What the ideal-network replay contributes (Runtime (ideal), Useful duration (ideal, max)).
+struct IdealRun {
+    Time runtime = 0;
+    Time max_useful = 0;
+};
+
+struct TraceSummary {
+    std::string path;
+    std::uint32_t processes = 0;
+    std::uint32_t threads = 0; // over all processes
+    Time runtime = 0;          // trace span, as modelfactors
+    std::vector<Time> useful;  // per thread: time in the Running state
+    std::uint64_t instructions = 0; // useful, all threads
+    std::uint64_t cycles = 0;
+    bool has_counters = false;
+    std::optional<IdealRun> ideal;
+
+    double useful_average() const;
+    Time useful_max() const;
+    Time useful_total() const;
+};
+
+TraceSummary summarize(const replay::Trace& trace);
+
+/// Time thread `t` spends in state `state` (0-254), summed over its state intervals.
+Time time_in_state(const replay::ThreadTimeline& t, std::uint8_t state);
+
+} // namespace popsim::metrics

@@ -1,0 +1,128 @@
+#include "replay/byte_source.hpp"
+
+#include "replay/trace_error.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <isa-l/igzip_lib.h>
+#include <vector>
+
+namespace popsim::replay {
+
+namespace {
+constexpr std::size_t k_input_chunk = 1 << 20;
+
+struct FileCloser {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
+} // namespace
+
+// ISA-L's inflate is used rather than zlib's because it decompresses 2-3x faster, which keeps
+// `popsim analyze TRACE.prv.gz` close to the speed of `gzip -dc` alone.
+class ByteSource::Impl {
+public:
+    Impl(FilePtr file, std::string path) : file_(std::move(file)), path_(std::move(path)) {
+        unsigned char magic[2] = {0, 0};
+        std::size_t got = std::fread(magic, 1, 2, file_.get());
+        compressed_ = got == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+        pending_.assign(magic, magic + got);
+        if (compressed_) start_member();
+    }
+
+    std::size_t read(std::span<char> out) { return compressed_ ? inflate(out) : read_plain(out); }
+    bool compressed() const { return compressed_; }
+
+private:
+    std::size_t read_plain(std::span<char> out) {
+        std::size_t n = 0;
+        if (!pending_.empty()) {
+            n = std::min(out.size(), pending_.size());
+            std::memcpy(out.data(), pending_.data(), n);
+            pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(n));
+        }
+        n += std::fread(out.data() + n, 1, out.size() - n, file_.get());
+        if (std::ferror(file_.get())) fail(std::strerror(errno));
+        return n;
+    }
+
+    void start_member() {
+        isal_inflate_init(&state_);
+        state_.crc_flag = ISAL_GZIP;
+    }
+
+    bool refill_input() {
+        if (state_.avail_in > 0) return true;
+        input_.resize(k_input_chunk);
+        std::size_t n = 0;
+        if (!pending_.empty()) {
+            std::memcpy(input_.data(), pending_.data(), pending_.size());
+            n = pending_.size();
+            pending_.clear();
+        }
+        n += std::fread(input_.data() + n, 1, input_.size() - n, file_.get());
+        if (std::ferror(file_.get())) fail(std::strerror(errno));
+        state_.next_in = input_.data();
+        state_.avail_in = static_cast<std::uint32_t>(n);
+        return n > 0;
+    }
+
+    std::size_t inflate(std::span<char> out) {
+        std::size_t produced = 0;
+        while (produced < out.size() && !finished_) {
+            if (state_.block_state == ISAL_BLOCK_FINISH) {
+                // End of one gzip member: another may follow (concatenated .gz files are valid).
+                if (!refill_input()) {
+                    finished_ = true;
+                    break;
+                }
+                start_member();
+            }
+            if (!refill_input()) fail("truncated gzip stream: the file ends before the compressed data does");
+            state_.next_out = reinterpret_cast<std::uint8_t*>(out.data() + produced);
+            state_.avail_out = static_cast<std::uint32_t>(out.size() - produced);
+            const std::uint32_t out_before = state_.avail_out;
+            const std::uint32_t in_before = state_.avail_in;
+            const int rc = isal_inflate(&state_);
+            if (rc < 0) fail(fmt_inflate_error(rc));
+            produced += out_before - state_.avail_out;
+            const bool stalled = state_.avail_out == out_before && state_.avail_in == in_before &&
+                                 state_.block_state != ISAL_BLOCK_FINISH;
+            if (stalled) fail("corrupt gzip stream: the decompressor makes no progress");
+        }
+        return produced;
+    }
+
+    static std::string fmt_inflate_error(int rc) {
+        switch (rc) {
+        case ISAL_INVALID_WRAPPER: return "corrupt gzip stream: invalid gzip header";
+        case ISAL_INCORRECT_CHECKSUM: return "corrupt gzip stream: checksum mismatch";
+        case ISAL_UNSUPPORTED_METHOD: return "corrupt gzip stream: unsupported compression method";
+        default: return "corrupt gzip stream: invalid compressed data";
+        }
+    }
+
+    [[noreturn]] void fail(const std::string& cause) const { throw TraceError(path_, 0, cause); }
+
+    FilePtr file_;
+    std::string path_;
+    bool compressed_ = false;
+    bool finished_ = false;
+    std::vector<unsigned char> pending_;
+    std::vector<std::uint8_t> input_;
+    inflate_state state_{};
+};
+
+ByteSource::ByteSource(std::string path) : path_(std::move(path)) {
+    FilePtr file(std::fopen(path_.c_str(), "rb"));
+    if (!file) throw TraceError(path_, 0, std::string("cannot open: ") + std::strerror(errno));
+    impl_ = std::make_unique<Impl>(std::move(file), path_);
+}
+
+ByteSource::~ByteSource() = default;
+
+std::size_t ByteSource::read(std::span<char> out) { return impl_->read(out); }
+bool ByteSource::compressed() const { return impl_->compressed(); }
+
+} // namespace popsim::replay

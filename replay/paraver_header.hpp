@@ -1,0 +1,49 @@
+#pragma once
+// The Paraver header line: trace length, resources (nodes/CPUs), applications with their tasks and
+// threads, and the communicator lines that follow it. Grammar: docs/file-formats.md.
+#include "replay/time.hpp"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace popsim::replay {
+
+struct TaskLayout {
+    std::uint32_t threads = 1;
+    std::uint32_t node = 0; // 1-based; 0 when the header has no resource information
+};
+
+struct ApplicationLayout {
+    std::vector<TaskLayout> tasks;
+};
+
+/// A `c:` line: an intra-communicator and its member tasks (1-based, within `application`).
+struct Communicator {
+    std::uint32_t application = 1;
+    std::uint64_t id = 0;
+    std::vector<std::uint32_t> tasks;
+};
+
+struct ParaverHeader {
+    std::string date;
+    Time end_time = 0;            // ns
+    Time ns_per_unit = 1;         // body times are multiplied by this to get ns
+    std::string unit_suffix;      // as written: "_ns", "_us", "_ms" or "" (microseconds)
+    std::vector<std::uint32_t> cpus_per_node; // empty when the header says "0" (no resources)
+    std::vector<ApplicationLayout> applications;
+    std::uint32_t declared_communicators = 0;
+    std::vector<Communicator> communicators;
+
+    std::uint32_t total_cpus() const;
+    std::uint32_t total_threads() const;
+};
+
+/// Parses the header line. Throws ParseError (a cause without file/line) on a malformed header.
+ParaverHeader parse_paraver_header(std::string_view line);
+
+/// Parses a `c:` communicator line (also `C:`). Throws ParseError.
+Communicator parse_communicator_line(std::string_view line);
+
+} // namespace popsim::replay

@@ -1,0 +1,111 @@
+#include "replay/paraver_labels.hpp"
+
+#include "replay/trace_error.hpp"
+
+#include <charconv>
+#include <cstdio>
+#include <optional>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <string_view>
+
+namespace popsim::replay {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+    return s;
+}
+
+std::optional<std::uint32_t> leading_number(std::string_view& s) {
+    std::uint32_t v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc{} || end == s.data()) return std::nullopt;
+    s = trim(s.substr(static_cast<std::size_t>(end - s.data())));
+    return v;
+}
+
+bool is_pcf_keyword(std::string_view line) {
+    for (std::string_view k : {"DEFAULT_OPTIONS", "DEFAULT_SEMANTIC", "STATES", "STATES_COLOR", "EVENT_TYPE", "VALUES",
+                               "GRADIENT_COLOR", "GRADIENT_NAMES"})
+        if (line == k) return true;
+    return false;
+}
+
+void read_pcf(const std::string& path, TraceLabels& labels) {
+    std::ifstream in(path);
+    std::string raw;
+    std::string section;
+    std::uint64_t line_no = 0;
+    while (std::getline(in, raw)) {
+        ++line_no;
+        std::string_view line = trim(raw);
+        if (line.empty() || line[0] == '#') continue;
+        if (is_pcf_keyword(line)) {
+            section = line;
+            continue;
+        }
+        if (section == "STATES") {
+            const auto value = leading_number(line);
+            if (!value) throw TraceError(path, line_no, "STATES line does not start with a state number");
+            labels.states.emplace_back(*value, std::string(line));
+        } else if (section == "EVENT_TYPE") {
+            const auto gradient = leading_number(line);
+            const auto type = gradient ? leading_number(line) : std::nullopt;
+            if (!type) throw TraceError(path, line_no, "EVENT_TYPE line is not '<gradient> <type> <label>'");
+            labels.event_types.emplace_back(*type, std::string(line));
+        }
+    }
+}
+
+void read_row(const std::string& path, std::uint32_t thread_count, TraceLabels& labels) {
+    std::ifstream in(path);
+    std::string raw;
+    std::uint64_t line_no = 0;
+    std::uint32_t remaining = 0;
+    bool in_threads = false;
+    while (std::getline(in, raw)) {
+        ++line_no;
+        const std::string_view line = trim(raw);
+        if (line.empty() || line[0] == '#') continue;
+        if (remaining == 0) {
+            unsigned size = 0;
+            char level[32] = {};
+            if (std::sscanf(std::string(line).c_str(), "LEVEL %31s SIZE %u", level, &size) != 2) {
+                throw TraceError(path, line_no, "expected 'LEVEL <name> SIZE <n>'");
+            }
+            remaining = size;
+            in_threads = std::string_view(level) == "THREAD";
+            continue;
+        }
+        --remaining;
+        if (in_threads) labels.thread_names.emplace_back(line);
+    }
+    if (!labels.thread_names.empty() && labels.thread_names.size() != thread_count) {
+        throw TraceError(path, 0, fmt::format("lists {} threads, but the trace has {}", labels.thread_names.size(), thread_count));
+    }
+}
+
+} // namespace
+
+TraceLabels read_paraver_labels(const std::string& base, std::uint32_t thread_count, std::vector<std::string>& warnings) {
+    TraceLabels labels;
+    const std::string pcf = base + ".pcf";
+    const std::string row = base + ".row";
+    if (std::filesystem::exists(pcf)) {
+        read_pcf(pcf, labels);
+    } else {
+        warnings.push_back(fmt::format("{}: not found; states and events keep their numbers as names", pcf));
+    }
+    if (std::filesystem::exists(row)) {
+        read_row(row, thread_count, labels);
+    } else {
+        warnings.push_back(fmt::format("{}: not found; threads are named by their numbers", row));
+    }
+    return labels;
+}
+
+} // namespace popsim::replay

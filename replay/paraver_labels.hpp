@@ -1,0 +1,14 @@
+#pragma once
+// The .pcf (state and event names) and .row (thread names) files that accompany a .prv.
+#include "replay/trace.hpp"
+
+#include <string>
+#include <vector>
+
+namespace popsim::replay {
+
+/// Reads `base.pcf` and `base.row`. A missing file adds a warning and leaves its labels empty; a
+/// malformed one throws TraceError with its line.
+TraceLabels read_paraver_labels(const std::string& base, std::uint32_t thread_count, std::vector<std::string>& warnings);
+
+} // namespace popsim::replay

@@ -1,0 +1,296 @@
+#include "replay/paraver_reader.hpp"
+
+#include "replay/byte_source.hpp"
+#include "replay/extrae_events.hpp"
+#include "replay/paraver_labels.hpp"
+#include "replay/parse_error.hpp"
+#include "replay/paraver_records.hpp"
+#include "replay/trace_builder.hpp"
+#include "replay/trace_error.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <memory>
+#include <optional>
+#include <oneapi/tbb/parallel_pipeline.h>
+#include <oneapi/tbb/task_arena.h>
+
+namespace popsim::replay {
+
+namespace {
+
+/// Complete lines of the file, and where they start.
+struct TextBlock {
+    std::string text;
+    std::uint64_t first_line = 1;
+    std::optional<std::string> read_error; // the stream broke after this text
+};
+
+class BlockReader {
+public:
+    BlockReader(const std::string& path, std::size_t block_bytes) : source_(path), block_bytes_(block_bytes) {}
+
+    /// The next block of whole lines; false at the end of the file.
+    bool next(TextBlock& out) {
+        if (done_) return false;
+        out.text = std::move(carry_);
+        out.read_error.reset();
+        fill(out);
+        std::size_t cut = out.text.size();
+        if (!done_) {
+            const std::size_t nl = out.text.rfind('\n');
+            cut = nl == std::string::npos ? 0 : nl + 1;
+        }
+        carry_.assign(out.text, cut);
+        out.text.resize(cut);
+        out.first_line = next_line_;
+        next_line_ += static_cast<std::uint64_t>(std::count(out.text.begin(), out.text.end(), '\n'));
+        bytes_ += out.text.size();
+        return !out.text.empty() || out.read_error || !done_;
+    }
+
+    std::uint64_t bytes() const { return bytes_; }
+
+private:
+    void fill(TextBlock& out) {
+        const std::size_t target = std::max(block_bytes_, out.text.size() + block_bytes_ / 2);
+        std::size_t have = out.text.size();
+        out.text.resize(target);
+        try {
+            while (have < target) {
+                const std::size_t n = source_.read(std::span<char>(out.text.data() + have, target - have));
+                if (n == 0) {
+                    done_ = true;
+                    break;
+                }
+                have += n;
+            }
+        } catch (const TraceError& e) {
+            out.read_error = e.cause();
+            done_ = true;
+        }
+        out.text.resize(have);
+    }
+
+    ByteSource source_;
+    std::size_t block_bytes_;
+    std::string carry_;
+    std::uint64_t next_line_ = 1;
+    std::uint64_t bytes_ = 0;
+    bool done_ = false;
+};
+
+/// The records of one block, parsed, in line order, ready to apply.
+struct ParsedBlock {
+    enum class Kind : std::uint8_t { state, event, comm };
+    struct Ref {
+        Kind kind;
+        std::uint32_t line_offset;
+        std::uint32_t index;
+    };
+    struct EventHead {
+        RecordOwner owner;
+        Time time;
+        std::uint32_t first_pair;
+        std::uint32_t pair_count;
+    };
+    std::uint64_t first_line = 1;
+    std::vector<Ref> order;
+    std::vector<StateRecord> states;
+    std::vector<EventHead> events;
+    std::vector<EventPair> pairs;
+    std::vector<CommRecord> comms;
+    std::uint64_t lines = 0;
+    std::uint64_t skipped = 0;
+    std::uint64_t bytes = 0;
+    std::optional<std::pair<std::uint64_t, std::string>> error; // line, cause
+};
+
+void parse_line(std::string_view line, std::uint32_t offset, Time ns_per_unit, ParsedBlock& out, EventRecord& scratch) {
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.empty() || line[0] == '#') return;
+    switch (line[0]) {
+    case '1':
+        out.order.push_back({ParsedBlock::Kind::state, offset, static_cast<std::uint32_t>(out.states.size())});
+        out.states.push_back(parse_state_record(line, ns_per_unit));
+        return;
+    case '2': {
+        parse_event_record(line, ns_per_unit, scratch);
+        out.order.push_back({ParsedBlock::Kind::event, offset, static_cast<std::uint32_t>(out.events.size())});
+        out.events.push_back({scratch.owner, scratch.time, static_cast<std::uint32_t>(out.pairs.size()),
+                              static_cast<std::uint32_t>(scratch.pairs.size())});
+        out.pairs.insert(out.pairs.end(), scratch.pairs.begin(), scratch.pairs.end());
+        return;
+    }
+    case '3':
+        out.order.push_back({ParsedBlock::Kind::comm, offset, static_cast<std::uint32_t>(out.comms.size())});
+        out.comms.push_back(parse_comm_record(line, ns_per_unit));
+        return;
+    default:
+        if (line[0] >= '4' && line[0] <= '9' && line.size() > 1 && line[1] == ':') {
+            ++out.skipped; // record kinds popsim has no use for, e.g. `4:` global communications
+            return;
+        }
+        if (line[0] == 'c' || line[0] == 'C' || line[0] == 'i' || line[0] == 'I') {
+            throw ParseError("communicator line after the first record; they belong right after the header");
+        }
+        throw ParseError(fmt::format("unknown record kind '{}' (expected 1, 2 or 3)", line.substr(0, 1)));
+    }
+}
+
+ParsedBlock parse_block(const TextBlock& block, Time ns_per_unit) {
+    ParsedBlock out;
+    out.first_line = block.first_line;
+    out.bytes = block.text.size();
+    EventRecord scratch;
+    std::string_view text = block.text;
+    std::uint32_t offset = 0;
+    while (!text.empty()) {
+        const std::size_t nl = text.find('\n');
+        const std::string_view line = text.substr(0, nl);
+        try {
+            parse_line(line, offset, ns_per_unit, out, scratch);
+        } catch (const ParseError& e) {
+            out.error.emplace(block.first_line + offset, e.what());
+            return out;
+        }
+        ++offset;
+        text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    }
+    out.lines = offset;
+    if (block.read_error) out.error.emplace(block.first_line + offset, *block.read_error);
+    return out;
+}
+
+void apply_block(const ParsedBlock& block, TraceBuilder& builder, Trace& trace) {
+    for (const auto& ref : block.order) {
+        const std::uint64_t line = block.first_line + ref.line_offset;
+        switch (ref.kind) {
+        case ParsedBlock::Kind::state: builder.add_state(block.states[ref.index], line); break;
+        case ParsedBlock::Kind::event: {
+            const auto& e = block.events[ref.index];
+            builder.add_event(e.owner, e.time, std::span(block.pairs).subspan(e.first_pair, e.pair_count), line);
+            break;
+        }
+        case ParsedBlock::Kind::comm: builder.add_comm(block.comms[ref.index], line); break;
+        }
+    }
+    if (block.error) throw TraceError(trace.path, block.error->first, block.error->second);
+    trace.counts.lines += block.lines;
+    trace.counts.skipped += block.skipped;
+    trace.counts.bytes += block.bytes;
+}
+
+std::string_view take_line(std::string_view& text) {
+    const std::size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    return line;
+}
+
+bool is_header_section_line(std::string_view line) {
+    return line.empty() || line[0] == '#' || line[0] == 'c' || line[0] == 'C' || line[0] == 'i' || line[0] == 'I';
+}
+
+/// Parses the header and communicator lines at the start of `first`, leaving the body in it.
+void read_header(TextBlock& first, Trace& trace) {
+    if (first.read_error) throw TraceError(trace.path, 1, *first.read_error);
+    std::string_view text = first.text;
+    std::uint64_t line_no = 1;
+    if (text.empty()) throw TraceError(trace.path, 1, "empty file: no Paraver header");
+    std::string_view line = take_line(text);
+    if (line == "new format") {
+        line = take_line(text);
+        ++line_no;
+    }
+    try {
+        trace.header = parse_paraver_header(line);
+    } catch (const ParseError& e) {
+        throw TraceError(trace.path, line_no, e.what());
+    }
+    std::uint64_t consumed = line_no;
+    while (!text.empty()) {
+        std::string_view probe = text;
+        const std::string_view next = take_line(probe);
+        if (!is_header_section_line(next)) break;
+        ++consumed;
+        if (next.starts_with("c:") || next.starts_with("C:")) {
+            try {
+                trace.header.communicators.push_back(parse_communicator_line(next));
+            } catch (const ParseError& e) {
+                throw TraceError(trace.path, consumed, e.what());
+            }
+        }
+        text = probe;
+    }
+    if (trace.header.communicators.size() < trace.header.declared_communicators) {
+        throw TraceError(trace.path, consumed + 1,
+                         fmt::format("the header declares {} communicators, but {} communicator lines follow it",
+                                     trace.header.declared_communicators, trace.header.communicators.size()));
+    }
+    trace.counts.bytes += first.text.size() - text.size();
+    first.text.erase(0, first.text.size() - text.size());
+    first.first_line += consumed;
+    trace.counts.lines += consumed;
+}
+
+void read_body(BlockReader& reader, TextBlock first, Trace& trace, TraceBuilder& builder, const ReadOptions& options) {
+    const Time unit = trace.header.ns_per_unit;
+    bool have_first = true;
+    auto produce = [&](oneapi::tbb::flow_control& fc) -> std::shared_ptr<TextBlock> {
+        auto block = std::make_shared<TextBlock>();
+        if (have_first) {
+            *block = std::move(first);
+            have_first = false;
+        } else if (!reader.next(*block)) {
+            fc.stop();
+            return nullptr;
+        }
+        return block;
+    };
+    auto parse = [unit](const std::shared_ptr<TextBlock>& block) { return parse_block(*block, unit); };
+    auto apply = [&](const ParsedBlock& block) {
+        apply_block(block, builder, trace);
+        if (options.on_progress) options.on_progress(trace.counts.bytes);
+    };
+    const unsigned threads = options.threads == 0 ? oneapi::tbb::info::default_concurrency() : options.threads;
+    oneapi::tbb::task_arena arena(static_cast<int>(threads));
+    arena.execute([&] {
+        oneapi::tbb::parallel_pipeline(
+            2 * threads + 1,
+            oneapi::tbb::make_filter<void, std::shared_ptr<TextBlock>>(oneapi::tbb::filter_mode::serial_in_order, produce) &
+                oneapi::tbb::make_filter<std::shared_ptr<TextBlock>, ParsedBlock>(oneapi::tbb::filter_mode::parallel, parse) &
+                oneapi::tbb::make_filter<ParsedBlock, void>(oneapi::tbb::filter_mode::serial_in_order, apply));
+    });
+}
+
+} // namespace
+
+std::vector<std::uint32_t> ReadOptions::default_tracked_event_types() {
+    return {extrae::k_tracing_on_off, extrae::k_omp_parallel, extrae::k_omp_worksharing, extrae::k_omp_barrier,
+            extrae::k_omp_outlined_function, extrae::k_omp_task_function};
+}
+
+std::string trace_base_name(const std::string& path) {
+    std::string base = path;
+    if (base.ends_with(".gz")) base.resize(base.size() - 3);
+    if (base.ends_with(".prv")) base.resize(base.size() - 4);
+    return base;
+}
+
+Trace read_paraver(const std::string& path, const ReadOptions& options) {
+    Trace trace;
+    trace.path = path;
+    BlockReader reader(path, options.block_bytes);
+    TextBlock first;
+    reader.next(first);
+    read_header(first, trace);
+    TraceBuilder builder(trace, options.tracked_event_types);
+    read_body(reader, std::move(first), trace, builder, options);
+    builder.finish();
+    if (options.read_labels) trace.labels = read_paraver_labels(trace_base_name(path), trace.thread_count(), trace.warnings);
+    return trace;
+}
+
+} // namespace popsim::replay

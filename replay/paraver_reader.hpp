@@ -1,0 +1,39 @@
+#pragma once
+// Reads a Paraver trace (.prv or .prv.gz, with the .pcf and .row beside it) into the Trace model.
+//
+// Example:
+//   popsim::replay::Trace trace = popsim::replay::read_paraver("run.prv.gz");
+//   fmt::print("{} threads, {} records\n", trace.thread_count(), trace.counts.records());
+//
+// The body is streamed in blocks that are parsed in parallel (oneTBB) and applied in file order,
+// so memory holds the compact model, never the text. Any malformed or contradictory input throws
+// TraceError("file:line: cause").
+#include "replay/trace.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace popsim::replay {
+
+struct ReadOptions {
+    /// Worker threads for parsing; 0 = all cores, 1 = sequential.
+    unsigned threads = 0;
+    std::size_t block_bytes = 4u << 20;
+    /// Event types whose values are kept per thread (see ThreadTimeline::tracked_events).
+    std::vector<std::uint32_t> tracked_event_types = default_tracked_event_types();
+    /// Read the .pcf/.row beside the trace (a missing one only adds a warning).
+    bool read_labels = true;
+    /// Called with the uncompressed bytes read so far (for progress bars); may be empty.
+    std::function<void(std::uint64_t)> on_progress;
+
+    static std::vector<std::uint32_t> default_tracked_event_types();
+};
+
+Trace read_paraver(const std::string& path, const ReadOptions& options = {});
+
+/// `run.prv.gz` and `run.prv` -> `run`; used to find the .pcf and .row.
+std::string trace_base_name(const std::string& path);
+
+} // namespace popsim::replay

@@ -1,0 +1,93 @@
+#include "replay/paraver_records.hpp"
+
+#include "replay/field_scanner.hpp"
+
+#include <fmt/format.h>
+#include <limits>
+
+namespace popsim::replay {
+
+namespace {
+
+using detail::FieldScanner;
+
+RecordOwner read_owner(FieldScanner& in) {
+    RecordOwner owner;
+    owner.cpu = in.next_u32("cpu");
+    owner.application = in.next_u32("application");
+    owner.task = in.next_u32("task");
+    owner.thread = in.next_u32("thread");
+    if (owner.application == 0 || owner.task == 0 || owner.thread == 0) {
+        throw ParseError("application, task and thread numbers are 1-based; found 0");
+    }
+    return owner;
+}
+
+Time read_time(FieldScanner& in, Time ns_per_unit, const char* what) {
+    const std::uint64_t raw = in.next_uint(what);
+    if (raw > static_cast<std::uint64_t>(std::numeric_limits<Time>::max() / ns_per_unit)) {
+        throw ParseError(fmt::format("{} {} overflows 64-bit nanoseconds", what, raw));
+    }
+    return static_cast<Time>(raw) * ns_per_unit;
+}
+
+void expect_end(const FieldScanner& in, const char* kind, unsigned fields) {
+    if (!in.at_end()) throw ParseError(fmt::format("{} has more than {} fields", kind, fields));
+}
+
+std::string_view strip_cr(std::string_view line) {
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    return line;
+}
+
+// Skips the kind digit and its ':'; the caller dispatched on the digit already.
+std::string_view body(std::string_view line) { return strip_cr(line).substr(line.size() > 1 ? 2 : 1); }
+
+} // namespace
+
+StateRecord parse_state_record(std::string_view line, Time ns_per_unit) {
+    constexpr const char* k_kind = "state record";
+    FieldScanner in(body(line), k_kind);
+    StateRecord r;
+    r.owner = read_owner(in);
+    r.begin = read_time(in, ns_per_unit, "begin time");
+    r.end = read_time(in, ns_per_unit, "end time");
+    r.state = in.next_u32("state");
+    expect_end(in, k_kind, 7);
+    if (r.end < r.begin) {
+        throw ParseError(fmt::format("state record ends before it begins ({} < {})", r.end, r.begin));
+    }
+    return r;
+}
+
+void parse_event_record(std::string_view line, Time ns_per_unit, EventRecord& out) {
+    constexpr const char* k_kind = "event record";
+    FieldScanner in(body(line), k_kind);
+    out.owner = read_owner(in);
+    out.time = read_time(in, ns_per_unit, "time");
+    out.pairs.clear();
+    do {
+        EventPair pair;
+        pair.type = in.next_u32("event type");
+        pair.value = in.next_uint("event value");
+        out.pairs.push_back(pair);
+    } while (!in.at_end());
+}
+
+CommRecord parse_comm_record(std::string_view line, Time ns_per_unit) {
+    constexpr const char* k_kind = "communication record";
+    FieldScanner in(body(line), k_kind);
+    CommRecord r;
+    r.sender = read_owner(in);
+    r.logical_send = read_time(in, ns_per_unit, "logical send time");
+    r.physical_send = read_time(in, ns_per_unit, "physical send time");
+    r.receiver = read_owner(in);
+    r.logical_recv = read_time(in, ns_per_unit, "logical receive time");
+    r.physical_recv = read_time(in, ns_per_unit, "physical receive time");
+    r.size = in.next_uint("size");
+    r.tag = in.next_uint("tag");
+    expect_end(in, k_kind, 14);
+    return r;
+}
+
+} // namespace popsim::replay

@@ -1,0 +1,44 @@
+#pragma once
+// Writes Paraver files: the .prv header and records, and the .pcf/.row companions. Shared by the
+// synthetic trace writer and the simulated-timeline output, so both open in Paraver alike.
+#include "replay/paraver_header.hpp"
+#include "replay/paraver_records.hpp"
+
+#include <cstdio>
+#include <memory>
+#include <span>
+#include <string>
+
+namespace popsim::replay {
+
+class ParaverWriter {
+public:
+    /// Opens `prv_path` (plain text) and writes the header; throws TraceError if it cannot.
+    ParaverWriter(const std::string& prv_path, const ParaverHeader& header);
+    ~ParaverWriter();
+    ParaverWriter(const ParaverWriter&) = delete;
+    ParaverWriter& operator=(const ParaverWriter&) = delete;
+
+    void state(const RecordOwner& who, Time begin, Time end, std::uint32_t state);
+    void event(const RecordOwner& who, Time time, std::span<const EventPair> pairs);
+    void comm(const CommRecord& r);
+    /// Flushes and closes; throws TraceError on a write error. Called by the destructor otherwise.
+    void close();
+
+private:
+    void flush_if_full();
+    std::string path_;
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_;
+    std::string buffer_;
+};
+
+/// The header line for `header` (date, end time in ns, resources, applications, communicators).
+std::string format_paraver_header(const ParaverHeader& header);
+
+/// Writes the .pcf popsim uses for every trace it writes: Extrae's state table, the MPI call
+/// events with their names, counters and OpenMP types.
+void write_standard_pcf(const std::string& pcf_path);
+/// Writes a .row naming CPUs, nodes and threads for `header`'s first application.
+void write_row(const std::string& row_path, const ParaverHeader& header);
+
+} // namespace popsim::replay

@@ -1,0 +1,473 @@
+#include "replay/synth.hpp"
+
+#include "replay/extrae_events.hpp"
+#include "replay/mpi_calls.hpp"
+#include "replay/paraver_reader.hpp"
+#include "replay/paraver_writer.hpp"
+#include "replay/trace_error.hpp"
+
+#include <charconv>
+#include <deque>
+#include <fmt/format.h>
+#include <fstream>
+#include <map>
+#include <queue>
+#include <sstream>
+#include <tuple>
+
+namespace popsim::replay::synth {
+
+Program::Program(std::uint32_t r, std::uint32_t t) : ranks(r), threads_per_rank(t), threads(std::size_t{r} * t) {}
+
+std::optional<Time> parse_duration(std::string_view text) {
+    struct Unit {
+        std::string_view suffix;
+        Time factor;
+    };
+    static constexpr Unit units[] = {{"ns", 1}, {"us", k_ns_per_us}, {"ms", k_ns_per_ms}, {"s", k_ns_per_s}};
+    Time factor = 1;
+    for (const auto& u : units) {
+        if (text.size() > u.suffix.size() && text.ends_with(u.suffix)) {
+            factor = u.factor;
+            text.remove_suffix(u.suffix.size());
+            break;
+        }
+    }
+    double value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc{} || end != text.data() + text.size() || value < 0) return std::nullopt;
+    return static_cast<Time>(value * static_cast<double>(factor) + 0.5);
+}
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Description parser
+
+class DescriptionParser {
+public:
+    explicit DescriptionParser(std::string name) : name_(std::move(name)) {}
+
+    Program parse(std::string_view text) {
+        std::uint64_t line_no = 0;
+        while (!text.empty()) {
+            const std::size_t nl = text.find('\n');
+            std::string_view line = text.substr(0, nl);
+            text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+            ++line_no;
+            line_ = line_no;
+            if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+            const auto words = split(line);
+            if (!words.empty()) parse_line(words);
+        }
+        if (!program_) fail("empty description: the first line must be 'ranks N [threads M]'");
+        return std::move(*program_);
+    }
+
+private:
+    static std::vector<std::string_view> split(std::string_view line) {
+        std::vector<std::string_view> words;
+        std::size_t i = 0;
+        while (i < line.size()) {
+            while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+            const std::size_t start = i;
+            while (i < line.size() && !std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+            if (i > start) words.push_back(line.substr(start, i - start));
+        }
+        return words;
+    }
+
+    [[noreturn]] void fail(const std::string& cause) const { throw TraceError(name_, line_, cause); }
+
+    std::uint64_t number(std::string_view word, const char* what) const {
+        std::uint64_t v = 0;
+        const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), v);
+        if (ec != std::errc{} || end != word.data() + word.size()) fail(fmt::format("{} '{}' is not a whole number", what, word));
+        return v;
+    }
+
+    Time duration(std::string_view word) const {
+        const auto d = parse_duration(word);
+        if (!d) fail(fmt::format("'{}' is not a duration (e.g. 8s, 250ms, 3us, 12ns)", word));
+        return *d;
+    }
+
+    void parse_line(const std::vector<std::string_view>& w) {
+        if (w[0] == "ranks") return parse_ranks(w);
+        if (!program_) fail("the first line must be 'ranks N [threads M]'");
+        if (w[0] == "end") {
+            if (w.size() != 2) fail("expected 'end DURATION'");
+            program_->end = duration(w[1]);
+            return;
+        }
+        if (w.size() < 2) fail(fmt::format("'{}' is not a directive; expected 'RANK[.THREAD] OPERATION ...'", w[0]));
+        auto& ops = thread_ops(w[0]);
+        ops.push_back(parse_op(w));
+    }
+
+    void parse_ranks(const std::vector<std::string_view>& w) {
+        if (program_) fail("'ranks' appears twice");
+        if (w.size() != 2 && !(w.size() == 4 && w[2] == "threads")) fail("expected 'ranks N [threads M]'");
+        const auto ranks = number(w[1], "rank count");
+        const auto threads = w.size() == 4 ? number(w[3], "thread count") : 1;
+        if (ranks == 0 || threads == 0 || ranks * threads > 1'000'000) fail("rank and thread counts must be 1 or more (and at most 1e6 threads)");
+        program_.emplace(static_cast<std::uint32_t>(ranks), static_cast<std::uint32_t>(threads));
+        requests_.resize(program_->threads.size());
+    }
+
+    std::vector<Op>& thread_ops(std::string_view who) {
+        const auto dot = who.find('.');
+        const auto rank = number(who.substr(0, dot), "rank");
+        const auto thread = dot == std::string_view::npos ? 0 : number(who.substr(dot + 1), "thread");
+        if (rank >= program_->ranks) fail(fmt::format("rank {} does not exist (ranks are 0..{})", rank, program_->ranks - 1));
+        if (thread >= program_->threads_per_rank) fail(fmt::format("thread {} does not exist (threads are 0..{})", thread, program_->threads_per_rank - 1));
+        current_thread_ = static_cast<std::uint32_t>(rank * program_->threads_per_rank + thread);
+        return program_->threads[current_thread_];
+    }
+
+    void need(const std::vector<std::string_view>& w, std::size_t n, const char* usage) const {
+        if (w.size() != n) fail(fmt::format("expected '{}'", usage));
+    }
+
+    Op parse_op(const std::vector<std::string_view>& w) {
+        Op op;
+        const std::string_view name = w[1];
+        if (name == "compute") {
+            if (w.size() < 3) fail("expected 'compute DURATION [ins=N] [cyc=N]'");
+            op.duration = duration(w[2]);
+            parse_options(w, 3, op);
+        } else if (name == "state") {
+            need(w, 4, "state VALUE DURATION");
+            op.kind = Op::Kind::state;
+            op.state = static_cast<std::uint32_t>(number(w[2], "state value"));
+            if (op.state > 254) fail("state values go up to 254");
+            op.duration = duration(w[3]);
+        } else if (name == "idle") {
+            need(w, 3, "idle DURATION");
+            op.kind = Op::Kind::state;
+            op.state = extrae::k_state_idle;
+            op.duration = duration(w[2]);
+        } else if (name == "at") {
+            need(w, 3, "at TIME");
+            op.kind = Op::Kind::jump;
+            op.duration = duration(w[2]);
+        } else if (name == "event") {
+            need(w, 4, "event TYPE VALUE");
+            op.kind = Op::Kind::event;
+            op.event_type = static_cast<std::uint32_t>(number(w[2], "event type"));
+            op.event_value = number(w[3], "event value");
+        } else {
+            parse_mpi(w, op);
+        }
+        return op;
+    }
+
+    void parse_mpi(const std::vector<std::string_view>& w, Op& op) {
+        const auto call = mpi_call_by_name(w[1]);
+        if (!call) fail(fmt::format("unknown operation '{}' (compute, state, idle, at, event or an MPI call)", w[1]));
+        if (w.size() < 3) fail(fmt::format("expected '{} DURATION [options]'", w[1]));
+        op.kind = Op::Kind::mpi;
+        op.call = call->id;
+        op.duration = duration(w[2]);
+        parse_options(w, 3, op);
+    }
+
+    void parse_options(const std::vector<std::string_view>& w, std::size_t first, Op& op) {
+        for (std::size_t i = first; i < w.size(); ++i) {
+            const auto eq = w[i].find('=');
+            if (eq == std::string_view::npos) fail(fmt::format("option '{}' is not KEY=VALUE", w[i]));
+            const std::string_view key = w[i].substr(0, eq);
+            const std::string_view value = w[i].substr(eq + 1);
+            if (key == "ins") op.instructions = number(value, "ins");
+            else if (key == "cyc") op.cycles = number(value, "cyc");
+            else if (key == "to") op.to = rank_option(value);
+            else if (key == "from") op.from = rank_option(value);
+            else if (key == "size") op.bytes = number(value, "size");
+            else if (key == "tag") op.tag = static_cast<std::uint32_t>(number(value, "tag"));
+            else if (key == "root") op.root = rank_option(value);
+            else if (key == "comm") op.communicator = number(value, "comm");
+            else if (key == "req") parse_requests(value, op);
+            else fail(fmt::format("unknown option '{}' (ins, cyc, to, from, size, tag, root, comm, req)", key));
+        }
+    }
+
+    std::int32_t rank_option(std::string_view value) const {
+        const auto r = number(value, "rank");
+        if (r >= program_->ranks) fail(fmt::format("rank {} does not exist", r));
+        return static_cast<std::int32_t>(r);
+    }
+
+    void parse_requests(std::string_view value, Op& op) {
+        auto& names = requests_[current_thread_];
+        while (!value.empty()) {
+            const auto comma = value.find(',');
+            const std::string name(value.substr(0, comma));
+            value.remove_prefix(comma == std::string_view::npos ? value.size() : comma + 1);
+            const auto [it, inserted] = names.emplace(name, static_cast<std::uint32_t>(names.size()));
+            op.requests.push_back(it->second);
+        }
+    }
+
+    std::string name_;
+    std::uint64_t line_ = 0;
+    std::optional<Program> program_;
+    std::uint32_t current_thread_ = 0;
+    std::vector<std::map<std::string, std::uint32_t>> requests_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Writer: timing, message matching, then a time-ordered merge of the threads' records.
+
+struct OpTimes {
+    std::vector<std::vector<Time>> begin;
+    std::vector<std::vector<Time>> end;
+};
+
+OpTimes compute_times(const Program& p, const std::string& path) {
+    OpTimes t;
+    for (std::size_t th = 0; th < p.threads.size(); ++th) {
+        auto& b = t.begin.emplace_back();
+        auto& e = t.end.emplace_back();
+        Time clock = 0;
+        for (const auto& op : p.threads[th]) {
+            if (op.kind == Op::Kind::jump) {
+                if (op.duration < clock) throw TraceError(path, 0, fmt::format("thread {} jumps back in time to {} ns", th, op.duration));
+                clock = op.duration;
+            }
+            b.push_back(clock);
+            if (op.kind != Op::Kind::jump && op.kind != Op::Kind::event) clock += op.duration;
+            e.push_back(clock);
+        }
+    }
+    return t;
+}
+
+struct OpRef {
+    std::uint32_t thread;
+    std::uint32_t op;
+};
+
+std::string describe(const Program& p, const OpRef& r) {
+    return fmt::format("rank {} thread {} operation {}", r.thread / p.threads_per_rank, r.thread % p.threads_per_rank, r.op + 1);
+}
+
+/// The completion time of each immediate receive: the end of the Wait* that names its request.
+Time completion_of(const Program& p, const OpTimes& t, const OpRef& irecv, const std::string& path) {
+    const auto& ops = p.threads[irecv.thread];
+    const auto& request = ops[irecv.op].requests;
+    if (request.size() != 1) throw TraceError(path, 0, describe(p, irecv) + ": an immediate receive needs exactly one req=NAME");
+    for (std::uint32_t i = irecv.op + 1; i < ops.size(); ++i) {
+        const auto call = mpi_call_by_id(ops[i].call);
+        if (ops[i].kind != Op::Kind::mpi || !call || call->cls != CallClass::wait) continue;
+        for (auto r : ops[i].requests)
+            if (r == request[0]) return t.end[irecv.thread][i];
+    }
+    throw TraceError(path, 0, describe(p, irecv) + ": no later Wait/Test completes its request");
+}
+
+std::vector<std::vector<CommRecord>> match_messages(const Program& p, const OpTimes& t, const std::string& path) {
+    using Key = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>; // source rank, destination rank, tag
+    std::map<Key, std::deque<OpRef>> sends, recvs;
+    for (std::uint32_t th = 0; th < p.threads.size(); ++th) {
+        const std::uint32_t rank = th / p.threads_per_rank;
+        for (std::uint32_t i = 0; i < p.threads[th].size(); ++i) {
+            const auto& op = p.threads[th][i];
+            if (op.kind != Op::Kind::mpi) continue;
+            if (op.to >= 0) sends[{rank, static_cast<std::uint32_t>(op.to), op.tag}].push_back({th, i});
+            if (op.from >= 0) recvs[{static_cast<std::uint32_t>(op.from), rank, op.tag}].push_back({th, i});
+        }
+    }
+    std::vector<std::vector<CommRecord>> out(p.threads.size());
+    for (auto& [key, queue] : sends) {
+        auto& matching = recvs[key];
+        if (matching.size() != queue.size()) {
+            throw TraceError(path, 0, fmt::format("rank {} sends {} messages with tag {} to rank {}, which receives {}", std::get<0>(key),
+                                                  queue.size(), std::get<2>(key), std::get<1>(key), matching.size()));
+        }
+        for (std::size_t m = 0; m < queue.size(); ++m) {
+            const OpRef s = queue[m], r = matching[m];
+            const auto& sop = p.threads[s.thread][s.op];
+            const auto& rop = p.threads[r.thread][r.op];
+            const auto rcls = mpi_call_by_id(rop.call)->cls;
+            CommRecord c;
+            c.sender = {s.thread + 1, 1, s.thread / p.threads_per_rank + 1, s.thread % p.threads_per_rank + 1};
+            c.receiver = {r.thread + 1, 1, r.thread / p.threads_per_rank + 1, r.thread % p.threads_per_rank + 1};
+            c.logical_send = t.begin[s.thread][s.op];
+            c.physical_send = mpi_call_by_id(sop.call)->cls == CallClass::sendrecv ? c.logical_send : t.end[s.thread][s.op];
+            const bool immediate = rcls == CallClass::immediate_recv;
+            c.logical_recv = immediate ? t.end[r.thread][r.op] : t.begin[r.thread][r.op];
+            c.physical_recv = immediate ? completion_of(p, t, r, path) : t.end[r.thread][r.op];
+            c.size = rop.bytes;
+            c.tag = std::get<2>(key);
+            out[s.thread].push_back(c);
+        }
+    }
+    for (const auto& [key, queue] : recvs) {
+        if (!queue.empty() && !sends.contains(key)) {
+            throw TraceError(path, 0, fmt::format("rank {} receives {} messages with tag {} from rank {}, which sends none",
+                                                  std::get<1>(key), queue.size(), std::get<2>(key), std::get<0>(key)));
+        }
+    }
+    return out;
+}
+
+/// Emits one thread's records in its own time order, one operation at a time.
+class ThreadEmitter {
+public:
+    ThreadEmitter(const Program& p, const OpTimes& t, std::vector<CommRecord> sends, std::uint32_t thread)
+        : p_(p), t_(t), sends_(std::move(sends)), thread_(thread),
+          who_{thread + 1, 1, thread / p.threads_per_rank + 1, thread % p.threads_per_rank + 1} {}
+
+    bool done() const { return next_op_ >= p_.threads[thread_].size() && pending_.empty(); }
+    Time next_time() { fill(); return pending_.front().time; }
+
+    void emit_next(ParaverWriter& w) {
+        fill();
+        const Pending r = std::move(pending_.front());
+        pending_.pop_front();
+        switch (r.kind) {
+        case 1: w.state(who_, r.time, r.end, r.state); break;
+        case 2: w.event(who_, r.time, r.pairs); break;
+        default: w.comm(sends_[r.comm]); break;
+        }
+    }
+
+private:
+    struct Pending {
+        int kind;
+        Time time;
+        Time end = 0;
+        std::uint32_t state = 0;
+        std::vector<EventPair> pairs;
+        std::size_t comm = 0;
+    };
+
+    void fill() {
+        while (pending_.empty() && next_op_ < p_.threads[thread_].size()) expand(next_op_++);
+    }
+
+    void expand(std::size_t i) {
+        const Op& op = p_.threads[thread_][i];
+        const Time b = t_.begin[thread_][i], e = t_.end[thread_][i];
+        switch (op.kind) {
+        case Op::Kind::compute:
+            if (e > b) pending_.push_back({1, b, e, extrae::k_state_running, {}, 0});
+            if (op.instructions || op.cycles) {
+                pending_.push_back({2, e, 0, 0, {{extrae::k_papi_total_instructions, op.instructions}, {extrae::k_papi_total_cycles, op.cycles}}, 0});
+            }
+            break;
+        case Op::Kind::state:
+            if (e > b) pending_.push_back({1, b, e, op.state, {}, 0});
+            break;
+        case Op::Kind::event: pending_.push_back({2, b, 0, 0, {{op.event_type, op.event_value}}, 0}); break;
+        case Op::Kind::jump: break;
+        case Op::Kind::mpi: expand_mpi(op, b, e); break;
+        }
+    }
+
+    void expand_mpi(const Op& op, Time b, Time e) {
+        const MpiCall call = *mpi_call_by_id(op.call);
+        std::vector<EventPair> entry{{call.event_type, call.id}};
+        if (call.cls == CallClass::collective || call.cls == CallClass::immediate_collective) {
+            const bool is_root = call.rooted && op.root == static_cast<std::int32_t>(thread_ / p_.threads_per_rank);
+            entry.push_back({extrae::k_collective_send_size, op.bytes});
+            entry.push_back({extrae::k_collective_recv_size, op.bytes});
+            if (is_root) entry.push_back({extrae::k_collective_root, 1});
+            entry.push_back({extrae::k_collective_communicator, op.communicator});
+        }
+        pending_.push_back({2, b, 0, 0, std::move(entry), 0});
+        if (op.to >= 0) pending_.push_back({3, b, 0, 0, {}, next_send_++});
+        if (e > b) pending_.push_back({1, b, e, call.state, {}, 0});
+        pending_.push_back({2, e, 0, 0, {{call.event_type, 0}}, 0});
+    }
+
+    const Program& p_;
+    const OpTimes& t_;
+    std::vector<CommRecord> sends_;
+    std::uint32_t thread_;
+    RecordOwner who_;
+    std::size_t next_op_ = 0;
+    std::size_t next_send_ = 0;
+    std::deque<Pending> pending_;
+};
+
+ParaverHeader header_for(const Program& p, Time end) {
+    ParaverHeader h;
+    h.end_time = end;
+    h.cpus_per_node.assign(p.ranks, p.threads_per_rank);
+    auto& app = h.applications.emplace_back();
+    for (std::uint32_t r = 0; r < p.ranks; ++r) app.tasks.push_back({p.threads_per_rank, r + 1});
+    Communicator world{1, 1, {}};
+    for (std::uint32_t r = 1; r <= p.ranks; ++r) world.tasks.push_back(r);
+    h.communicators.push_back(std::move(world));
+    return h;
+}
+
+} // namespace
+
+Program parse_description(std::string_view text, const std::string& name) { return DescriptionParser(name).parse(text); }
+
+Program read_description(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw TraceError(path, 0, "cannot open");
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return parse_description(buffer.str(), path);
+}
+
+void write_paraver(const Program& p, const std::string& prv_path) {
+    const OpTimes times = compute_times(p, prv_path);
+    auto sends = match_messages(p, times, prv_path);
+    Time end = 0;
+    for (const auto& e : times.end)
+        if (!e.empty()) end = std::max(end, e.back());
+    if (p.end) {
+        if (*p.end < end) throw TraceError(prv_path, 0, fmt::format("'end {}ns' is before the last operation ends ({} ns)", *p.end, end));
+        end = *p.end;
+    }
+    ParaverWriter writer(prv_path, header_for(p, end));
+    std::vector<ThreadEmitter> emitters;
+    for (std::uint32_t th = 0; th < p.threads.size(); ++th) emitters.emplace_back(p, times, std::move(sends[th]), th);
+    using Head = std::pair<Time, std::uint32_t>; // (time, thread): ties go to the lower thread
+    std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
+    for (std::uint32_t th = 0; th < emitters.size(); ++th)
+        if (!emitters[th].done()) heads.push({emitters[th].next_time(), th});
+    while (!heads.empty()) {
+        const auto [time, th] = heads.top();
+        heads.pop();
+        emitters[th].emit_next(writer);
+        if (!emitters[th].done()) heads.push({emitters[th].next_time(), th});
+    }
+    writer.close();
+    const std::string base = trace_base_name(prv_path);
+    write_standard_pcf(base + ".pcf");
+    write_row(base + ".row", header_for(p, end));
+}
+
+Program halo_exchange(std::uint32_t ranks, std::uint64_t steps, std::uint64_t seed) {
+    Program p(ranks, 1);
+    std::uint64_t state = seed * 6364136223846793005ull + 1442695040888963407ull;
+    auto next_jitter = [&state]() { // a small LCG: reproducible imbalance without <random>'s weight
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<Time>((state >> 33) % 20'000);
+    };
+    const auto irecv = *mpi_call_by_name("Irecv"), isend = *mpi_call_by_name("Isend");
+    const auto waitall = *mpi_call_by_name("Waitall"), allreduce = *mpi_call_by_name("Allreduce");
+    for (std::uint32_t r = 0; r < ranks; ++r) {
+        auto& ops = p.thread(r);
+        const auto left = static_cast<std::int32_t>((r + ranks - 1) % ranks), right = static_cast<std::int32_t>((r + 1) % ranks);
+        for (std::uint64_t s = 0; s < steps; ++s) {
+            const Time burst = 100'000 + next_jitter();
+            ops.push_back({.duration = burst, .requests = {}, .instructions = static_cast<std::uint64_t>(burst) * 2, .cycles = static_cast<std::uint64_t>(burst) * 2});
+            ops.push_back({.kind = Op::Kind::mpi, .duration = 800, .call = irecv.id, .from = left, .bytes = 4096, .requests = {0}});
+            ops.push_back({.kind = Op::Kind::mpi, .duration = 800, .call = irecv.id, .from = right, .bytes = 4096, .tag = 1, .requests = {1}});
+            ops.push_back({.kind = Op::Kind::mpi, .duration = 1500, .call = isend.id, .to = right, .bytes = 4096, .requests = {2}});
+            ops.push_back({.kind = Op::Kind::mpi, .duration = 1500, .call = isend.id, .to = left, .bytes = 4096, .tag = 1, .requests = {3}});
+            ops.push_back({.kind = Op::Kind::mpi, .duration = 5'000 + next_jitter(), .call = waitall.id, .requests = {0, 1, 2, 3}});
+            if (s % 10 == 9) ops.push_back({.kind = Op::Kind::mpi, .duration = 20'000 + next_jitter(), .call = allreduce.id, .bytes = 8, .requests = {}});
+        }
+    }
+    return p;
+}
+
+} // namespace popsim::replay::synth

@@ -1,0 +1,121 @@
+#pragma once
+// The in-memory trace model: what popsim keeps of a Paraver trace, compactly.
+//
+// Sized for traces of tens of GB: no per-record objects, struct-of-arrays columns per thread,
+// 32-bit thread ids. Raw events are not kept; the reader derives what analyses need while it
+// streams: state intervals, MPI call intervals and their attributes, a few tracked event series
+// (OpenMP, tracing on/off), counters attributed to useful time, and communications.
+#include "replay/paraver_header.hpp"
+#include "replay/time.hpp"
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace popsim::replay {
+
+/// Append-only column; a deque grows in small blocks, so a column never holds twice its size
+/// while it grows (as a vector would), which keeps peak memory per record low.
+template <class T> using Column = std::deque<T>;
+
+using ThreadIndex = std::uint32_t; // dense, in header order (application, task, thread)
+
+/// Marks a span of a thread's timeline that no state record covers.
+inline constexpr std::uint8_t k_no_state = 255;
+
+struct ThreadName {
+    std::uint32_t application = 1;
+    std::uint32_t task = 1;   // 1-based
+    std::uint32_t thread = 1; // 1-based
+};
+
+/// An MPI call's collective attributes (Extrae events 50100001-50100004).
+struct CollectiveAttributes {
+    std::uint32_t call = 0; // index into the thread's call columns
+    std::uint64_t send_bytes = 0;
+    std::uint64_t recv_bytes = 0;
+    std::uint64_t communicator = 0;
+    bool is_root = false;
+};
+
+/// One event type's values on one thread, in time order.
+struct EventSeries {
+    std::uint32_t type = 0;
+    Column<Time> time;
+    Column<std::uint64_t> value;
+};
+
+struct ThreadTimeline {
+    ThreadName name;
+    // States: state i covers [state_begin[i], state_begin[i+1]), the last one ends at states_end.
+    Column<Time> state_begin;
+    Column<std::uint8_t> state_value;
+    Time states_end = 0;
+    // MPI calls, in time order: [call_begin, call_end) with Extrae's call id (e.g. 1 = MPI_Send).
+    Column<Time> call_begin;
+    Column<Time> call_end;
+    Column<std::uint16_t> call_id;
+    std::vector<CollectiveAttributes> collectives;
+    std::vector<EventSeries> tracked_events;
+    // Hardware counters read at the end of useful (Running) bursts, as BSC's modelfactors counts them.
+    std::uint64_t useful_instructions = 0;
+    std::uint64_t useful_cycles = 0;
+    bool has_counters = false;
+
+    std::size_t state_count() const { return state_begin.size(); }
+    Time state_end(std::size_t i) const { return i + 1 < state_begin.size() ? state_begin[i + 1] : states_end; }
+    const EventSeries* series(std::uint32_t type) const;
+};
+
+/// Communications (Paraver `3:` records), struct-of-arrays in file order.
+struct Communications {
+    Column<ThreadIndex> sender;
+    Column<ThreadIndex> receiver;
+    Column<Time> logical_send;  // sender's call entry
+    Column<Time> logical_recv;  // receiver's posting call (Recv entry, Irecv exit)
+    Column<Time> physical_recv; // receiver's completing call exit (Recv, Wait*)
+    Column<std::uint64_t> bytes;
+    Column<std::uint32_t> tag;
+
+    std::size_t size() const { return sender.size(); }
+};
+
+struct RecordCounts {
+    std::uint64_t lines = 0;
+    std::uint64_t states = 0;
+    std::uint64_t events = 0; // event lines
+    std::uint64_t communications = 0;
+    std::uint64_t skipped = 0; // record kinds popsim does not use (e.g. `4:` global comms)
+    std::uint64_t bytes = 0;   // uncompressed
+    std::uint64_t records() const { return states + events + communications; }
+};
+
+/// Names from the .pcf (states, event types) and .row (threads) files beside a trace.
+struct TraceLabels {
+    std::vector<std::pair<std::uint32_t, std::string>> states;
+    std::vector<std::pair<std::uint32_t, std::string>> event_types;
+    std::vector<std::string> thread_names; // in ThreadIndex order, may be empty
+};
+
+struct Trace {
+    std::string path;
+    ParaverHeader header;
+    std::vector<ThreadTimeline> threads;
+    Communications comms;
+    RecordCounts counts;
+    TraceLabels labels;
+    std::vector<std::string> warnings;
+
+    Time end_time() const { return header.end_time; }
+    std::uint32_t task_count() const; // of application 1 (MPI ranks)
+    std::uint32_t thread_count() const { return static_cast<std::uint32_t>(threads.size()); }
+    /// Dense index of (application, task, thread), or throws std::out_of_range.
+    ThreadIndex index_of(const ThreadName& name) const;
+    /// The index of each task's first thread, for application 1: task k (0-based) starts at first_thread[k].
+    std::vector<ThreadIndex> first_threads() const;
+};
+
+std::string to_string(const ThreadName& name); // "1.2.1" as Paraver labels threads
+
+} // namespace popsim::replay

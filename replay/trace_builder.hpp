@@ -1,0 +1,50 @@
+#pragma once
+// Turns parsed Paraver records, in file order, into the compact Trace model, checking them against
+// the header and each other. Every violation is a TraceError naming the file and line.
+#include "replay/paraver_records.hpp"
+#include "replay/trace.hpp"
+
+#include <span>
+
+namespace popsim::replay {
+
+class TraceBuilder {
+public:
+    /// `trace.header` and `trace.path` must be set; the builder creates the thread timelines.
+    TraceBuilder(Trace& trace, std::vector<std::uint32_t> tracked_event_types);
+
+    void add_state(const StateRecord& record, std::uint64_t line);
+    void add_event(const RecordOwner& owner, Time time, std::span<const EventPair> pairs, std::uint64_t line);
+    void add_comm(const CommRecord& record, std::uint64_t line);
+    /// Closes what the body left open; call once after the last record.
+    void finish();
+
+private:
+    /// Running bursts still waiting for their counter read, per counter (see attribute_counter).
+    struct PendingReads {
+        std::uint32_t earlier = 0; // bursts that began before `latest_begin`
+        bool latest = false;       // the burst that began at `latest_begin`
+    };
+    struct ThreadScratch {
+        Time latest_running_begin = 0;
+        PendingReads instructions;
+        PendingReads cycles;
+        bool call_open = false;
+    };
+
+    ThreadIndex resolve(const RecordOwner& owner, std::uint64_t line) const;
+    void check_time(Time time, std::uint64_t line) const;
+    void attribute_counter(ThreadIndex thread, Time time, const EventPair& pair);
+    void enter_call(ThreadIndex thread, Time time, const EventPair& pair, std::uint64_t line);
+    void leave_call(ThreadIndex thread, Time time, const EventPair& pair, std::uint64_t line);
+    void add_collective_attribute(ThreadIndex thread, Time time, const EventPair& pair, std::uint64_t line);
+    void track(ThreadIndex thread, Time time, const EventPair& pair);
+    [[noreturn]] void fail(std::uint64_t line, const std::string& cause) const;
+
+    Trace& trace_;
+    std::vector<std::uint32_t> tracked_types_;
+    std::vector<std::vector<ThreadIndex>> task_base_; // [application][task] -> first thread index
+    std::vector<ThreadScratch> scratch_;
+};
+
+} // namespace popsim::replay

@@ -1,0 +1,82 @@
+#include "metrics/scaling.hpp"
+#include "replay/paraver_reader.hpp"
+#include "simulator/commands.hpp"
+#include "simulator/json_report.hpp"
+#include "simulator/modelfactors_csv.hpp"
+#include "simulator/terminal_report.hpp"
+
+#include <fmt/format.h>
+#include <iostream>
+#include <map>
+#include <oneapi/tbb/parallel_for.h>
+#include <unistd.h>
+
+namespace popsim::simulator {
+
+namespace {
+
+struct AnalyzeOptions {
+    std::vector<std::string> traces;
+    std::string csv_path;
+    std::string json_path;
+    std::string scaling = "auto";
+    std::string convention = "modelfactors";
+    std::string model = "mpi";
+    bool fraction = false;
+    bool no_color = false;
+};
+
+std::vector<metrics::TraceSummary> summarize_all(const std::vector<std::string>& paths) {
+    std::vector<metrics::TraceSummary> out(paths.size());
+    std::vector<std::vector<std::string>> warnings(paths.size());
+    oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), [&](std::size_t i) {
+        const replay::Trace trace = replay::read_paraver(paths[i]);
+        warnings[i] = trace.warnings;
+        out[i] = metrics::summarize(trace);
+    });
+    for (const auto& w : warnings)
+        for (const auto& line : w) std::cerr << "popsim: warning: " << line << "\n";
+    return out;
+}
+
+void run_analyze(const AnalyzeOptions& o) {
+    std::optional<metrics::ScalingKind> forced;
+    if (o.scaling == "strong") forced = metrics::ScalingKind::strong;
+    if (o.scaling == "weak") forced = metrics::ScalingKind::weak;
+    const auto convention = o.convention == "pop" ? metrics::SerTransConvention::pop : metrics::SerTransConvention::modelfactors;
+    const auto series = metrics::analyze_series(summarize_all(o.traces), forced, convention);
+    if (forced && series.weak_indicator) {
+        const bool detected_weak = *series.weak_indicator > 0.9;
+        if (detected_weak != (*forced == metrics::ScalingKind::weak)) {
+            std::cerr << fmt::format("popsim: warning: --scaling {} overrides the detected {} scaling\n", o.scaling,
+                                     detected_weak ? "weak" : "strong");
+        }
+    }
+    const MetricTable table = o.model == "additive" ? additive_table(series) : modelfactors_table(series);
+    const TerminalStyle style{.color = !o.no_color && isatty(STDOUT_FILENO) != 0, .fraction = o.fraction};
+    std::cout << format_terminal_table(table, style);
+    if (!o.csv_path.empty()) write_text_file(o.csv_path, format_modelfactors_csv(table));
+    if (!o.json_path.empty()) write_text_file(o.json_path, series_to_json(series).dump(2) + "\n");
+}
+
+} // namespace
+
+void add_analyze_command(CLI::App& app) {
+    auto options = std::make_shared<AnalyzeOptions>();
+    auto* cmd = app.add_subcommand("analyze", "Compute the POP metrics of one trace or a scaling series");
+    cmd->add_option("traces", options->traces, "Paraver traces (.prv or .prv.gz), one per process count")->required()->check(CLI::ExistingFile);
+    cmd->add_option("--csv", options->csv_path, "Write BSC modelfactors' CSV layout to FILE");
+    cmd->add_option("--json", options->json_path, "Write every number, with names and units, to FILE");
+    cmd->add_option("--scaling", options->scaling, "Scaling kind of the series (auto = detect as modelfactors)")
+        ->check(CLI::IsMember({"auto", "strong", "weak"}));
+    cmd->add_option("--convention", options->convention,
+                    "Serialisation/Transfer split: modelfactors (SerE = ideal max useful / ideal runtime) or pop (TE = ideal runtime / runtime)")
+        ->check(CLI::IsMember({"modelfactors", "pop"}));
+    cmd->add_option("--model", options->model, "Table to print: mpi (multiplicative, modelfactors) or additive (PyPOP)")
+        ->check(CLI::IsMember({"mpi", "additive"}));
+    cmd->add_flag("--fraction", options->fraction, "Show efficiencies as fractions (0-1) instead of %");
+    cmd->add_flag("--no-color", options->no_color, "No colours, even on a terminal");
+    cmd->callback([options] { run_analyze(*options); });
+}
+
+} // namespace popsim::simulator

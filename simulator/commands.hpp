@@ -1,0 +1,16 @@
+#pragma once
+// The popsim subcommands. Each registers itself on the CLI11 app and runs when selected; errors
+// propagate as exceptions to main(), which maps them to exit codes (docs/user-guide.md).
+#include <CLI/CLI.hpp>
+
+namespace popsim::simulator {
+
+void add_analyze_command(CLI::App& app);
+void add_synth_command(CLI::App& app);
+
+/// Exit codes: 0 success, 1 usage error, 2 bad input (trace, description, config), 3 other failure.
+inline constexpr int k_exit_usage = 1;
+inline constexpr int k_exit_bad_input = 2;
+inline constexpr int k_exit_failure = 3;
+
+} // namespace popsim::simulator

@@ -1,0 +1,77 @@
+#include "simulator/json_report.hpp"
+
+#include "popsim/version.hpp"
+
+namespace popsim::simulator {
+
+namespace {
+
+using nlohmann::json;
+
+json optional_number(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+const char* convention_name(metrics::SerTransConvention c) {
+    return c == metrics::SerTransConvention::modelfactors ? "modelfactors" : "pop";
+}
+
+json summary_json(const metrics::TraceSummary& s) {
+    json j;
+    j["path"] = s.path;
+    j["processes"] = s.processes;
+    j["threads"] = s.threads;
+    j["runtime_ns"] = s.runtime;
+    j["useful_ns"] = {{"average", s.useful_average()}, {"maximum", s.useful_max()}, {"total", s.useful_total()}, {"per_thread", s.useful}};
+    j["useful_instructions"] = s.has_counters ? json(s.instructions) : json(nullptr);
+    j["useful_cycles"] = s.has_counters ? json(s.cycles) : json(nullptr);
+    j["ideal"] = s.ideal ? json{{"runtime_ns", s.ideal->runtime}, {"max_useful_ns", s.ideal->max_useful}} : json(nullptr);
+    return j;
+}
+
+json multiplicative_json(const metrics::MpiEfficiencies& e) {
+    return {{"parallel_efficiency", e.parallel},
+            {"load_balance", e.load_balance},
+            {"communication_efficiency", e.communication},
+            {"serialization_efficiency", optional_number(e.serialization)},
+            {"transfer_efficiency", optional_number(e.transfer)},
+            {"average_ipc", optional_number(e.ipc)},
+            {"average_frequency_ghz", optional_number(e.frequency_ghz)}};
+}
+
+json additive_json(const metrics::MpiAdditiveEfficiencies& e) {
+    return {{"parallel_efficiency", e.parallel},
+            {"load_balance", e.load_balance},
+            {"communication_efficiency", e.communication},
+            {"serialization_efficiency", optional_number(e.serialization)},
+            {"transfer_efficiency", optional_number(e.transfer)}};
+}
+
+json scaling_json(const metrics::ScalingFactors& f) {
+    return {{"computation_scalability", f.computation_scalability},
+            {"global_efficiency", f.global_efficiency},
+            {"ipc_scalability", optional_number(f.ipc_scalability)},
+            {"instruction_scalability", optional_number(f.instruction_scalability)},
+            {"frequency_scalability", optional_number(f.frequency_scalability)},
+            {"speedup", f.speedup}};
+}
+
+} // namespace
+
+json series_to_json(const metrics::SeriesAnalysis& s) {
+    json j;
+    j["popsim_version"] = k_version;
+    j["serialization_transfer_convention"] = convention_name(s.convention);
+    j["scaling"] = {{"kind", s.kind == metrics::ScalingKind::weak ? "weak" : "strong"},
+                    {"forced", s.kind_forced},
+                    {"weak_indicator", optional_number(s.weak_indicator)}};
+    j["traces"] = json::array();
+    for (std::size_t i = 0; i < s.traces.size(); ++i) {
+        json t = summary_json(s.traces[i]);
+        t["mpi_multiplicative"] = multiplicative_json(s.mpi[i]);
+        t["mpi_additive"] = additive_json(s.mpi_additive[i]);
+        t["scaling"] = scaling_json(s.scaling[i]);
+        j["traces"].push_back(std::move(t));
+    }
+    return j;
+}
+
+} // namespace popsim::simulator

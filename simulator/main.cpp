@@ -1,0 +1,28 @@
+// popsim: POP efficiency metrics and MPI replay from Paraver traces.
+#include "popsim/version.hpp"
+#include "replay/trace_error.hpp"
+#include "simulator/commands.hpp"
+
+#include <iostream>
+
+int main(int argc, char** argv) {
+    using namespace popsim::simulator;
+    CLI::App app{"popsim: POP efficiency metrics and ideal-network replay of MPI traces"};
+    app.set_version_flag("--version", popsim::k_version);
+    app.require_subcommand(1);
+    add_analyze_command(app);
+    add_synth_command(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);
+        return code == 0 ? 0 : k_exit_usage;
+    } catch (const popsim::replay::TraceError& e) {
+        std::cerr << "popsim: error: " << e.what() << "\n";
+        return k_exit_bad_input;
+    } catch (const std::exception& e) {
+        std::cerr << "popsim: error: " << e.what() << "\n";
+        return k_exit_failure;
+    }
+    return 0;
+}

@@ -1,0 +1,54 @@
+#include "simulator/modelfactors_csv.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fmt/format.h>
+#include <fstream>
+#include <stdexcept>
+
+namespace popsim::simulator {
+
+namespace {
+std::string cell(const std::optional<double>& v, ValueKind kind) {
+    if (!v) return "NaN";
+    switch (kind) {
+    case ValueKind::efficiency: return fmt::format("{:.6f}", *v * 100.0);
+    case ValueKind::number: return fmt::format("{:.6f}", *v);
+    default: return fmt::format("{:.2f}", *v);
+    }
+}
+} // namespace
+
+std::string format_modelfactors_csv(const MetricTable& table) {
+    std::string out = "Number of processes";
+    for (auto p : table.processes) fmt::format_to(std::back_inserter(out), ";{}", p);
+    out += "\n";
+    for (const auto& row : table.factors) {
+        out += row.label;
+        for (const auto& v : row.values) {
+            out += ';';
+            out += cell(v, row.kind);
+        }
+        out += "\n";
+    }
+    out += "#\n";
+    for (const auto& row : table.raw) {
+        out += '#';
+        out += row.label;
+        for (const auto& v : row.values) {
+            out += ';';
+            out += cell(v, row.kind);
+        }
+        out += "\n";
+    }
+    return out;
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    if (!out) throw std::runtime_error(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+    out << text;
+    if (!out.flush()) throw std::runtime_error(fmt::format("{}: write failed", path));
+}
+
+} // namespace popsim::simulator

@@ -1,0 +1,73 @@
+#include "simulator/terminal_report.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace popsim::simulator {
+
+namespace {
+
+constexpr int k_column_width = 12;
+
+// ANSI 256-colour codes on the POP scale.
+const char* color_for(double v) {
+    if (v >= 0.9) return "\033[38;5;28m";  // dark green
+    if (v >= 0.8) return "\033[38;5;70m";  // green
+    if (v >= 0.5) return "\033[38;5;167m"; // light red
+    return "\033[38;5;160m";               // red
+}
+
+std::string value_text(const std::optional<double>& v, ValueKind kind, const TerminalStyle& style) {
+    if (!v) return "-";
+    switch (kind) {
+    case ValueKind::efficiency: return style.fraction ? fmt::format("{:.4f}", *v) : fmt::format("{:.2f}%", *v * 100.0);
+    case ValueKind::number: return fmt::format("{:.2f}", *v);
+    case ValueKind::time_us: return fmt::format("{:.2f}", *v);
+    case ValueKind::count: return fmt::format("{:.0f}", *v);
+    }
+    return "-";
+}
+
+void append_rows(std::string& out, const std::vector<MetricRow>& rows, std::size_t label_width, const TerminalStyle& style) {
+    for (const auto& row : rows) {
+        const std::string label = std::string(static_cast<std::size_t>(row.level) * 2, ' ') + row.label;
+        out += fmt::format("{:<{}}", label, label_width);
+        for (const auto& v : row.values) {
+            const std::string text = fmt::format("{:>{}}", value_text(v, row.kind, style), k_column_width);
+            const bool colored = style.color && v && row.kind == ValueKind::efficiency;
+            out += " | ";
+            if (colored) out += color_for(*v);
+            out += text;
+            if (colored) out += "\033[0m";
+        }
+        out += "\n";
+        if (row.key == "global_efficiency" || row.key == "frequency_scalability") out += "\n";
+    }
+}
+
+} // namespace
+
+std::string format_terminal_table(const MetricTable& table, const TerminalStyle& style) {
+    std::size_t width = 0;
+    for (const auto* rows : {&table.factors, &table.raw})
+        for (const auto& r : *rows) width = std::max(width, r.label.size() + static_cast<std::size_t>(r.level) * 2);
+    width = std::max<std::size_t>(width, 20) + 1;
+    std::string header = fmt::format("{:<{}}", "Number of processes", width);
+    for (auto p : table.processes) header += fmt::format(" | {:>{}}", p, k_column_width);
+    const std::string rule(header.size(), '=');
+    std::string out = header;
+    out += '\n';
+    out += rule;
+    out += '\n';
+    append_rows(out, table.factors, width, style);
+    out += '\n';
+    out += fmt::format("{:<{}}", "Raw data", width);
+    for (auto p : table.processes) out += fmt::format(" | {:>{}}", p, k_column_width);
+    out += '\n';
+    out += rule;
+    out += '\n';
+    append_rows(out, table.raw, width, style);
+    return out;
+}
+
+} // namespace popsim::simulator
