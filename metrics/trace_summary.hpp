@@ -18,7 +18,9 @@ namespace popsim::metrics {
 /// What the ideal-network replay contributes (Runtime (ideal), Useful duration (ideal, max)).
 struct IdealRun {
     Time runtime = 0;
-    Time max_useful = 0;
+    Time max_useful = 0;             // the largest per-task sum of simulated CPU bursts
+    std::vector<Time> task_useful;   // per MPI task, simulated CPU bursts
+    std::vector<Time> task_end;      // per MPI task, when it finishes on the ideal network
 };
 
 struct TraceSummary {

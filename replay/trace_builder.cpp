@@ -79,6 +79,7 @@ void TraceBuilder::add_state(const StateRecord& r, std::uint64_t line) {
     tl.state_begin.push_back(r.begin);
     tl.state_value.push_back(static_cast<std::uint8_t>(r.state));
     tl.states_end = r.end;
+    tl.last_record = std::max(tl.last_record, r.end);
     if (r.state == extrae::k_state_running) {
         for (PendingReads* p : {&s.instructions, &s.cycles}) {
             p->earlier += p->latest ? 1 : 0;
@@ -163,6 +164,7 @@ void TraceBuilder::add_event(const RecordOwner& owner, Time time, std::span<cons
     const ThreadIndex t = resolve(owner, line);
     check_time(time, line);
     ++trace_.counts.events;
+    trace_.threads[t].last_record = std::max(trace_.threads[t].last_record, time);
     // Within one line: leave the previous call, enter the next, then read the entry's attributes.
     for (const auto& p : pairs)
         if (extrae::is_mpi_call_type(p.type) && p.value == 0) leave_call(t, time, p, line);

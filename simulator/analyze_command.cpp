@@ -1,4 +1,6 @@
+#include "metrics/ideal_replay.hpp"
 #include "metrics/scaling.hpp"
+#include "replay/engine/engine.hpp"
 #include "replay/paraver_reader.hpp"
 #include "simulator/commands.hpp"
 #include "simulator/json_report.hpp"
@@ -24,15 +26,32 @@ struct AnalyzeOptions {
     std::string model = "mpi";
     bool fraction = false;
     bool no_color = false;
+    bool replay = true;
+    std::string replay_method = "longest-path";
+    std::uint64_t eager_limit = 32 * 1024;
 };
 
-std::vector<metrics::TraceSummary> summarize_all(const std::vector<std::string>& paths) {
+metrics::IdealOptions ideal_options(const AnalyzeOptions& o) {
+    metrics::IdealOptions options;
+    options.program.eager_limit_bytes = o.eager_limit;
+    options.method = o.replay_method == "events" ? metrics::ReplayMethod::events : metrics::ReplayMethod::longest_path;
+    return options;
+}
+
+std::vector<metrics::TraceSummary> summarize_all(const AnalyzeOptions& o) {
+    const auto& paths = o.traces;
     std::vector<metrics::TraceSummary> out(paths.size());
     std::vector<std::vector<std::string>> warnings(paths.size());
     oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), [&](std::size_t i) {
         const replay::Trace trace = replay::read_paraver(paths[i]);
         warnings[i] = trace.warnings;
         out[i] = metrics::summarize(trace);
+        if (!o.replay) return;
+        try {
+            out[i].ideal = metrics::ideal_run(trace, ideal_options(o), &warnings[i]);
+        } catch (const replay::ReplayDeadlock& e) {
+            throw std::runtime_error(paths[i] + ": " + e.what());
+        }
     });
     for (const auto& w : warnings)
         for (const auto& line : w) std::cerr << "popsim: warning: " << line << "\n";
@@ -44,7 +63,7 @@ void run_analyze(const AnalyzeOptions& o) {
     if (o.scaling == "strong") forced = metrics::ScalingKind::strong;
     if (o.scaling == "weak") forced = metrics::ScalingKind::weak;
     const auto convention = o.convention == "pop" ? metrics::SerTransConvention::pop : metrics::SerTransConvention::modelfactors;
-    const auto series = metrics::analyze_series(summarize_all(o.traces), forced, convention);
+    const auto series = metrics::analyze_series(summarize_all(o), forced, convention);
     if (forced && series.weak_indicator) {
         const bool detected_weak = *series.weak_indicator > 0.9;
         if (detected_weak != (*forced == metrics::ScalingKind::weak)) {
@@ -74,6 +93,12 @@ void add_analyze_command(CLI::App& app) {
         ->check(CLI::IsMember({"modelfactors", "pop"}));
     cmd->add_option("--model", options->model, "Table to print: mpi (multiplicative, modelfactors) or additive (PyPOP)")
         ->check(CLI::IsMember({"mpi", "additive"}));
+    cmd->add_flag("!--no-replay", options->replay, "Skip the ideal-network replay (no Serialization/Transfer)");
+    cmd->add_option("--replay-method", options->replay_method,
+                    "How to replay on the ideal network: longest-path (one graph pass) or events (the event engine; same result)")
+        ->check(CLI::IsMember({"longest-path", "events"}));
+    cmd->add_option("--eager-limit", options->eager_limit, "Sends of at least this many bytes use rendezvous (Dimemas -S)")
+        ->capture_default_str();
     cmd->add_flag("--fraction", options->fraction, "Show efficiencies as fractions (0-1) instead of %");
     cmd->add_flag("--no-color", options->no_color, "No colours, even on a terminal");
     cmd->callback([options] { run_analyze(*options); });

@@ -1,0 +1,40 @@
+#pragma once
+// The ideal-network numbers of a trace (Runtime (ideal), Useful duration (ideal, max)), from
+// popsim's own replay instead of prv2dim + Dimemas + paramedir.
+//
+// Example:
+//   auto trace = popsim::replay::read_paraver("run.prv.gz");
+//   auto summary = popsim::metrics::summarize(trace);
+//   summary.ideal = popsim::metrics::ideal_run(trace, {});
+#include "metrics/trace_summary.hpp"
+#include "replay/replay_program.hpp"
+
+namespace popsim::metrics {
+
+enum class ReplayMethod {
+    longest_path, ///< one pass over the dependency graph (fast; exact for the ideal network)
+    events,       ///< the discrete-event engine (the same answer; used to cross-check)
+};
+
+struct IdealOptions {
+    replay::ProgramOptions program;
+    ReplayMethod method = ReplayMethod::longest_path;
+};
+
+/// Replays the trace on the ideal network. Warnings (e.g. records that match no call) are
+/// appended to `warnings`. Throws TraceError or ReplayDeadlock when it cannot be replayed.
+IdealRun ideal_run(const replay::Trace& trace, const IdealOptions& options, std::vector<std::string>* warnings = nullptr);
+
+/// Per MPI task, where its MPI time goes (all in ns; useful + the three = runtime):
+/// transfer = MPI time the ideal network removes, serialisation = waits that remain on it along
+/// the critical path, load imbalance = what the task waits for slower tasks' computation.
+struct RankBreakdown {
+    Time useful = 0;
+    Time load_imbalance = 0;
+    Time serialization = 0;
+    Time transfer = 0;
+};
+
+std::vector<RankBreakdown> rank_breakdown(const TraceSummary& summary, const replay::Trace& trace);
+
+} // namespace popsim::metrics

@@ -1,0 +1,109 @@
+#include "replay/dependency_graph.hpp"
+
+#include "replay/engine/engine.hpp"
+
+#include <algorithm>
+#include <boost/range/iterator_range.hpp>
+#include <utility>
+
+namespace popsim::replay {
+
+namespace {
+
+using Edge = std::pair<std::uint32_t, std::uint32_t>;
+
+constexpr std::uint32_t k_start = k_none; // "the task's start": time 0, no vertex
+
+/// The operation whose end is the start of `op` (k_start for a task's first operation).
+std::uint32_t predecessor(const ReplayProgram& p, OpIndex op) {
+    return op == p.task_first_op[p.task_of(op)] ? k_start : op - 1;
+}
+
+struct EdgeList {
+    std::vector<Edge> edges;
+    std::vector<DependencyEdge> weights;
+    void add(std::uint32_t from, std::uint32_t to, Time weight) {
+        if (from == k_start) return; // a start at time 0 constrains nothing
+        edges.emplace_back(from, to);
+        weights.push_back({weight});
+    }
+};
+
+} // namespace
+
+DependencyGraph build_dependency_graph(const ReplayProgram& p) {
+    EdgeList list;
+    list.edges.reserve(p.op_count() + 2 * p.messages.size());
+    for (OpIndex op = 0; op < p.op_count(); ++op)
+        list.add(predecessor(p, op), op, p.op_kind[op] == OpKind::burst ? p.op_duration[op] : 0);
+    for (const auto& m : p.messages) {
+        list.add(predecessor(p, m.send_op), m.wait_op, 0);
+        if (m.rendezvous && !m.immediate_send) list.add(predecessor(p, m.post_op), m.send_op, 0);
+    }
+    const auto collective_base = static_cast<std::uint32_t>(p.op_count());
+    for (CollectiveIndex c = 0; c < p.collectives.size(); ++c) {
+        const auto& coll = p.collectives[c];
+        for (auto i = coll.first_member; i < coll.first_member + coll.member_count; ++i) {
+            const OpIndex member = p.collective_members[i];
+            list.add(predecessor(p, member), collective_base + c, 0);
+            list.edges.emplace_back(collective_base + c, member);
+            list.weights.push_back({0});
+        }
+    }
+    const auto vertices = collective_base + static_cast<std::uint32_t>(p.collectives.size());
+    return DependencyGraph(boost::edges_are_unsorted_multi_pass, list.edges.begin(), list.edges.end(), list.weights.begin(), vertices);
+}
+
+ReplayResult replay_longest_path(const ReplayProgram& p, const DependencyGraph& g) {
+    const auto n = static_cast<std::uint32_t>(boost::num_vertices(g));
+    std::vector<std::uint32_t> in_degree(n, 0);
+    for (auto e : boost::make_iterator_range(boost::edges(g))) ++in_degree[boost::target(e, g)];
+    std::vector<Time> leave(n, 0); // the longest path to each vertex
+    std::vector<std::uint32_t> ready;
+    for (std::uint32_t v = 0; v < n; ++v) {
+        if (in_degree[v] != 0) continue;
+        ready.push_back(v);
+        if (v < p.op_count() && p.op_kind[v] == OpKind::burst) leave[v] = p.op_duration[v]; // a first burst from time 0
+    }
+    std::uint32_t done = 0;
+    while (!ready.empty()) {
+        const std::uint32_t v = ready.back();
+        ready.pop_back();
+        ++done;
+        for (auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
+            const std::uint32_t w = boost::target(e, g);
+            leave[w] = std::max(leave[w], leave[v] + g[e].weight);
+            if (--in_degree[w] == 0) ready.push_back(w);
+        }
+    }
+    ReplayResult r;
+    r.tasks.resize(p.tasks);
+    r.op_end.assign(leave.begin(), leave.begin() + static_cast<std::ptrdiff_t>(p.op_count()));
+    r.op_begin.resize(p.op_count());
+    for (OpIndex op = 0; op < p.op_count(); ++op) {
+        const auto pred = predecessor(p, op);
+        r.op_begin[op] = pred == k_start ? 0 : r.op_end[pred];
+    }
+    if (done < n) {
+        std::vector<OpIndex> position(p.tasks);
+        for (std::uint32_t t = 0; t < p.tasks; ++t) {
+            position[t] = p.task_end_op(t);
+            for (OpIndex op = p.task_first_op[t]; op < p.task_end_op(t); ++op)
+                if (in_degree[op] != 0) { position[t] = op; break; }
+        }
+        throw ReplayDeadlock(describe_blocked_tasks(p, position, r.op_begin));
+    }
+    for (std::uint32_t t = 0; t < p.tasks; ++t) {
+        auto& times = r.tasks[t];
+        const OpIndex first = p.task_first_op[t], last = p.task_end_op(t);
+        times.end = last > first ? r.op_end[last - 1] : 0;
+        for (OpIndex op = first; op < last; ++op) {
+            if (p.op_kind[op] == OpKind::burst) times.useful += p.op_duration[op];
+        }
+        times.waiting = times.end - times.useful; // nothing is in transfer on the ideal network
+        r.runtime = std::max(r.runtime, times.end);
+    }
+    return r;
+}
+
+} // namespace popsim::replay

@@ -1,0 +1,261 @@
+#include "replay/engine/engine.hpp"
+
+#include "replay/engine/event_queue.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <fmt/format.h>
+
+namespace popsim::replay {
+
+namespace {
+
+constexpr Time k_unset = -1;
+
+const char* kind_name(OpKind k) {
+    switch (k) {
+    case OpKind::burst: return "a CPU burst";
+    case OpKind::send: return "a send";
+    case OpKind::recv_post: return "posting a receive";
+    case OpKind::recv_wait: return "waiting for a receive";
+    case OpKind::collective: return "a collective";
+    }
+    return "?";
+}
+
+class Engine {
+public:
+    Engine(const ReplayProgram& p, network::NetworkModel& model)
+        : p_(p), model_(model), pc_(p.tasks), blocked_(p.tasks, false), arrived_in_collective_(p.tasks, false),
+          issued_(p.messages.size(), k_unset), posted_(p.messages.size(), k_unset), transfer_start_(p.messages.size(), k_unset),
+          arrival_(p.messages.size(), k_unset), sender_blocked_(p.messages.size(), false),
+          coll_arrived_(p.collectives.size(), 0), coll_latest_(p.collectives.size(), 0) {
+        result_.tasks.resize(p.tasks);
+        result_.op_begin.assign(p.op_count(), k_unset);
+        result_.op_end.assign(p.op_count(), k_unset);
+        for (std::uint32_t t = 0; t < p.tasks; ++t) pc_[t] = p.task_first_op[t];
+    }
+
+    ReplayResult run() {
+        for (std::uint32_t t = 0; t < p_.tasks; ++t) queue_.push(0, t);
+        while (!queue_.empty()) {
+            const auto e = queue_.pop();
+            assert(e.time >= now_);
+            now_ = e.time;
+            step(e.task);
+        }
+        check_all_finished();
+        finish_times();
+        return std::move(result_);
+    }
+
+private:
+    void schedule(std::uint32_t task, Time at) {
+        blocked_[task] = false;
+        queue_.push(at, task);
+    }
+
+    /// A message for `task` has its arrival time: re-check the receive it is blocked in, if any.
+    void wake_receiver(std::uint32_t task, Time at) {
+        if (blocked_[task] && p_.op_kind[pc_[task]] == OpKind::recv_wait) schedule(task, at);
+    }
+
+    void finish_op(std::uint32_t task, OpIndex op, Time at) {
+        result_.op_end[op] = at;
+        pc_[task] = op + 1;
+    }
+
+    /// Runs `task` from its current operation until it blocks or has to wait for a later time.
+    void step(std::uint32_t task) {
+        while (pc_[task] < p_.task_end_op(task)) {
+            const OpIndex op = pc_[task];
+            if (result_.op_begin[op] == k_unset) result_.op_begin[op] = now_;
+            if (!execute(task, op)) return;
+        }
+    }
+
+    /// Returns true when the task moves on at `now_`, false when it blocks or was rescheduled.
+    bool execute(std::uint32_t task, OpIndex op) {
+        switch (p_.op_kind[op]) {
+        case OpKind::burst: return run_burst(task, op);
+        case OpKind::send: return send(task, op);
+        case OpKind::recv_post: return post(task, op);
+        case OpKind::recv_wait: return wait(task, op);
+        case OpKind::collective: return join(task, op);
+        }
+        return false;
+    }
+
+    bool run_burst(std::uint32_t task, OpIndex op) {
+        const Time done = now_ + model_.burst(p_.op_duration[op]);
+        result_.tasks[task].useful += done - now_;
+        finish_op(task, op, done);
+        schedule(task, done);
+        return false;
+    }
+
+    Time start_transfer(MessageIndex m) {
+        const auto& msg = p_.messages[m];
+        transfer_start_[m] = now_;
+        arrival_[m] = model_.transfer({m, msg.sender_task, msg.receiver_task, msg.bytes}, now_);
+        wake_receiver(msg.receiver_task, arrival_[m]);
+        return arrival_[m];
+    }
+
+    bool send(std::uint32_t task, OpIndex op) {
+        const MessageIndex m = p_.op_ref[op];
+        const auto& msg = p_.messages[m];
+        issued_[m] = now_;
+        const bool waits_for_receiver = msg.rendezvous && !msg.immediate_send;
+        if (!msg.rendezvous || posted_[m] != k_unset) {
+            const Time arrival = start_transfer(m);
+            if (waits_for_receiver && arrival > now_) { // a rendezvous send lasts until the data is delivered
+                finish_op(task, op, arrival);
+                schedule(task, arrival);
+                return false;
+            }
+        } else if (waits_for_receiver) {
+            sender_blocked_[m] = true;
+            blocked_[task] = true;
+            return false;
+        }
+        finish_op(task, op, now_);
+        return true;
+    }
+
+    bool post(std::uint32_t task, OpIndex op) {
+        const MessageIndex m = p_.op_ref[op];
+        posted_[m] = now_;
+        const auto& msg = p_.messages[m];
+        if (msg.rendezvous && issued_[m] != k_unset && arrival_[m] == k_unset) { // the sender is ready and waited for us
+            const Time arrival = start_transfer(m);
+            if (sender_blocked_[m]) {
+                sender_blocked_[m] = false;
+                finish_op(msg.sender_task, msg.send_op, arrival);
+                schedule(msg.sender_task, arrival);
+            }
+        }
+        finish_op(task, op, now_);
+        return true;
+    }
+
+    bool wait(std::uint32_t task, OpIndex op) {
+        const std::uint32_t list = p_.op_ref[op];
+        Time latest = now_;
+        for (auto i = p_.wait_first[list]; i < p_.wait_first[list + 1]; ++i) {
+            const Time a = arrival_[p_.wait_messages[i]];
+            if (a == k_unset) {
+                blocked_[task] = true;
+                return false;
+            }
+            latest = std::max(latest, a);
+        }
+        if (latest > now_) {
+            schedule(task, latest);
+            return false;
+        }
+        finish_op(task, op, now_);
+        return true;
+    }
+
+    bool join(std::uint32_t task, OpIndex op) {
+        const CollectiveIndex c = p_.op_ref[op];
+        if (!arrived_in_collective_[task]) {
+            arrived_in_collective_[task] = true;
+            ++coll_arrived_[c];
+            coll_latest_[c] = std::max(coll_latest_[c], now_);
+        }
+        const auto& coll = p_.collectives[c];
+        if (coll_arrived_[c] < coll.member_count) {
+            blocked_[task] = true;
+            return false;
+        }
+        const Time done = model_.collective(coll, coll_latest_[c]);
+        for (auto i = coll.first_member; i < coll.first_member + coll.member_count; ++i) {
+            const OpIndex member = p_.collective_members[i];
+            const std::uint32_t member_task = p_.task_of(member);
+            arrived_in_collective_[member_task] = false;
+            finish_op(member_task, member, done);
+            schedule(member_task, done);
+        }
+        return false;
+    }
+
+    void check_all_finished() const {
+        std::vector<OpIndex> position(pc_.begin(), pc_.end());
+        bool stuck = false;
+        for (std::uint32_t t = 0; t < p_.tasks; ++t) stuck = stuck || pc_[t] < p_.task_end_op(t);
+        if (stuck) throw ReplayDeadlock(describe_blocked_tasks(p_, position, result_.op_begin));
+    }
+
+    /// Splits each task's MPI time into transfer (its data crossing the network) and waiting.
+    void finish_times() {
+        for (std::uint32_t t = 0; t < p_.tasks; ++t) {
+            auto& times = result_.tasks[t];
+            const OpIndex first = p_.task_first_op[t], last = p_.task_end_op(t);
+            times.end = last > first ? result_.op_end[last - 1] : 0;
+            for (OpIndex op = first; op < last; ++op) {
+                if (p_.op_kind[op] == OpKind::burst) continue;
+                const Time blocked = result_.op_end[op] - result_.op_begin[op];
+                const Time transfer = std::min(blocked, transfer_part(op));
+                times.transfer += transfer;
+                times.waiting += blocked - transfer;
+            }
+            result_.runtime = std::max(result_.runtime, times.end);
+        }
+    }
+
+    /// The part of an operation's blocked time spent after its data (or collective) started moving.
+    Time transfer_part(OpIndex op) const {
+        const Time begin = result_.op_begin[op], end = result_.op_end[op];
+        auto moving_since = [&](MessageIndex m) { return std::max(begin, transfer_start_[m]); };
+        switch (p_.op_kind[op]) {
+        case OpKind::send: return end - moving_since(p_.op_ref[op]);
+        case OpKind::recv_wait: {
+            Time part = 0;
+            const std::uint32_t list = p_.op_ref[op];
+            for (auto i = p_.wait_first[list]; i < p_.wait_first[list + 1]; ++i)
+                part = std::max(part, std::min(end, arrival_[p_.wait_messages[i]]) - moving_since(p_.wait_messages[i]));
+            return std::max<Time>(part, 0);
+        }
+        case OpKind::collective: return end - std::max(begin, coll_latest_[p_.op_ref[op]]);
+        default: return 0;
+        }
+    }
+
+    const ReplayProgram& p_;
+    network::NetworkModel& model_;
+    engine::EventQueue queue_;
+    Time now_ = 0;
+    std::vector<OpIndex> pc_;
+    std::vector<bool> blocked_, arrived_in_collective_;
+    std::vector<Time> issued_, posted_, transfer_start_, arrival_;
+    std::vector<bool> sender_blocked_;
+    std::vector<std::uint32_t> coll_arrived_;
+    std::vector<Time> coll_latest_;
+    ReplayResult result_;
+};
+
+} // namespace
+
+std::string describe_blocked_tasks(const ReplayProgram& p, const std::vector<OpIndex>& position, const std::vector<Time>& reached) {
+    std::string out = "the replay deadlocks: the trace's dependencies form a cycle. Blocked:";
+    std::size_t listed = 0;
+    for (std::uint32_t t = 0; t < p.tasks && listed < 16; ++t) {
+        const OpIndex op = position[t];
+        if (op >= p.task_end_op(t)) continue;
+        fmt::format_to(std::back_inserter(out), "\n  task {} in {} (its MPI call #{}), reached at simulated {} ns", t + 1, kind_name(p.op_kind[op]),
+                       p.op_call[op] == k_none ? 0 : p.op_call[op] + 1, reached[op]);
+        if (p.op_kind[op] == OpKind::send || p.op_kind[op] == OpKind::recv_post) {
+            const auto& m = p.messages[p.op_ref[op]];
+            fmt::format_to(std::back_inserter(out), ", message of communication record {} (task {} -> task {}, {} bytes)", m.record + 1,
+                           m.sender_task + 1, m.receiver_task + 1, m.bytes);
+        }
+        ++listed;
+    }
+    return out;
+}
+
+ReplayResult replay_events(const ReplayProgram& program, network::NetworkModel& model) { return Engine(program, model).run(); }
+
+} // namespace popsim::replay

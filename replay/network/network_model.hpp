@@ -1,0 +1,44 @@
+#pragma once
+// The contract between the replay engine and a network model (after SimGrid's engine/model
+// split): the engine knows no concrete model; a model answers when a transfer or a collective
+// completes. Models are listed in network/registry.cpp.
+#include "replay/replay_program.hpp"
+#include "replay/time.hpp"
+
+#include <string_view>
+
+namespace popsim::replay::network {
+
+struct TransferRequest {
+    MessageIndex message = 0;
+    std::uint32_t sender_task = 0;
+    std::uint32_t receiver_task = 0;
+    std::uint64_t bytes = 0;
+};
+
+class NetworkModel {
+public:
+    NetworkModel() = default;
+    virtual ~NetworkModel() = default;
+    NetworkModel(const NetworkModel&) = delete;
+    NetworkModel& operator=(const NetworkModel&) = delete;
+
+    virtual std::string_view name() const = 0;
+
+    /// The replayed duration of a CPU burst traced as `traced` (relative CPU speed).
+    virtual Time burst(Time traced) const { return traced; }
+
+    /// A transfer whose sender and receiver are both ready at `ready`: returns when the data has
+    /// arrived. The engine calls this in non-decreasing `ready` order, so a model can keep FIFO
+    /// resource queues as "free at" times.
+    virtual Time transfer(const TransferRequest& request, Time ready) = 0;
+
+    /// A collective whose last member arrives at `ready`: returns when all members leave it.
+    virtual Time collective(const Collective& op, Time ready) = 0;
+
+    /// True when every transfer and collective completes at its `ready` time and bursts keep their
+    /// duration; the longest-path pass then gives the same timeline as the event engine.
+    virtual bool zero_cost() const { return false; }
+};
+
+} // namespace popsim::replay::network

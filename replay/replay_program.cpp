@@ -1,0 +1,333 @@
+#include "replay/replay_program.hpp"
+
+#include "replay/extrae_events.hpp"
+#include "replay/mpi_calls.hpp"
+#include "replay/trace_error.hpp"
+
+#include <algorithm>
+#include <array>
+#include <fmt/format.h>
+#include <map>
+#include <optional>
+
+namespace popsim::replay {
+
+std::uint32_t ReplayProgram::task_of(OpIndex op) const {
+    const auto it = std::upper_bound(task_first_op.begin(), task_first_op.end(), op);
+    return static_cast<std::uint32_t>(it - task_first_op.begin() - 1);
+}
+
+namespace {
+
+constexpr std::size_t k_max_listed_warnings = 10;
+
+/// Collects warnings of one kind, listing the first few and counting the rest.
+class WarningList {
+public:
+    explicit WarningList(std::string summary) : summary_(std::move(summary)) {}
+    void add(std::string text) {
+        if (listed_.size() < k_max_listed_warnings) listed_.push_back(std::move(text));
+        ++count_;
+    }
+    void flush_into(std::vector<std::string>& out) const {
+        if (count_ == 0) return;
+        out.push_back(fmt::format("{} {}{}", count_, summary_, count_ > listed_.size() ? ", the first ones:" : ":"));
+        for (const auto& l : listed_) out.push_back("  " + l);
+    }
+
+private:
+    std::string summary_;
+    std::vector<std::string> listed_;
+    std::size_t count_ = 0;
+};
+
+std::string call_name(std::uint16_t id) {
+    const auto call = mpi_call_by_id(id);
+    return call ? fmt::format("MPI_{}", call->name) : fmt::format("MPI call {}", id);
+}
+
+CallClass class_of(std::uint16_t id) {
+    const auto call = mpi_call_by_id(id);
+    return call ? call->cls : CallClass::other;
+}
+
+enum class Role { send, post, complete };
+
+bool can_play(CallClass cls, Role role) {
+    using C = CallClass;
+    switch (role) {
+    case Role::send: return cls == C::blocking_send || cls == C::immediate_send || cls == C::sendrecv || cls == C::persistent_start || cls == C::probe;
+    case Role::post: return cls == C::blocking_recv || cls == C::immediate_recv || cls == C::sendrecv || cls == C::persistent_start;
+    case Role::complete: return cls == C::blocking_recv || cls == C::sendrecv || cls == C::wait;
+    }
+    return false;
+}
+
+/// The call of `tl` that plays `role` for a record time `t`. Records carry call entry times
+/// (sends, Recv posts), exit times (completions, Irecv posts) or lie inside a call; when one call
+/// ends and another begins at `t`, the one whose kind plays the role at that end wins.
+std::optional<std::uint32_t> call_for(const ThreadTimeline& tl, Time t, Role role) {
+    const auto it = std::upper_bound(tl.call_begin.begin(), tl.call_begin.end(), t);
+    if (it == tl.call_begin.begin()) return std::nullopt;
+    const auto last = static_cast<std::uint32_t>(it - tl.call_begin.begin() - 1); // the latest call beginning at or before t
+    std::optional<std::uint32_t> beginning, ending;
+    if (tl.call_end[last] >= t) (tl.call_begin[last] == t ? beginning : ending) = last;
+    if (last > 0 && tl.call_end[last - 1] == t) ending = last - 1;
+    auto fits = [&](const std::optional<std::uint32_t>& c) { return c && can_play(class_of(tl.call_id[*c]), role); };
+    const bool exit_time = role == Role::complete || (fits(ending) && class_of(tl.call_id[*ending]) == CallClass::immediate_recv);
+    for (const auto& c : exit_time ? std::array{ending, beginning} : std::array{beginning, ending})
+        if (fits(c)) return c;
+    return beginning ? beginning : ending; // found but of the wrong kind: reported by the caller
+}
+
+void refuse_disabled_tracing(const Trace& trace) {
+    for (const auto& tl : trace.threads) {
+        for (std::size_t i = 0; i < tl.state_count(); ++i) {
+            if (tl.state_value[i] != extrae::k_state_tracing_disabled) continue;
+            throw TraceError(trace.path, 0,
+                             fmt::format("thread {} has tracing disabled from {} ns to {} ns; messages and calls in that span are "
+                                         "missing, so the trace cannot be replayed. Cut the trace to a region traced throughout.",
+                                         to_string(tl.name), tl.state_begin[i], tl.state_end(i)));
+        }
+    }
+}
+
+struct CallRole {
+    std::uint32_t call;
+    MessageIndex message;
+    bool operator<(const CallRole& o) const { return call < o.call; }
+};
+
+/// Per task: which messages each call posts, sends and completes.
+struct TaskRoles {
+    std::vector<CallRole> posts, sends, completions;
+};
+
+class ProgramBuilder {
+public:
+    ProgramBuilder(const Trace& trace, const ProgramOptions& options) : trace_(trace), options_(options) {}
+
+    ReplayProgram build() {
+        if (trace_.header.applications.size() != 1) {
+            throw TraceError(trace_.path, 0, fmt::format("the trace has {} applications; popsim replays one", trace_.header.applications.size()));
+        }
+        refuse_disabled_tracing(trace_);
+        p_.tasks = trace_.task_count();
+        p_.task_thread = trace_.first_threads();
+        thread_task_.assign(trace_.thread_count(), k_none);
+        for (std::uint32_t t = 0; t < p_.tasks; ++t) thread_task_[p_.task_thread[t]] = t;
+        read_communicators();
+        roles_.resize(p_.tasks);
+        assign_messages();
+        for (auto& r : roles_) {
+            std::stable_sort(r.posts.begin(), r.posts.end());
+            std::stable_sort(r.sends.begin(), r.sends.end());
+            std::stable_sort(r.completions.begin(), r.completions.end());
+        }
+        p_.wait_first.push_back(0);
+        for (std::uint32_t t = 0; t < p_.tasks; ++t) emit_task(t);
+        p_.task_first_op.push_back(static_cast<OpIndex>(p_.op_count()));
+        finish_collectives();
+        unmatched_.flush_into(p_.warnings);
+        misplaced_.flush_into(p_.warnings);
+        return std::move(p_);
+    }
+
+private:
+    void read_communicators() {
+        for (const auto& c : trace_.header.communicators) {
+            std::vector<std::uint32_t> members;
+            for (auto task : c.tasks) {
+                if (task == 0 || task > p_.tasks) {
+                    throw TraceError(trace_.path, 0, fmt::format("communicator {} lists task {}, but the trace has {} tasks", c.id, task, p_.tasks));
+                }
+                members.push_back(task - 1);
+            }
+            if (!world_ && members.size() == p_.tasks) world_ = c.id; // prv2dim's rule for MPI_COMM_WORLD
+            communicators_[c.id] = std::move(members);
+        }
+        if (!world_) { // no `c:` lines: assume one communicator with every task
+            world_ = 0;
+            auto& all = communicators_[0];
+            for (std::uint32_t t = 0; t < p_.tasks; ++t) all.push_back(t);
+        }
+    }
+
+    std::string where(ThreadIndex thread, Time t) const {
+        return fmt::format("thread {} at {} ns", to_string(trace_.threads[thread].name), t);
+    }
+
+    void assign_messages() {
+        const auto& c = trace_.comms;
+        for (std::uint32_t i = 0; i < c.size(); ++i) {
+            const std::uint32_t from = thread_task_[c.sender[i]], to = thread_task_[c.receiver[i]];
+            if (from == k_none || to == k_none) {
+                unmatched_.add(fmt::format("record {} involves a thread other than a task's first ({} -> {})", i + 1,
+                                           to_string(trace_.threads[c.sender[i]].name), to_string(trace_.threads[c.receiver[i]].name)));
+                continue;
+            }
+            const auto& st = trace_.threads[c.sender[i]];
+            const auto& rt = trace_.threads[c.receiver[i]];
+            const auto send_call = call_for(st, c.logical_send[i], Role::send);
+            const auto post_call = call_for(rt, c.logical_recv[i], Role::post);
+            const auto done_call = call_for(rt, c.physical_recv[i], Role::complete);
+            if (!send_call || !post_call || !done_call) {
+                unmatched_.add(fmt::format("record {} ({} -> {}, {} bytes) is outside any MPI call: send {}, receive {}-{} ns", i + 1,
+                                           to_string(st.name), to_string(rt.name), c.bytes[i], where(c.sender[i], c.logical_send[i]),
+                                           c.logical_recv[i], c.physical_recv[i]));
+                continue;
+            }
+            add_message(i, from, to, *send_call, *post_call, *done_call);
+        }
+    }
+
+    void add_message(std::uint32_t record, std::uint32_t from, std::uint32_t to, std::uint32_t send_call, std::uint32_t post_call,
+                     std::uint32_t done_call) {
+        const auto& c = trace_.comms;
+        const auto send_class = class_of(trace_.threads[c.sender[record]].call_id[send_call]);
+        const auto post_class = class_of(trace_.threads[c.receiver[record]].call_id[post_call]);
+        const auto done_class = class_of(trace_.threads[c.receiver[record]].call_id[done_call]);
+        if (!can_play(send_class, Role::send) || !can_play(post_class, Role::post) || !can_play(done_class, Role::complete)) {
+            misplaced_.add(fmt::format("record {} is sent in {} and received in {} / {}: not calls that carry messages", record + 1,
+                                       call_name(trace_.threads[c.sender[record]].call_id[send_call]),
+                                       call_name(trace_.threads[c.receiver[record]].call_id[post_call]),
+                                       call_name(trace_.threads[c.receiver[record]].call_id[done_call])));
+            return;
+        }
+        Message m;
+        m.sender_task = from;
+        m.receiver_task = to;
+        m.bytes = c.bytes[record];
+        m.tag = c.tag[record];
+        m.immediate_send = send_class == CallClass::immediate_send;
+        m.rendezvous = m.bytes >= options_.eager_limit_bytes;
+        m.record = record;
+        const auto index = static_cast<MessageIndex>(p_.messages.size());
+        p_.messages.push_back(m);
+        roles_[from].sends.push_back({send_call, index});
+        roles_[to].posts.push_back({post_call, index});
+        roles_[to].completions.push_back({done_call, index});
+    }
+
+    OpIndex push_op(OpKind kind, Time duration, std::uint32_t ref, std::uint32_t call) {
+        p_.op_kind.push_back(kind);
+        p_.op_duration.push_back(duration);
+        p_.op_ref.push_back(ref);
+        p_.op_call.push_back(call);
+        return static_cast<OpIndex>(p_.op_count() - 1);
+    }
+
+    void push_burst(Time duration) {
+        if (duration > 0) push_op(OpKind::burst, duration, k_none, k_none);
+    }
+
+    /// Emits the roles of `call` from a sorted role list, advancing `next`.
+    template <class Emit> void for_roles_of(const std::vector<CallRole>& roles, std::size_t& next, std::uint32_t call, Emit emit) {
+        while (next < roles.size() && roles[next].call == call) emit(roles[next++].message);
+    }
+
+    void emit_task(std::uint32_t task) {
+        p_.task_first_op.push_back(static_cast<OpIndex>(p_.op_count()));
+        const ThreadIndex thread = p_.task_thread[task];
+        const auto& tl = trace_.threads[thread];
+        const auto& r = roles_[task];
+        std::size_t next_post = 0, next_send = 0, next_done = 0, next_collective_attr = 0;
+        Time previous_end = 0;
+        for (std::uint32_t call = 0; call < tl.call_id.size(); ++call) {
+            push_burst(tl.call_begin[call] - previous_end);
+            previous_end = tl.call_end[call];
+            for_roles_of(r.posts, next_post, call, [&](MessageIndex m) { p_.messages[m].post_op = push_op(OpKind::recv_post, 0, m, call); });
+            for_roles_of(r.sends, next_send, call, [&](MessageIndex m) { p_.messages[m].send_op = push_op(OpKind::send, 0, m, call); });
+            emit_completions(r.completions, next_done, call);
+            const auto cls = class_of(tl.call_id[call]);
+            if (cls == CallClass::collective || cls == CallClass::immediate_collective) {
+                const CollectiveAttributes* attrs = nullptr;
+                while (next_collective_attr < tl.collectives.size() && tl.collectives[next_collective_attr].call < call) ++next_collective_attr;
+                if (next_collective_attr < tl.collectives.size() && tl.collectives[next_collective_attr].call == call) attrs = &tl.collectives[next_collective_attr];
+                join_collective(task, call, tl.call_id[call], attrs);
+            } else if (cls == CallClass::init && options_.init_barrier) {
+                join_collective(task, call, 8 /* MPI_Barrier */, nullptr);
+            }
+        }
+        push_burst(tl.last_record - previous_end);
+    }
+
+    void emit_completions(const std::vector<CallRole>& roles, std::size_t& next, std::uint32_t call) {
+        if (next >= roles.size() || roles[next].call != call) return;
+        const auto list = static_cast<std::uint32_t>(p_.wait_first.size() - 1);
+        const OpIndex op = push_op(OpKind::recv_wait, 0, list, call);
+        for_roles_of(roles, next, call, [&](MessageIndex m) {
+            p_.wait_messages.push_back(m);
+            p_.messages[m].wait_op = op;
+        });
+        p_.wait_first.push_back(static_cast<std::uint32_t>(p_.wait_messages.size()));
+    }
+
+    void join_collective(std::uint32_t task, std::uint32_t call, std::uint16_t call_id, const CollectiveAttributes* attrs) {
+        const std::uint64_t comm = attrs && communicators_.contains(attrs->communicator) ? attrs->communicator : *world_;
+        if (attrs && !communicators_.contains(attrs->communicator)) {
+            throw TraceError(trace_.path, 0, fmt::format("task {} calls {} at {} ns on communicator {}, which no `c:` line defines", task + 1,
+                                                         call_name(call_id), trace_.threads[p_.task_thread[task]].call_begin[call], attrs->communicator));
+        }
+        auto& sequence = comm_sequence_[{comm, task}];
+        auto& list = comm_collectives_[comm];
+        if (sequence == list.size()) {
+            list.push_back(static_cast<CollectiveIndex>(p_.collectives.size()));
+            p_.collectives.push_back(Collective{.call_id = call_id, .communicator = comm});
+            members_.emplace_back();
+        }
+        const CollectiveIndex ci = list[sequence++];
+        auto& coll = p_.collectives[ci];
+        if (coll.call_id != call_id) {
+            throw TraceError(trace_.path, 0, fmt::format("collective #{} on communicator {}: task {} calls {} at {} ns where others call {}",
+                                                         sequence, comm, task + 1, call_name(call_id),
+                                                         trace_.threads[p_.task_thread[task]].call_begin[call], call_name(coll.call_id)));
+        }
+        if (attrs) {
+            coll.send_bytes = std::max(coll.send_bytes, attrs->send_bytes);
+            coll.recv_bytes = std::max(coll.recv_bytes, attrs->recv_bytes);
+            if (attrs->is_root) coll.root_task = task;
+        }
+        members_[ci].push_back(push_op(OpKind::collective, 0, ci, call));
+    }
+
+    void finish_collectives() {
+        for (CollectiveIndex ci = 0; ci < p_.collectives.size(); ++ci) {
+            auto& coll = p_.collectives[ci];
+            const auto& expected = communicators_.at(coll.communicator);
+            if (members_[ci].size() != expected.size()) {
+                const OpIndex first = members_[ci].front();
+                throw TraceError(trace_.path, 0,
+                                 fmt::format("{} on communicator {} (first called by task {} at {} ns) is called by {} of its {} tasks: "
+                                             "the tasks call different numbers of collectives on it",
+                                             call_name(coll.call_id), coll.communicator, p_.task_of(first) + 1,
+                                             trace_.threads[p_.task_thread[p_.task_of(first)]].call_begin[p_.op_call[first]],
+                                             members_[ci].size(), expected.size()));
+            }
+            coll.first_member = static_cast<std::uint32_t>(p_.collective_members.size());
+            coll.member_count = static_cast<std::uint32_t>(members_[ci].size());
+            p_.collective_members.insert(p_.collective_members.end(), members_[ci].begin(), members_[ci].end());
+        }
+    }
+
+    const Trace& trace_;
+    const ProgramOptions& options_;
+    ReplayProgram p_;
+    std::vector<std::uint32_t> thread_task_;
+    std::map<std::uint64_t, std::vector<std::uint32_t>> communicators_;
+    std::optional<std::uint64_t> world_;
+    std::vector<TaskRoles> roles_;
+    std::map<std::pair<std::uint64_t, std::uint32_t>, std::uint32_t> comm_sequence_; // (communicator, task) -> collectives so far
+    std::map<std::uint64_t, std::vector<CollectiveIndex>> comm_collectives_;
+    std::vector<std::vector<OpIndex>> members_;
+    WarningList unmatched_{"communication records match no MPI call and are left out of the replay"};
+    WarningList misplaced_{"communication records sit in calls that carry no messages and are left out of the replay"};
+};
+
+} // namespace
+
+ReplayProgram build_replay_program(const Trace& trace, const ProgramOptions& options) {
+    return ProgramBuilder(trace, options).build();
+}
+
+} // namespace popsim::replay

@@ -1,0 +1,83 @@
+// Issue 3, must show 1 and 2: the ideal-network replay against Dimemas' published results, and
+// the event engine against the longest-path pass on the real traces.
+#include "metrics/ideal_replay.hpp"
+#include "metrics/scaling.hpp"
+#include "test_support.hpp"
+
+#include <cmath>
+#include <doctest/doctest.h>
+
+using namespace popsim;
+
+namespace {
+metrics::TraceSummary with_ideal(const std::string& path, metrics::ReplayMethod method) {
+    const auto trace = test::read_quiet(path);
+    auto s = metrics::summarize(trace);
+    metrics::IdealOptions o;
+    o.method = method;
+    s.ideal = metrics::ideal_run(trace, o);
+    return s;
+}
+bool close(double a, double b, double rel) { return std::abs(a - b) <= rel * std::abs(b); }
+} // namespace
+
+TEST_CASE("ideal replay: epoch traces match modelfactors' Dimemas columns") {
+    // published_modelfactors.csv: Runtime (ideal), Useful duration (ideal, max) in us; SerE, TE in %.
+    struct Row {
+        int procs;
+        double ideal_runtime_us, ideal_useful_us, serialization, transfer;
+    };
+    const Row rows[] = {{1, 21884758.97, 21884758.97, 100.000000, 99.925583},
+                        {2, 11504370.09, 11486234.50, 99.842359, 99.773690},
+                        {4, 6051059.08, 6002862.00, 99.203493, 99.436599},
+                        {8, 3486349.43, 3426454.46, 98.282015, 99.084296}};
+    for (const auto& row : rows) {
+        INFO("ranks: " << row.procs);
+        const auto path = test::shared_data("epoch/epoch_" + std::to_string(row.procs) + "proc.prv.gz");
+        for (auto method : {metrics::ReplayMethod::longest_path, metrics::ReplayMethod::events}) {
+            const auto s = with_ideal(path, method);
+            CHECK(close(static_cast<double>(s.ideal->runtime) / 1000, row.ideal_runtime_us, 1e-4));
+            CHECK(close(static_cast<double>(s.ideal->max_useful) / 1000, row.ideal_useful_us, 1e-4));
+            const auto e = metrics::mpi_multiplicative(s, metrics::SerTransConvention::modelfactors);
+            CHECK(std::abs(*e.serialization * 100 - row.serialization) <= 0.01);
+            CHECK(std::abs(*e.transfer * 100 - row.transfer) <= 0.01);
+        }
+    }
+}
+
+TEST_CASE("ideal replay: epoch runtimes equal Dimemas 5.5.0 to the nanosecond") {
+    // dimemas/dimemas_results.csv, ideal_dimemas5.5.0_legacy_running rows.
+    const std::pair<int, Time> expected[] = {{1, 21884758971}, {2, 11504370091}, {4, 6051059081}, {8, 3486349432}};
+    const std::pair<int, Time> useful[] = {{1, 21884758971}, {2, 11486234503}, {4, 6002862002}, {8, 3426454462}};
+    for (std::size_t i = 0; i < 4; ++i) {
+        const auto s = with_ideal(test::shared_data("epoch/epoch_" + std::to_string(expected[i].first) + "proc.prv.gz"),
+                                  metrics::ReplayMethod::events);
+        CHECK(s.ideal->runtime == expected[i].second);
+        CHECK(s.ideal->max_useful == useful[i].second);
+    }
+}
+
+TEST_CASE("ideal replay: LAMMPS Irecv/Send/Wait halo exchange matches Dimemas") {
+    // lammps-melt/dimemas_ideal.csv
+    const std::pair<const char*, std::pair<double, double>> expected[] = {{"lammps-melt/lammps_melt_2.prv.gz", {448982768, 364860979}},
+                                                                         {"lammps-melt/lammps_melt_4.prv.gz", {276345893, 257867905}}};
+    for (const auto& [file, values] : expected) {
+        INFO(file);
+        for (auto method : {metrics::ReplayMethod::longest_path, metrics::ReplayMethod::events}) {
+            const auto s = with_ideal(test::shared_data(file), method);
+            CHECK(close(static_cast<double>(s.ideal->runtime), values.first, 1e-4));
+            CHECK(close(static_cast<double>(s.ideal->max_useful), values.second, 1e-4));
+        }
+    }
+}
+
+TEST_CASE("ideal replay: the per-rank breakdown adds up to the runtime") {
+    const auto trace = test::read_quiet(test::shared_data("epoch/epoch_4proc.prv.gz"));
+    auto s = metrics::summarize(trace);
+    s.ideal = metrics::ideal_run(trace, {});
+    const auto ranks = metrics::rank_breakdown(s, trace);
+    REQUIRE(ranks.size() == 4);
+    for (const auto& r : ranks) CHECK(r.useful + r.load_imbalance + r.serialization + r.transfer == s.runtime);
+    // The serialisation part is the same for every rank: ideal runtime minus ideal max useful.
+    CHECK(ranks[0].serialization == 6051059081 - 6002862002);
+}

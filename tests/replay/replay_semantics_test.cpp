@@ -1,0 +1,236 @@
+// MPI semantics of the ideal-network replay on small synthetic traces. Each expected runtime is
+// worked out by hand in the comment above it; every case also checks that the event engine and
+// the longest-path pass give the same timeline.
+#include "replay/dependency_graph.hpp"
+#include "replay/engine/engine.hpp"
+#include "replay/network/ideal.hpp"
+#include "replay/trace_error.hpp"
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace popsim;
+using namespace popsim::replay;
+
+namespace {
+
+constexpr Time s = k_ns_per_s;
+
+struct BothReplays {
+    ReplayProgram program;
+    ReplayResult events;
+    ReplayResult longest;
+};
+
+BothReplays replay_both(const std::string& name, const std::string& description, ProgramOptions options = {}) {
+    const auto trace = test::read_quiet(test::synth_trace(name, description));
+    BothReplays r{build_replay_program(trace, options), {}, {}};
+    network::IdealNetwork ideal;
+    r.events = replay_events(r.program, ideal);
+    r.longest = replay_longest_path(r.program, build_dependency_graph(r.program));
+    CHECK(r.events.runtime == r.longest.runtime);
+    CHECK(r.events.op_end == r.longest.op_end);
+    CHECK(r.events.op_begin == r.longest.op_begin);
+    for (std::size_t t = 0; t < r.events.tasks.size(); ++t) {
+        CHECK(r.events.tasks[t].end == r.longest.tasks[t].end);
+        CHECK(r.events.tasks[t].useful == r.longest.tasks[t].useful);
+    }
+    return r;
+}
+
+// r0 computes 1 s, sends, computes 2 s; r1 computes 3 s, receives, computes 1 s.
+std::string send_recv(const char* call, std::uint64_t bytes) {
+    return "ranks 2\n0 compute 1s\n0 " + std::string(call) + " 5s to=1 size=" + std::to_string(bytes) +
+           "\n0 compute 2s\n1 compute 3s\n1 Recv 4s from=0 size=" + std::to_string(bytes) + "\n1 compute 1s\n";
+}
+
+} // namespace
+
+TEST_CASE("replay: a trace without operations replays to runtime 0") {
+    const auto r = replay_both("empty", "ranks 2\n");
+    CHECK(r.events.runtime == 0);
+}
+
+TEST_CASE("replay: an eager send never waits for its receiver") {
+    // r0: 1 s + send (eager, leaves at once) + 2 s = 3 s. r1: 3 s, the data arrived at 1 s, + 1 s = 4 s.
+    const auto r = replay_both("eager", send_recv("Send", 100));
+    CHECK(r.events.tasks[0].end == 3 * s);
+    CHECK(r.events.tasks[1].end == 4 * s);
+    CHECK(r.events.runtime == 4 * s);
+    CHECK(r.events.max_useful() == 4 * s);
+}
+
+TEST_CASE("replay: a send at or above the eager limit waits for the receive (rendezvous)") {
+    // r0's send waits for r1's post at 3 s: r0 = 3 + 2 = 5 s; r1 = 3 + 1 = 4 s.
+    const auto r = replay_both("rendezvous", send_recv("Send", 32 * 1024));
+    CHECK(r.events.tasks[0].end == 5 * s);
+    CHECK(r.events.tasks[1].end == 4 * s);
+    SUBCASE("a larger eager limit makes it eager again") {
+        ProgramOptions o;
+        o.eager_limit_bytes = 64 * 1024;
+        CHECK(replay_both("rendezvous_eager", send_recv("Send", 32 * 1024), o).events.tasks[0].end == 3 * s);
+    }
+    SUBCASE("Ssend and Rsend behave like Send") {
+        CHECK(replay_both("ssend", send_recv("Ssend", 1 << 20)).events.tasks[0].end == 5 * s);
+        CHECK(replay_both("rsend", send_recv("Rsend", 1 << 20)).events.tasks[0].end == 5 * s);
+    }
+    SUBCASE("Bsend and Isend never block") {
+        CHECK(replay_both("bsend", send_recv("Bsend", 1 << 20)).events.tasks[0].end == 3 * s);
+    }
+}
+
+TEST_CASE("replay: Isend/Irecv with Wait") {
+    // r1 posts at 0, computes 3 s, waits: r0's Isend left at 1 s, so r1 leaves the Wait at 3 s,
+    // then computes 1 s = 4 s (MPI time is not replayed: the traced 1 ms Irecv disappears).
+    // r0: 1 s, Isend (immediate: 1 MiB still does not block), 2 s, Wait on its send request (a
+    // send-side Wait replays as nothing) = 3 s.
+    const auto r = replay_both("isend", R"(ranks 2
+0 compute 1s
+0 Isend 1ms to=1 size=1048576 req=s
+0 compute 2s
+0 Wait 1ms req=s
+1 Irecv 1ms from=0 size=1048576 req=r
+1 compute 3s
+1 Wait 2s req=r
+1 compute 1s
+)");
+    CHECK(r.events.tasks[0].end == 3 * s);
+    CHECK(r.events.tasks[1].end == 4 * s);
+}
+
+TEST_CASE("replay: a Wait whose message is sent later blocks until the send") {
+    // r1 posts, computes 1 s, waits; r0 computes 4 s then sends: r1 leaves the Wait at 4 s.
+    const auto r = replay_both("late_send", R"(ranks 2
+0 compute 4s
+0 Send 1ms to=1 size=8
+1 Irecv 1ms from=0 size=8 req=a
+1 compute 1s
+1 Wait 3s req=a
+)");
+    CHECK(r.events.tasks[1].end == 4 * s);
+    CHECK(r.events.tasks[1].useful == 1 * s);
+}
+
+TEST_CASE("replay: Waitall completes the latest of its messages") {
+    // r2 posts two receives and waits for both: from r0 (sends at 2 s) and r1 (sends at 5 s).
+    const auto r = replay_both("waitall", R"(ranks 3
+0 compute 2s
+0 Send 1ms to=2 size=8
+1 compute 5s
+1 Send 1ms to=2 size=8
+2 Irecv 1ms from=0 size=8 req=a
+2 Irecv 1ms from=1 size=8 req=b
+2 compute 1s
+2 Waitall 5s req=a,b
+2 compute 1s
+)");
+    CHECK(r.events.tasks[2].end == 6 * s);
+}
+
+TEST_CASE("replay: Waitany and Test complete exactly the message the trace says") {
+    const auto r = replay_both("waitany", R"(ranks 2
+0 compute 2s
+0 Send 1ms to=1 size=8
+1 Irecv 1ms from=0 size=8 req=a
+1 Test 1ms req=a
+1 compute 1s
+1 Waitany 2s req=a
+1 compute 1s
+)");
+    // The Test (traced as the completion) comes first: it waits until the send at 2 s; then 1 s + 1 s.
+    CHECK(r.events.tasks[1].end == 4 * s);
+}
+
+TEST_CASE("replay: Sendrecv exchange with rendezvous does not deadlock") {
+    // Both post their receive before sending: r0 sends at 2 s (r1 posted at 1 s), r1 sends at 1 s
+    // and waits for r0's post at 2 s. Both leave at 2 s, then compute 1 s.
+    const auto r = replay_both("sendrecv", R"(ranks 2
+0 compute 2s
+0 Sendrecv 1s to=1 from=1 size=1048576
+0 compute 1s
+1 compute 1s
+1 Sendrecv 2s to=0 from=0 size=1048576
+1 compute 1s
+)");
+    CHECK(r.events.tasks[0].end == 3 * s);
+    CHECK(r.events.tasks[1].end == 3 * s);
+}
+
+TEST_CASE("replay: collectives synchronise their communicator") {
+    // Allreduce: everyone leaves when the last (3 s) arrives, then 1 s: 4 s.
+    const auto r = replay_both("allreduce", R"(ranks 3
+0 compute 1s
+0 Allreduce 3s size=8
+0 compute 1s
+1 compute 2s
+1 Allreduce 2s size=8
+1 compute 1s
+2 compute 3s
+2 Allreduce 1s size=8
+2 compute 1s
+)");
+    for (const auto& t : r.events.tasks) CHECK(t.end == 4 * s);
+    CHECK(r.program.collectives.size() == 1);
+    CHECK(r.program.collectives[0].member_count == 3);
+}
+
+TEST_CASE("replay: rooted collectives record their root") {
+    const auto r = replay_both("bcast", "ranks 2\n0 Bcast 1s size=64 root=1\n1 compute 2s\n1 Bcast 1s size=64 root=1\n");
+    CHECK(r.program.collectives[0].root_task == 1);
+    CHECK(r.events.runtime == 2 * s);
+}
+
+TEST_CASE("replay: MPI_Init ends in a barrier, as prv2dim writes it") {
+    // r0: 1 s, Init, 5 s; r1: 3 s, Init, 1 s. With the barrier r0 = 3 + 5 = 8 s; without, 6 s.
+    const std::string d = "ranks 2\n0 compute 1s\n0 Init 1ms\n0 compute 5s\n1 compute 3s\n1 Init 1ms\n1 compute 1s\n";
+    CHECK(replay_both("init", d).events.runtime == 8 * s);
+    ProgramOptions no_barrier;
+    no_barrier.init_barrier = false;
+    CHECK(replay_both("init_nobarrier", d, no_barrier).events.runtime == 6 * s);
+}
+
+TEST_CASE("replay: CPU time before a task's first record counts, MPI time does not") {
+    // r0 starts at 2 s ("not created" before), computes 1 s, then 10 s in Allreduce; r1 computes 4 s.
+    const auto r = replay_both("late_start", "ranks 2\n0 at 2s\n0 compute 1s\n0 Allreduce 10s\n1 compute 4s\n1 Allreduce 9s\n");
+    CHECK(r.events.tasks[0].useful == 3 * s);
+    CHECK(r.events.runtime == 4 * s);
+}
+
+TEST_CASE("replay: cyclic dependencies are reported as a deadlock naming the tasks") {
+    // Both send 1 MiB (rendezvous) before receiving: each waits for the other's post forever.
+    const std::string d = "ranks 2\n0 Send 1s to=1 size=1048576\n0 Recv 1s from=1 size=1048576\n"
+                          "1 Send 1s to=0 size=1048576\n1 Recv 1s from=0 size=1048576\n";
+    const auto trace = test::read_quiet(test::synth_trace("deadlock", d));
+    const auto program = build_replay_program(trace);
+    network::IdealNetwork ideal;
+    CHECK_THROWS_WITH_AS(replay_events(program, ideal), doctest::Contains("task 1 in a send"), ReplayDeadlock);
+    CHECK_THROWS_WITH_AS(replay_longest_path(program, build_dependency_graph(program)), doctest::Contains("task 2 in a send"), ReplayDeadlock);
+}
+
+TEST_CASE("replay: collectives that do not match across the communicator are refused") {
+    const std::string d = "ranks 2\n0 Allreduce 1s\n0 Allreduce 1s\n1 Allreduce 1s\n";
+    const auto trace = test::read_quiet(test::synth_trace("coll_mismatch", d));
+    CHECK_THROWS_WITH_AS(build_replay_program(trace), doctest::Contains("is called by 1 of its 2 tasks"), TraceError);
+    const std::string e = "ranks 2\n0 Allreduce 1s\n1 Bcast 1s root=0\n";
+    const auto trace2 = test::read_quiet(test::synth_trace("coll_kind", e));
+    CHECK_THROWS_WITH_AS(build_replay_program(trace2), doctest::Contains("task 2 calls MPI_Bcast"), TraceError);
+}
+
+TEST_CASE("replay: tracing-disabled regions are refused with the thread and times") {
+    const auto trace = test::read_quiet(test::synth_trace("disabled", "ranks 1\n0 compute 1s\n0 state 14 2s\n0 compute 1s\n"));
+    CHECK_THROWS_WITH_AS(build_replay_program(trace), doctest::Contains("thread 1.1.1 has tracing disabled from 1000000000 ns to 3000000000 ns"),
+                         TraceError);
+}
+
+TEST_CASE("replay: a communication record outside any MPI call is reported and left out") {
+    const auto dir = test::scratch_dir("outside_call");
+    const auto path = test::write_file(dir / "t.prv",
+                                       "#Paraver (01/01/2026 at 00:00):100_ns:1(2):1:2(1:1,1:1),0\n"
+                                       "1:1:1:1:1:0:100:1\n1:2:1:2:1:0:100:1\n"
+                                       "3:1:1:1:1:10:10:2:1:2:1:20:20:8:0\n");
+    const auto program = build_replay_program(test::read_quiet(path));
+    CHECK(program.messages.empty());
+    REQUIRE(program.warnings.size() == 2);
+    CHECK(program.warnings[0] == "1 communication records match no MPI call and are left out of the replay:");
+    CHECK(program.warnings[1].find("record 1 (1.1.1 -> 1.2.1, 8 bytes) is outside any MPI call") != std::string::npos);
+}
