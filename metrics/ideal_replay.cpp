@@ -28,13 +28,12 @@ IdealRun ideal_run(const replay::Trace& trace, const IdealOptions& options, std:
     return run;
 }
 
-std::vector<RankBreakdown> rank_breakdown(const TraceSummary& s, const replay::Trace& trace) {
+std::vector<RankBreakdown> rank_breakdown(const TraceSummary& s) {
     std::vector<RankBreakdown> out;
     if (!s.ideal) return out;
-    const auto first = trace.first_threads();
-    for (std::size_t task = 0; task < first.size(); ++task) {
+    for (std::size_t task = 0; task < s.task_first_thread.size(); ++task) {
         RankBreakdown b;
-        b.useful = s.useful[first[task]];
+        b.useful = s.useful[s.task_first_thread[task]];
         const Time ideal_useful = s.ideal->task_useful[task];
         const Time real_mpi = s.runtime - b.useful;
         const Time ideal_mpi = s.ideal->runtime - ideal_useful;

@@ -35,6 +35,7 @@ struct RankBreakdown {
     Time transfer = 0;
 };
 
-std::vector<RankBreakdown> rank_breakdown(const TraceSummary& summary, const replay::Trace& trace);
+/// Empty when the summary has no ideal run.
+std::vector<RankBreakdown> rank_breakdown(const TraceSummary& summary);
 
 } // namespace popsim::metrics

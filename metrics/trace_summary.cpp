@@ -26,6 +26,7 @@ TraceSummary summarize(const replay::Trace& trace) {
     s.processes = trace.task_count();
     s.threads = trace.thread_count();
     s.runtime = trace.end_time();
+    s.task_first_thread = trace.first_threads();
     for (const auto& t : trace.threads) {
         s.useful.push_back(time_in_state(t, replay::extrae::k_state_running));
         s.instructions += t.useful_instructions;

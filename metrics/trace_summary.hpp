@@ -29,6 +29,7 @@ struct TraceSummary {
     std::uint32_t threads = 0; // over all processes
     Time runtime = 0;          // trace span, as modelfactors
     std::vector<Time> useful;  // per thread: time in the Running state
+    std::vector<replay::ThreadIndex> task_first_thread; // per MPI task, its first thread
     std::uint64_t instructions = 0; // useful, all threads
     std::uint64_t cycles = 0;
     bool has_counters = false;

@@ -65,29 +65,35 @@ void TraceBuilder::add_state(const StateRecord& r, std::uint64_t line) {
     const ThreadIndex t = resolve(r.owner, line);
     check_time(r.end, line);
     if (r.state >= k_no_state) fail(line, fmt::format("state value {} is out of range (0-254)", r.state));
-    if (r.begin == r.end) return; // an empty interval changes nothing
+    ++trace_.counts.states;
     auto& tl = trace_.threads[t];
-    auto& s = scratch_[t];
-    if (r.begin < tl.states_end) {
-        fail(line, fmt::format("state [{}, {}) of thread {} overlaps the previous state, which ends at {}", r.begin,
-                               r.end, to_string(tl.name), tl.states_end));
-    }
-    if (r.begin > tl.states_end) { // a gap no record covers
+    // Dimemas writes some intervals twice (Running, then the block's state): the earlier record
+    // keeps the overlap, and the overlap is reported.
+    const Time begin = std::max(r.begin, tl.states_end);
+    if (r.begin < tl.states_end && tl.state_count() > 0) note_overlap(tl, r, line);
+    if (begin >= r.end) return;
+    if (begin > tl.states_end) { // a gap no record covers
         tl.state_begin.push_back(tl.states_end);
         tl.state_value.push_back(k_no_state);
     }
-    tl.state_begin.push_back(r.begin);
+    tl.state_begin.push_back(begin);
     tl.state_value.push_back(static_cast<std::uint8_t>(r.state));
     tl.states_end = r.end;
     tl.last_record = std::max(tl.last_record, r.end);
     if (r.state == extrae::k_state_running) {
+        auto& s = scratch_[t];
         for (PendingReads* p : {&s.instructions, &s.cycles}) {
             p->earlier += p->latest ? 1 : 0;
             p->latest = true;
         }
-        s.latest_running_begin = r.begin;
+        s.latest_running_begin = begin;
     }
-    ++trace_.counts.states;
+}
+
+void TraceBuilder::note_overlap(const ThreadTimeline& tl, const StateRecord& r, std::uint64_t line) {
+    if (overlaps_++ > 0) return;
+    first_overlap_ = fmt::format("{}:{}: state {} [{}, {}) of thread {} overlaps the previous state, which ends at {}", trace_.path, line,
+                                 r.state, r.begin, r.end, to_string(tl.name), tl.states_end);
 }
 
 // Counters are deltas read at state boundaries. A Running burst [b, e) gets the value of the
@@ -198,6 +204,11 @@ void TraceBuilder::add_comm(const CommRecord& r, std::uint64_t line) {
 }
 
 void TraceBuilder::finish() {
+    if (overlaps_ > 0) {
+        trace_.warnings.push_back(fmt::format("{} state records overlap earlier states of their thread; the earlier state is kept "
+                                              "where they overlap. The first: {}",
+                                              overlaps_, first_overlap_));
+    }
     for (ThreadIndex t = 0; t < trace_.threads.size(); ++t) {
         auto& tl = trace_.threads[t];
         if (!scratch_[t].call_open) continue;

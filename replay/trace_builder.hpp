@@ -39,12 +39,15 @@ private:
     void leave_call(ThreadIndex thread, Time time, const EventPair& pair, std::uint64_t line);
     void add_collective_attribute(ThreadIndex thread, Time time, const EventPair& pair, std::uint64_t line);
     void track(ThreadIndex thread, Time time, const EventPair& pair);
+    void note_overlap(const ThreadTimeline& tl, const StateRecord& r, std::uint64_t line);
     [[noreturn]] void fail(std::uint64_t line, const std::string& cause) const;
 
     Trace& trace_;
     std::vector<std::uint32_t> tracked_types_;
     std::vector<std::vector<ThreadIndex>> task_base_; // [application][task] -> first thread index
     std::vector<ThreadScratch> scratch_;
+    std::uint64_t overlaps_ = 0;
+    std::string first_overlap_;
 };
 
 } // namespace popsim::replay

@@ -2,6 +2,7 @@
 #include "metrics/scaling.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/paraver_reader.hpp"
+#include "simulator/breakdown_report.hpp"
 #include "simulator/commands.hpp"
 #include "simulator/json_report.hpp"
 #include "simulator/modelfactors_csv.hpp"
@@ -74,6 +75,7 @@ void run_analyze(const AnalyzeOptions& o) {
     const MetricTable table = o.model == "additive" ? additive_table(series) : modelfactors_table(series);
     const TerminalStyle style{.color = !o.no_color && isatty(STDOUT_FILENO) != 0, .fraction = o.fraction};
     std::cout << format_terminal_table(table, style);
+    for (const auto& trace : series.traces) std::cout << format_rank_breakdown(trace);
     if (!o.csv_path.empty()) write_text_file(o.csv_path, format_modelfactors_csv(table));
     if (!o.json_path.empty()) write_text_file(o.json_path, series_to_json(series).dump(2) + "\n");
 }

@@ -1,5 +1,6 @@
 // popsim: POP efficiency metrics and MPI replay from Paraver traces.
 #include "popsim/version.hpp"
+#include "replay/engine/engine.hpp"
 #include "replay/trace_error.hpp"
 #include "simulator/commands.hpp"
 
@@ -12,11 +13,15 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     add_analyze_command(app);
     add_synth_command(app);
+    add_simulate_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e);
         return code == 0 ? 0 : k_exit_usage;
+    } catch (const popsim::replay::ReplayDeadlock& e) {
+        std::cerr << "popsim: error: " << e.what() << "\n";
+        return k_exit_bad_input;
     } catch (const popsim::replay::TraceError& e) {
         std::cerr << "popsim: error: " << e.what() << "\n";
         return k_exit_bad_input;

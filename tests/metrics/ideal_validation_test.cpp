@@ -2,6 +2,9 @@
 // the event engine against the longest-path pass on the real traces.
 #include "metrics/ideal_replay.hpp"
 #include "metrics/scaling.hpp"
+#include "replay/engine/engine.hpp"
+#include "replay/network/ideal.hpp"
+#include "replay/simulated_trace.hpp"
 #include "test_support.hpp"
 
 #include <cmath>
@@ -75,9 +78,34 @@ TEST_CASE("ideal replay: the per-rank breakdown adds up to the runtime") {
     const auto trace = test::read_quiet(test::shared_data("epoch/epoch_4proc.prv.gz"));
     auto s = metrics::summarize(trace);
     s.ideal = metrics::ideal_run(trace, {});
-    const auto ranks = metrics::rank_breakdown(s, trace);
+    const auto ranks = metrics::rank_breakdown(s);
     REQUIRE(ranks.size() == 4);
     for (const auto& r : ranks) CHECK(r.useful + r.load_imbalance + r.serialization + r.transfer == s.runtime);
     // The serialisation part is the same for every rank: ideal runtime minus ideal max useful.
     CHECK(ranks[0].serialization == 6051059081 - 6002862002);
+}
+
+TEST_CASE("ideal replay: the simulated timeline matches Dimemas' simulated trace task by task") {
+    // epoch/dimemas/epoch_4proc.ideal_dimemas5.5.0_legacy_running.sim.prv.gz, written by Dimemas:
+    // per task Running time and end, from its state records.
+    const auto dimemas = test::read_quiet(test::shared_data("epoch/dimemas/epoch_4proc.ideal_dimemas5.5.0_legacy_running.sim.prv.gz"));
+    REQUIRE(dimemas.warnings.size() == 1); // Dimemas writes 8 intervals twice; the reader says so
+    CHECK(dimemas.warnings[0].starts_with("8 state records overlap"));
+    const auto dimemas_summary = metrics::summarize(dimemas);
+
+    const auto original = test::read_quiet(test::shared_data("epoch/epoch_4proc.prv.gz"));
+    const auto program = replay::build_replay_program(original);
+    replay::network::IdealNetwork ideal;
+    const auto result = replay::replay_events(program, ideal);
+    const auto path = (test::scratch_dir("sim_vs_dimemas") / "sim.prv").string();
+    replay::write_simulated_paraver(original, program, result, path);
+    const auto ours = metrics::summarize(test::read_quiet(path));
+
+    REQUIRE(ours.useful.size() == 4);
+    CHECK(ours.runtime == dimemas_summary.runtime);
+    for (std::size_t t = 0; t < 4; ++t) {
+        INFO("task " << t + 1);
+        CHECK(ours.useful[t] == dimemas_summary.useful[t]);
+        CHECK(result.tasks[t].end == dimemas.threads[t].states_end);
+    }
 }

@@ -1,0 +1,17 @@
+#pragma once
+// Writes a replay's simulated timeline as a Paraver trace (.prv/.pcf/.row): per task, Running
+// states for its bursts, the MPI call's state and call events for its MPI operations, and one
+// communication record per message, so it opens in Paraver beside the original, like Dimemas'
+// output.
+#include "replay/engine/replay_result.hpp"
+#include "replay/replay_program.hpp"
+#include "replay/trace.hpp"
+
+#include <string>
+
+namespace popsim::replay {
+
+void write_simulated_paraver(const Trace& original, const ReplayProgram& program, const ReplayResult& result,
+                             const std::string& prv_path);
+
+} // namespace popsim::replay

@@ -1,0 +1,69 @@
+// The popsim command line as users run it: exit codes, messages on stderr, files written.
+#include "test_support.hpp"
+
+#include <cstdio>
+#include <doctest/doctest.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <sys/wait.h>
+
+using namespace popsim;
+
+namespace {
+struct Run {
+    int status;
+    std::string output; // stdout and stderr
+};
+
+Run run_popsim(const std::string& args) {
+    const std::string command = std::string(POPSIM_BINARY) + " " + args + " 2>&1";
+    std::FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    std::string output;
+    char buffer[4096];
+    while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
+    const int status = pclose(pipe);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+nlohmann::json read_json(const std::string& path) {
+    std::ifstream in(path);
+    return nlohmann::json::parse(in);
+}
+} // namespace
+
+TEST_CASE("cli: simulate predicts the ideal runtime and writes a Paraver timeline") {
+    const auto dir = test::scratch_dir("cli_simulate");
+    const auto sim = (dir / "sim.prv").string(), json = (dir / "sim.json").string();
+    const auto r = run_popsim("simulate " + test::shared_data("epoch/epoch_2proc.prv.gz") + " -o " + sim + " --json " + json);
+    CHECK(r.status == 0);
+    CHECK(read_json(json)["predicted_runtime_ns"] == 11504370091); // Dimemas 5.5.0, dimemas_results.csv
+    CHECK(std::ifstream(dir / "sim.pcf").good());
+    CHECK(std::ifstream(dir / "sim.row").good());
+    CHECK(run_popsim("analyze " + sim).status == 0);
+}
+
+TEST_CASE("cli: analyze writes the replay's numbers and the rank breakdown to JSON") {
+    const auto dir = test::scratch_dir("cli_analyze_json");
+    const auto json = (dir / "m.json").string();
+    REQUIRE(run_popsim("analyze " + test::shared_data("epoch/epoch_2proc.prv.gz") + " --json " + json).status == 0);
+    const auto j = read_json(json)["traces"][0];
+    CHECK(j["ideal"]["runtime_ns"] == 11504370091);
+    CHECK(j["rank_breakdown_ns"].size() == 2);
+    CHECK(j["mpi_multiplicative"]["serialization_efficiency"].get<double>() == doctest::Approx(0.99842359).epsilon(1e-6));
+}
+
+TEST_CASE("cli: a trace whose dependencies deadlock exits with status 2 and names the tasks") {
+    const auto path = test::synth_trace("cli_deadlock", "ranks 2\n0 Send 1s to=1 size=1048576\n0 Recv 1s from=1 size=1048576\n"
+                                                        "1 Send 1s to=0 size=1048576\n1 Recv 1s from=0 size=1048576\n");
+    const auto r = run_popsim("simulate " + path);
+    CHECK(r.status == 2);
+    CHECK(r.output.find("the replay deadlocks") != std::string::npos);
+    CHECK(r.output.find("task 1 in a send") != std::string::npos);
+}
+
+TEST_CASE("cli: a missing trace is a usage error") {
+    CHECK(run_popsim("analyze /nonexistent.prv").status == 1);
+    CHECK(run_popsim("").status == 1);
+}
