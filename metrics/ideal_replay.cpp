@@ -14,7 +14,7 @@ IdealRun ideal_run(const replay::Trace& trace, const IdealOptions& options, std:
     replay::ReplayResult result;
     if (options.method == ReplayMethod::events) {
         replay::network::IdealNetwork ideal;
-        result = replay::replay_events(program, ideal);
+        result = replay::replay_events(program, ideal, {.timeline = false});
     } else {
         result = replay::replay_longest_path(program, replay::build_dependency_graph(program));
     }

@@ -12,13 +12,13 @@
 namespace popsim::metrics {
 
 enum class ReplayMethod {
-    longest_path, ///< one pass over the dependency graph (fast; exact for the ideal network)
-    events,       ///< the discrete-event engine (the same answer; used to cross-check)
+    events,       ///< the discrete-event engine (default: needs less memory, hence faster)
+    longest_path, ///< one pass over the dependency graph (the same answer; used to cross-check)
 };
 
 struct IdealOptions {
     replay::ProgramOptions program;
-    ReplayMethod method = ReplayMethod::longest_path;
+    ReplayMethod method = ReplayMethod::events;
 };
 
 /// Replays the trace on the ideal network. Warnings (e.g. records that match no call) are

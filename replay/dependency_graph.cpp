@@ -86,12 +86,17 @@ ReplayResult replay_longest_path(const ReplayProgram& p, const DependencyGraph& 
     }
     if (done < n) {
         std::vector<OpIndex> position(p.tasks);
+        std::vector<Time> reached_at(p.tasks, 0);
         for (std::uint32_t t = 0; t < p.tasks; ++t) {
             position[t] = p.task_end_op(t);
-            for (OpIndex op = p.task_first_op[t]; op < p.task_end_op(t); ++op)
-                if (in_degree[op] != 0) { position[t] = op; break; }
+            for (OpIndex op = p.task_first_op[t]; op < p.task_end_op(t); ++op) {
+                if (in_degree[op] == 0) continue;
+                position[t] = op;
+                reached_at[t] = r.op_begin[op];
+                break;
+            }
         }
-        throw ReplayDeadlock(describe_blocked_tasks(p, position, r.op_begin));
+        throw ReplayDeadlock(describe_blocked_tasks(p, position, reached_at));
     }
     for (std::uint32_t t = 0; t < p.tasks; ++t) {
         auto& times = r.tasks[t];

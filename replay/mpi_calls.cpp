@@ -74,10 +74,18 @@ bool iequals(std::string_view a, std::string_view b) {
 
 } // namespace
 
+// Replay and synth look calls up once per record: index them by id (ids are below 256).
+constexpr std::size_t k_max_id = 256;
+constexpr auto k_index_by_id = [] {
+    std::array<std::int16_t, k_max_id> index{};
+    index.fill(-1);
+    for (std::size_t i = 0; i < k_calls.size(); ++i) index[k_calls[i].id] = static_cast<std::int16_t>(i);
+    return index;
+}();
+
 std::optional<MpiCall> mpi_call_by_id(std::uint16_t id) {
-    for (const auto& c : k_calls)
-        if (c.id == id) return c;
-    return std::nullopt;
+    if (id >= k_max_id || k_index_by_id[id] < 0) return std::nullopt;
+    return k_calls[static_cast<std::size_t>(k_index_by_id[id])];
 }
 
 std::optional<MpiCall> mpi_call_by_name(std::string_view name) {

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <map>
 #include <optional>
+#include <span>
 
 namespace popsim::replay {
 
@@ -63,22 +64,79 @@ bool can_play(CallClass cls, Role role) {
     return false;
 }
 
-/// The call of `tl` that plays `role` for a record time `t`. Records carry call entry times
-/// (sends, Recv posts), exit times (completions, Irecv posts) or lie inside a call; when one call
-/// ends and another begins at `t`, the one whose kind plays the role at that end wins.
-std::optional<std::uint32_t> call_for(const ThreadTimeline& tl, Time t, Role role) {
-    const auto it = std::upper_bound(tl.call_begin.begin(), tl.call_begin.end(), t);
-    if (it == tl.call_begin.begin()) return std::nullopt;
-    const auto last = static_cast<std::uint32_t>(it - tl.call_begin.begin() - 1); // the latest call beginning at or before t
-    std::optional<std::uint32_t> beginning, ending;
-    if (tl.call_end[last] >= t) (tl.call_begin[last] == t ? beginning : ending) = last;
-    if (last > 0 && tl.call_end[last - 1] == t) ending = last - 1;
-    auto fits = [&](const std::optional<std::uint32_t>& c) { return c && can_play(class_of(tl.call_id[*c]), role); };
-    const bool exit_time = role == Role::complete || (fits(ending) && class_of(tl.call_id[*ending]) == CallClass::immediate_recv);
-    for (const auto& c : exit_time ? std::array{ending, beginning} : std::array{beginning, ending})
-        if (fits(c)) return c;
-    return beginning ? beginning : ending; // found but of the wrong kind: reported by the caller
-}
+/// A task's MPI calls, searched with a cursor per role: communication records come almost in
+/// time order, so most lookups are O(1) and touch memory the previous one touched.
+class CallIndex {
+public:
+    explicit CallIndex(const ThreadTimeline& tl) : begin_(tl.call_begin), end_(tl.call_end), id_(tl.call_id) {}
+
+    std::uint32_t size() const { return static_cast<std::uint32_t>(id_.size()); }
+    Time begin(std::uint32_t c) const { return begin_[c]; }
+    Time end(std::uint32_t c) const { return end_[c]; }
+    std::uint16_t id(std::uint32_t c) const { return id_[c]; }
+
+    /// The call that plays `role` for a record time `t`. Records carry call entry times (sends,
+    /// Recv posts), exit times (completions, Irecv posts) or lie inside a call; when one call ends
+    /// and another begins at `t`, the one whose kind plays the role at that end wins.
+    std::optional<std::uint32_t> find(Time t, Role role) {
+        const auto last = latest_beginning_by(t, cursor_[static_cast<int>(role)]);
+        if (!last) return std::nullopt;
+        std::optional<std::uint32_t> beginning, ending;
+        if (end_[*last] >= t) (begin_[*last] == t ? beginning : ending) = *last;
+        if (*last > 0 && end_[*last - 1] == t) ending = *last - 1;
+        auto fits = [&](const std::optional<std::uint32_t>& c) { return c && can_play(class_of(id_[*c]), role); };
+        const bool exit_time = role == Role::complete || (fits(ending) && class_of(id_[*ending]) == CallClass::immediate_recv);
+        for (const auto& c : exit_time ? std::array{ending, beginning} : std::array{beginning, ending})
+            if (fits(c)) return c;
+        return beginning ? beginning : ending; // found but of the wrong kind: reported by the caller
+    }
+
+private:
+    /// The latest call beginning at or before `t`, looking near the cursor first: records of one
+    /// task arrive in nearly, not exactly, increasing time (messages from several partners).
+    std::optional<std::uint32_t> latest_beginning_by(Time t, std::uint32_t& cursor) const {
+        constexpr std::uint32_t k_window = 8;
+        const auto n = size();
+        auto is_latest = [&](std::uint32_t c) { return c < n && begin_[c] <= t && (c + 1 == n || begin_[c + 1] > t); };
+        const std::uint32_t low = cursor > k_window ? cursor - k_window : 0;
+        for (std::uint32_t c = cursor; c < std::min(n, cursor + k_window); ++c)
+            if (is_latest(c)) return cursor = c;
+        for (std::uint32_t c = cursor; c-- > low;)
+            if (is_latest(c)) return cursor = c;
+        const auto it = std::upper_bound(begin_.begin(), begin_.end(), t);
+        if (it == begin_.begin()) return std::nullopt;
+        return cursor = static_cast<std::uint32_t>(it - begin_.begin() - 1);
+    }
+
+    const Column<Time>& begin_;
+    const Column<Time>& end_;
+    const Column<std::uint16_t>& id_;
+    std::uint32_t cursor_[3] = {0, 0, 0};
+};
+
+/// The messages each call of a task plays one role for (posts, sends or completes), sorted by
+/// call (messages keep their record order within a call) and read back in call order. Records
+/// come nearly sorted, so the sort is usually skipped.
+class RoleTable {
+public:
+    void reserve(std::size_t n) { pairs_.reserve(n); }
+    void add(std::uint32_t call, MessageIndex m) { pairs_.emplace_back(call, m); }
+
+    void sort() {
+        auto by_call = [](const auto& a, const auto& b) { return a.first < b.first; };
+        if (!std::is_sorted(pairs_.begin(), pairs_.end(), by_call)) std::stable_sort(pairs_.begin(), pairs_.end(), by_call);
+    }
+
+    /// Calls `emit(message)` for each message of `call`; calls must be asked in increasing order.
+    template <class Emit> void for_each_of(std::uint32_t call, Emit emit) {
+        while (next_ < pairs_.size() && pairs_[next_].first == call) emit(pairs_[next_++].second);
+    }
+    bool has(std::uint32_t call) const { return next_ < pairs_.size() && pairs_[next_].first == call; }
+
+private:
+    std::vector<std::pair<std::uint32_t, MessageIndex>> pairs_;
+    std::size_t next_ = 0;
+};
 
 void refuse_disabled_tracing(const Trace& trace) {
     for (const auto& tl : trace.threads) {
@@ -92,15 +150,11 @@ void refuse_disabled_tracing(const Trace& trace) {
     }
 }
 
-struct CallRole {
-    std::uint32_t call;
-    MessageIndex message;
-    bool operator<(const CallRole& o) const { return call < o.call; }
-};
-
-/// Per task: which messages each call posts, sends and completes.
+/// Per task: its calls, and which messages each call posts, sends and completes.
 struct TaskRoles {
-    std::vector<CallRole> posts, sends, completions;
+    explicit TaskRoles(const ThreadTimeline& tl) : calls(tl) {}
+    CallIndex calls;
+    RoleTable posts, sends, completions;
 };
 
 class ProgramBuilder {
@@ -117,13 +171,14 @@ public:
         thread_task_.assign(trace_.thread_count(), k_none);
         for (std::uint32_t t = 0; t < p_.tasks; ++t) thread_task_[p_.task_thread[t]] = t;
         read_communicators();
-        roles_.resize(p_.tasks);
+        roles_.reserve(p_.tasks);
+        for (std::uint32_t t = 0; t < p_.tasks; ++t) roles_.emplace_back(trace_.threads[p_.task_thread[t]]);
         assign_messages();
         for (auto& r : roles_) {
-            std::stable_sort(r.posts.begin(), r.posts.end());
-            std::stable_sort(r.sends.begin(), r.sends.end());
-            std::stable_sort(r.completions.begin(), r.completions.end());
+            for (RoleTable* table : {&r.posts, &r.sends, &r.completions}) table->sort();
         }
+        reserve_ops();
+        p_.wait_messages.reserve(p_.messages.size());
         p_.wait_first.push_back(0);
         for (std::uint32_t t = 0; t < p_.tasks; ++t) emit_task(t);
         p_.task_first_op.push_back(static_cast<OpIndex>(p_.op_count()));
@@ -159,6 +214,17 @@ private:
 
     void assign_messages() {
         const auto& c = trace_.comms;
+        p_.messages.reserve(c.size());
+        std::vector<std::size_t> sent(p_.tasks, 0), received(p_.tasks, 0);
+        for (std::uint32_t i = 0; i < c.size(); ++i) {
+            if (thread_task_[c.sender[i]] != k_none) ++sent[thread_task_[c.sender[i]]];
+            if (thread_task_[c.receiver[i]] != k_none) ++received[thread_task_[c.receiver[i]]];
+        }
+        for (std::uint32_t t = 0; t < p_.tasks; ++t) {
+            roles_[t].sends.reserve(sent[t]);
+            roles_[t].posts.reserve(received[t]);
+            roles_[t].completions.reserve(received[t]);
+        }
         for (std::uint32_t i = 0; i < c.size(); ++i) {
             const std::uint32_t from = thread_task_[c.sender[i]], to = thread_task_[c.receiver[i]];
             if (from == k_none || to == k_none) {
@@ -166,15 +232,13 @@ private:
                                            to_string(trace_.threads[c.sender[i]].name), to_string(trace_.threads[c.receiver[i]].name)));
                 continue;
             }
-            const auto& st = trace_.threads[c.sender[i]];
-            const auto& rt = trace_.threads[c.receiver[i]];
-            const auto send_call = call_for(st, c.logical_send[i], Role::send);
-            const auto post_call = call_for(rt, c.logical_recv[i], Role::post);
-            const auto done_call = call_for(rt, c.physical_recv[i], Role::complete);
+            const auto send_call = roles_[from].calls.find(c.logical_send[i], Role::send);
+            const auto post_call = roles_[to].calls.find(c.logical_recv[i], Role::post);
+            const auto done_call = roles_[to].calls.find(c.physical_recv[i], Role::complete);
             if (!send_call || !post_call || !done_call) {
                 unmatched_.add(fmt::format("record {} ({} -> {}, {} bytes) is outside any MPI call: send {}, receive {}-{} ns", i + 1,
-                                           to_string(st.name), to_string(rt.name), c.bytes[i], where(c.sender[i], c.logical_send[i]),
-                                           c.logical_recv[i], c.physical_recv[i]));
+                                           to_string(trace_.threads[c.sender[i]].name), to_string(trace_.threads[c.receiver[i]].name),
+                                           c.bytes[i], where(c.sender[i], c.logical_send[i]), c.logical_recv[i], c.physical_recv[i]));
                 continue;
             }
             add_message(i, from, to, *send_call, *post_call, *done_call);
@@ -184,14 +248,13 @@ private:
     void add_message(std::uint32_t record, std::uint32_t from, std::uint32_t to, std::uint32_t send_call, std::uint32_t post_call,
                      std::uint32_t done_call) {
         const auto& c = trace_.comms;
-        const auto send_class = class_of(trace_.threads[c.sender[record]].call_id[send_call]);
-        const auto post_class = class_of(trace_.threads[c.receiver[record]].call_id[post_call]);
-        const auto done_class = class_of(trace_.threads[c.receiver[record]].call_id[done_call]);
+        const auto send_class = class_of(roles_[from].calls.id(send_call));
+        const auto post_class = class_of(roles_[to].calls.id(post_call));
+        const auto done_class = class_of(roles_[to].calls.id(done_call));
         if (!can_play(send_class, Role::send) || !can_play(post_class, Role::post) || !can_play(done_class, Role::complete)) {
             misplaced_.add(fmt::format("record {} is sent in {} and received in {} / {}: not calls that carry messages", record + 1,
-                                       call_name(trace_.threads[c.sender[record]].call_id[send_call]),
-                                       call_name(trace_.threads[c.receiver[record]].call_id[post_call]),
-                                       call_name(trace_.threads[c.receiver[record]].call_id[done_call])));
+                                       call_name(roles_[from].calls.id(send_call)), call_name(roles_[to].calls.id(post_call)),
+                                       call_name(roles_[to].calls.id(done_call))));
             return;
         }
         Message m;
@@ -204,9 +267,9 @@ private:
         m.record = record;
         const auto index = static_cast<MessageIndex>(p_.messages.size());
         p_.messages.push_back(m);
-        roles_[from].sends.push_back({send_call, index});
-        roles_[to].posts.push_back({post_call, index});
-        roles_[to].completions.push_back({done_call, index});
+        roles_[from].sends.add(send_call, index);
+        roles_[to].posts.add(post_call, index);
+        roles_[to].completions.add(done_call, index);
     }
 
     OpIndex push_op(OpKind kind, Time duration, std::uint32_t ref, std::uint32_t call) {
@@ -221,30 +284,33 @@ private:
         if (duration > 0) push_op(OpKind::burst, duration, k_none, k_none);
     }
 
-    /// Emits the roles of `call` from a sorted role list, advancing `next`.
-    template <class Emit> void for_roles_of(const std::vector<CallRole>& roles, std::size_t& next, std::uint32_t call, Emit emit) {
-        while (next < roles.size() && roles[next].call == call) emit(roles[next++].message);
+    void reserve_ops() {
+        std::size_t calls = 0;
+        for (const auto& r : roles_) calls += r.calls.size();
+        const std::size_t ops = 2 * calls + 3 * p_.messages.size() + p_.tasks;
+        p_.op_duration.reserve(ops);
+        p_.op_kind.reserve(ops);
+        p_.op_ref.reserve(ops);
+        p_.op_call.reserve(ops);
     }
 
     void emit_task(std::uint32_t task) {
         p_.task_first_op.push_back(static_cast<OpIndex>(p_.op_count()));
-        const ThreadIndex thread = p_.task_thread[task];
-        const auto& tl = trace_.threads[thread];
-        const auto& r = roles_[task];
-        std::size_t next_post = 0, next_send = 0, next_done = 0, next_collective_attr = 0;
+        const auto& tl = trace_.threads[p_.task_thread[task]];
+        auto& r = roles_[task];
+        std::size_t next_collective_attr = 0;
         Time previous_end = 0;
-        for (std::uint32_t call = 0; call < tl.call_id.size(); ++call) {
-            push_burst(tl.call_begin[call] - previous_end);
-            previous_end = tl.call_end[call];
-            for_roles_of(r.posts, next_post, call, [&](MessageIndex m) { p_.messages[m].post_op = push_op(OpKind::recv_post, 0, m, call); });
-            for_roles_of(r.sends, next_send, call, [&](MessageIndex m) { p_.messages[m].send_op = push_op(OpKind::send, 0, m, call); });
-            emit_completions(r.completions, next_done, call);
-            const auto cls = class_of(tl.call_id[call]);
+        for (std::uint32_t call = 0; call < r.calls.size(); ++call) {
+            push_burst(r.calls.begin(call) - previous_end);
+            previous_end = r.calls.end(call);
+            r.posts.for_each_of(call, [&](MessageIndex m) { p_.messages[m].post_op = push_op(OpKind::recv_post, 0, m, call); });
+            r.sends.for_each_of(call, [&](MessageIndex m) { p_.messages[m].send_op = push_op(OpKind::send, 0, m, call); });
+            emit_completions(r.completions, call);
+            const auto cls = class_of(r.calls.id(call));
             if (cls == CallClass::collective || cls == CallClass::immediate_collective) {
-                const CollectiveAttributes* attrs = nullptr;
                 while (next_collective_attr < tl.collectives.size() && tl.collectives[next_collective_attr].call < call) ++next_collective_attr;
-                if (next_collective_attr < tl.collectives.size() && tl.collectives[next_collective_attr].call == call) attrs = &tl.collectives[next_collective_attr];
-                join_collective(task, call, tl.call_id[call], attrs);
+                const bool has_attrs = next_collective_attr < tl.collectives.size() && tl.collectives[next_collective_attr].call == call;
+                join_collective(task, call, r.calls.id(call), has_attrs ? &tl.collectives[next_collective_attr] : nullptr);
             } else if (cls == CallClass::init && options_.init_barrier) {
                 join_collective(task, call, 8 /* MPI_Barrier */, nullptr);
             }
@@ -252,11 +318,11 @@ private:
         push_burst(tl.last_record - previous_end);
     }
 
-    void emit_completions(const std::vector<CallRole>& roles, std::size_t& next, std::uint32_t call) {
-        if (next >= roles.size() || roles[next].call != call) return;
+    void emit_completions(RoleTable& completions, std::uint32_t call) {
+        if (!completions.has(call)) return;
         const auto list = static_cast<std::uint32_t>(p_.wait_first.size() - 1);
         const OpIndex op = push_op(OpKind::recv_wait, 0, list, call);
-        for_roles_of(roles, next, call, [&](MessageIndex m) {
+        completions.for_each_of(call, [&](MessageIndex m) {
             p_.wait_messages.push_back(m);
             p_.messages[m].wait_op = op;
         });

@@ -453,18 +453,24 @@ Program halo_exchange(std::uint32_t ranks, std::uint64_t steps, std::uint64_t se
     };
     const auto irecv = *mpi_call_by_name("Irecv"), isend = *mpi_call_by_name("Isend");
     const auto waitall = *mpi_call_by_name("Waitall"), allreduce = *mpi_call_by_name("Allreduce");
-    for (std::uint32_t r = 0; r < ranks; ++r) {
-        auto& ops = p.thread(r);
-        const auto left = static_cast<std::int32_t>((r + ranks - 1) % ranks), right = static_cast<std::int32_t>((r + 1) % ranks);
-        for (std::uint64_t s = 0; s < steps; ++s) {
-            const Time burst = 100'000 + next_jitter();
-            ops.push_back({.duration = burst, .requests = {}, .instructions = static_cast<std::uint64_t>(burst) * 2, .cycles = static_cast<std::uint64_t>(burst) * 2});
-            ops.push_back({.kind = Op::Kind::mpi, .duration = 800, .call = irecv.id, .from = left, .bytes = 4096, .requests = {0}});
-            ops.push_back({.kind = Op::Kind::mpi, .duration = 800, .call = irecv.id, .from = right, .bytes = 4096, .tag = 1, .requests = {1}});
-            ops.push_back({.kind = Op::Kind::mpi, .duration = 1500, .call = isend.id, .to = right, .bytes = 4096, .requests = {2}});
-            ops.push_back({.kind = Op::Kind::mpi, .duration = 1500, .call = isend.id, .to = left, .bytes = 4096, .tag = 1, .requests = {3}});
-            ops.push_back({.kind = Op::Kind::mpi, .duration = 5'000 + next_jitter(), .call = waitall.id, .requests = {0, 1, 2, 3}});
-            if (s % 10 == 9) ops.push_back({.kind = Op::Kind::mpi, .duration = 20'000 + next_jitter(), .call = allreduce.id, .bytes = 8, .requests = {}});
+    constexpr Time k_post = 800, k_send = 1500, k_min_wait = 5'000;
+    // Lockstep, so the trace is causally consistent like a real one: every rank's Waitall lasts
+    // until the slowest rank of the step has sent, and an Allreduce ends when its last member arrives.
+    std::vector<Time> burst(ranks);
+    for (std::uint64_t s = 0; s < steps; ++s) {
+        Time slowest = 0;
+        for (auto& b : burst) slowest = std::max(slowest, b = 100'000 + next_jitter());
+        for (std::uint32_t r = 0; r < ranks; ++r) {
+            auto& ops = p.thread(r);
+            const auto left = static_cast<std::int32_t>((r + ranks - 1) % ranks), right = static_cast<std::int32_t>((r + 1) % ranks);
+            const auto work = static_cast<std::uint64_t>(burst[r]) * 2;
+            ops.push_back({.duration = burst[r], .requests = {}, .instructions = work, .cycles = work});
+            ops.push_back({.kind = Op::Kind::mpi, .duration = k_post, .call = irecv.id, .from = left, .bytes = 4096, .requests = {0}});
+            ops.push_back({.kind = Op::Kind::mpi, .duration = k_post, .call = irecv.id, .from = right, .bytes = 4096, .tag = 1, .requests = {1}});
+            ops.push_back({.kind = Op::Kind::mpi, .duration = k_send, .call = isend.id, .to = right, .bytes = 4096, .requests = {2}});
+            ops.push_back({.kind = Op::Kind::mpi, .duration = k_send, .call = isend.id, .to = left, .bytes = 4096, .tag = 1, .requests = {3}});
+            ops.push_back({.kind = Op::Kind::mpi, .duration = k_min_wait + slowest - burst[r], .call = waitall.id, .requests = {0, 1, 2, 3}});
+            if (s % 10 == 9) ops.push_back({.kind = Op::Kind::mpi, .duration = 20'000, .call = allreduce.id, .bytes = 8, .requests = {}});
         }
     }
     return p;

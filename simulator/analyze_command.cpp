@@ -28,14 +28,14 @@ struct AnalyzeOptions {
     bool fraction = false;
     bool no_color = false;
     bool replay = true;
-    std::string replay_method = "longest-path";
+    std::string replay_method = "events";
     std::uint64_t eager_limit = 32 * 1024;
 };
 
 metrics::IdealOptions ideal_options(const AnalyzeOptions& o) {
     metrics::IdealOptions options;
     options.program.eager_limit_bytes = o.eager_limit;
-    options.method = o.replay_method == "events" ? metrics::ReplayMethod::events : metrics::ReplayMethod::longest_path;
+    options.method = o.replay_method == "longest-path" ? metrics::ReplayMethod::longest_path : metrics::ReplayMethod::events;
     return options;
 }
 
@@ -97,7 +97,7 @@ void add_analyze_command(CLI::App& app) {
         ->check(CLI::IsMember({"mpi", "additive"}));
     cmd->add_flag("!--no-replay", options->replay, "Skip the ideal-network replay (no Serialization/Transfer)");
     cmd->add_option("--replay-method", options->replay_method,
-                    "How to replay on the ideal network: longest-path (one graph pass) or events (the event engine; same result)")
+                    "How to replay on the ideal network: events (the event engine) or longest-path (one pass over the dependency graph); same result")
         ->check(CLI::IsMember({"longest-path", "events"}));
     cmd->add_option("--eager-limit", options->eager_limit, "Sends of at least this many bytes use rendezvous (Dimemas -S)")
         ->capture_default_str();

@@ -1,5 +1,6 @@
 // popsim: POP efficiency metrics and MPI replay from Paraver traces.
 #include "popsim/version.hpp"
+#include "replay/allocator_tuning.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/trace_error.hpp"
 #include "simulator/commands.hpp"
@@ -8,6 +9,7 @@
 
 int main(int argc, char** argv) {
     using namespace popsim::simulator;
+    popsim::replay::keep_freed_memory_in_heap();
     CLI::App app{"popsim: POP efficiency metrics and ideal-network replay of MPI traces"};
     app.set_version_flag("--version", popsim::k_version);
     app.require_subcommand(1);

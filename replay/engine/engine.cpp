@@ -25,14 +25,16 @@ const char* kind_name(OpKind k) {
 
 class Engine {
 public:
-    Engine(const ReplayProgram& p, network::NetworkModel& model)
-        : p_(p), model_(model), pc_(p.tasks), blocked_(p.tasks, false), arrived_in_collective_(p.tasks, false),
-          issued_(p.messages.size(), k_unset), posted_(p.messages.size(), k_unset), transfer_start_(p.messages.size(), k_unset),
-          arrival_(p.messages.size(), k_unset), sender_blocked_(p.messages.size(), false),
+    Engine(const ReplayProgram& p, network::NetworkModel& model, bool timeline)
+        : p_(p), model_(model), timeline_(timeline), pc_(p.tasks), begun_op_(p.tasks, k_none), op_begin_(p.tasks, 0),
+          blocked_(p.tasks, false), arrived_in_collective_(p.tasks, false),
+          message_(p.messages.size()), transfer_start_(p.messages.size(), k_unset), arrival_(p.messages.size(), k_unset),
           coll_arrived_(p.collectives.size(), 0), coll_latest_(p.collectives.size(), 0) {
         result_.tasks.resize(p.tasks);
-        result_.op_begin.assign(p.op_count(), k_unset);
-        result_.op_end.assign(p.op_count(), k_unset);
+        if (timeline_) {
+            result_.op_begin.assign(p.op_count(), k_unset);
+            result_.op_end.assign(p.op_count(), k_unset);
+        }
         for (std::uint32_t t = 0; t < p.tasks; ++t) pc_[t] = p.task_first_op[t];
     }
 
@@ -42,10 +44,11 @@ public:
             const auto e = queue_.pop();
             assert(e.time >= now_);
             now_ = e.time;
+            ++result_.events;
             step(e.task);
         }
         check_all_finished();
-        finish_times();
+        for (const auto& t : result_.tasks) result_.runtime = std::max(result_.runtime, t.end);
         return std::move(result_);
     }
 
@@ -60,8 +63,20 @@ private:
         if (blocked_[task] && p_.op_kind[pc_[task]] == OpKind::recv_wait) schedule(task, at);
     }
 
+    /// The task leaves `op` at `at`: account its time and move on.
     void finish_op(std::uint32_t task, OpIndex op, Time at) {
-        result_.op_end[op] = at;
+        auto& times = result_.tasks[task];
+        if (p_.op_kind[op] != OpKind::burst) {
+            const Time blocked = at - op_begin_[task];
+            const Time transfer = std::clamp<Time>(transfer_part(op, op_begin_[task], at), 0, blocked);
+            times.transfer += transfer;
+            times.waiting += blocked - transfer;
+        }
+        times.end = at;
+        if (timeline_) {
+            result_.op_begin[op] = op_begin_[task];
+            result_.op_end[op] = at;
+        }
         pc_[task] = op + 1;
     }
 
@@ -69,7 +84,10 @@ private:
     void step(std::uint32_t task) {
         while (pc_[task] < p_.task_end_op(task)) {
             const OpIndex op = pc_[task];
-            if (result_.op_begin[op] == k_unset) result_.op_begin[op] = now_;
+            if (begun_op_[task] != op) { // first time the task reaches it (it may come back after blocking)
+                begun_op_[task] = op;
+                op_begin_[task] = now_;
+            }
             if (!execute(task, op)) return;
         }
     }
@@ -105,9 +123,9 @@ private:
     bool send(std::uint32_t task, OpIndex op) {
         const MessageIndex m = p_.op_ref[op];
         const auto& msg = p_.messages[m];
-        issued_[m] = now_;
+        message_[m].issued = true;
         const bool waits_for_receiver = msg.rendezvous && !msg.immediate_send;
-        if (!msg.rendezvous || posted_[m] != k_unset) {
+        if (!msg.rendezvous || message_[m].posted) {
             const Time arrival = start_transfer(m);
             if (waits_for_receiver && arrival > now_) { // a rendezvous send lasts until the data is delivered
                 finish_op(task, op, arrival);
@@ -115,7 +133,7 @@ private:
                 return false;
             }
         } else if (waits_for_receiver) {
-            sender_blocked_[m] = true;
+            message_[m].sender_blocked = true;
             blocked_[task] = true;
             return false;
         }
@@ -125,12 +143,12 @@ private:
 
     bool post(std::uint32_t task, OpIndex op) {
         const MessageIndex m = p_.op_ref[op];
-        posted_[m] = now_;
+        message_[m].posted = true;
         const auto& msg = p_.messages[m];
-        if (msg.rendezvous && issued_[m] != k_unset && arrival_[m] == k_unset) { // the sender is ready and waited for us
+        if (msg.rendezvous && message_[m].issued && arrival_[m] == k_unset) { // the sender is ready and waited for us
             const Time arrival = start_transfer(m);
-            if (sender_blocked_[m]) {
-                sender_blocked_[m] = false;
+            if (message_[m].sender_blocked) {
+                message_[m].sender_blocked = false;
                 finish_op(msg.sender_task, msg.send_op, arrival);
                 schedule(msg.sender_task, arrival);
             }
@@ -185,29 +203,11 @@ private:
         std::vector<OpIndex> position(pc_.begin(), pc_.end());
         bool stuck = false;
         for (std::uint32_t t = 0; t < p_.tasks; ++t) stuck = stuck || pc_[t] < p_.task_end_op(t);
-        if (stuck) throw ReplayDeadlock(describe_blocked_tasks(p_, position, result_.op_begin));
-    }
-
-    /// Splits each task's MPI time into transfer (its data crossing the network) and waiting.
-    void finish_times() {
-        for (std::uint32_t t = 0; t < p_.tasks; ++t) {
-            auto& times = result_.tasks[t];
-            const OpIndex first = p_.task_first_op[t], last = p_.task_end_op(t);
-            times.end = last > first ? result_.op_end[last - 1] : 0;
-            for (OpIndex op = first; op < last; ++op) {
-                if (p_.op_kind[op] == OpKind::burst) continue;
-                const Time blocked = result_.op_end[op] - result_.op_begin[op];
-                const Time transfer = std::min(blocked, transfer_part(op));
-                times.transfer += transfer;
-                times.waiting += blocked - transfer;
-            }
-            result_.runtime = std::max(result_.runtime, times.end);
-        }
+        if (stuck) throw ReplayDeadlock(describe_blocked_tasks(p_, position, op_begin_));
     }
 
     /// The part of an operation's blocked time spent after its data (or collective) started moving.
-    Time transfer_part(OpIndex op) const {
-        const Time begin = result_.op_begin[op], end = result_.op_end[op];
+    Time transfer_part(OpIndex op, Time begin, Time end) const {
         auto moving_since = [&](MessageIndex m) { return std::max(begin, transfer_start_[m]); };
         switch (p_.op_kind[op]) {
         case OpKind::send: return end - moving_since(p_.op_ref[op]);
@@ -225,12 +225,20 @@ private:
 
     const ReplayProgram& p_;
     network::NetworkModel& model_;
+    bool timeline_;
     engine::EventQueue queue_;
     Time now_ = 0;
     std::vector<OpIndex> pc_;
+    std::vector<OpIndex> begun_op_; // the operation whose begin op_begin_ holds
+    std::vector<Time> op_begin_;    // when each task reached its current operation
     std::vector<bool> blocked_, arrived_in_collective_;
-    std::vector<Time> issued_, posted_, transfer_start_, arrival_;
-    std::vector<bool> sender_blocked_;
+    struct MessageState {
+        bool issued : 1 = false;         // the sender reached the send
+        bool posted : 1 = false;         // the receiver posted the receive
+        bool sender_blocked : 1 = false; // a rendezvous sender waits for the post
+    };
+    std::vector<MessageState> message_;
+    std::vector<Time> transfer_start_, arrival_;
     std::vector<std::uint32_t> coll_arrived_;
     std::vector<Time> coll_latest_;
     ReplayResult result_;
@@ -238,14 +246,14 @@ private:
 
 } // namespace
 
-std::string describe_blocked_tasks(const ReplayProgram& p, const std::vector<OpIndex>& position, const std::vector<Time>& reached) {
+std::string describe_blocked_tasks(const ReplayProgram& p, const std::vector<OpIndex>& position, const std::vector<Time>& reached_at) {
     std::string out = "the replay deadlocks: the trace's dependencies form a cycle. Blocked:";
     std::size_t listed = 0;
     for (std::uint32_t t = 0; t < p.tasks && listed < 16; ++t) {
         const OpIndex op = position[t];
         if (op >= p.task_end_op(t)) continue;
         fmt::format_to(std::back_inserter(out), "\n  task {} in {} (its MPI call #{}), reached at simulated {} ns", t + 1, kind_name(p.op_kind[op]),
-                       p.op_call[op] == k_none ? 0 : p.op_call[op] + 1, reached[op]);
+                       p.op_call[op] == k_none ? 0 : p.op_call[op] + 1, reached_at[t]);
         if (p.op_kind[op] == OpKind::send || p.op_kind[op] == OpKind::recv_post) {
             const auto& m = p.messages[p.op_ref[op]];
             fmt::format_to(std::back_inserter(out), ", message of communication record {} (task {} -> task {}, {} bytes)", m.record + 1,
@@ -256,6 +264,8 @@ std::string describe_blocked_tasks(const ReplayProgram& p, const std::vector<OpI
     return out;
 }
 
-ReplayResult replay_events(const ReplayProgram& program, network::NetworkModel& model) { return Engine(program, model).run(); }
+ReplayResult replay_events(const ReplayProgram& program, network::NetworkModel& model, const EngineOptions& options) {
+    return Engine(program, model, options.timeline).run();
+}
 
 } // namespace popsim::replay

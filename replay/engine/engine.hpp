@@ -16,17 +16,24 @@
 
 namespace popsim::replay {
 
+struct EngineOptions {
+    /// Keep every operation's simulated interval (ReplayResult::op_begin/op_end), e.g. to write the
+    /// simulated trace; per-task times are always kept.
+    bool timeline = true;
+};
+
 /// Replays `program` on `model`. Throws ReplayDeadlock when tasks wait on each other forever
 /// (the trace's dependencies form a cycle), naming the blocked tasks and calls.
-ReplayResult replay_events(const ReplayProgram& program, network::NetworkModel& model);
+ReplayResult replay_events(const ReplayProgram& program, network::NetworkModel& model, const EngineOptions& options = {});
 
 class ReplayDeadlock : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
 
-/// Describes where each task is blocked, for deadlock reports: "task 2 in recv_wait (call 17)".
+/// Describes where each task is blocked (`position`: its current operation, `reached_at`: since
+/// when, per task), for deadlock reports.
 std::string describe_blocked_tasks(const ReplayProgram& program, const std::vector<OpIndex>& position,
-                                   const std::vector<Time>& reached);
+                                   const std::vector<Time>& reached_at);
 
 } // namespace popsim::replay

@@ -21,6 +21,7 @@ struct ReplayResult {
     std::vector<TaskTimes> tasks;
     std::vector<Time> op_begin; // when the task reached each operation
     std::vector<Time> op_end;   // when it left it
+    std::uint64_t events = 0;   // events the engine processed (0 for the longest-path pass)
 
     Time max_useful() const;
 };

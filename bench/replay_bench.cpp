@@ -1,0 +1,55 @@
+// Replay benchmark: where the time of an ideal-network analysis goes, on one trace.
+// Usage: popsim_replay_bench TRACE.prv   (bench/run.sh makes a >= 1 GB synthetic one)
+#include "replay/allocator_tuning.hpp"
+#include "replay/dependency_graph.hpp"
+#include "replay/engine/engine.hpp"
+#include "replay/network/ideal.hpp"
+#include "replay/paraver_reader.hpp"
+
+#include <chrono>
+#include <fmt/format.h>
+
+using namespace popsim::replay;
+
+namespace {
+template <class F> double seconds(F&& f) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        fmt::print(stderr, "usage: {} TRACE.prv\n", argv[0]);
+        return 1;
+    }
+    keep_freed_memory_in_heap();
+    Trace trace;
+    const double read_s = seconds([&] { trace = read_paraver(argv[1]); });
+    ReplayProgram program;
+    const double program_s = seconds([&] { program = build_replay_program(trace); });
+    DependencyGraph graph;
+    const double graph_s = seconds([&] { graph = build_dependency_graph(program); });
+    ReplayResult longest, events;
+    const double longest_s = seconds([&] { longest = replay_longest_path(program, graph); });
+    network::IdealNetwork ideal;
+    const double events_s = seconds([&] { events = replay_events(program, ideal); });
+    const double vertices = static_cast<double>(boost::num_vertices(graph));
+    const double edges = static_cast<double>(boost::num_edges(graph));
+    const double mb = static_cast<double>(trace.counts.bytes) / 1e6;
+    fmt::print("trace                     {} ({:.0f} MB, {} records, {} tasks)\n", argv[1], mb, trace.counts.records(), program.tasks);
+    fmt::print("read                      {:8.3f} s  {:7.0f} MB/s\n", read_s, mb / read_s);
+    fmt::print("replay program            {:8.3f} s  {} operations, {} messages, {} collectives\n", program_s, program.op_count(),
+               program.messages.size(), program.collectives.size());
+    fmt::print("dependency graph (CSR)    {:8.3f} s  {:.0f} vertices, {:.0f} edges\n", graph_s, vertices, edges);
+    fmt::print("longest-path pass         {:8.3f} s  {:7.1f} M vertices/s\n", longest_s, vertices / longest_s / 1e6);
+    fmt::print("event engine              {:8.3f} s  {:7.1f} M events/s, {:.1f} M operations/s\n", events_s,
+               static_cast<double>(events.events) / events_s / 1e6, static_cast<double>(program.op_count()) / events_s / 1e6);
+    fmt::print("ideal runtime             {} ns (longest path) / {} ns (events): {}\n", longest.runtime, events.runtime,
+               longest.op_end == events.op_end ? "identical timelines" : "TIMELINES DIFFER");
+    const double replay_s = program_s + graph_s + longest_s;
+    fmt::print("replay share of analysis  {:8.1f} %  (program + graph + longest path over read + those)\n",
+               100.0 * replay_s / (read_s + replay_s));
+    return longest.op_end == events.op_end ? 0 : 1;
+}
