@@ -67,3 +67,17 @@ TEST_CASE("cli: a missing trace is a usage error") {
     CHECK(run_popsim("analyze /nonexistent.prv").status == 1);
     CHECK(run_popsim("").status == 1);
 }
+
+TEST_CASE("cli: synth is deterministic and reproduces the bundled examples byte for byte") {
+    const auto dir = test::scratch_dir("cli_synth_examples");
+    for (int ranks : {2, 4, 8}) {
+        const auto ours = (dir / ("halo_" + std::to_string(ranks) + ".prv")).string();
+        REQUIRE(run_popsim("synth --halo " + std::to_string(ranks) + " --steps 40 -o " + ours).status == 0);
+        std::ifstream a(ours), b(std::string(POPSIM_SOURCE_DIR) + "/examples/halo/halo_" + std::to_string(ranks) + ".prv");
+        std::stringstream sa, sb;
+        sa << a.rdbuf();
+        sb << b.rdbuf();
+        INFO("ranks " << ranks);
+        CHECK(sa.str() == sb.str());
+    }
+}
