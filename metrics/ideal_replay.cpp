@@ -4,17 +4,67 @@
 #include "replay/engine/engine.hpp"
 #include "replay/network/ideal.hpp"
 
+#include "replay/extrae_events.hpp"
+
 #include <algorithm>
+#include <limits>
 
 namespace popsim::metrics {
+
+namespace {
+
+/// Parallel regions of a master thread: [entry, exit) of Extrae's 60000001 events.
+std::vector<std::pair<Time, Time>> parallel_regions(const replay::ThreadTimeline& master, Time trace_end) {
+    std::vector<std::pair<Time, Time>> regions;
+    const auto* series = master.series(replay::extrae::k_omp_parallel);
+    if (!series) return regions;
+    constexpr Time k_closed = -1;
+    Time open = k_closed;
+    for (std::size_t i = 0; i < series->time.size(); ++i) {
+        if (series->value[i] != 0 && open == k_closed) open = series->time[i];
+        if (series->value[i] == 0 && open != k_closed) {
+            regions.emplace_back(open, series->time[i]);
+            open = k_closed;
+        }
+    }
+    if (open != k_closed) regions.emplace_back(open, trace_end);
+    return regions;
+}
+
+/// Per task, the replayed time of MPI operations whose call began outside a parallel region.
+std::vector<Time> mpi_outside_omp(const replay::Trace& trace, const replay::ReplayProgram& p, const replay::ReplayResult& r) {
+    std::vector<Time> out(p.tasks, 0);
+    for (std::uint32_t task = 0; task < p.tasks; ++task) {
+        const auto& master = trace.threads[p.task_thread[task]];
+        const auto regions = parallel_regions(master, trace.end_time());
+        auto inside = [&](Time t) {
+            const auto it = std::upper_bound(regions.begin(), regions.end(), std::pair{t, std::numeric_limits<Time>::max()});
+            return it != regions.begin() && t < std::prev(it)->second;
+        };
+        for (replay::OpIndex op = p.task_first_op[task]; op < p.task_end_op(task); ++op) {
+            if (p.op_kind[op] == replay::OpKind::burst || inside(master.call_begin[p.op_call[op]])) continue;
+            out[task] += r.op_end[op] - r.op_begin[op];
+        }
+    }
+    return out;
+}
+
+bool has_parallel_regions(const replay::Trace& trace) {
+    for (const auto& t : trace.threads)
+        if (const auto* s = t.series(replay::extrae::k_omp_parallel); s && !s->time.empty()) return true;
+    return false;
+}
+
+} // namespace
 
 IdealRun ideal_run(const replay::Trace& trace, const IdealOptions& options, std::vector<std::string>* warnings) {
     const auto program = replay::build_replay_program(trace, options.program);
     if (warnings) warnings->insert(warnings->end(), program.warnings.begin(), program.warnings.end());
+    const bool hybrid = has_parallel_regions(trace); // needs per-operation times to split MPI time
     replay::ReplayResult result;
     if (options.method == ReplayMethod::events) {
         replay::network::IdealNetwork ideal;
-        result = replay::replay_events(program, ideal, {.timeline = false});
+        result = replay::replay_events(program, ideal, {.timeline = hybrid});
     } else {
         result = replay::replay_longest_path(program, replay::build_dependency_graph(program));
     }
@@ -24,7 +74,9 @@ IdealRun ideal_run(const replay::Trace& trace, const IdealOptions& options, std:
     for (const auto& t : result.tasks) {
         run.task_useful.push_back(t.useful);
         run.task_end.push_back(t.end);
+        run.task_mpi_outside_omp.push_back(t.mpi());
     }
+    if (hybrid) run.task_mpi_outside_omp = mpi_outside_omp(trace, program, result);
     return run;
 }
 

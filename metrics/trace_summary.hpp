@@ -21,6 +21,9 @@ struct IdealRun {
     Time max_useful = 0;             // the largest per-task sum of simulated CPU bursts
     std::vector<Time> task_useful;   // per MPI task, simulated CPU bursts
     std::vector<Time> task_end;      // per MPI task, when it finishes on the ideal network
+    /// Per MPI task, its replayed MPI time outside OpenMP parallel regions (S0's mpi_ideal_p); the
+    /// whole MPI time (end - useful) when the trace has no OpenMP regions.
+    std::vector<Time> task_mpi_outside_omp;
 };
 
 struct TraceSummary {

@@ -109,3 +109,32 @@ TEST_CASE("ideal replay: the simulated timeline matches Dimemas' simulated trace
         CHECK(result.tasks[t].end == dimemas.threads[t].states_end);
     }
 }
+
+TEST_CASE("ideal replay: MPI time outside OpenMP per process (hybrid S0 input)") {
+    // Traced: rank 0's master opens a parallel region at 0, computes 3 s, calls MPI_Barrier inside
+    // the region (3-4 s), closes it at 4 s, computes 1 s, then MPI_Allreduce (5-7 s); its worker
+    // computes 0-4 s. Rank 1 (no OpenMP) calls MPI_Barrier at 0-1 s, computes 6 s, MPI_Allreduce
+    // 7-8 s.
+    // Ideal replay: the Barrier completes when rank 0 arrives at 3 s (rank 1 waited 0-3 s); rank 0
+    // reaches the Allreduce at 3 + 1 = 4 s, rank 1 at 3 + 6 = 9 s: both end at 9 s.
+    // MPI outside OpenMP: rank 0 = the Allreduce, 4-9 s = 5 s (its Barrier, inside the region, is
+    // excluded); rank 1 = Barrier 3 s + Allreduce 0 s = 3 s.
+    const auto path = test::synth_trace("hybrid_mpi_ideal", R"(ranks 2 threads 2
+0.0 event 60000001 1
+0.0 compute 3s
+0.0 Barrier 1s
+0.0 event 60000001 0
+0.0 compute 1s
+0.0 Allreduce 2s
+0.1 compute 4s
+1.0 Barrier 1s
+1.0 compute 6s
+1.0 Allreduce 1s
+)");
+    const auto run = metrics::ideal_run(test::read_quiet(path), {});
+    REQUIRE(run.task_mpi_outside_omp.size() == 2);
+    CHECK(run.task_end[0] == 9 * k_ns_per_s);
+    CHECK(run.task_end[1] == 9 * k_ns_per_s);
+    CHECK(run.task_mpi_outside_omp[0] == 5 * k_ns_per_s);
+    CHECK(run.task_mpi_outside_omp[1] == 3 * k_ns_per_s);
+}

@@ -35,7 +35,7 @@ TEST_CASE("seed MPI example: multiplicative and additive efficiencies (S1 3.1)")
     CHECK(a.communication == doctest::Approx(0.66667).epsilon(5e-4));
 
     SUBCASE("with the published ideal runtime of 9 s") {
-        s.ideal = metrics::IdealRun{9 * k_ns_per_s, 8 * k_ns_per_s, {}, {}};
+        s.ideal = metrics::IdealRun{9 * k_ns_per_s, 8 * k_ns_per_s, {}, {}, {}};
         const auto add = metrics::mpi_additive(s);
         CHECK(*add.transfer == doctest::Approx(0.75));
         CHECK(*add.serialization == doctest::Approx(0.91667).epsilon(5e-4));
