@@ -14,7 +14,8 @@ namespace {
 // A cursor over the header text with the few token readers its grammar needs.
 class HeaderCursor {
 public:
-    explicit HeaderCursor(std::string_view text) : text_(text) {}
+    /// `column_offset`: where `text` starts in the line, so errors give columns of the whole line.
+    HeaderCursor(std::string_view text, std::size_t column_offset) : text_(text), offset_(column_offset) {}
 
     bool done() const { return pos_ >= text_.size(); }
     char peek() const { return done() ? '\0' : text_[pos_]; }
@@ -22,7 +23,7 @@ public:
     void expect(char c, const char* where) {
         if (peek() != c) {
             throw ParseError(fmt::format("malformed Paraver header: expected '{}' {} at column {}", c, where,
-                                         pos_ + 1));
+                                         column()));
         }
         ++pos_;
     }
@@ -38,7 +39,7 @@ public:
         const char* begin = text_.data() + pos_;
         const auto [end, ec] = std::from_chars(begin, text_.data() + text_.size(), value);
         if (ec != std::errc{} || end == begin) {
-            throw ParseError(fmt::format("malformed Paraver header: expected {} at column {}", what, pos_ + 1));
+            throw ParseError(fmt::format("malformed Paraver header: expected {} at column {}", what, column()));
         }
         pos_ += static_cast<std::size_t>(end - begin);
         return value;
@@ -63,7 +64,10 @@ public:
     std::string_view rest() const { return text_.substr(std::min(pos_, text_.size())); }
 
 private:
+    std::size_t column() const { return offset_ + pos_ + 1; }
+
     std::string_view text_;
+    std::size_t offset_;
     std::size_t pos_ = 0;
 };
 
@@ -143,7 +147,7 @@ ParaverHeader parse_paraver_header(std::string_view line) {
     if (!line.starts_with(k_magic)) {
         throw ParseError("not a Paraver trace: the first line does not start with '#Paraver ('");
     }
-    HeaderCursor in(line.substr(k_magic.size()));
+    HeaderCursor in(line.substr(k_magic.size()), k_magic.size());
     ParaverHeader header;
     header.date = std::string(in.until(')', "the date")); // the date contains ':'
     in.expect(')', "after the date");

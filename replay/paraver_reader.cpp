@@ -110,10 +110,12 @@ void parse_line(std::string_view line, std::uint32_t offset, Time ns_per_unit, P
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.empty() || line[0] == '#') return;
     switch (line[0]) {
-    case '1':
+    case '1': { // parse before registering: a line that fails to parse must leave no reference behind
+        const StateRecord record = parse_state_record(line, ns_per_unit);
         out.order.push_back({ParsedBlock::Kind::state, offset, static_cast<std::uint32_t>(out.states.size())});
-        out.states.push_back(parse_state_record(line, ns_per_unit));
+        out.states.push_back(record);
         return;
+    }
     case '2': {
         parse_event_record(line, ns_per_unit, scratch);
         out.order.push_back({ParsedBlock::Kind::event, offset, static_cast<std::uint32_t>(out.events.size())});
@@ -122,10 +124,12 @@ void parse_line(std::string_view line, std::uint32_t offset, Time ns_per_unit, P
         out.pairs.insert(out.pairs.end(), scratch.pairs.begin(), scratch.pairs.end());
         return;
     }
-    case '3':
+    case '3': {
+        const CommRecord record = parse_comm_record(line, ns_per_unit);
         out.order.push_back({ParsedBlock::Kind::comm, offset, static_cast<std::uint32_t>(out.comms.size())});
-        out.comms.push_back(parse_comm_record(line, ns_per_unit));
+        out.comms.push_back(record);
         return;
+    }
     default:
         if (line[0] >= '4' && line[0] <= '9' && line.size() > 1 && line[1] == ':') {
             ++out.skipped; // record kinds popsim has no use for, e.g. `4:` global communications

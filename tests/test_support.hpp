@@ -4,6 +4,7 @@
 #include "replay/synth.hpp"
 
 #include <filesystem>
+#include <iterator>
 #include <fstream>
 #include <string>
 
