@@ -11,6 +11,8 @@ namespace popsim::replay {
 
 namespace {
 
+constexpr std::uint64_t k_max_threads = 1u << 22;
+
 // A cursor over the header text with the few token readers its grammar needs.
 class HeaderCursor {
 public:
@@ -134,8 +136,8 @@ std::uint32_t ParaverHeader::total_cpus() const {
     return n;
 }
 
-std::uint32_t ParaverHeader::total_threads() const {
-    std::uint32_t n = 0;
+std::uint64_t ParaverHeader::total_threads() const {
+    std::uint64_t n = 0;
     for (const auto& app : applications)
         for (const auto& task : app.tasks) n += task.threads;
     return n;
@@ -162,6 +164,10 @@ ParaverHeader parse_paraver_header(std::string_view line) {
         header.applications.push_back(parse_application(in, header));
     }
     if (in.accept(',')) header.declared_communicators = in.count("the number of communicators");
+    if (header.total_threads() > k_max_threads) {
+        throw ParseError(fmt::format("the header declares {} threads; popsim reads traces of up to {} threads", header.total_threads(),
+                                     k_max_threads));
+    }
     if (!in.done()) {
         throw ParseError(fmt::format("malformed Paraver header: unexpected text '{}' at its end", in.rest()));
     }

@@ -37,7 +37,7 @@ struct ParaverHeader {
     std::vector<Communicator> communicators;
 
     std::uint32_t total_cpus() const;
-    std::uint32_t total_threads() const;
+    std::uint64_t total_threads() const;
 };
 
 /// Parses the header line. Throws ParseError (a cause without file/line) on a malformed header.

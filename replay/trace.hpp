@@ -5,19 +5,15 @@
 // 32-bit thread ids. Raw events are not kept; the reader derives what analyses need while it
 // streams: state intervals, MPI call intervals and their attributes, a few tracked event series
 // (OpenMP, tracing on/off), counters attributed to useful time, and communications.
+#include "replay/column.hpp"
 #include "replay/paraver_header.hpp"
 #include "replay/time.hpp"
 
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <vector>
 
 namespace popsim::replay {
-
-/// Append-only column; a deque grows in small blocks, so a column never holds twice its size
-/// while it grows (as a vector would), which keeps peak memory per record low.
-template <class T> using Column = std::deque<T>;
 
 using ThreadIndex = std::uint32_t; // dense, in header order (application, task, thread)
 

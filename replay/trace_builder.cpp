@@ -20,7 +20,6 @@ TraceBuilder::TraceBuilder(Trace& trace, std::vector<std::uint32_t> tracked_even
             for (std::uint32_t t = 1; t <= task.threads; ++t) {
                 auto& timeline = trace_.threads.emplace_back();
                 timeline.name = {app_number, task_number, t};
-                for (auto type : tracked_types_) timeline.tracked_events.push_back(EventSeries{type, {}, {}});
             }
             next += task.threads;
             ++task_number;
@@ -157,12 +156,14 @@ void TraceBuilder::add_collective_attribute(ThreadIndex t, Time time, const Even
 }
 
 void TraceBuilder::track(ThreadIndex t, Time time, const EventPair& pair) {
-    for (auto& series : trace_.threads[t].tracked_events) {
-        if (series.type != pair.type) continue;
-        series.time.push_back(time);
-        series.value.push_back(pair.value);
-        return;
+    auto& all = trace_.threads[t].tracked_events;
+    auto it = std::find_if(all.begin(), all.end(), [&](const EventSeries& s) { return s.type == pair.type; });
+    if (it == all.end()) { // a thread's series exists once it has an event of that type
+        if (std::find(tracked_types_.begin(), tracked_types_.end(), pair.type) == tracked_types_.end()) return;
+        it = all.insert(all.end(), EventSeries{pair.type, {}, {}});
     }
+    it->time.push_back(time);
+    it->value.push_back(pair.value);
 }
 
 void TraceBuilder::add_event(const RecordOwner& owner, Time time, std::span<const EventPair> pairs,
