@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Prints popsim's speed and memory figures on a >= 1 GB synthetic trace (made once, then cached).
+#   bench/run.sh BUILD_DIR [WORK_DIR]
+# Figures: reader throughput and memory per record; `popsim analyze` on the .prv.gz against
+# `gzip -dc` of the same file; the replay's speed and share; end-to-end analysis with the ideal
+# replay against Dimemas' pipeline (prv2dim + Dimemas measured ~95 ns per input byte on this machine).
+set -euo pipefail
+build=$(cd "${1:?usage: bench/run.sh BUILD_DIR [WORK_DIR]}" && pwd)
+work=${2:-$build/bench-data}
+mkdir -p "$work"
+trace=$work/halo16.prv
+if [ ! -f "$trace" ]; then
+    echo "== making a 1.3 GB synthetic trace (16 ranks, 110000 halo-exchange steps)"
+    "$build/popsim" synth --halo 16 --steps 110000 -o "$trace"
+fi
+if [ ! -f "$trace.gz" ]; then
+    echo "== compressing it (gzip -1)"
+    gzip -1 -c "$trace" > "$trace.gz"
+fi
+bytes=$(stat -L -c %s "$trace")
+
+seconds() { # the wall time of a command, best of 3
+    local best=
+    for _ in 1 2 3; do
+        local start end
+        start=$(date +%s.%N); "$@" > /dev/null 2>&1; end=$(date +%s.%N)
+        best=$(python3 -c "b='$best'; t=$end-$start; print(t if b=='' else min(float(b), t))")
+    done
+    echo "$best"
+}
+
+echo; echo "== reader"
+"$build/bench/popsim_reader_bench" "$trace"
+
+echo; echo "== .prv.gz: popsim analyze (no replay) against gzip -dc"
+gz=$(seconds gzip -dc "$trace.gz")
+analyze_gz=$(seconds "$build/popsim" analyze --no-replay "$trace.gz")
+python3 -c "print(f'gzip -dc           {$gz:6.2f} s'); print(f'popsim analyze     {$analyze_gz:6.2f} s  = {$analyze_gz/$gz:.2f} x gzip -dc (target <= 1.3)')"
+
+echo; echo "== replay"
+"$build/bench/popsim_replay_bench" "$trace"
+
+echo; echo "== end to end: popsim analyze with the ideal replay"
+plain=$(seconds "$build/popsim" analyze --no-replay "$trace")
+full=$(seconds "$build/popsim" analyze "$trace")
+python3 -c "
+b=$bytes; full=$full; plain=$plain
+print(f'analyze, no replay {plain:6.2f} s')
+print(f'analyze + replay   {full:6.2f} s  = {full/b*1e9:.2f} ns per input byte')
+print(f'Dimemas pipeline   {95*b/1e9:6.1f} s  (95 ns per input byte): popsim is {95*b/1e9/full:.0f} x faster (target >= 30)')
+print(f'replay share       {100*(full-plain)/full:5.1f} % of the analysis (target <= 25)')"
