@@ -4,6 +4,7 @@
 #include "replay/paraver_reader.hpp"
 #include "simulator/breakdown_report.hpp"
 #include "simulator/commands.hpp"
+#include "simulator/hybrid_tables.hpp"
 #include "simulator/json_report.hpp"
 #include "simulator/modelfactors_csv.hpp"
 #include "simulator/terminal_report.hpp"
@@ -39,24 +40,51 @@ metrics::IdealOptions ideal_options(const AnalyzeOptions& o) {
     return options;
 }
 
-std::vector<metrics::TraceSummary> summarize_all(const AnalyzeOptions& o) {
+struct Analyzed {
+    std::vector<metrics::TraceSummary> summaries;
+    std::vector<metrics::HybridRun> runs; // the same traces, for the OpenMP and hybrid models
+};
+
+Analyzed summarize_all(const AnalyzeOptions& o) {
     const auto& paths = o.traces;
     std::vector<metrics::TraceSummary> out(paths.size());
+    std::vector<metrics::HybridRun> runs(paths.size());
     std::vector<std::vector<std::string>> warnings(paths.size());
     oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), [&](std::size_t i) {
         const replay::Trace trace = replay::read_paraver(paths[i]);
         warnings[i] = trace.warnings;
         out[i] = metrics::summarize(trace);
+        runs[i] = metrics::hybrid_run(trace);
         if (!o.replay) return;
         try {
             out[i].ideal = metrics::ideal_run(trace, ideal_options(o), &warnings[i]);
         } catch (const replay::ReplayDeadlock& e) {
             throw std::runtime_error(paths[i] + ": " + e.what());
         }
+        runs[i].ideal = out[i].ideal;
     });
     for (const auto& w : warnings)
         for (const auto& line : w) std::cerr << "popsim: warning: " << line << "\n";
-    return out;
+    return {std::move(out), std::move(runs)};
+}
+
+/// The table `--model` names; the OpenMP and hybrid ones list runs by threads and layout.
+MetricTable model_table(const std::string& model, const metrics::SeriesAnalysis& series, const metrics::OpenMpSeries& omp) {
+    if (model == "additive") return additive_table(series);
+    if (model == "openmp") return openmp_table(omp);
+    if (model == "hybrid-additive") return hybrid_additive_table(omp.runs);
+    if (model == "hybrid-multiplicative") return hybrid_multiplicative_table(omp.runs);
+    if (model == "talp") return talp_table(omp.runs);
+    return modelfactors_table(series);
+}
+
+nlohmann::json analysis_json(const metrics::SeriesAnalysis& series, const std::vector<metrics::HybridRun>& runs) {
+    auto j = series_to_json(series);
+    for (auto& t : j["traces"]) {
+        for (const auto& r : runs)
+            if (r.path == t["path"]) t["hybrid"] = hybrid_json(r);
+    }
+    return j;
 }
 
 void run_analyze(const AnalyzeOptions& o) {
@@ -64,7 +92,9 @@ void run_analyze(const AnalyzeOptions& o) {
     if (o.scaling == "strong") forced = metrics::ScalingKind::strong;
     if (o.scaling == "weak") forced = metrics::ScalingKind::weak;
     const auto convention = o.convention == "pop" ? metrics::SerTransConvention::pop : metrics::SerTransConvention::modelfactors;
-    const auto series = metrics::analyze_series(summarize_all(o), forced, convention);
+    Analyzed analyzed = summarize_all(o);
+    const auto series = metrics::analyze_series(analyzed.summaries, forced, convention);
+    const auto omp = metrics::analyze_openmp_series(analyzed.runs);
     if (forced && series.weak_indicator) {
         const bool detected_weak = *series.weak_indicator > 0.9;
         if (detected_weak != (*forced == metrics::ScalingKind::weak)) {
@@ -72,12 +102,13 @@ void run_analyze(const AnalyzeOptions& o) {
                                      detected_weak ? "weak" : "strong");
         }
     }
-    const MetricTable table = o.model == "additive" ? additive_table(series) : modelfactors_table(series);
+    const MetricTable table = model_table(o.model, series, omp);
     const TerminalStyle style{.color = !o.no_color && isatty(STDOUT_FILENO) != 0, .fraction = o.fraction};
     std::cout << format_terminal_table(table, style);
-    for (const auto& trace : series.traces) std::cout << format_rank_breakdown(trace);
-    if (!o.csv_path.empty()) write_text_file(o.csv_path, format_modelfactors_csv(table));
-    if (!o.json_path.empty()) write_text_file(o.json_path, series_to_json(series).dump(2) + "\n");
+    if (o.model == "mpi" || o.model == "additive")
+        for (const auto& trace : series.traces) std::cout << format_rank_breakdown(trace);
+    if (!o.csv_path.empty()) write_text_file(o.csv_path, o.model == "openmp" ? format_pypop_csv(table) : format_modelfactors_csv(table));
+    if (!o.json_path.empty()) write_text_file(o.json_path, analysis_json(series, omp.runs).dump(2) + "\n");
 }
 
 } // namespace
@@ -93,8 +124,10 @@ void add_analyze_command(CLI::App& app) {
     cmd->add_option("--convention", options->convention,
                     "Serialisation/Transfer split: modelfactors (SerE = ideal max useful / ideal runtime) or pop (TE = ideal runtime / runtime)")
         ->check(CLI::IsMember({"modelfactors", "pop"}));
-    cmd->add_option("--model", options->model, "Table to print: mpi (multiplicative, modelfactors) or additive (PyPOP)")
-        ->check(CLI::IsMember({"mpi", "additive"}));
+    cmd->add_option("--model", options->model,
+                    "Table to print: mpi (multiplicative, modelfactors), additive (PyPOP MPI), openmp (PyPOP; CSV in PyPOP's layout), "
+                    "hybrid-additive, hybrid-multiplicative or talp; JSON always has all")
+        ->check(CLI::IsMember({"mpi", "additive", "openmp", "hybrid-additive", "hybrid-multiplicative", "talp"}));
     cmd->add_flag("!--no-replay", options->replay, "Skip the ideal-network replay (no Serialization/Transfer)");
     cmd->add_option("--replay-method", options->replay_method,
                     "How to replay on the ideal network: events (the event engine) or longest-path (one pass over the dependency graph); same result")

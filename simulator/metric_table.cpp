@@ -10,9 +10,7 @@ using metrics::SeriesAnalysis;
 using Getter = std::function<std::optional<double>(std::size_t)>;
 
 MetricRow row(const SeriesAnalysis& s, std::string label, std::string key, int level, ValueKind kind, const Getter& get) {
-    MetricRow r{std::move(label), std::move(key), level, kind, {}};
-    for (std::size_t i = 0; i < s.traces.size(); ++i) r.values.push_back(get(i));
-    return r;
+    return make_row(s.traces.size(), std::move(label), std::move(key), level, kind, get);
 }
 
 void add_scaling_rows(const SeriesAnalysis& s, std::vector<MetricRow>& rows) {
@@ -58,7 +56,7 @@ std::vector<MetricRow> raw_rows(const SeriesAnalysis& s) {
 
 MetricTable table_shell(const SeriesAnalysis& s) {
     MetricTable table;
-    for (const auto& t : s.traces) table.processes.push_back(t.processes);
+    for (const auto& t : s.traces) table.columns.push_back(std::to_string(t.processes));
     table.raw = raw_rows(s);
     return table;
 }

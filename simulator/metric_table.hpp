@@ -25,7 +25,8 @@ struct MetricRow {
 };
 
 struct MetricTable {
-    std::vector<std::uint32_t> processes; // column headers
+    std::string column_title = "Number of processes";
+    std::vector<std::string> columns; // one per trace: "4", or "2x8" for hybrid runs
     std::vector<MetricRow> factors;
     std::vector<MetricRow> raw;
 };
@@ -34,5 +35,13 @@ struct MetricTable {
 MetricTable modelfactors_table(const metrics::SeriesAnalysis& series);
 /// PyPOP's additive MPI model (MPI_Metrics) with the same scalings.
 MetricTable additive_table(const metrics::SeriesAnalysis& series);
+
+/// One row from a getter per column; the building block of every table.
+template <class Get>
+MetricRow make_row(std::size_t columns, std::string label, std::string key, int level, ValueKind kind, Get get) {
+    MetricRow r{std::move(label), std::move(key), level, kind, {}};
+    for (std::size_t i = 0; i < columns; ++i) r.values.push_back(get(i));
+    return r;
+}
 
 } // namespace popsim::simulator

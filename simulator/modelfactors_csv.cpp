@@ -20,8 +20,11 @@ std::string cell(const std::optional<double>& v, ValueKind kind) {
 } // namespace
 
 std::string format_modelfactors_csv(const MetricTable& table) {
-    std::string out = "Number of processes";
-    for (auto p : table.processes) fmt::format_to(std::back_inserter(out), ";{}", p);
+    std::string out = table.column_title;
+    for (const auto& c : table.columns) {
+        out += ';';
+        out += c;
+    }
     out += "\n";
     for (const auto& row : table.factors) {
         out += row.label;

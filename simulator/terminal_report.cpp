@@ -52,17 +52,18 @@ std::string format_terminal_table(const MetricTable& table, const TerminalStyle&
     for (const auto* rows : {&table.factors, &table.raw})
         for (const auto& r : *rows) width = std::max(width, r.label.size() + static_cast<std::size_t>(r.level) * 2);
     width = std::max<std::size_t>(width, 20) + 1;
-    std::string header = fmt::format("{:<{}}", "Number of processes", width);
-    for (auto p : table.processes) header += fmt::format(" | {:>{}}", p, k_column_width);
+    std::string header = fmt::format("{:<{}}", table.column_title, width);
+    for (const auto& c : table.columns) header += fmt::format(" | {:>{}}", c, k_column_width);
     const std::string rule(header.size(), '=');
     std::string out = header;
     out += '\n';
     out += rule;
     out += '\n';
     append_rows(out, table.factors, width, style);
+    if (table.raw.empty()) return out;
     out += '\n';
     out += fmt::format("{:<{}}", "Raw data", width);
-    for (auto p : table.processes) out += fmt::format(" | {:>{}}", p, k_column_width);
+    for (const auto& c : table.columns) out += fmt::format(" | {:>{}}", c, k_column_width);
     out += '\n';
     out += rule;
     out += '\n';

@@ -1,0 +1,235 @@
+#include "metrics/pop_openmp.hpp"
+
+#include "replay/extrae_events.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+namespace popsim::metrics {
+
+namespace {
+
+double ratio(double num, double den) { return den == 0 ? 1.0 : num / den; }
+double as_double(Time t) { return static_cast<double>(t); }
+
+template <class F> double mean_over(std::size_t n, F f) {
+    double sum = 0;
+    for (std::size_t i = 0; i < n; ++i) sum += f(i);
+    return n == 0 ? 0 : sum / static_cast<double>(n);
+}
+
+/// Parallel regions of a master thread: [entry, exit) of its 60000001 events.
+std::vector<std::pair<Time, Time>> parallel_regions(const replay::ThreadTimeline& master, Time trace_end) {
+    std::vector<std::pair<Time, Time>> regions;
+    const auto* s = master.series(replay::extrae::k_omp_parallel);
+    if (!s) return regions;
+    constexpr Time k_closed = -1;
+    Time open = k_closed;
+    for (std::size_t i = 0; i < s->time.size(); ++i) {
+        if (s->value[i] != 0 && open == k_closed) open = s->time[i];
+        if (s->value[i] == 0 && open != k_closed) {
+            regions.emplace_back(open, s->time[i]);
+            open = k_closed;
+        }
+    }
+    if (open != k_closed) regions.emplace_back(open, trace_end);
+    return regions;
+}
+
+/// Per-thread useful time inside [begin, end).
+Time useful_between(const replay::ThreadTimeline& t, Time begin, Time end) {
+    Time total = 0;
+    const auto first = std::upper_bound(t.state_begin.begin(), t.state_begin.end(), begin);
+    std::size_t i = first == t.state_begin.begin() ? 0 : static_cast<std::size_t>(first - t.state_begin.begin() - 1);
+    for (; i < t.state_count() && t.state_begin[i] < end; ++i) {
+        if (t.state_value[i] != replay::extrae::k_state_running) continue;
+        total += std::max<Time>(0, std::min(end, t.state_end(i)) - std::max(begin, t.state_begin[i]));
+    }
+    return total;
+}
+
+} // namespace
+
+Time HybridRun::non_mpi(std::size_t p) const {
+    const auto& m = threads[master[p]];
+    return m.useful_outside_omp() + m.omp_region;
+}
+
+HybridRun hybrid_run(const replay::Trace& trace) {
+    HybridRun run;
+    run.path = trace.path;
+    run.processes = trace.task_count();
+    run.threads = thread_breakdowns(trace);
+    run.total_threads = static_cast<std::uint32_t>(run.threads.size());
+    run.threads_per_process = trace.header.applications.empty() ? 1 : trace.header.applications[0].tasks[0].threads;
+    for (const auto first : trace.first_threads()) run.master.push_back(first);
+    run.process_of.resize(run.total_threads);
+    for (std::uint32_t p = 0; p < run.processes; ++p) {
+        const std::uint32_t end = p + 1 < run.processes ? run.master[p + 1] : run.total_threads;
+        for (std::uint32_t t = run.master[p]; t < end; ++t) run.process_of[t] = p;
+        run.regions.push_back(parallel_regions(trace.threads[run.master[p]], trace.end_time()));
+        Time imbalance = 0, scheduling = 0;
+        for (const auto& [b, e] : run.regions.back()) {
+            std::vector<Time> idle;
+            for (std::uint32_t t = run.master[p]; t < end; ++t) idle.push_back((e - b) - useful_between(trace.threads[t], b, e));
+            const Time least = *std::min_element(idle.begin(), idle.end());
+            for (Time i : idle) imbalance += i - least;
+            scheduling += static_cast<Time>(idle.size()) * least;
+        }
+        run.omp_load_imbalance.push_back(imbalance);
+        run.omp_scheduling.push_back(scheduling);
+    }
+    for (const auto& t : run.threads) run.runtime = std::max(run.runtime, t.active);
+    return run;
+}
+
+OpenMpEfficiencies openmp_efficiencies(const HybridRun& r) {
+    const double T = as_double(r.runtime);
+    const auto n = static_cast<double>(r.threads_per_process);
+    OpenMpEfficiencies e;
+    // PyPOP: OpenMP region time of each master minus the mean OpenMP-useful of its threads.
+    e.omp_region = 1 - mean_over(r.processes, [&](std::size_t p) {
+                           double omp_useful = 0, count = 0;
+                           for (std::uint32_t t = 0; t < r.total_threads; ++t) {
+                               if (r.process_of[t] != p) continue;
+                               omp_useful += as_double(r.threads[t].useful_in_omp);
+                               ++count;
+                           }
+                           return as_double(r.threads[r.master[p]].omp_region) - omp_useful / count;
+                       }) / T;
+    e.serial_region = 1 - mean_over(r.processes, [&](std::size_t p) { return as_double(r.threads[r.master[p]].useful_outside_omp()); }) / T *
+                              (1 - 1 / n);
+    e.parallel = mean_over(r.total_threads, [&](std::size_t t) { return as_double(r.threads[t].useful); }) / T;
+    return e;
+}
+
+OpenMpSeries analyze_openmp_series(std::vector<HybridRun> runs) {
+    std::stable_sort(runs.begin(), runs.end(), [](const HybridRun& a, const HybridRun& b) {
+        return std::pair{a.total_threads, a.threads_per_process} < std::pair{b.total_threads, b.threads_per_process};
+    });
+    OpenMpSeries s;
+    s.runs = std::move(runs);
+    auto thread_mean = [](const HybridRun& r, auto value) { return mean_over(r.total_threads, [&](std::size_t t) { return value(r.threads[t]); }); };
+    auto ipc = [](const ThreadBreakdown& t) { return ratio(static_cast<double>(t.instructions), static_cast<double>(t.cycles)); };
+    auto frequency = [](const ThreadBreakdown& t) { return ratio(static_cast<double>(t.cycles), as_double(t.useful)); };
+    auto sum = [](const HybridRun& r, auto value) {
+        return std::accumulate(r.threads.begin(), r.threads.end(), 0.0, [&](double acc, const ThreadBreakdown& t) { return acc + value(t); });
+    };
+    const HybridRun& ref = s.runs.front();
+    for (const auto& r : s.runs) {
+        s.efficiencies.push_back(openmp_efficiencies(r));
+        OpenMpScaling sc;
+        const bool counters = sum(r, [](const auto& t) { return static_cast<double>(t.cycles); }) > 0 &&
+                              sum(ref, [](const auto& t) { return static_cast<double>(t.cycles); }) > 0;
+        if (counters) {
+            sc.ipc = thread_mean(r, ipc) / thread_mean(ref, ipc);
+            sc.instruction = sum(ref, [](const auto& t) { return static_cast<double>(t.instructions); }) /
+                             sum(r, [](const auto& t) { return static_cast<double>(t.instructions); });
+            sc.frequency = thread_mean(r, frequency) / thread_mean(ref, frequency);
+        }
+        sc.computational = ratio(sum(ref, [](const auto& t) { return as_double(t.useful); }), sum(r, [](const auto& t) { return as_double(t.useful); }));
+        sc.global = sc.computational * s.efficiencies.back().parallel;
+        sc.speedup = ratio(as_double(ref.runtime), as_double(r.runtime));
+        s.scaling.push_back(sc);
+    }
+    return s;
+}
+
+HybridAdditive hybrid_additive(const HybridRun& r) {
+    const double T = as_double(r.runtime);
+    HybridAdditive a;
+    const auto omp = openmp_efficiencies(r);
+    a.parallel = omp.parallel;
+    a.omp_region = omp.omp_region;
+    a.serial_region = omp.serial_region;
+    a.thread = omp.omp_region + omp.serial_region - 1;
+    double max_n = 0;
+    const double avg_n = mean_over(r.processes, [&](std::size_t p) {
+        max_n = std::max(max_n, as_double(r.non_mpi(p)));
+        return as_double(r.non_mpi(p));
+    });
+    a.process = avg_n / T;
+    a.process_load_balance = 1 - (max_n - avg_n) / T;
+    a.process_communication = max_n / T;
+    if (r.ideal) {
+        Time min_mpi = std::numeric_limits<Time>::max(), min_ideal = std::numeric_limits<Time>::max();
+        for (std::uint32_t p = 0; p < r.processes; ++p) {
+            min_mpi = std::min(min_mpi, r.threads[r.master[p]].mpi_outside_omp);
+            min_ideal = std::min(min_ideal, r.ideal->task_mpi_outside_omp[p]);
+        }
+        a.process_transfer = (T - as_double(min_mpi) + as_double(min_ideal)) / T;
+        a.process_serialization = (T - as_double(min_ideal)) / T;
+        a.process_transfer_s1 = as_double(r.ideal->runtime) / T;
+        a.process_serialization_s1 = 1 - (as_double(r.ideal->runtime) - max_n) / T;
+    }
+    return a;
+}
+
+HybridMultiplicative hybrid_multiplicative(const HybridRun& r) {
+    const double T = as_double(r.runtime);
+    HybridMultiplicative m;
+    double max_u = 0;
+    const double avg_u = mean_over(r.total_threads, [&](std::size_t t) {
+        max_u = std::max(max_u, as_double(r.threads[t].useful));
+        return as_double(r.threads[t].useful);
+    });
+    double max_n = 0;
+    const double avg_n = mean_over(r.processes, [&](std::size_t p) {
+        max_n = std::max(max_n, as_double(r.non_mpi(p)));
+        return as_double(r.non_mpi(p));
+    });
+    m.hybrid_parallel = avg_u / T;
+    m.hybrid_load_balance = ratio(avg_u, max_u);
+    m.hybrid_communication = max_u / T;
+    m.mpi_parallel = avg_n / T;
+    m.mpi_load_balance = ratio(avg_n, max_n);
+    m.mpi_communication = max_n / T;
+    if (r.ideal) {
+        m.mpi_transfer = as_double(r.ideal->runtime) / T;
+        m.mpi_serialization = m.mpi_communication / *m.mpi_transfer;
+    }
+    m.omp_parallel = ratio(m.hybrid_parallel, m.mpi_parallel);
+    m.omp_load_balance = ratio(m.hybrid_load_balance, m.mpi_load_balance);
+    m.omp_communication = ratio(m.hybrid_communication, m.mpi_communication);
+    return m;
+}
+
+TalpEfficiencies talp(const HybridRun& r) {
+    const double E = as_double(r.runtime);
+    double useful = 0, mpi = 0, worker_idle_in_mpi = 0, serialization = 0, load_imbalance = 0, scheduling = 0;
+    double min_mpi_per_cpu = std::numeric_limits<double>::max();
+    for (std::uint32_t p = 0; p < r.processes; ++p) {
+        const std::uint32_t end = p + 1 < r.processes ? r.master[p + 1] : r.total_threads;
+        const double cpus = end - r.master[p];
+        const double master_mpi_out = as_double(r.threads[r.master[p]].mpi_outside_omp);
+        double region_time = 0;
+        for (const auto& [b, e] : r.regions[p]) region_time += as_double(e - b);
+        double process_mpi = 0;
+        for (std::uint32_t t = r.master[p]; t < end; ++t) {
+            useful += as_double(r.threads[t].useful);
+            process_mpi += as_double(r.threads[t].mpi);
+        }
+        mpi += process_mpi;
+        worker_idle_in_mpi += (cpus - 1) * master_mpi_out; // workers wait while the master is in MPI
+        serialization += (cpus - 1) * std::max(0.0, E - region_time - master_mpi_out); // and outside regions
+        min_mpi_per_cpu = std::min(min_mpi_per_cpu, (process_mpi + (cpus - 1) * master_mpi_out) / cpus);
+        load_imbalance += as_double(r.omp_load_imbalance[p]);
+        scheduling += as_double(r.omp_scheduling[p]);
+    }
+    const double active = useful + mpi; // TALP's A
+    const double all = active + serialization + load_imbalance + scheduling;
+    const double m = (mpi + worker_idle_in_mpi) / r.total_threads;
+    TalpEfficiencies e;
+    e.parallel = ratio(useful, all);
+    e.mpi_parallel = ratio(E - m, E);
+    e.mpi_communication = ratio(E - min_mpi_per_cpu, E);
+    e.mpi_load_balance = ratio(E - m, E - min_mpi_per_cpu);
+    e.omp_parallel = ratio(active, all);
+    e.omp_serialization = ratio(active, active + serialization);
+    e.omp_load_balance = ratio(active + serialization, active + serialization + load_imbalance);
+    e.omp_scheduling = ratio(active + serialization + load_imbalance, all);
+    return e;
+}
+
+} // namespace popsim::metrics

@@ -1,0 +1,91 @@
+#pragma once
+// The OpenMP and hybrid MPI+OpenMP POP models (docs/metrics.md gives every formula and source):
+//  - PyPOP's OpenMP metrics (OpenMP Region / Serial Region / Parallel efficiency, scalings);
+//  - the hybrid additive model (S0/S1; PyPOP's MPI_OpenMP_Metrics): Parallel = Process + Thread - 1;
+//  - the hybrid multiplicative model (S1): Hybrid = MPI x OpenMP;
+//  - TALP's split of OpenMP idle time into serialisation, load imbalance and scheduling.
+// Pure OpenMP (one process) and pure MPI (one thread) traces are ordinary cases of all of them.
+//
+// Example:
+//   auto trace = popsim::replay::read_paraver("omp4.prv.gz");
+//   auto run = popsim::metrics::hybrid_run(trace);
+//   popsim::metrics::hybrid_additive(run).thread;   // Thread efficiency
+#include "metrics/thread_breakdown.hpp"
+#include "metrics/trace_summary.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace popsim::metrics {
+
+/// One trace's inputs to the OpenMP and hybrid models.
+struct HybridRun {
+    std::string path;
+    std::uint32_t processes = 0;
+    std::uint32_t threads_per_process = 1; // of the first process, as PyPOP
+    std::uint32_t total_threads = 0;
+    Time runtime = 0;                      // PyPOP: the longest time a thread spends outside Idle/Tracing disabled
+    std::vector<ThreadBreakdown> threads;
+    std::vector<std::uint32_t> master;     // per process, its first thread
+    std::vector<std::uint32_t> process_of; // per thread
+    std::optional<IdealRun> ideal;         // from the ideal-network replay
+    std::vector<std::vector<std::pair<Time, Time>>> regions; // per process: its master's parallel regions
+    /// Per process, TALP's split of its threads' idle time inside parallel regions: per region
+    /// instance, with idle_j = region length - useful of thread j, load imbalance = sum(idle_j -
+    /// min idle) and scheduling = threads x min idle.
+    std::vector<Time> omp_load_imbalance;
+    std::vector<Time> omp_scheduling;
+
+    /// PyPOP's "Total Non-MPI Runtime" of a process: serial useful + OpenMP region time of its master.
+    Time non_mpi(std::size_t process) const;
+};
+
+HybridRun hybrid_run(const replay::Trace& trace);
+
+struct OpenMpEfficiencies {
+    double omp_region = 1;
+    double serial_region = 1;
+    double parallel = 1;
+};
+
+struct OpenMpScaling {
+    std::optional<double> ipc, instruction, frequency;
+    double computational = 1, global = 1, speedup = 1;
+};
+
+struct OpenMpSeries {
+    std::vector<HybridRun> runs; // sorted by total threads (ties: threads per process)
+    std::vector<OpenMpEfficiencies> efficiencies;
+    std::vector<OpenMpScaling> scaling;
+};
+
+OpenMpEfficiencies openmp_efficiencies(const HybridRun& run);
+OpenMpSeries analyze_openmp_series(std::vector<HybridRun> runs);
+
+struct HybridAdditive {
+    double parallel = 1, process = 1, process_load_balance = 1, process_communication = 1;
+    std::optional<double> process_transfer, process_serialization;       // S0: from per-process MPI time, real and ideal
+    std::optional<double> process_transfer_s1, process_serialization_s1; // S1/PyPOP: from the ideal runtime
+    double thread = 1, omp_region = 1, serial_region = 1;
+};
+
+struct HybridMultiplicative {
+    double hybrid_parallel = 1, hybrid_load_balance = 1, hybrid_communication = 1;
+    double mpi_parallel = 1, mpi_load_balance = 1, mpi_communication = 1;
+    std::optional<double> mpi_serialization, mpi_transfer;
+    double omp_parallel = 1, omp_load_balance = 1, omp_communication = 1;
+};
+
+/// TALP's model (hybrid-v2), from CPU-time sums over all threads.
+struct TalpEfficiencies {
+    double parallel = 1;
+    double mpi_parallel = 1, mpi_communication = 1, mpi_load_balance = 1;
+    double omp_parallel = 1, omp_serialization = 1, omp_load_balance = 1, omp_scheduling = 1;
+};
+
+HybridAdditive hybrid_additive(const HybridRun& run);
+HybridMultiplicative hybrid_multiplicative(const HybridRun& run);
+TalpEfficiencies talp(const HybridRun& run);
+
+} // namespace popsim::metrics
