@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
     add_analyze_command(app);
     add_synth_command(app);
     add_simulate_command(app);
+    add_whatif_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -28,6 +29,9 @@ int main(int argc, char** argv) {
     } catch (const popsim::replay::TraceError& e) {
         std::cerr << "popsim: error: " << e.what() << "\n";
         return k_exit_bad_input;
+    } catch (const std::invalid_argument& e) { // a value the options could not take
+        std::cerr << "popsim: error: " << e.what() << "\n";
+        return k_exit_usage;
     } catch (const std::exception& e) {
         std::cerr << "popsim: error: " << e.what() << "\n";
         return k_exit_failure;

@@ -3,11 +3,11 @@
 #include "popsim/version.hpp"
 #include "replay/dependency_graph.hpp"
 #include "replay/engine/engine.hpp"
-#include "replay/network/ideal.hpp"
 #include "replay/paraver_reader.hpp"
 #include "replay/simulated_trace.hpp"
 #include "simulator/commands.hpp"
 #include "simulator/modelfactors_csv.hpp"
+#include "simulator/network_options.hpp"
 
 #include <fmt/format.h>
 #include <iostream>
@@ -19,17 +19,16 @@ namespace {
 
 struct SimulateOptions {
     std::string trace;
-    std::string network = "ideal";
+    NetworkOptions network;
     std::string output;
     std::string json_path;
-    std::uint64_t eager_limit = 32 * 1024;
 };
 
 nlohmann::json result_json(const SimulateOptions& o, const replay::Trace& trace, const replay::ReplayResult& r) {
     nlohmann::json j;
     j["popsim_version"] = k_version;
     j["trace"] = o.trace;
-    j["network"] = {{"model", o.network}, {"eager_limit_bytes", o.eager_limit}};
+    j["network"] = describe_network(o.network);
     j["real_runtime_ns"] = trace.end_time();
     j["predicted_runtime_ns"] = r.runtime;
     j["predicted_max_useful_ns"] = r.max_useful();
@@ -45,15 +44,13 @@ nlohmann::json result_json(const SimulateOptions& o, const replay::Trace& trace,
 void run_simulate(const SimulateOptions& o) {
     const replay::Trace trace = replay::read_paraver(o.trace);
     for (const auto& w : trace.warnings) std::cerr << "popsim: warning: " << w << "\n";
-    replay::ProgramOptions program_options;
-    program_options.eager_limit_bytes = o.eager_limit;
-    const auto program = replay::build_replay_program(trace, program_options);
+    const auto network = make_network(o.network);
+    const auto program = replay::build_replay_program(trace, program_options(o.network));
     for (const auto& w : program.warnings) std::cerr << "popsim: warning: " << w << "\n";
-    replay::network::IdealNetwork network;
-    const replay::ReplayResult result = replay::replay_events(program, network);
+    const replay::ReplayResult result = replay::replay_events(program, *network);
     std::cout << fmt::format("trace              {}\nnetwork            {}\nreal runtime       {:.6f} s\npredicted runtime  {:.6f} s\n"
                              "speed-up           {:.4f}\n",
-                             o.trace, o.network, static_cast<double>(trace.end_time()) * 1e-9,
+                             o.trace, describe_network(o.network), static_cast<double>(trace.end_time()) * 1e-9,
                              static_cast<double>(result.runtime) * 1e-9,
                              result.runtime == 0 ? 0.0 : static_cast<double>(trace.end_time()) / static_cast<double>(result.runtime));
     if (!o.output.empty()) {
@@ -69,11 +66,9 @@ void add_simulate_command(CLI::App& app) {
     auto options = std::make_shared<SimulateOptions>();
     auto* cmd = app.add_subcommand("simulate", "Replay a trace on a network model and write the simulated timeline");
     cmd->add_option("trace", options->trace, "Paraver trace (.prv or .prv.gz)")->required()->check(CLI::ExistingFile);
-    cmd->add_option("--network", options->network, "Network model")->check(CLI::IsMember({"ideal"}))->capture_default_str();
+    add_network_options(cmd, options->network, true);
     cmd->add_option("-o,--output", options->output, "Write the simulated timeline as a Paraver trace (.prv, with .pcf/.row)");
     cmd->add_option("--json", options->json_path, "Write the predicted times (predicted_runtime_ns, per task) to FILE");
-    cmd->add_option("--eager-limit", options->eager_limit, "Sends of at least this many bytes use rendezvous (Dimemas -S)")
-        ->capture_default_str();
     cmd->callback([options] { run_simulate(*options); });
 }
 

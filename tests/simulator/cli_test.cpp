@@ -81,3 +81,34 @@ TEST_CASE("cli: synth is deterministic and reproduces the bundled examples byte 
         CHECK(sa.str() == sb.str());
     }
 }
+
+TEST_CASE("cli: simulate with a Dimemas configuration and with overrides") {
+    const auto dir = test::scratch_dir("cli_dimemas");
+    const auto json = (dir / "p.json").string();
+    const auto trace = test::shared_data("epoch/epoch_4proc.prv.gz");
+    REQUIRE(run_popsim("simulate " + trace + " --config " + test::shared_data("epoch/dimemas/epoch_4proc.whatif_lat5us_bw1000_bus0.cfg") +
+                       " --json " + json).status == 0);
+    const double with_config = read_json(json)["predicted_runtime_ns"].get<double>();
+    CHECK(std::abs(with_config - 6098160805.0) <= 6098160805.0 * 1e-3);
+    // The same network as the ideal configuration (which names the same collectives file) with
+    // overrides: 1000 MB/s in Dimemas' units is 1000 MiB/s.
+    REQUIRE(run_popsim("simulate " + trace + " --config " + test::shared_data("epoch/dimemas/epoch_4proc.dimemas_ideal.cfg") +
+                       " --latency 5us --bandwidth 1000MiB/s --json " + json).status == 0);
+    CHECK(read_json(json)["predicted_runtime_ns"].get<double>() == with_config);
+    const auto bad = run_popsim("simulate " + trace + " --latency fast");
+    CHECK(bad.status == 1);
+    CHECK(bad.output.find("'fast' is not a time") != std::string::npos);
+}
+
+TEST_CASE("cli: whatif sweeps the cross product and writes one row per configuration") {
+    const auto dir = test::scratch_dir("cli_whatif");
+    const auto json = (dir / "w.json").string();
+    REQUIRE(run_popsim("whatif " + test::shared_data("epoch/epoch_2proc.prv.gz") + " --bandwidth 100MB/s,inf --latency 0,10us --json " + json)
+                .status == 0);
+    const auto j = read_json(json);
+    REQUIRE(j["configurations"].size() == 4);
+    // Infinite bandwidth and no latency is the ideal network.
+    CHECK(j["configurations"][1]["predicted_runtime_ns"] == j["ideal_runtime_ns"]);
+    CHECK(j["configurations"][1]["transfer_efficiency"].get<double>() == doctest::Approx(1.0));
+    CHECK(j["configurations"][0]["predicted_runtime_ns"].get<double>() > j["ideal_runtime_ns"].get<double>());
+}

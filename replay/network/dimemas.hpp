@@ -1,0 +1,69 @@
+#pragma once
+// Dimemas' parametric network model (after Dimemas 5.5, docs/network-model.md):
+//   point to point: latency + bytes / bandwidth (1 MB = 2^20 bytes; bandwidth 0 = instantaneous),
+//     intra-node or inter-node parameters by the task-to-node mapping; inter-node messages hold one
+//     of `buses` (0 = unlimited) and an output link of the sender's node and an input link of the
+//     receiver's node for their transmission, first come first served;
+//   collectives: a fan-in and a fan-out phase of stages (none, constant 1, linear N-1, logarithmic
+//     ceil(log2 N)), each stage latency + size / bandwidth with the size rule of the operation
+//     (MIN, MAX, MEAN, 2MAX, S+R of its send and receive sizes); with buses, a stage of m
+//     concurrent messages takes ceil(m / buses) transmissions;
+//   CPU: bursts are divided by the relative CPU speed.
+#include "replay/network/network_model.hpp"
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace popsim::replay::network {
+
+struct CollectiveModel {
+    enum class Stages : std::uint8_t { none, constant, linear, logarithmic };
+    enum class Size : std::uint8_t { min, max, mean, twice_max, send_plus_recv };
+    Stages fan_in = Stages::none;
+    Size fan_in_size = Size::max;
+    Stages fan_out = Stages::none;
+    Size fan_out_size = Size::max;
+};
+
+struct DimemasParameters {
+    Time inter_latency = 0;          // ns
+    double inter_bandwidth_mbps = 0; // MB/s, MB = 2^20 bytes; 0 = instantaneous
+    std::uint32_t buses = 0;         // concurrent inter-node transfers; 0 = unlimited
+    std::uint32_t in_links = 0;      // per node; 0 = unlimited
+    std::uint32_t out_links = 0;
+    Time intra_latency = 0;
+    double intra_bandwidth_mbps = 0;
+    double cpu_ratio = 1.0;          // relative CPU speed: bursts take traced / cpu_ratio
+    std::uint32_t tasks_per_node = 1;
+    std::vector<std::uint32_t> node_of_task; // explicit mapping (0-based nodes); overrides tasks_per_node
+    std::map<std::uint32_t, CollectiveModel> collectives; // by Dimemas global operation id
+    CollectiveModel default_collective{CollectiveModel::Stages::constant, CollectiveModel::Size::max,
+                                       CollectiveModel::Stages::none, CollectiveModel::Size::max};
+};
+
+class DimemasNetwork final : public NetworkModel {
+public:
+    explicit DimemasNetwork(DimemasParameters parameters);
+
+    std::string_view name() const override { return "dimemas"; }
+    Time burst(Time traced) const override;
+    Time transfer(const TransferRequest& request, Time ready) override;
+    Time collective(const Collective& op, Time ready) override;
+    bool zero_cost() const override;
+
+    std::uint32_t node_of(std::uint32_t task) const;
+
+private:
+    /// The earliest-free of `free_at` (a FIFO pool of identical resources), or none if empty.
+    static std::vector<Time>::iterator earliest(std::vector<Time>& free_at);
+    Time transmission(std::uint64_t bytes, double bandwidth_mbps) const;
+    Time stage_cost(const Collective& op, CollectiveModel::Size rule) const;
+    std::uint32_t stages(CollectiveModel::Stages s, std::uint32_t members) const;
+
+    DimemasParameters p_;
+    std::vector<Time> bus_free_;
+    std::map<std::uint32_t, std::vector<Time>> in_link_free_, out_link_free_; // by node
+};
+
+} // namespace popsim::replay::network

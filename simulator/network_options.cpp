@@ -1,0 +1,70 @@
+#include "simulator/network_options.hpp"
+
+#include "replay/network/dimemas_config.hpp"
+#include "replay/network/ideal.hpp"
+#include "simulator/units.hpp"
+
+#include <charconv>
+#include <fmt/format.h>
+
+namespace popsim::simulator {
+
+void add_network_options(CLI::App* cmd, NetworkOptions& o, bool single_values) {
+    const char* list = single_values ? "" : " (a comma-separated list sweeps it)";
+    cmd->add_option("--network", o.model, "Network model: ideal or dimemas")->check(CLI::IsMember({"ideal", "dimemas"}))->capture_default_str();
+    cmd->add_option("--config", o.config, "A Dimemas configuration file (.cfg; implies --network dimemas)")->check(CLI::ExistingFile);
+    cmd->add_option("--latency", o.latency, std::string("Inter-node latency, e.g. 5us") + list);
+    cmd->add_option("--bandwidth", o.bandwidth, std::string("Inter-node bandwidth, e.g. 10GB/s, 500MiB/s, inf") + list);
+    cmd->add_option("--buses", o.buses, std::string("Concurrent inter-node transfers, 0 = unlimited") + list);
+    cmd->add_option("--links", o.links, "Input and output links per node, 0 = unlimited");
+    cmd->add_option("--tasks-per-node", o.tasks_per_node, std::string("Tasks per node (filled in order)") + list);
+    cmd->add_option("--cpu-ratio", o.cpu_ratio, std::string("Relative CPU speed: bursts take traced / ratio") + list);
+    cmd->add_option("--eager", o.eager, "Sends of at least this size use rendezvous (Dimemas -S)")->capture_default_str();
+}
+
+replay::ProgramOptions program_options(const NetworkOptions& o) {
+    replay::ProgramOptions p;
+    p.eager_limit_bytes = parse_bytes(o.eager);
+    return p;
+}
+
+replay::network::DimemasParameters dimemas_parameters(const NetworkOptions& o) {
+    replay::network::DimemasParameters p;
+    if (!o.config.empty()) p = replay::network::read_dimemas_config(o.config);
+    auto count = [](const std::string& text, const char* what) {
+        std::uint32_t v = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (ec != std::errc{} || end != text.data() + text.size()) throw std::invalid_argument(fmt::format("{} '{}' is not a whole number", what, text));
+        return v;
+    };
+    if (o.latency) p.inter_latency = parse_time(*o.latency);
+    if (o.bandwidth) p.inter_bandwidth_mbps = parse_bandwidth_mbps(*o.bandwidth);
+    if (o.buses) p.buses = count(*o.buses, "--buses");
+    if (o.links) p.in_links = p.out_links = count(*o.links, "--links");
+    if (o.tasks_per_node) {
+        p.tasks_per_node = count(*o.tasks_per_node, "--tasks-per-node");
+        if (p.tasks_per_node == 0) throw std::invalid_argument("--tasks-per-node must be at least 1");
+    }
+    if (o.cpu_ratio) {
+        p.cpu_ratio = std::stod(*o.cpu_ratio);
+        if (p.cpu_ratio <= 0) throw std::invalid_argument("--cpu-ratio must be positive");
+    }
+    return p;
+}
+
+std::unique_ptr<replay::network::NetworkModel> make_network(const NetworkOptions& o) {
+    const bool dimemas = o.model == "dimemas" || !o.config.empty() || o.latency || o.bandwidth || o.buses || o.links || o.tasks_per_node ||
+                         o.cpu_ratio;
+    if (!dimemas) return std::make_unique<replay::network::IdealNetwork>();
+    return std::make_unique<replay::network::DimemasNetwork>(dimemas_parameters(o));
+}
+
+std::string describe_network(const NetworkOptions& o) {
+    if (make_network(o)->name() == "ideal") return fmt::format("ideal (eager limit {})", o.eager);
+    const auto p = dimemas_parameters(o);
+    return fmt::format("dimemas{}: latency {} ns, bandwidth {} MB/s (2^20 B), buses {}, links {}, {} tasks/node, CPU ratio {}, eager limit {}",
+                       o.config.empty() ? "" : " (" + o.config + ")", p.inter_latency, p.inter_bandwidth_mbps == 0 ? std::string("inf") : fmt::format("{:g}", p.inter_bandwidth_mbps),
+                       p.buses, p.in_links, p.tasks_per_node, p.cpu_ratio, o.eager);
+}
+
+} // namespace popsim::simulator

@@ -1,0 +1,32 @@
+#pragma once
+// The network options `simulate` and `whatif` share: a model, a Dimemas configuration file, and
+// overrides of its parameters.
+#include "replay/network/dimemas.hpp"
+#include "replay/replay_program.hpp"
+
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace popsim::simulator {
+
+struct NetworkOptions {
+    std::string model = "ideal"; // ideal | dimemas
+    std::string config;          // a Dimemas .cfg (implies dimemas)
+    std::optional<std::string> latency, bandwidth, buses, tasks_per_node, cpu_ratio, links;
+    std::string eager = "32k";
+};
+
+/// Registers --network, --config, --latency, --bandwidth, --buses, --links, --tasks-per-node,
+/// --cpu-ratio and --eager on `cmd`.
+void add_network_options(CLI::App* cmd, NetworkOptions& options, bool single_values);
+
+replay::ProgramOptions program_options(const NetworkOptions& options);
+/// The Dimemas parameters the options describe (the .cfg, then the overrides).
+replay::network::DimemasParameters dimemas_parameters(const NetworkOptions& options);
+std::unique_ptr<replay::network::NetworkModel> make_network(const NetworkOptions& options);
+/// A one-line description of the model and its parameters, for reports.
+std::string describe_network(const NetworkOptions& options);
+
+} // namespace popsim::simulator

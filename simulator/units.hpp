@@ -1,0 +1,19 @@
+#pragma once
+// Strict parsing of the quantities users type: times, bandwidths and sizes. Each throws
+// std::invalid_argument naming the text and the accepted forms.
+#include "replay/time.hpp"
+
+#include <cstdint>
+#include <string_view>
+
+namespace popsim::simulator {
+
+/// "5us", "1.5ms", "2s", "300ns", "0" (ns when no unit).
+Time parse_time(std::string_view text);
+/// Bandwidth in Dimemas' MB/s (MB = 2^20 bytes): "10GB/s" and "100MB/s" are SI (1e9, 1e6 bytes/s),
+/// "1GiB/s" and "500MiB/s" binary, a bare number is Dimemas MB/s, "inf" (or 0) is instantaneous.
+double parse_bandwidth_mbps(std::string_view text);
+/// "64KiB", "32k" (= 32768, like Dimemas -S 32k), "1MiB", "1MB" (1e6), or bytes.
+std::uint64_t parse_bytes(std::string_view text);
+
+} // namespace popsim::simulator

@@ -1,0 +1,131 @@
+#include "metrics/ideal_replay.hpp"
+#include "popsim/version.hpp"
+#include "replay/engine/engine.hpp"
+#include "replay/network/ideal.hpp"
+#include "replay/paraver_reader.hpp"
+#include "simulator/commands.hpp"
+#include "simulator/modelfactors_csv.hpp"
+#include "simulator/network_options.hpp"
+
+#include <fmt/format.h>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <oneapi/tbb/parallel_for.h>
+
+namespace popsim::simulator {
+
+namespace {
+
+struct WhatifOptions {
+    std::string trace;
+    NetworkOptions network; // values may be comma-separated lists
+    std::string csv_path, json_path;
+};
+
+struct Outcome {
+    NetworkOptions network; // single values
+    replay::ReplayResult result;
+};
+
+std::vector<std::string> split_list(const std::optional<std::string>& text) {
+    if (!text) return {""};
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (true) {
+        const auto comma = text->find(',', start);
+        out.push_back(text->substr(start, comma - start));
+        if (comma == std::string::npos) return out;
+        start = comma + 1;
+    }
+}
+
+/// Every combination of the swept values, in the order the lists are written.
+std::vector<NetworkOptions> configurations(const NetworkOptions& sweep) {
+    std::vector<NetworkOptions> out{sweep};
+    auto expand = [&](std::optional<std::string> NetworkOptions::*field) {
+        std::vector<NetworkOptions> next;
+        for (const auto& base : out)
+            for (const auto& value : split_list(sweep.*field)) {
+                next.push_back(base);
+                if (!value.empty()) next.back().*field = value;
+            }
+        out = std::move(next);
+    };
+    for (auto field : {&NetworkOptions::latency, &NetworkOptions::bandwidth, &NetworkOptions::buses, &NetworkOptions::tasks_per_node,
+                       &NetworkOptions::cpu_ratio})
+        expand(field);
+    for (auto& o : out) o.model = "dimemas";
+    return out;
+}
+
+struct Row {
+    std::string network;
+    Time predicted;
+    double speedup, parallel, load_balance, communication, transfer;
+};
+
+Row row_of(const Outcome& o, Time real_runtime, Time ideal_runtime) {
+    const auto& tasks = o.result.tasks;
+    double sum = 0, max = 0;
+    for (const auto& t : tasks) {
+        sum += static_cast<double>(t.useful);
+        max = std::max(max, static_cast<double>(t.useful));
+    }
+    const double T = static_cast<double>(o.result.runtime), avg = tasks.empty() ? 0 : sum / static_cast<double>(tasks.size());
+    return {describe_network(o.network), o.result.runtime, T == 0 ? 0 : static_cast<double>(real_runtime) / T, T == 0 ? 0 : avg / T,
+            max == 0 ? 1 : avg / max, T == 0 ? 0 : max / T, T == 0 ? 0 : static_cast<double>(ideal_runtime) / T};
+}
+
+void run_whatif(const WhatifOptions& o) {
+    const replay::Trace trace = replay::read_paraver(o.trace);
+    for (const auto& w : trace.warnings) std::cerr << "popsim: warning: " << w << "\n";
+    const auto program = replay::build_replay_program(trace, program_options(o.network));
+    replay::network::IdealNetwork ideal;
+    const Time ideal_runtime = replay::replay_events(program, ideal, {.timeline = false}).runtime;
+    std::vector<Outcome> outcomes;
+    for (auto& c : configurations(o.network)) outcomes.push_back({c, {}});
+    for (auto& out : outcomes) make_network(out.network); // validate every value before the runs
+    oneapi::tbb::parallel_for(std::size_t{0}, outcomes.size(), [&](std::size_t i) {
+        const auto network = make_network(outcomes[i].network);
+        outcomes[i].result = replay::replay_events(program, *network, {.timeline = false});
+    });
+    std::vector<Row> rows;
+    for (const auto& out : outcomes) rows.push_back(row_of(out, trace.end_time(), ideal_runtime));
+    std::cout << fmt::format("{}: real runtime {:.6f} s, ideal network {:.6f} s\n\n", o.trace, static_cast<double>(trace.end_time()) * 1e-9,
+                             static_cast<double>(ideal_runtime) * 1e-9);
+    std::cout << fmt::format("{:>14} {:>9} {:>9} {:>9} {:>9} {:>9}  network\n", "predicted (s)", "speed-up", "PE", "LB", "CommE", "TE");
+    for (const auto& r : rows) {
+        std::cout << fmt::format("{:>14.6f} {:>9.4f} {:>8.2f}% {:>8.2f}% {:>8.2f}% {:>8.2f}%  {}\n", static_cast<double>(r.predicted) * 1e-9, r.speedup,
+                                 100 * r.parallel, 100 * r.load_balance, 100 * r.communication, 100 * r.transfer, r.network);
+    }
+    if (!o.csv_path.empty()) {
+        std::string csv = "network;predicted_runtime_ns;speedup;parallel_efficiency;load_balance;communication_efficiency;transfer_efficiency\n";
+        for (const auto& r : rows)
+            csv += fmt::format("{};{};{:.6f};{:.6f};{:.6f};{:.6f};{:.6f}\n", r.network, r.predicted, r.speedup, r.parallel, r.load_balance,
+                               r.communication, r.transfer);
+        write_text_file(o.csv_path, csv);
+    }
+    if (!o.json_path.empty()) {
+        nlohmann::json j{{"popsim_version", k_version}, {"trace", o.trace}, {"real_runtime_ns", trace.end_time()}, {"ideal_runtime_ns", ideal_runtime}};
+        j["configurations"] = nlohmann::json::array();
+        for (const auto& r : rows)
+            j["configurations"].push_back({{"network", r.network}, {"predicted_runtime_ns", r.predicted}, {"speedup", r.speedup},
+                                           {"parallel_efficiency", r.parallel}, {"load_balance", r.load_balance},
+                                           {"communication_efficiency", r.communication}, {"transfer_efficiency", r.transfer}});
+        write_text_file(o.json_path, j.dump(2) + "\n");
+    }
+}
+
+} // namespace
+
+void add_whatif_command(CLI::App& app) {
+    auto options = std::make_shared<WhatifOptions>();
+    auto* cmd = app.add_subcommand("whatif", "Predict the runtime on many networks: the cross product of the swept parameters");
+    cmd->add_option("trace", options->trace, "Paraver trace (.prv or .prv.gz)")->required()->check(CLI::ExistingFile);
+    add_network_options(cmd, options->network, false);
+    cmd->add_option("--csv", options->csv_path, "Write one row per configuration to FILE");
+    cmd->add_option("--json", options->json_path, "Write every configuration's predictions to FILE");
+    cmd->callback([options] { run_whatif(*options); });
+}
+
+} // namespace popsim::simulator

@@ -1,0 +1,133 @@
+// The Dimemas-style network model: one hand-computed case per parameter, and the predictions of
+// Dimemas 5.5.0 itself for the epoch trace with five configurations.
+#include "replay/engine/engine.hpp"
+#include "replay/network/dimemas.hpp"
+#include "replay/network/dimemas_config.hpp"
+#include "replay/network/ideal.hpp"
+#include "replay/trace_error.hpp"
+#include "test_support.hpp"
+
+#include <cmath>
+#include <doctest/doctest.h>
+
+using namespace popsim;
+using namespace popsim::replay;
+using network::CollectiveModel;
+using network::DimemasParameters;
+
+namespace {
+
+constexpr Time us = k_ns_per_us;
+
+ReplayResult replay_on(const std::string& name, const std::string& description, DimemasParameters p) {
+    const auto program = build_replay_program(test::read_quiet(test::synth_trace(name, description)));
+    network::DimemasNetwork net(std::move(p));
+    return replay_events(program, net);
+}
+
+// 1 MiB at 1 MiB/ms: Dimemas MB/s with MB = 2^20, so 1000 MB/s moves 1 MiB in exactly 1 ms.
+DimemasParameters latency_bandwidth(Time latency, double mbps) {
+    DimemasParameters p;
+    p.inter_latency = latency;
+    p.inter_bandwidth_mbps = mbps;
+    return p;
+}
+
+const std::string k_one_message = "ranks 2\n0 Send 1us to=1 size=1048576\n1 Recv 1us from=0 size=1048576\n";
+
+} // namespace
+
+TEST_CASE("dimemas model: one message costs latency + size / bandwidth") {
+    // Rendezvous (1 MiB >= 32 KiB): both ready at 0; arrival = 5 us + 1 MiB / 1000 MiB/s = 5 us + 1 ms.
+    const auto r = replay_on("dim_one", k_one_message, latency_bandwidth(5 * us, 1000));
+    CHECK(r.runtime == 5 * us + 1000 * us);
+    CHECK(r.tasks[1].transfer == 5 * us + 1000 * us); // both sides are ready at 0: all of it is the network's cost
+    CHECK(r.tasks[1].waiting == 0);
+}
+
+TEST_CASE("dimemas model: a single bus queues messages first come, first served") {
+    // Two 1 MiB messages (rank 0 -> 1 and rank 2 -> 3) at time 0, 1 ms each: with one bus the second
+    // waits for the first: 2 ms. Unlimited buses: 1 ms.
+    const std::string d = "ranks 4\n0 Send 1us to=1 size=1048576\n1 Recv 1us from=0 size=1048576\n"
+                          "2 Send 1us to=3 size=1048576\n3 Recv 1us from=2 size=1048576\n";
+    auto p = latency_bandwidth(0, 1000);
+    CHECK(replay_on("dim_bus0", d, p).runtime == 1000 * us);
+    p.buses = 1;
+    CHECK(replay_on("dim_bus1", d, p).runtime == 2000 * us);
+}
+
+TEST_CASE("dimemas model: one input link per node serialises messages to that node") {
+    // Ranks 0 and 1 both send 1 MiB to rank 2 at 0: rank 2's node has one input link: 2 ms.
+    const std::string d = "ranks 3\n0 Send 1us to=2 size=1048576\n1 Send 1us to=2 size=1048576\n"
+                          "2 Irecv 1us from=0 size=1048576 req=a\n2 Irecv 1us from=1 size=1048576 req=b\n2 Waitall 1us req=a,b\n";
+    auto p = latency_bandwidth(0, 1000);
+    CHECK(replay_on("dim_links_free", d, p).runtime == 1000 * us);
+    p.in_links = 1;
+    CHECK(replay_on("dim_links_one", d, p).runtime == 2000 * us);
+}
+
+TEST_CASE("dimemas model: tasks on one node use the intra-node parameters") {
+    auto p = latency_bandwidth(5 * us, 1000);
+    p.tasks_per_node = 2; // both ranks on node 0: intra-node latency 0 and instantaneous
+    CHECK(replay_on("dim_intra", k_one_message, p).runtime == 0);
+    p.intra_latency = 2 * us;
+    CHECK(replay_on("dim_intra_lat", k_one_message, p).runtime == 2 * us);
+}
+
+TEST_CASE("dimemas model: a logarithmic broadcast takes ceil(log2 N) stages") {
+    // 8 ranks, Bcast of 1 MiB: 3 stages of (10 us + 1 ms) = 3030 us. With 1 bus the stages of 4, 2
+    // and 1 concurrent messages take 4 + 2 + 1 = 7 transmissions: 7070 us.
+    std::string d = "ranks 8\n";
+    for (int r = 0; r < 8; ++r) d += std::to_string(r) + " Bcast 1us size=1048576 root=0\n";
+    auto p = latency_bandwidth(10 * us, 1000);
+    p.collectives[1] = CollectiveModel{CollectiveModel::Stages::logarithmic, CollectiveModel::Size::max, CollectiveModel::Stages::none,
+                                       CollectiveModel::Size::max};
+    CHECK(replay_on("dim_bcast", d, p).runtime == 3 * (10 * us + 1000 * us));
+    p.buses = 1;
+    CHECK(replay_on("dim_bcast_bus", d, p).runtime == 7 * (10 * us + 1000 * us));
+}
+
+TEST_CASE("dimemas model: the CPU ratio divides bursts") {
+    auto p = latency_bandwidth(0, 0);
+    p.cpu_ratio = 2;
+    CHECK(replay_on("dim_cpu", "ranks 1\n0 compute 3s\n", p).runtime == 1500 * k_ns_per_ms);
+}
+
+TEST_CASE("dimemas model: with zero latency and infinite bandwidth it is the ideal network") {
+    const auto program = build_replay_program(test::read_quiet(test::shared_data("epoch/epoch_2proc.prv.gz")));
+    network::DimemasNetwork dimemas(DimemasParameters{});
+    network::IdealNetwork ideal;
+    CHECK(replay_events(program, dimemas).op_end == replay_events(program, ideal).op_end);
+}
+
+TEST_CASE("dimemas model: epoch 4 ranks with Dimemas' five configurations, within 0.1 %") {
+    // dimemas_results.csv: Dimemas 5.5.0 with prv2dim, -S 32k.
+    const std::pair<const char*, Time> cases[] = {{"dimemas_ideal", 6051059081},
+                                                  {"whatif_lat5us_bw1000_bus0", 6098160805},
+                                                  {"whatif_lat5us_bw0_bus0", 6061470449},
+                                                  {"whatif_lat0_bw1000_bus0", 6090483819},
+                                                  {"whatif_lat5us_bw1000_bus1", 6165226329}};
+    const auto program = build_replay_program(test::read_quiet(test::shared_data("epoch/epoch_4proc.prv.gz")));
+    for (const auto& [config, expected] : cases) {
+        INFO(config);
+        network::DimemasNetwork net(network::read_dimemas_config(test::shared_data(std::string("epoch/dimemas/epoch_4proc.") + config + ".cfg")));
+        const Time predicted = replay_events(program, net, {.timeline = false}).runtime;
+        CHECK(std::abs(static_cast<double>(predicted - expected)) <= 1e-3 * static_cast<double>(expected));
+    }
+}
+
+TEST_CASE("dimemas config: bad content names the file, line and field") {
+    const auto dir = test::scratch_dir("dim_cfg");
+    const auto bad_number = test::write_file(dir / "a.cfg", "#DIMEMAS_CONFIGURATION\n\n\"environment information\" {\"\", 0, \"\", 4, fast, 1, 1};;\n");
+    CHECK_THROWS_WITH_AS(network::read_dimemas_config(bad_number),
+                         (bad_number + ":3: \"environment information\" field 5 (network bandwidth (MB/s)): 'fast' is not a number").c_str(), TraceError);
+    const auto unknown = test::write_file(dir / "b.cfg", "#DIMEMAS_CONFIGURATION\n/* comment\n over lines */\n\"gpu information\" {1};;\n");
+    CHECK_THROWS_WITH_AS(network::read_dimemas_config(unknown), (unknown + ":4: unsupported record \"gpu information\"").c_str(), TraceError);
+    const auto fields = test::write_file(dir / "c.cfg", "#DIMEMAS_CONFIGURATION\n\"environment information\" {\"\", 0};;\n");
+    CHECK_THROWS_WITH_AS(network::read_dimemas_config(fields), (fields + ":2: \"environment information\" has 2 fields, expected 7").c_str(), TraceError);
+    const auto not_cfg = test::write_file(dir / "d.cfg", "hello\n");
+    CHECK_THROWS_WITH_AS(network::read_dimemas_config(not_cfg), (not_cfg + ":1: not a Dimemas configuration: no #DIMEMAS_CONFIGURATION line").c_str(), TraceError);
+    const auto coll = test::write_file(dir / "coll", "Machine globalop: 0 1 LOG HUGE 0 MAX\n");
+    DimemasParameters p;
+    CHECK_THROWS_WITH_AS(network::read_collectives_file(coll, p), (coll + ":1: unknown size rule 'HUGE' (MIN, MAX, MEAN, 2MAX or S+R)").c_str(), TraceError);
+}
