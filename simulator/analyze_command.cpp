@@ -4,6 +4,7 @@
 #include "replay/paraver_reader.hpp"
 #include "simulator/breakdown_report.hpp"
 #include "simulator/commands.hpp"
+#include "simulator/html_report.hpp"
 #include "simulator/hybrid_tables.hpp"
 #include "simulator/json_report.hpp"
 #include "simulator/modelfactors_csv.hpp"
@@ -23,6 +24,7 @@ struct AnalyzeOptions {
     std::vector<std::string> traces;
     std::string csv_path;
     std::string json_path;
+    std::string html_path;
     std::string scaling = "auto";
     std::string convention = "modelfactors";
     std::string model = "mpi";
@@ -109,6 +111,7 @@ void run_analyze(const AnalyzeOptions& o) {
         for (const auto& trace : series.traces) std::cout << format_rank_breakdown(trace);
     if (!o.csv_path.empty()) write_text_file(o.csv_path, o.model == "openmp" ? format_pypop_csv(table) : format_modelfactors_csv(table));
     if (!o.json_path.empty()) write_text_file(o.json_path, analysis_json(series, omp.runs).dump(2) + "\n");
+    if (!o.html_path.empty()) write_text_file(o.html_path, render_analysis_html(table, series, o.model));
 }
 
 } // namespace
@@ -119,6 +122,7 @@ void add_analyze_command(CLI::App& app) {
     cmd->add_option("traces", options->traces, "Paraver traces (.prv or .prv.gz), one per process count")->required()->check(CLI::ExistingFile);
     cmd->add_option("--csv", options->csv_path, "Write BSC modelfactors' CSV layout to FILE");
     cmd->add_option("--json", options->json_path, "Write every number, with names and units, to FILE");
+    cmd->add_option("--html", options->html_path, "Write a self-contained HTML report (table, scaling plots, per-rank breakdown) to FILE");
     cmd->add_option("--scaling", options->scaling, "Scaling kind of the series (auto = detect as modelfactors)")
         ->check(CLI::IsMember({"auto", "strong", "weak"}));
     cmd->add_option("--convention", options->convention,

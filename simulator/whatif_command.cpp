@@ -4,6 +4,7 @@
 #include "replay/network/ideal.hpp"
 #include "replay/paraver_reader.hpp"
 #include "simulator/commands.hpp"
+#include "simulator/html_report.hpp"
 #include "simulator/modelfactors_csv.hpp"
 #include "simulator/network_options.hpp"
 
@@ -19,7 +20,7 @@ namespace {
 struct WhatifOptions {
     std::string trace;
     NetworkOptions network; // values may be comma-separated lists
-    std::string csv_path, json_path;
+    std::string csv_path, json_path, html_path;
 };
 
 struct Outcome {
@@ -105,6 +106,11 @@ void run_whatif(const WhatifOptions& o) {
                                r.communication, r.transfer);
         write_text_file(o.csv_path, csv);
     }
+    if (!o.html_path.empty()) {
+        std::vector<WhatifPoint> points;
+        for (const auto& r : rows) points.push_back({r.network, static_cast<double>(r.predicted) * 1e-9});
+        write_text_file(o.html_path, render_whatif_html(o.trace, static_cast<double>(trace.end_time()) * 1e-9, static_cast<double>(ideal_runtime) * 1e-9, points));
+    }
     if (!o.json_path.empty()) {
         nlohmann::json j{{"popsim_version", k_version}, {"trace", o.trace}, {"real_runtime_ns", trace.end_time()}, {"ideal_runtime_ns", ideal_runtime}};
         j["configurations"] = nlohmann::json::array();
@@ -125,6 +131,7 @@ void add_whatif_command(CLI::App& app) {
     add_network_options(cmd, options->network, false);
     cmd->add_option("--csv", options->csv_path, "Write one row per configuration to FILE");
     cmd->add_option("--json", options->json_path, "Write every configuration's predictions to FILE");
+    cmd->add_option("--html", options->html_path, "Write an HTML report with a chart of the predicted runtimes to FILE");
     cmd->callback([options] { run_whatif(*options); });
 }
 
