@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs every ```sh block of the user guide, so the documented commands cannot rot.
+# usage: docs_examples_test.sh POPSIM SOURCE_DIR SHARED_DATA WORK_DIR
+set -euo pipefail
+popsim=$1 source=$2 data=$3 work=$4
+rm -rf "$work" && mkdir -p "$work/bin"
+ln -s "$popsim" "$work/bin/popsim"
+python3 - "$source/docs/user-guide.md" "$work" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+blocks = re.findall(r"```sh\n(.*?)```", text, re.S)
+assert blocks, "no sh examples found"
+for i, b in enumerate(blocks):
+    open(f"{sys.argv[2]}/example_{i:02d}.sh", "w").write("set -euo pipefail\n" + b)
+print(f"{len(blocks)} examples")
+PY
+cd "$work"
+for example in example_*.sh; do
+    echo "== $example"
+    PATH="$work/bin:$PATH" EXAMPLES="$source/examples" DATA="$data" bash "$example" > "$example.out" 2>&1 || {
+        cat "$example.out"; echo "FAIL: $example"; exit 1; }
+done
+echo "PASS: every user-guide example ran"
