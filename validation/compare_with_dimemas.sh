@@ -26,7 +26,7 @@ for ext in pcf row; do [ -f "$base.$ext" ] && cp "$base.$ext" "$work/trace.$ext"
 cp "$config" "$work/run.cfg"
 collectives=$(dirname "$config")/dimemas.collectives
 [ -f "$collectives" ] && cp "$collectives" "$work/"
-(cd "$work" && "$dimemas" -S 32k -pa sim.prv --dim trace.dim run.cfg > dimemas.log 2>&1) || {
+(cd "$work" && "$dimemas" -S 32k --dim trace.dim -p sim.prv run.cfg > dimemas.log 2>&1) || {
     echo "Dimemas failed:"; tail -20 "$work/dimemas.log"; exit 1; }
 dimemas_ns=$(awk -F: 'NR==1 {sub(/_ns/, "", $3); print $3}' "$work/sim.prv")
 "$popsim" simulate "$trace" --config "$config" --json "$work/popsim.json" > /dev/null
