@@ -36,6 +36,13 @@ public:
         return value;
     }
 
+    /// Skips a field whatever it holds (e.g. a signed "-1").
+    void skip_field() {
+        ++field_;
+        const std::size_t colon = text_.find(':', pos_);
+        pos_ = colon == std::string_view::npos ? text_.size() : colon + 1;
+    }
+
     std::uint32_t next_u32(const char* what) {
         const std::uint64_t v = next_uint(what);
         if (v > std::numeric_limits<std::uint32_t>::max()) {

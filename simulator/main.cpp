@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
     add_synth_command(app);
     add_simulate_command(app);
     add_whatif_command(app);
+    add_convert_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

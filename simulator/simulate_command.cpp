@@ -4,9 +4,11 @@
 #include "replay/dependency_graph.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/paraver_reader.hpp"
+#include "replay/dimemas_trace.hpp"
 #include "replay/simulated_trace.hpp"
 #include "simulator/commands.hpp"
 #include "simulator/modelfactors_csv.hpp"
+#include "simulator/load_program.hpp"
 #include "simulator/network_options.hpp"
 
 #include <fmt/format.h>
@@ -24,12 +26,12 @@ struct SimulateOptions {
     std::string json_path;
 };
 
-nlohmann::json result_json(const SimulateOptions& o, const replay::Trace& trace, const replay::ReplayResult& r) {
+nlohmann::json result_json(const SimulateOptions& o, const std::optional<Time>& real_runtime, const replay::ReplayResult& r) {
     nlohmann::json j;
     j["popsim_version"] = k_version;
     j["trace"] = o.trace;
     j["network"] = describe_network(o.network);
-    j["real_runtime_ns"] = trace.end_time();
+    j["real_runtime_ns"] = real_runtime ? nlohmann::json(*real_runtime) : nlohmann::json(nullptr);
     j["predicted_runtime_ns"] = r.runtime;
     j["predicted_max_useful_ns"] = r.max_useful();
     j["tasks"] = nlohmann::json::array();
@@ -42,22 +44,20 @@ nlohmann::json result_json(const SimulateOptions& o, const replay::Trace& trace,
 }
 
 void run_simulate(const SimulateOptions& o) {
-    const replay::Trace trace = replay::read_paraver(o.trace);
-    for (const auto& w : trace.warnings) std::cerr << "popsim: warning: " << w << "\n";
+    const auto loaded = load_program(o.trace, program_options(o.network));
+    if (!o.output.empty() && !loaded.trace) throw std::invalid_argument("-o needs a Paraver trace as input (its calls name the simulated states)");
     const auto network = make_network(o.network);
-    const auto program = replay::build_replay_program(trace, program_options(o.network));
-    for (const auto& w : program.warnings) std::cerr << "popsim: warning: " << w << "\n";
-    const replay::ReplayResult result = replay::replay_events(program, *network);
-    std::cout << fmt::format("trace              {}\nnetwork            {}\nreal runtime       {:.6f} s\npredicted runtime  {:.6f} s\n"
-                             "speed-up           {:.4f}\n",
-                             o.trace, describe_network(o.network), static_cast<double>(trace.end_time()) * 1e-9,
-                             static_cast<double>(result.runtime) * 1e-9,
-                             result.runtime == 0 ? 0.0 : static_cast<double>(trace.end_time()) / static_cast<double>(result.runtime));
+    const replay::ReplayResult result = replay::replay_events(loaded.program, *network);
+    const auto real = loaded.real_runtime;
+    std::cout << fmt::format("trace              {}\nnetwork            {}\n", o.trace, describe_network(o.network));
+    if (real) std::cout << fmt::format("real runtime       {:.6f} s\n", static_cast<double>(*real) * 1e-9);
+    std::cout << fmt::format("predicted runtime  {:.6f} s\n", static_cast<double>(result.runtime) * 1e-9);
+    if (real && result.runtime > 0) std::cout << fmt::format("speed-up           {:.4f}\n", static_cast<double>(*real) / static_cast<double>(result.runtime));
     if (!o.output.empty()) {
-        replay::write_simulated_paraver(trace, program, result, o.output);
+        replay::write_simulated_paraver(*loaded.trace, loaded.program, result, o.output);
         std::cerr << "popsim: wrote " << o.output << " and its .pcf/.row\n";
     }
-    if (!o.json_path.empty()) write_text_file(o.json_path, result_json(o, trace, result).dump(2) + "\n");
+    if (!o.json_path.empty()) write_text_file(o.json_path, result_json(o, real, result).dump(2) + "\n");
 }
 
 } // namespace
@@ -65,11 +65,28 @@ void run_simulate(const SimulateOptions& o) {
 void add_simulate_command(CLI::App& app) {
     auto options = std::make_shared<SimulateOptions>();
     auto* cmd = app.add_subcommand("simulate", "Replay a trace on a network model and write the simulated timeline");
-    cmd->add_option("trace", options->trace, "Paraver trace (.prv or .prv.gz)")->required()->check(CLI::ExistingFile);
+    cmd->add_option("trace", options->trace, "Paraver trace (.prv or .prv.gz) or Dimemas trace (.dim)")->required()->check(CLI::ExistingFile);
     add_network_options(cmd, options->network, true);
     cmd->add_option("-o,--output", options->output, "Write the simulated timeline as a Paraver trace (.prv, with .pcf/.row)");
     cmd->add_option("--json", options->json_path, "Write the predicted times (predicted_runtime_ns, per task) to FILE");
     cmd->callback([options] { run_simulate(*options); });
+}
+
+} // namespace popsim::simulator
+
+namespace popsim::simulator {
+
+void add_convert_command(CLI::App& app) {
+    auto trace = std::make_shared<std::string>();
+    auto output = std::make_shared<std::string>();
+    auto* cmd = app.add_subcommand("convert", "Write a Paraver trace as a Dimemas trace (.dim), as prv2dim does");
+    cmd->add_option("trace", *trace, "Paraver trace (.prv or .prv.gz)")->required()->check(CLI::ExistingFile);
+    cmd->add_option("output", *output, "Dimemas trace to write (.dim)")->required();
+    cmd->callback([trace, output] {
+        const auto loaded = load_program(*trace, {});
+        replay::write_dimemas_trace(loaded.program, loaded.trace->header.communicators, *output);
+        std::cerr << "popsim: wrote " << *output << "\n";
+    });
 }
 
 } // namespace popsim::simulator

@@ -5,6 +5,7 @@
 #include "replay/paraver_reader.hpp"
 #include "simulator/commands.hpp"
 #include "simulator/html_report.hpp"
+#include "simulator/load_program.hpp"
 #include "simulator/modelfactors_csv.hpp"
 #include "simulator/network_options.hpp"
 
@@ -78,9 +79,9 @@ Row row_of(const Outcome& o, Time real_runtime, Time ideal_runtime) {
 }
 
 void run_whatif(const WhatifOptions& o) {
-    const replay::Trace trace = replay::read_paraver(o.trace);
-    for (const auto& w : trace.warnings) std::cerr << "popsim: warning: " << w << "\n";
-    const auto program = replay::build_replay_program(trace, program_options(o.network));
+    const auto loaded = load_program(o.trace, program_options(o.network));
+    const auto& program = loaded.program;
+    const Time real_runtime = loaded.real_runtime.value_or(0); // unknown for .dim input: speed-ups are then 0
     replay::network::IdealNetwork ideal;
     const Time ideal_runtime = replay::replay_events(program, ideal, {.timeline = false}).runtime;
     std::vector<Outcome> outcomes;
@@ -91,8 +92,8 @@ void run_whatif(const WhatifOptions& o) {
         outcomes[i].result = replay::replay_events(program, *network, {.timeline = false});
     });
     std::vector<Row> rows;
-    for (const auto& out : outcomes) rows.push_back(row_of(out, trace.end_time(), ideal_runtime));
-    std::cout << fmt::format("{}: real runtime {:.6f} s, ideal network {:.6f} s\n\n", o.trace, static_cast<double>(trace.end_time()) * 1e-9,
+    for (const auto& out : outcomes) rows.push_back(row_of(out, real_runtime, ideal_runtime));
+    std::cout << fmt::format("{}: real runtime {:.6f} s, ideal network {:.6f} s\n\n", o.trace, static_cast<double>(real_runtime) * 1e-9,
                              static_cast<double>(ideal_runtime) * 1e-9);
     std::cout << fmt::format("{:>14} {:>9} {:>9} {:>9} {:>9} {:>9}  network\n", "predicted (s)", "speed-up", "PE", "LB", "CommE", "TE");
     for (const auto& r : rows) {
@@ -109,10 +110,10 @@ void run_whatif(const WhatifOptions& o) {
     if (!o.html_path.empty()) {
         std::vector<WhatifPoint> points;
         for (const auto& r : rows) points.push_back({r.network, static_cast<double>(r.predicted) * 1e-9});
-        write_text_file(o.html_path, render_whatif_html(o.trace, static_cast<double>(trace.end_time()) * 1e-9, static_cast<double>(ideal_runtime) * 1e-9, points));
+        write_text_file(o.html_path, render_whatif_html(o.trace, static_cast<double>(real_runtime) * 1e-9, static_cast<double>(ideal_runtime) * 1e-9, points));
     }
     if (!o.json_path.empty()) {
-        nlohmann::json j{{"popsim_version", k_version}, {"trace", o.trace}, {"real_runtime_ns", trace.end_time()}, {"ideal_runtime_ns", ideal_runtime}};
+        nlohmann::json j{{"popsim_version", k_version}, {"trace", o.trace}, {"real_runtime_ns", real_runtime}, {"ideal_runtime_ns", ideal_runtime}};
         j["configurations"] = nlohmann::json::array();
         for (const auto& r : rows)
             j["configurations"].push_back({{"network", r.network}, {"predicted_runtime_ns", r.predicted}, {"speedup", r.speedup},
@@ -127,7 +128,7 @@ void run_whatif(const WhatifOptions& o) {
 void add_whatif_command(CLI::App& app) {
     auto options = std::make_shared<WhatifOptions>();
     auto* cmd = app.add_subcommand("whatif", "Predict the runtime on many networks: the cross product of the swept parameters");
-    cmd->add_option("trace", options->trace, "Paraver trace (.prv or .prv.gz)")->required()->check(CLI::ExistingFile);
+    cmd->add_option("trace", options->trace, "Paraver trace (.prv or .prv.gz) or Dimemas trace (.dim)")->required()->check(CLI::ExistingFile);
     add_network_options(cmd, options->network, false);
     cmd->add_option("--csv", options->csv_path, "Write one row per configuration to FILE");
     cmd->add_option("--json", options->json_path, "Write every configuration's predictions to FILE");
