@@ -8,8 +8,10 @@
 #include "simulator/hybrid_tables.hpp"
 #include "simulator/json_report.hpp"
 #include "simulator/modelfactors_csv.hpp"
+#include "simulator/progress_bar.hpp"
 #include "simulator/terminal_report.hpp"
 
+#include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 #include <map>
@@ -47,13 +49,30 @@ struct Analyzed {
     std::vector<metrics::HybridRun> runs; // the same traces, for the OpenMP and hybrid models
 };
 
+/// The uncompressed size of the traces when all are plain (.prv), else 0 (unknown).
+std::uint64_t plain_bytes(const std::vector<std::string>& paths) {
+    std::uint64_t total = 0;
+    for (const auto& p : paths) {
+        if (p.ends_with(".gz")) return 0;
+        total += std::filesystem::file_size(p);
+    }
+    return total;
+}
+
 Analyzed summarize_all(const AnalyzeOptions& o) {
     const auto& paths = o.traces;
     std::vector<metrics::TraceSummary> out(paths.size());
     std::vector<metrics::HybridRun> runs(paths.size());
     std::vector<std::vector<std::string>> warnings(paths.size());
+    ProgressBar progress("reading", plain_bytes(paths));
     oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), [&](std::size_t i) {
-        const replay::Trace trace = replay::read_paraver(paths[i]);
+        replay::ReadOptions read;
+        std::uint64_t reported = 0;
+        read.on_progress = [&](std::uint64_t bytes) {
+            progress.add(bytes - reported);
+            reported = bytes;
+        };
+        const replay::Trace trace = replay::read_paraver(paths[i], read);
         warnings[i] = trace.warnings;
         out[i] = metrics::summarize(trace);
         runs[i] = metrics::hybrid_run(trace);
