@@ -3,6 +3,7 @@
 #include "replay/extrae_events.hpp"
 
 #include <algorithm>
+#include <map>
 #include <limits>
 #include <numeric>
 
@@ -49,7 +50,44 @@ Time useful_between(const replay::ThreadTimeline& t, Time begin, Time end) {
     return total;
 }
 
+/// What identifies a region instance beginning at `begin` on a master thread: the outlined function
+/// it runs (60000018 at or after its start), else the 60000001 value that opened it.
+std::uint64_t region_key(const replay::ThreadTimeline& master, Time begin) {
+    for (auto type : {replay::extrae::k_omp_outlined_function, replay::extrae::k_omp_parallel}) {
+        const auto* s = master.series(type);
+        if (!s) continue;
+        const auto it = std::lower_bound(s->time.begin(), s->time.end(), begin);
+        for (auto i = static_cast<std::size_t>(it - s->time.begin()); i < s->time.size(); ++i)
+            if (s->value[i] != 0) return s->value[i];
+    }
+    return 0;
+}
+
 } // namespace
+
+std::vector<RegionMetrics> region_metrics(const HybridRun& r) {
+    std::map<std::uint64_t, RegionMetrics> by_region;
+    const double scale = static_cast<double>(r.processes) * as_double(r.runtime);
+    for (const auto& i : r.region_instances) {
+        auto& m = by_region[i.region];
+        const double length = as_double(i.length);
+        if (m.instances == 0) m = RegionMetrics{i.region, 0, 0, 0, 0, 0, 0};
+        ++m.instances;
+        m.total_length += i.length;
+        m.parallel_efficiency += length == 0 ? 0 : i.mean_useful; // weighted by length: sum(mean useful), divided below
+        m.load_balance += length - (as_double(i.max_useful) - i.mean_useful);
+        m.parallel_inefficiency_contribution += (length - i.mean_useful) / scale;
+        m.load_imbalance_contribution += (as_double(i.max_useful) - i.mean_useful) / scale;
+    }
+    std::vector<RegionMetrics> out;
+    for (auto& [key, m] : by_region) {
+        const double total = as_double(m.total_length);
+        m.parallel_efficiency = total == 0 ? 1 : m.parallel_efficiency / total;
+        m.load_balance = total == 0 ? 1 : m.load_balance / total;
+        out.push_back(m);
+    }
+    return out;
+}
 
 Time HybridRun::non_mpi(std::size_t p) const {
     const auto& m = threads[master[p]];
@@ -72,10 +110,18 @@ HybridRun hybrid_run(const replay::Trace& trace) {
         Time imbalance = 0, scheduling = 0;
         for (const auto& [b, e] : run.regions.back()) {
             std::vector<Time> idle;
-            for (std::uint32_t t = run.master[p]; t < end; ++t) idle.push_back((e - b) - useful_between(trace.threads[t], b, e));
+            Time useful_sum = 0, useful_max = 0;
+            for (std::uint32_t t = run.master[p]; t < end; ++t) {
+                const Time useful = useful_between(trace.threads[t], b, e);
+                idle.push_back((e - b) - useful);
+                useful_sum += useful;
+                useful_max = std::max(useful_max, useful);
+            }
             const Time least = *std::min_element(idle.begin(), idle.end());
             for (Time i : idle) imbalance += i - least;
             scheduling += static_cast<Time>(idle.size()) * least;
+            run.region_instances.push_back({p, region_key(trace.threads[run.master[p]], b), e - b,
+                                            static_cast<double>(useful_sum) / static_cast<double>(idle.size()), useful_max});
         }
         run.omp_load_imbalance.push_back(imbalance);
         run.omp_scheduling.push_back(scheduling);

@@ -37,6 +37,16 @@ struct HybridRun {
     std::vector<Time> omp_load_imbalance;
     std::vector<Time> omp_scheduling;
 
+    /// One execution of a parallel region on one process.
+    struct RegionInstance {
+        std::uint32_t process = 0;
+        std::uint64_t region = 0; // the outlined function (60000018) run at its start, else the 60000001 value
+        Time length = 0;
+        double mean_useful = 0;   // over the process's threads
+        Time max_useful = 0;
+    };
+    std::vector<RegionInstance> region_instances;
+
     /// PyPOP's "Total Non-MPI Runtime" of a process: serial useful + OpenMP region time of its master.
     Time non_mpi(std::size_t process) const;
 };
@@ -83,6 +93,20 @@ struct TalpEfficiencies {
     double mpi_parallel = 1, mpi_communication = 1, mpi_load_balance = 1;
     double omp_parallel = 1, omp_serialization = 1, omp_load_balance = 1, omp_scheduling = 1;
 };
+
+/// Per parallel region (PyPOP's per-region child metrics of the additive model): its share of
+/// the OpenMP region inefficiency and of the load imbalance, and its length-weighted efficiencies.
+/// The contributions add up, over regions, to 1 - OpenMP Region Efficiency.
+struct RegionMetrics {
+    std::uint64_t region = 0;
+    std::uint32_t instances = 0;
+    Time total_length = 0;
+    double parallel_efficiency = 1;             // length-weighted mean of mean useful / length
+    double load_balance = 1;                    // length-weighted mean of 1 - (max - mean) / length
+    double parallel_inefficiency_contribution = 0; // sum(length - mean useful) / (P T)
+    double load_imbalance_contribution = 0;        // sum(max - mean useful) / (P T)
+};
+std::vector<RegionMetrics> region_metrics(const HybridRun& run);
 
 HybridAdditive hybrid_additive(const HybridRun& run);
 HybridMultiplicative hybrid_multiplicative(const HybridRun& run);

@@ -143,6 +143,15 @@ nlohmann::json hybrid_json(const metrics::HybridRun& r) {
               {"mpi_load_balance", m.mpi_load_balance}, {"mpi_communication_efficiency", m.mpi_communication},
               {"mpi_serialization_efficiency", optional_number(m.mpi_serialization)}, {"mpi_transfer_efficiency", optional_number(m.mpi_transfer)},
               {"omp_parallel_efficiency", m.omp_parallel}, {"omp_load_balance", m.omp_load_balance}, {"omp_communication_efficiency", m.omp_communication}}},
+            {"regions", [&] {
+                 auto list = nlohmann::json::array();
+                 for (const auto& g : metrics::region_metrics(r))
+                     list.push_back({{"region", g.region}, {"instances", g.instances}, {"total_length_ns", g.total_length},
+                                     {"parallel_efficiency", g.parallel_efficiency}, {"load_balance", g.load_balance},
+                                     {"parallel_inefficiency_contribution", g.parallel_inefficiency_contribution},
+                                     {"load_imbalance_contribution", g.load_imbalance_contribution}});
+                 return list;
+             }()},
             {"talp",
              {{"parallel_efficiency", t.parallel}, {"mpi_parallel_efficiency", t.mpi_parallel}, {"mpi_communication_efficiency", t.mpi_communication},
               {"mpi_load_balance", t.mpi_load_balance}, {"omp_parallel_efficiency", t.omp_parallel}, {"omp_serialization_efficiency", t.omp_serialization},

@@ -185,3 +185,43 @@ TEST_CASE("openmp: PyPOP's published metrics on the ImageMagick traces, to 0.01 
     CHECK(rows == 10);
     CHECK(worst < 1e-6); // in fact every value agrees to the 6 decimals PyPOP prints
 }
+
+TEST_CASE("openmp: per-region child metrics add up to the OpenMP region inefficiency") {
+    // Two regions on 1 process x 2 threads, T = 10 s. Region A (function 7): 4 s, useful 4 and 2 s.
+    // Region B (function 9): 4 s, useful 4 and 4 s. Serial 2 s on the master.
+    // A: contribution (4 - 3) / 10 = 0.1, imbalance (4 - 3) / 10 = 0.1, PE 3/4, LB 1 - 1/4 = 0.75.
+    // B: contribution 0, PE 1, LB 1. OpenMP Region Efficiency = 1 - (8 - 7) / 10 = 0.9.
+    const auto run = run_of("regions", R"(ranks 1 threads 2
+0.0 compute 2s
+0.0 event 60000001 1
+0.0 event 60000018 7
+0.0 compute 4s
+0.0 event 60000018 0
+0.0 event 60000001 0
+0.0 event 60000001 1
+0.0 event 60000018 9
+0.0 compute 4s
+0.0 event 60000018 0
+0.0 event 60000001 0
+0.1 at 2s
+0.1 event 60000018 7
+0.1 compute 2s
+0.1 state 5 2s
+0.1 event 60000018 0
+0.1 event 60000018 9
+0.1 compute 4s
+0.1 event 60000018 0
+)");
+    const auto regions = metrics::region_metrics(run);
+    REQUIRE(regions.size() == 2);
+    CHECK(regions[0].region == 7);
+    CHECK(regions[0].parallel_inefficiency_contribution == doctest::Approx(0.1));
+    CHECK(regions[0].load_imbalance_contribution == doctest::Approx(0.1));
+    CHECK(regions[0].parallel_efficiency == doctest::Approx(0.75));
+    CHECK(regions[0].load_balance == doctest::Approx(0.75));
+    CHECK(regions[1].parallel_inefficiency_contribution == doctest::Approx(0.0));
+    CHECK(regions[1].load_balance == doctest::Approx(1.0));
+    const double sum = regions[0].parallel_inefficiency_contribution + regions[1].parallel_inefficiency_contribution;
+    CHECK(sum == doctest::Approx(1 - metrics::openmp_efficiencies(run).omp_region));
+    CHECK(metrics::openmp_efficiencies(run).omp_region == doctest::Approx(0.9));
+}
