@@ -1,5 +1,7 @@
 #include "metrics/ideal_replay.hpp"
 
+#include "metrics/thread_breakdown.hpp"
+
 #include "replay/dependency_graph.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/network/ideal.hpp"
@@ -13,36 +15,14 @@ namespace popsim::metrics {
 
 namespace {
 
-/// Parallel regions of a master thread: [entry, exit) of Extrae's 60000001 events.
-std::vector<std::pair<Time, Time>> parallel_regions(const replay::ThreadTimeline& master, Time trace_end) {
-    std::vector<std::pair<Time, Time>> regions;
-    const auto* series = master.series(replay::extrae::k_omp_parallel);
-    if (!series) return regions;
-    constexpr Time k_closed = -1;
-    Time open = k_closed;
-    for (std::size_t i = 0; i < series->time.size(); ++i) {
-        if (series->value[i] != 0 && open == k_closed) open = series->time[i];
-        if (series->value[i] == 0 && open != k_closed) {
-            regions.emplace_back(open, series->time[i]);
-            open = k_closed;
-        }
-    }
-    if (open != k_closed) regions.emplace_back(open, trace_end);
-    return regions;
-}
-
 /// Per task, the replayed time of MPI operations whose call began outside a parallel region.
 std::vector<Time> mpi_outside_omp(const replay::Trace& trace, const replay::ReplayProgram& p, const replay::ReplayResult& r) {
     std::vector<Time> out(p.tasks, 0);
     for (std::uint32_t task = 0; task < p.tasks; ++task) {
         const auto& master = trace.threads[p.task_thread[task]];
         const auto regions = parallel_regions(master, trace.end_time());
-        auto inside = [&](Time t) {
-            const auto it = std::upper_bound(regions.begin(), regions.end(), std::pair{t, std::numeric_limits<Time>::max()});
-            return it != regions.begin() && t < std::prev(it)->second;
-        };
         for (replay::OpIndex op = p.task_first_op[task]; op < p.task_end_op(task); ++op) {
-            if (p.op_kind[op] == replay::OpKind::burst || inside(master.call_begin[p.op_call[op]])) continue;
+            if (p.op_kind[op] == replay::OpKind::burst || inside(master.call_begin[p.op_call[op]], regions)) continue;
             out[task] += r.op_end[op] - r.op_begin[op];
         }
     }

@@ -20,24 +20,6 @@ template <class F> double mean_over(std::size_t n, F f) {
     return n == 0 ? 0 : sum / static_cast<double>(n);
 }
 
-/// Parallel regions of a master thread: [entry, exit) of its 60000001 events.
-std::vector<std::pair<Time, Time>> parallel_regions(const replay::ThreadTimeline& master, Time trace_end) {
-    std::vector<std::pair<Time, Time>> regions;
-    const auto* s = master.series(replay::extrae::k_omp_parallel);
-    if (!s) return regions;
-    constexpr Time k_closed = -1;
-    Time open = k_closed;
-    for (std::size_t i = 0; i < s->time.size(); ++i) {
-        if (s->value[i] != 0 && open == k_closed) open = s->time[i];
-        if (s->value[i] == 0 && open != k_closed) {
-            regions.emplace_back(open, s->time[i]);
-            open = k_closed;
-        }
-    }
-    if (open != k_closed) regions.emplace_back(open, trace_end);
-    return regions;
-}
-
 /// Per-thread useful time inside [begin, end).
 Time useful_between(const replay::ThreadTimeline& t, Time begin, Time end) {
     Time total = 0;

@@ -24,14 +24,31 @@ Time overlap(Time begin, Time end, const std::vector<std::pair<Time, Time>>& int
     return total;
 }
 
-bool inside(Time t, const std::vector<std::pair<Time, Time>>& intervals) {
+} // namespace
+
+bool inside(Time t, const Intervals& intervals) {
     const auto it = std::upper_bound(intervals.begin(), intervals.end(), std::pair{t, std::numeric_limits<Time>::max()});
     return it != intervals.begin() && t < std::prev(it)->second;
 }
 
-} // namespace
+Intervals parallel_regions(const replay::ThreadTimeline& master, Time trace_end) {
+    Intervals regions;
+    const auto* s = master.series(ex::k_omp_parallel);
+    if (!s) return regions;
+    constexpr Time k_closed = -1;
+    Time open = k_closed;
+    for (std::size_t i = 0; i < s->time.size(); ++i) {
+        if (s->value[i] != 0 && open == k_closed) open = s->time[i];
+        if (s->value[i] == 0 && open != k_closed) {
+            regions.emplace_back(open, s->time[i]);
+            open = k_closed;
+        }
+    }
+    if (open != k_closed) regions.emplace_back(open, trace_end);
+    return regions;
+}
 
-std::vector<std::pair<Time, Time>> openmp_intervals(const replay::ThreadTimeline& t, Time trace_end) {
+Intervals openmp_intervals(const replay::ThreadTimeline& t, Time trace_end) {
     struct Change {
         Time time;
         int order; // the type's place in k_stack_types, then the series order: ties keep line order

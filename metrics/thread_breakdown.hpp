@@ -25,7 +25,15 @@ struct ThreadBreakdown {
 
 std::vector<ThreadBreakdown> thread_breakdowns(const replay::Trace& trace);
 
-/// The intervals [begin, end) in which thread `t` is in OpenMP, in time order.
-std::vector<std::pair<Time, Time>> openmp_intervals(const replay::ThreadTimeline& t, Time trace_end);
+using Intervals = std::vector<std::pair<Time, Time>>; // sorted, disjoint [begin, end)
+
+/// The intervals in which thread `t` is in OpenMP, in time order.
+Intervals openmp_intervals(const replay::ThreadTimeline& t, Time trace_end);
+
+/// A master thread's parallel regions: [entry, exit) of its 60000001 events.
+Intervals parallel_regions(const replay::ThreadTimeline& master, Time trace_end);
+
+/// Whether `t` lies in one of `intervals`.
+bool inside(Time t, const Intervals& intervals);
 
 } // namespace popsim::metrics

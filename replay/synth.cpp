@@ -5,6 +5,7 @@
 #include "replay/paraver_reader.hpp"
 #include "replay/paraver_writer.hpp"
 #include "replay/trace_error.hpp"
+#include "replay/units.hpp"
 
 #include <charconv>
 #include <deque>
@@ -18,26 +19,6 @@
 namespace popsim::replay::synth {
 
 Program::Program(std::uint32_t r, std::uint32_t t) : ranks(r), threads_per_rank(t), threads(std::size_t{r} * t) {}
-
-std::optional<Time> parse_duration(std::string_view text) {
-    struct Unit {
-        std::string_view suffix;
-        Time factor;
-    };
-    static constexpr Unit units[] = {{"ns", 1}, {"us", k_ns_per_us}, {"ms", k_ns_per_ms}, {"s", k_ns_per_s}};
-    Time factor = 1;
-    for (const auto& u : units) {
-        if (text.size() > u.suffix.size() && text.ends_with(u.suffix)) {
-            factor = u.factor;
-            text.remove_suffix(u.suffix.size());
-            break;
-        }
-    }
-    double value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc{} || end != text.data() + text.size() || value < 0) return std::nullopt;
-    return static_cast<Time>(value * static_cast<double>(factor) + 0.5);
-}
 
 namespace {
 

@@ -63,7 +63,4 @@ void write_paraver(const Program& program, const std::string& prv_path);
 /// compute + Irecv/Isend/Waitall with both neighbours + an Allreduce every 10 steps.
 Program halo_exchange(std::uint32_t ranks, std::uint64_t steps, std::uint64_t seed = 1);
 
-/// Parses "8s", "250ms", "3us", "12ns" or a bare number of ns.
-std::optional<Time> parse_duration(std::string_view text);
-
 } // namespace popsim::replay::synth

@@ -1,0 +1,35 @@
+// Quantities on the command line and in synth descriptions.
+#include "replay/units.hpp"
+#include "simulator/units.hpp"
+
+#include <doctest/doctest.h>
+#include <stdexcept>
+
+using namespace popsim;
+
+TEST_CASE("units: durations") {
+    CHECK(replay::parse_duration("8s") == 8'000'000'000);
+    CHECK(replay::parse_duration("1.5ms") == 1'500'000);
+    CHECK(replay::parse_duration("3us") == 3'000);
+    CHECK(replay::parse_duration("12") == 12);
+    CHECK(!replay::parse_duration("-1s"));
+    CHECK(!replay::parse_duration("fast"));
+    CHECK_THROWS_WITH_AS(simulator::parse_time("5 us"), "'5 us' is not a time (e.g. 5us, 1.5ms, 2s, 300ns)", std::invalid_argument);
+}
+
+TEST_CASE("units: bandwidths in Dimemas MB/s (2^20 bytes)") {
+    CHECK(simulator::parse_bandwidth_mbps("1000") == 1000.0);
+    CHECK(simulator::parse_bandwidth_mbps("1GiB/s") == 1024.0);
+    CHECK(simulator::parse_bandwidth_mbps("1048576B/s") == doctest::Approx(1.0));
+    CHECK(simulator::parse_bandwidth_mbps("10GB/s") == doctest::Approx(1e10 / 1048576.0));
+    CHECK(simulator::parse_bandwidth_mbps("inf") == 0.0);
+    CHECK_THROWS_AS(simulator::parse_bandwidth_mbps("fast"), std::invalid_argument);
+}
+
+TEST_CASE("units: sizes") {
+    CHECK(simulator::parse_bytes("32k") == 32768);
+    CHECK(simulator::parse_bytes("64KiB") == 65536);
+    CHECK(simulator::parse_bytes("1MB") == 1'000'000);
+    CHECK(simulator::parse_bytes("4096") == 4096);
+    CHECK_THROWS_AS(simulator::parse_bytes("lots"), std::invalid_argument);
+}
