@@ -19,6 +19,10 @@ void add_network_options(CLI::App* cmd, NetworkOptions& o, bool single_values) {
     cmd->add_option("--links", o.links, "Input and output links per node, 0 = unlimited");
     cmd->add_option("--tasks-per-node", o.tasks_per_node, std::string("Tasks per node (filled in order)") + list);
     cmd->add_option("--cpu-ratio", o.cpu_ratio, std::string("Relative CPU speed: bursts take traced / ratio") + list);
+    cmd->add_option("--mapping", o.mapping,
+                    "Tasks to nodes: fill (tasks-per-node consecutive tasks per node), interleaved (round robin), or a list of "
+                    "0-based nodes, one per task (0:0:1:1)")
+        ->capture_default_str();
     cmd->add_option("--eager", o.eager, "Sends of at least this size use rendezvous (Dimemas -S)")->capture_default_str();
 }
 
@@ -28,7 +32,35 @@ replay::ProgramOptions program_options(const NetworkOptions& o) {
     return p;
 }
 
-replay::network::DimemasParameters dimemas_parameters(const NetworkOptions& o) {
+namespace {
+
+/// Node of each task for --mapping (empty for fill, which tasks_per_node describes).
+std::vector<std::uint32_t> task_nodes(const std::string& mapping, std::uint32_t tasks, std::uint32_t per_node) {
+    std::vector<std::uint32_t> nodes;
+    if (mapping == "fill") return nodes;
+    if (mapping == "interleaved") {
+        const std::uint32_t count = (tasks + per_node - 1) / per_node;
+        for (std::uint32_t t = 0; t < tasks; ++t) nodes.push_back(t % count);
+        return nodes;
+    }
+    std::size_t start = 0;
+    while (start <= mapping.size()) {
+        const auto colon = std::min(mapping.find(':', start), mapping.size());
+        std::uint32_t node = 0;
+        const auto [end, ec] = std::from_chars(mapping.data() + start, mapping.data() + colon, node);
+        if (ec != std::errc{} || end != mapping.data() + colon) {
+            throw std::invalid_argument(fmt::format("--mapping '{}' is not fill, interleaved or a list of node numbers like 0:0:1:1", mapping));
+        }
+        nodes.push_back(node);
+        start = colon + 1;
+    }
+    if (nodes.size() != tasks) throw std::invalid_argument(fmt::format("--mapping lists {} nodes for {} tasks", nodes.size(), tasks));
+    return nodes;
+}
+
+} // namespace
+
+replay::network::DimemasParameters dimemas_parameters(const NetworkOptions& o, std::uint32_t tasks) {
     replay::network::DimemasParameters p;
     if (!o.config.empty()) p = replay::network::read_dimemas_config(o.config);
     auto count = [](const std::string& text, const char* what) {
@@ -49,22 +81,23 @@ replay::network::DimemasParameters dimemas_parameters(const NetworkOptions& o) {
         p.cpu_ratio = std::stod(*o.cpu_ratio);
         if (p.cpu_ratio <= 0) throw std::invalid_argument("--cpu-ratio must be positive");
     }
+    p.node_of_task = task_nodes(o.mapping, tasks, p.tasks_per_node);
     return p;
 }
 
-std::unique_ptr<replay::network::NetworkModel> make_network(const NetworkOptions& o) {
+std::unique_ptr<replay::network::NetworkModel> make_network(const NetworkOptions& o, std::uint32_t tasks) {
     const bool dimemas = o.model == "dimemas" || !o.config.empty() || o.latency || o.bandwidth || o.buses || o.links || o.tasks_per_node ||
-                         o.cpu_ratio;
+                         o.cpu_ratio || o.mapping != "fill";
     if (!dimemas) return std::make_unique<replay::network::IdealNetwork>();
-    return std::make_unique<replay::network::DimemasNetwork>(dimemas_parameters(o));
+    return std::make_unique<replay::network::DimemasNetwork>(dimemas_parameters(o, tasks));
 }
 
-std::string describe_network(const NetworkOptions& o) {
-    if (make_network(o)->name() == "ideal") return fmt::format("ideal (eager limit {})", o.eager);
-    const auto p = dimemas_parameters(o);
-    return fmt::format("dimemas{}: latency {} ns, bandwidth {} MB/s (2^20 B), buses {}, links {}, {} tasks/node, CPU ratio {}, eager limit {}",
+std::string describe_network(const NetworkOptions& o, std::uint32_t tasks) {
+    if (make_network(o, tasks)->name() == "ideal") return fmt::format("ideal (eager limit {})", o.eager);
+    const auto p = dimemas_parameters(o, tasks);
+    return fmt::format("dimemas{}: latency {} ns, bandwidth {} MB/s (2^20 B), buses {}, links {}, {} tasks/node, CPU ratio {}, mapping {}, eager limit {}",
                        o.config.empty() ? "" : " (" + o.config + ")", p.inter_latency, p.inter_bandwidth_mbps == 0 ? std::string("inf") : fmt::format("{:g}", p.inter_bandwidth_mbps),
-                       p.buses, p.in_links, p.tasks_per_node, p.cpu_ratio, o.eager);
+                       p.buses, p.in_links, p.tasks_per_node, p.cpu_ratio, o.mapping, o.eager);
 }
 
 } // namespace popsim::simulator

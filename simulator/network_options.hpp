@@ -15,6 +15,7 @@ struct NetworkOptions {
     std::string model = "ideal"; // ideal | dimemas
     std::string config;          // a Dimemas .cfg (implies dimemas)
     std::optional<std::string> latency, bandwidth, buses, tasks_per_node, cpu_ratio, links;
+    std::string mapping = "fill"; // fill | interleaved | an explicit list of 0-based nodes per task
     std::string eager = "32k";
 };
 
@@ -23,10 +24,10 @@ struct NetworkOptions {
 void add_network_options(CLI::App* cmd, NetworkOptions& options, bool single_values);
 
 replay::ProgramOptions program_options(const NetworkOptions& options);
-/// The Dimemas parameters the options describe (the .cfg, then the overrides).
-replay::network::DimemasParameters dimemas_parameters(const NetworkOptions& options);
-std::unique_ptr<replay::network::NetworkModel> make_network(const NetworkOptions& options);
+/// The Dimemas parameters the options describe (the .cfg, then the overrides) for `tasks` tasks.
+replay::network::DimemasParameters dimemas_parameters(const NetworkOptions& options, std::uint32_t tasks);
+std::unique_ptr<replay::network::NetworkModel> make_network(const NetworkOptions& options, std::uint32_t tasks);
 /// A one-line description of the model and its parameters, for reports.
-std::string describe_network(const NetworkOptions& options);
+std::string describe_network(const NetworkOptions& options, std::uint32_t tasks);
 
 } // namespace popsim::simulator

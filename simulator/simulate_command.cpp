@@ -30,7 +30,7 @@ nlohmann::json result_json(const SimulateOptions& o, const std::optional<Time>& 
     nlohmann::json j;
     j["popsim_version"] = k_version;
     j["trace"] = o.trace;
-    j["network"] = describe_network(o.network);
+    j["network"] = describe_network(o.network, static_cast<std::uint32_t>(r.tasks.size()));
     j["real_runtime_ns"] = real_runtime ? nlohmann::json(*real_runtime) : nlohmann::json(nullptr);
     j["predicted_runtime_ns"] = r.runtime;
     j["predicted_max_useful_ns"] = r.max_useful();
@@ -46,10 +46,10 @@ nlohmann::json result_json(const SimulateOptions& o, const std::optional<Time>& 
 void run_simulate(const SimulateOptions& o) {
     const auto loaded = load_program(o.trace, program_options(o.network));
     if (!o.output.empty() && !loaded.trace) throw std::invalid_argument("-o needs a Paraver trace as input (its calls name the simulated states)");
-    const auto network = make_network(o.network);
+    const auto network = make_network(o.network, loaded.program.tasks);
     const replay::ReplayResult result = replay::replay_events(loaded.program, *network);
     const auto real = loaded.real_runtime;
-    std::cout << fmt::format("trace              {}\nnetwork            {}\n", o.trace, describe_network(o.network));
+    std::cout << fmt::format("trace              {}\nnetwork            {}\n", o.trace, describe_network(o.network, loaded.program.tasks));
     if (real) std::cout << fmt::format("real runtime       {:.6f} s\n", static_cast<double>(*real) * 1e-9);
     std::cout << fmt::format("predicted runtime  {:.6f} s\n", static_cast<double>(result.runtime) * 1e-9);
     if (real && result.runtime > 0) std::cout << fmt::format("speed-up           {:.4f}\n", static_cast<double>(*real) / static_cast<double>(result.runtime));

@@ -74,7 +74,7 @@ Row row_of(const Outcome& o, Time real_runtime, Time ideal_runtime) {
         max = std::max(max, static_cast<double>(t.useful));
     }
     const double T = static_cast<double>(o.result.runtime), avg = tasks.empty() ? 0 : sum / static_cast<double>(tasks.size());
-    return {describe_network(o.network), o.result.runtime, T == 0 ? 0 : static_cast<double>(real_runtime) / T, T == 0 ? 0 : avg / T,
+    return {describe_network(o.network, static_cast<std::uint32_t>(tasks.size())), o.result.runtime, T == 0 ? 0 : static_cast<double>(real_runtime) / T, T == 0 ? 0 : avg / T,
             max == 0 ? 1 : avg / max, T == 0 ? 0 : max / T, T == 0 ? 0 : static_cast<double>(ideal_runtime) / T};
 }
 
@@ -86,9 +86,9 @@ void run_whatif(const WhatifOptions& o) {
     const Time ideal_runtime = replay::replay_events(program, ideal, {.timeline = false}).runtime;
     std::vector<Outcome> outcomes;
     for (auto& c : configurations(o.network)) outcomes.push_back({c, {}});
-    for (auto& out : outcomes) make_network(out.network); // validate every value before the runs
+    for (auto& out : outcomes) make_network(out.network, program.tasks); // validate every value before the runs
     oneapi::tbb::parallel_for(std::size_t{0}, outcomes.size(), [&](std::size_t i) {
-        const auto network = make_network(outcomes[i].network);
+        const auto network = make_network(outcomes[i].network, program.tasks);
         outcomes[i].result = replay::replay_events(program, *network, {.timeline = false});
     });
     std::vector<Row> rows;
