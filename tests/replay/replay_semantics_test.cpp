@@ -234,3 +234,42 @@ TEST_CASE("replay: a communication record outside any MPI call is reported and l
     CHECK(program.warnings[0] == "1 communication records match no MPI call and are left out of the replay:");
     CHECK(program.warnings[1].find("record 1 (1.1.1 -> 1.2.1, 8 bytes) is outside any MPI call") != std::string::npos);
 }
+
+TEST_CASE("replay: every collective synchronises its communicator") {
+    // Whatever the operation, on the ideal network all leave when the last (3 s) arrives: 3 + 1 = 4 s.
+    for (const char* call : {"Barrier", "Bcast", "Reduce", "Allreduce", "Gather", "Gatherv", "Scatter", "Scatterv", "Allgather", "Allgatherv",
+                             "Alltoall", "Alltoallv", "Reduce_scatter", "Scan", "Exscan"}) {
+        INFO(call);
+        std::string d = "ranks 3\n";
+        for (int r = 0; r < 3; ++r) {
+            const auto rank = std::to_string(r);
+            d += rank + " compute " + std::to_string(r + 1) + "s\n" + rank + " " + call + " 1s size=64 root=0\n" + rank + " compute 1s\n";
+        }
+        const auto r = replay_both(std::string("coll_") + call, d);
+        CHECK(r.events.runtime == 4 * s);
+        CHECK(r.program.collectives.size() == 1);
+    }
+}
+
+TEST_CASE("replay: persistent sends (MPI_Start) block like MPI_Send") {
+    // prv2dim writes a persistent send as a blocking send: 1 MiB waits for the receive at 3 s.
+    const auto r = replay_both("start", "ranks 2\n0 compute 1s\n0 Start 1ms to=1 size=1048576\n0 compute 2s\n"
+                                        "1 compute 3s\n1 Recv 1ms from=0 size=1048576\n1 compute 1s\n");
+    CHECK(r.events.tasks[0].end == 5 * s);
+}
+
+TEST_CASE("replay: Sendrecv_replace and Waitsome") {
+    const auto a = replay_both("sendrecv_replace", "ranks 2\n0 compute 2s\n0 Sendrecv_replace 1s to=1 from=1 size=1048576\n"
+                                                   "1 compute 1s\n1 Sendrecv_replace 2s to=0 from=0 size=1048576\n");
+    CHECK(a.events.runtime == 2 * s); // as Sendrecv: both leave when the later one arrives
+    const auto b = replay_both("waitsome", "ranks 2\n0 compute 3s\n0 Send 1ms to=1 size=8\n"
+                                           "1 Irecv 1ms from=0 size=8 req=a\n1 Waitsome 4s req=a\n1 compute 1s\n");
+    CHECK(b.events.tasks[1].end == 4 * s); // completes when the send starts at 3 s
+}
+
+TEST_CASE("replay: calls without messages replay as nothing") {
+    // MPI_Iprobe, MPI_Comm_rank and MPI_Cancel carry no message: only the bursts remain.
+    const auto r = replay_both("probe", "ranks 1\n0 compute 1s\n0 Iprobe 1s\n0 Comm_rank 1s\n0 Cancel 1s\n0 compute 1s\n");
+    CHECK(r.events.runtime == 2 * s);
+    CHECK(r.program.messages.empty());
+}
