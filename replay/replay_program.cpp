@@ -18,6 +18,11 @@ std::uint32_t ReplayProgram::task_of(OpIndex op) const {
     return static_cast<std::uint32_t>(it - task_first_op.begin() - 1);
 }
 
+bool ReplayProgram::received_by_blocking_receive(MessageIndex m) const {
+    const auto& msg = messages[m];
+    return msg.post_op + 1 == msg.wait_op && op_call[msg.post_op] == op_call[msg.wait_op];
+}
+
 namespace {
 
 constexpr std::size_t k_max_listed_warnings = 10;

@@ -74,6 +74,9 @@ struct ReplayProgram {
     std::size_t op_count() const { return op_kind.size(); }
     OpIndex task_end_op(std::uint32_t task) const { return task_first_op[task + 1]; }
     std::uint32_t task_of(OpIndex op) const;
+    /// True when message `m` is received by a blocking receive call: its post is followed at once
+    /// by its wait, in the same call (a Dimemas Recv rather than Irecv + Wait).
+    bool received_by_blocking_receive(MessageIndex m) const;
 };
 
 /// Builds the program from a trace; throws TraceError for what cannot be replayed (tracing

@@ -27,7 +27,7 @@ class Engine {
 public:
     Engine(const ReplayProgram& p, network::NetworkModel& model, bool timeline)
         : p_(p), model_(model), timeline_(timeline), pc_(p.tasks), begun_op_(p.tasks, k_none), op_begin_(p.tasks, 0),
-          blocked_(p.tasks, false), arrived_in_collective_(p.tasks, false),
+          blocked_(p.tasks, false), arrived_in_collective_(p.tasks, false), startup_paid_(p.tasks, false),
           message_(p.messages.size()), transfer_start_(p.messages.size(), k_unset), arrival_(p.messages.size(), k_unset),
           coll_arrived_(p.collectives.size(), 0), coll_latest_(p.collectives.size(), 0) {
         result_.tasks.resize(p.tasks);
@@ -66,9 +66,10 @@ private:
     /// The task leaves `op` at `at`: account its time and move on.
     void finish_op(std::uint32_t task, OpIndex op, Time at) {
         auto& times = result_.tasks[task];
+        startup_paid_[task] = false;
         if (p_.op_kind[op] != OpKind::burst) {
             const Time blocked = at - op_begin_[task];
-            const Time transfer = std::clamp<Time>(transfer_part(op, op_begin_[task], at), 0, blocked);
+            const Time transfer = std::clamp<Time>(startup_cost(op) + transfer_part(op, op_begin_[task], at), 0, blocked);
             times.transfer += transfer;
             times.waiting += blocked - transfer;
         }
@@ -92,8 +93,43 @@ private:
         }
     }
 
+    Time message_startup(MessageIndex m) const {
+        const auto& msg = p_.messages[m];
+        return model_.startup(msg.sender_task, msg.receiver_task);
+    }
+
+    /// The startup CPU time operation `op` pays before it acts (NetworkModel::startup): a send
+    /// before its data leaves, a blocking receive before posting, any other receive in its wait,
+    /// once per message (prv2dim writes one wait record per message).
+    Time startup_cost(OpIndex op) const {
+        const std::uint32_t ref = p_.op_ref[op];
+        switch (p_.op_kind[op]) {
+        case OpKind::send: return message_startup(ref);
+        case OpKind::recv_post: return p_.received_by_blocking_receive(ref) ? message_startup(ref) : 0;
+        case OpKind::recv_wait: {
+            Time total = 0;
+            for (auto i = p_.wait_first[ref]; i < p_.wait_first[ref + 1]; ++i)
+                if (!p_.received_by_blocking_receive(p_.wait_messages[i])) total += message_startup(p_.wait_messages[i]);
+            return total;
+        }
+        default: return 0;
+        }
+    }
+
+    /// True once the task has paid the startup of its current operation; otherwise it resumes the
+    /// operation when the startup is over.
+    bool startup_done(std::uint32_t task, OpIndex op) {
+        if (startup_paid_[task]) return true;
+        const Time cost = startup_cost(op);
+        if (cost == 0) return true;
+        startup_paid_[task] = true;
+        schedule(task, now_ + cost);
+        return false;
+    }
+
     /// Returns true when the task moves on at `now_`, false when it blocks or was rescheduled.
     bool execute(std::uint32_t task, OpIndex op) {
+        if (!startup_done(task, op)) return false;
         switch (p_.op_kind[op]) {
         case OpKind::burst: return run_burst(task, op);
         case OpKind::send: return send(task, op);
@@ -112,27 +148,22 @@ private:
         return false;
     }
 
-    Time start_transfer(MessageIndex m) {
+    void start_transfer(MessageIndex m) {
         const auto& msg = p_.messages[m];
         transfer_start_[m] = now_;
         arrival_[m] = model_.transfer({m, msg.sender_task, msg.receiver_task, msg.bytes}, now_);
         wake_receiver(msg.receiver_task, arrival_[m]);
-        return arrival_[m];
     }
 
+    /// A blocking rendezvous send waits until the receive is posted, then leaves as its data starts
+    /// moving (Dimemas: the transfer goes on without the sender).
     bool send(std::uint32_t task, OpIndex op) {
         const MessageIndex m = p_.op_ref[op];
         const auto& msg = p_.messages[m];
         message_[m].issued = true;
-        const bool waits_for_receiver = msg.rendezvous && !msg.immediate_send;
         if (!msg.rendezvous || message_[m].posted) {
-            const Time arrival = start_transfer(m);
-            if (waits_for_receiver && arrival > now_) { // a rendezvous send lasts until the data is delivered
-                finish_op(task, op, arrival);
-                schedule(task, arrival);
-                return false;
-            }
-        } else if (waits_for_receiver) {
+            start_transfer(m);
+        } else if (!msg.immediate_send) {
             message_[m].sender_blocked = true;
             blocked_[task] = true;
             return false;
@@ -146,11 +177,11 @@ private:
         message_[m].posted = true;
         const auto& msg = p_.messages[m];
         if (msg.rendezvous && message_[m].issued && arrival_[m] == k_unset) { // the sender is ready and waited for us
-            const Time arrival = start_transfer(m);
+            start_transfer(m);
             if (message_[m].sender_blocked) {
                 message_[m].sender_blocked = false;
-                finish_op(msg.sender_task, msg.send_op, arrival);
-                schedule(msg.sender_task, arrival);
+                finish_op(msg.sender_task, msg.send_op, now_);
+                schedule(msg.sender_task, now_);
             }
         }
         finish_op(task, op, now_);
@@ -231,7 +262,7 @@ private:
     std::vector<OpIndex> pc_;
     std::vector<OpIndex> begun_op_; // the operation whose begin op_begin_ holds
     std::vector<Time> op_begin_;    // when each task reached its current operation
-    std::vector<bool> blocked_, arrived_in_collective_;
+    std::vector<bool> blocked_, arrived_in_collective_, startup_paid_;
     struct MessageState {
         bool issued : 1 = false;         // the sender reached the send
         bool posted : 1 = false;         // the receiver posted the receive

@@ -37,11 +37,15 @@ std::vector<Time>::iterator DimemasNetwork::earliest(std::vector<Time>& free_at)
     return std::min_element(free_at.begin(), free_at.end());
 }
 
+Time DimemasNetwork::startup(std::uint32_t sender_task, std::uint32_t receiver_task) const {
+    return node_of(sender_task) == node_of(receiver_task) ? p_.intra_latency : p_.inter_latency;
+}
+
 Time DimemasNetwork::transfer(const TransferRequest& r, Time ready) {
     const std::uint32_t from = node_of(r.sender_task), to = node_of(r.receiver_task);
-    if (from == to) return ready + p_.intra_latency + transmission(r.bytes, p_.intra_bandwidth_mbps);
-    // The latency (Dimemas' startup) comes first; then the data waits for a bus and links.
-    Time start = ready + p_.inter_latency;
+    if (from == to) return ready + transmission(r.bytes, p_.intra_bandwidth_mbps);
+    // The startup was paid by the calls; the data waits for a bus and links, then moves.
+    Time start = ready;
     std::vector<Time>::iterator bus, out, in;
     if (p_.buses > 0) start = std::max(start, *(bus = earliest(bus_free_)));
     if (p_.out_links > 0) {

@@ -1,7 +1,9 @@
 #pragma once
 // Dimemas' parametric network model (after Dimemas 5.5, docs/network-model.md):
-//   point to point: latency + bytes / bandwidth (1 MB = 2^20 bytes; bandwidth 0 = instantaneous),
-//     intra-node or inter-node parameters by the task-to-node mapping; inter-node messages hold one
+//   point to point: the latency is CPU time (Dimemas' startup) the sender pays before its data
+//     leaves and the receiver pays in a blocking receive (before posting) or in each wait; the data
+//     then takes bytes / bandwidth (1 MB = 2^20 bytes; bandwidth 0 = instantaneous), with intra-node
+//     or inter-node parameters by the task-to-node mapping; inter-node messages hold one
 //     of `buses` (0 = unlimited) and an output link of the sender's node and an input link of the
 //     receiver's node for their transmission, first come first served;
 //   collectives: a fan-in and a fan-out phase of stages (none, constant 1, linear N-1, logarithmic
@@ -48,6 +50,7 @@ public:
 
     std::string_view name() const override { return "dimemas"; }
     Time burst(Time traced) const override;
+    Time startup(std::uint32_t sender_task, std::uint32_t receiver_task) const override;
     Time transfer(const TransferRequest& request, Time ready) override;
     Time collective(const Collective& op, Time ready) override;
     bool zero_cost() const override;

@@ -28,6 +28,11 @@ public:
     /// The replayed duration of a CPU burst traced as `traced` (relative CPU speed).
     virtual Time burst(Time traced) const { return traced; }
 
+    /// CPU time a point-to-point call spends before its data can move (Dimemas' "startup", the
+    /// latency): the sender pays it before its message leaves, the receiver in a blocking receive
+    /// (before posting) or in the wait that completes a message.
+    virtual Time startup(std::uint32_t /*sender_task*/, std::uint32_t /*receiver_task*/) const { return 0; }
+
     /// A transfer whose sender and receiver are both ready at `ready`: returns when the data has
     /// arrived. The engine calls this in non-decreasing `ready` order, so a model can keep FIFO
     /// resource queues as "free at" times.
@@ -36,8 +41,8 @@ public:
     /// A collective whose last member arrives at `ready`: returns when all members leave it.
     virtual Time collective(const Collective& op, Time ready) = 0;
 
-    /// True when every transfer and collective completes at its `ready` time and bursts keep their
-    /// duration; the longest-path pass then gives the same timeline as the event engine.
+    /// True when every transfer and collective completes at its `ready` time, startups are 0 and
+    /// bursts keep their duration; the longest-path pass then gives the same timeline as the engine.
     virtual bool zero_cost() const { return false; }
 };
 

@@ -100,7 +100,7 @@ TEST_CASE("dimemas model: with zero latency and infinite bandwidth it is the ide
     CHECK(replay_events(program, dimemas).op_end == replay_events(program, ideal).op_end);
 }
 
-TEST_CASE("dimemas model: epoch 4 ranks with Dimemas' five configurations, within 0.1 %") {
+TEST_CASE("dimemas model: epoch 4 ranks with Dimemas' five configurations, within 0.1 % (in fact 5e-6)") {
     // dimemas_results.csv: Dimemas 5.5.0 with prv2dim, -S 32k.
     const std::pair<const char*, Time> cases[] = {{"dimemas_ideal", 6051059081},
                                                   {"whatif_lat5us_bw1000_bus0", 6098160805},
@@ -112,7 +112,19 @@ TEST_CASE("dimemas model: epoch 4 ranks with Dimemas' five configurations, withi
         INFO(config);
         network::DimemasNetwork net(network::read_dimemas_config(test::shared_data(std::string("epoch/dimemas/epoch_4proc.") + config + ".cfg")));
         const Time predicted = replay_events(program, net, {.timeline = false}).runtime;
-        CHECK(std::abs(static_cast<double>(predicted - expected)) <= 1e-3 * static_cast<double>(expected));
+        CHECK(std::abs(static_cast<double>(predicted - expected)) <= 1e-3 * static_cast<double>(expected)); // the issue's target
+        CHECK(std::abs(static_cast<double>(predicted - expected)) <= 5e-6 * static_cast<double>(expected)); // what the model achieves
+    }
+}
+
+TEST_CASE("dimemas model: task by task against Dimemas' simulated trace (5 us, 1000 MB/s)") {
+    const auto program = build_replay_program(test::read_quiet(test::shared_data("epoch/epoch_4proc.prv.gz")));
+    network::DimemasNetwork net(network::read_dimemas_config(test::shared_data("epoch/dimemas/epoch_4proc.whatif_lat5us_bw1000_bus0.cfg")));
+    const auto ours = replay_events(program, net);
+    const auto dimemas = test::read_quiet(test::shared_data("epoch/dimemas/epoch_4proc.whatif_lat5us_bw1000_bus0.sim.prv.gz"));
+    for (std::uint32_t t = 0; t < 4; ++t) {
+        INFO("task " << t + 1);
+        CHECK(std::abs(ours.tasks[t].end - dimemas.threads[t].states_end) <= 100); // ns; measured: 55 ns on every task
     }
 }
 
