@@ -98,7 +98,6 @@ public:
             } catch (const ParseError& e) {
                 throw TraceError(path_, n, e.what());
             }
-            line_ = n;
         }
         if (n == 0) throw TraceError(path_, 1, "empty file: no #DIMEMAS header");
         return finish();
@@ -122,7 +121,7 @@ private:
         const auto kind = in.next_uint("record kind");
         switch (kind) {
         case 0: (void)task(in); return; // NOOP
-        case 1: return read_burst(in, line);
+        case 1: return read_burst(line);
         case 2: return read_send(in);
         case 3: return read_receive(in);
         case 10: return read_global_op(in);
@@ -148,7 +147,7 @@ private:
         communicators_.push_back(std::move(c));
     }
 
-    void read_burst(detail::FieldScanner&, const std::string& line) {
+    void read_burst(const std::string& line) {
         if (line.find(':', 2) == std::string::npos) throw ParseError("burst record has too few fields");
         // `1:task:thread:seconds`: the seconds are a decimal, so split by hand.
         const auto last = line.rfind(':');
@@ -165,8 +164,7 @@ private:
         ops_[t].push_back({OpKind::burst, static_cast<Time>(std::llround(seconds * 1e9)), 0});
     }
 
-    /// The second field of `2:`/`3:` is the partner thread (-1 = any); the scanner reads unsigned
-    /// fields, so it is skipped by text.
+    /// `2:`/`3:` records: task, thread, partner task, partner thread, size, tag, id, mode.
     struct P2p {
         std::uint32_t task, partner;
         std::uint64_t bytes, tag, id, mode;
@@ -176,14 +174,13 @@ private:
         r.task = task(in);
         r.partner = in.next_u32(partner_name);
         if (r.partner >= tasks_) throw ParseError(fmt::format("{} {} does not exist", partner_name, r.partner));
-        skip_signed(in);
+        in.skip_field(); // the partner thread, -1 for "any"
         r.bytes = in.next_uint("size");
         r.tag = in.next_uint("tag");
         r.id = in.next_uint("communicator/message id");
         r.mode = in.next_uint("synchronism");
         return r;
     }
-    static void skip_signed(detail::FieldScanner& in) { in.skip_field(); }
 
     void read_send(detail::FieldScanner& in) {
         const auto r = read_p2p(in, "destination task");
@@ -246,7 +243,6 @@ private:
 
     std::string path_;
     const ProgramOptions& options_;
-    std::uint64_t line_ = 0;
     std::uint32_t tasks_ = 0;
     std::vector<std::vector<OpRecord>> ops_;
     std::vector<GlobalOpRecord> globals_;
