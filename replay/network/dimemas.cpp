@@ -88,7 +88,9 @@ Time DimemasNetwork::stage_cost(const Collective& op, CollectiveModel::Size rule
 
 Time DimemasNetwork::collective(const Collective& op, Time ready) {
     const auto id = dimemas_global_op_id(op.call_id);
-    const auto found = id ? p_.collectives.find(*id) : p_.collectives.end();
+    // Dimemas skips the collectives file's line for MPI_Reduce (id 10): it always takes the default.
+    constexpr std::uint32_t k_reduce = 10;
+    const auto found = id && *id != k_reduce ? p_.collectives.find(*id) : p_.collectives.end();
     const CollectiveModel& model = found != p_.collectives.end() ? found->second : p_.default_collective;
     const std::uint32_t n = op.member_count;
     auto phase = [&](CollectiveModel::Stages kind, CollectiveModel::Size rule) {

@@ -87,6 +87,22 @@ TEST_CASE("dimemas model: a logarithmic broadcast takes ceil(log2 N) stages") {
     CHECK(replay_on("dim_bcast_bus", d, p).runtime == 7 * (10 * us + 1000 * us));
 }
 
+TEST_CASE("dimemas model: MPI_Reduce ignores the collectives file, as Dimemas does") {
+    // 8 ranks, 1 MiB at 1000 MiB/s, 10 us latency. A LOG model listed for Reduce (id 10) is not used:
+    // the default, one constant stage, is: 10 us + 1 ms. The same model for Allreduce (id 11) applies.
+    auto p = latency_bandwidth(10 * us, 1000);
+    const CollectiveModel log{CollectiveModel::Stages::logarithmic, CollectiveModel::Size::max, CollectiveModel::Stages::none, CollectiveModel::Size::max};
+    p.collectives[10] = log;
+    p.collectives[11] = log;
+    auto eight = [](const char* call) {
+        std::string d = "ranks 8\n";
+        for (int r = 0; r < 8; ++r) d += std::to_string(r) + " " + call + " 1us size=1048576 root=0\n";
+        return d;
+    };
+    CHECK(replay_on("dim_reduce", eight("Reduce"), p).runtime == 10 * us + 1000 * us);
+    CHECK(replay_on("dim_allreduce", eight("Allreduce"), p).runtime == 3 * (10 * us + 1000 * us));
+}
+
 TEST_CASE("dimemas model: the CPU ratio divides bursts") {
     auto p = latency_bandwidth(0, 0);
     p.cpu_ratio = 2;
