@@ -15,14 +15,19 @@ namespace popsim::metrics {
 
 namespace {
 
-/// Per task, the replayed time of MPI operations whose call began outside a parallel region.
-std::vector<Time> mpi_outside_omp(const replay::Trace& trace, const replay::ReplayProgram& p, const replay::ReplayResult& r) {
+/// Per task, the replayed time of its first thread's MPI operations whose call began outside a
+/// parallel region.
+std::vector<Time> mpi_outside_omp(const replay::Trace& trace, const replay::ReplayProgram& p,
+                                  const replay::ReplayResult& r) {
     std::vector<Time> out(p.tasks, 0);
     for (std::uint32_t task = 0; task < p.tasks; ++task) {
-        const auto& master = trace.threads[p.task_thread[task]];
+        const auto thread = p.master_thread(task);
+        const auto& master = trace.threads[p.trace_thread[thread]];
         const auto regions = parallel_regions(master, trace.end_time());
-        for (replay::OpIndex op = p.task_first_op[task]; op < p.task_end_op(task); ++op) {
-            if (p.op_kind[op] == replay::OpKind::burst || inside(master.call_begin[p.op_call[op]], regions)) continue;
+        for (replay::OpIndex op = p.thread_first_op[thread]; op < p.thread_end_op(thread); ++op) {
+            if (p.op_call[op] == replay::k_none ||
+                inside(master.call_begin[p.op_call[op]], regions))
+                continue; // bursts, fork/join
             out[task] += r.op_end[op] - r.op_begin[op];
         }
     }
@@ -31,15 +36,18 @@ std::vector<Time> mpi_outside_omp(const replay::Trace& trace, const replay::Repl
 
 bool has_parallel_regions(const replay::Trace& trace) {
     for (const auto& t : trace.threads)
-        if (const auto* s = t.series(replay::extrae::k_omp_parallel); s && !s->time.empty()) return true;
+        if (const auto* s = t.series(replay::extrae::k_omp_parallel); s && !s->time.empty())
+            return true;
     return false;
 }
 
 } // namespace
 
-IdealRun ideal_run(const replay::Trace& trace, const IdealOptions& options, std::vector<std::string>* warnings) {
+IdealRun ideal_run(const replay::Trace& trace, const IdealOptions& options,
+                   std::vector<std::string>* warnings) {
     const auto program = replay::build_replay_program(trace, options.program);
-    if (warnings) warnings->insert(warnings->end(), program.warnings.begin(), program.warnings.end());
+    if (warnings)
+        warnings->insert(warnings->end(), program.warnings.begin(), program.warnings.end());
     const bool hybrid = has_parallel_regions(trace); // needs per-operation times to split MPI time
     replay::ReplayResult result;
     if (options.method == ReplayMethod::events) {
@@ -50,9 +58,10 @@ IdealRun ideal_run(const replay::Trace& trace, const IdealOptions& options, std:
     }
     IdealRun run;
     run.runtime = result.runtime;
-    run.max_useful = result.max_useful();
-    for (const auto& t : result.tasks) {
-        run.task_useful.push_back(t.useful);
+    run.max_useful = result.max_useful(program);
+    for (std::uint32_t task = 0; task < program.tasks; ++task) {
+        const auto& t = result.task(program, task);
+        run.task_useful.push_back(t.outside_mpi());
         run.task_end.push_back(t.end);
         run.task_mpi_outside_omp.push_back(t.mpi());
     }

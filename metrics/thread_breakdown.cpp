@@ -12,11 +12,13 @@ namespace {
 
 namespace ex = replay::extrae;
 
-constexpr std::uint32_t k_stack_types[] = {ex::k_omp_parallel, ex::k_omp_barrier, ex::k_omp_outlined_function, ex::k_omp_task_function};
+constexpr std::uint32_t k_stack_types[] = {ex::k_omp_parallel, ex::k_omp_barrier,
+                                           ex::k_omp_outlined_function, ex::k_omp_task_function};
 
 /// Time covered by both [begin, end) and the sorted, disjoint `intervals`, starting the search at
 /// `cursor` (calls come in time order).
-Time overlap(Time begin, Time end, const std::vector<std::pair<Time, Time>>& intervals, std::size_t& cursor) {
+Time overlap(Time begin, Time end, const std::vector<std::pair<Time, Time>>& intervals,
+             std::size_t& cursor) {
     while (cursor < intervals.size() && intervals[cursor].second <= begin) ++cursor;
     Time total = 0;
     for (std::size_t i = cursor; i < intervals.size() && intervals[i].first < end; ++i)
@@ -25,28 +27,6 @@ Time overlap(Time begin, Time end, const std::vector<std::pair<Time, Time>>& int
 }
 
 } // namespace
-
-bool inside(Time t, const Intervals& intervals) {
-    const auto it = std::upper_bound(intervals.begin(), intervals.end(), std::pair{t, std::numeric_limits<Time>::max()});
-    return it != intervals.begin() && t < std::prev(it)->second;
-}
-
-Intervals parallel_regions(const replay::ThreadTimeline& master, Time trace_end) {
-    Intervals regions;
-    const auto* s = master.series(ex::k_omp_parallel);
-    if (!s) return regions;
-    constexpr Time k_closed = -1;
-    Time open = k_closed;
-    for (std::size_t i = 0; i < s->time.size(); ++i) {
-        if (s->value[i] != 0 && open == k_closed) open = s->time[i];
-        if (s->value[i] == 0 && open != k_closed) {
-            regions.emplace_back(open, s->time[i]);
-            open = k_closed;
-        }
-    }
-    if (open != k_closed) regions.emplace_back(open, trace_end);
-    return regions;
-}
 
 Intervals openmp_intervals(const replay::ThreadTimeline& t, Time trace_end) {
     struct Change {
@@ -59,10 +39,12 @@ Intervals openmp_intervals(const replay::ThreadTimeline& t, Time trace_end) {
     for (int k = 0; k < 4; ++k) {
         const auto* s = t.series(k_stack_types[k]);
         if (!s) continue;
-        for (std::size_t i = 0; i < s->time.size(); ++i) changes.push_back({s->time[i], k, i, s->value[i] != 0});
+        for (std::size_t i = 0; i < s->time.size(); ++i)
+            changes.push_back({s->time[i], k, i, s->value[i] != 0});
     }
-    std::sort(changes.begin(), changes.end(),
-              [](const Change& a, const Change& b) { return std::tie(a.time, a.order, a.index) < std::tie(b.time, b.order, b.index); });
+    std::sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) {
+        return std::tie(a.time, a.order, a.index) < std::tie(b.time, b.order, b.index);
+    });
     std::vector<std::pair<Time, Time>> out;
     int depth = 0;
     Time open = 0;
@@ -87,7 +69,9 @@ std::vector<ThreadBreakdown> thread_breakdowns(const replay::Trace& trace) {
         for (std::size_t i = 0; i < t.state_count(); ++i) {
             const Time begin = t.state_begin[i], end = t.state_end(i);
             const auto state = t.state_value[i];
-            if (state != ex::k_state_idle && state != ex::k_state_tracing_disabled && state != replay::k_no_state) b.active += end - begin;
+            if (state != ex::k_state_idle && state != ex::k_state_tracing_disabled &&
+                state != replay::k_no_state)
+                b.active += end - begin;
             if (state != ex::k_state_running) continue;
             b.useful += end - begin;
             b.useful_in_omp += overlap(begin, end, omp, cursor);

@@ -4,6 +4,7 @@
 // "In OpenMP" follows PyPOP's cfgs: a stack over Extrae's events 60000001 (parallel region),
 // 60000005 (barrier), 60000018 (outlined function) and 60000023 (task function), where a non-zero
 // value pushes and 0 pops; a thread is in OpenMP while the stack is not empty.
+#include "replay/openmp_regions.hpp"
 #include "replay/trace.hpp"
 
 #include <vector>
@@ -11,11 +12,11 @@
 namespace popsim::metrics {
 
 struct ThreadBreakdown {
-    Time useful = 0;          // Running
-    Time useful_in_omp = 0;   // Running while in OpenMP
-    Time omp_region = 0;      // in OpenMP (any state)
-    Time active = 0;          // in any state but Idle (0) and Tracing disabled (14): PyPOP's runtime
-    Time mpi = 0;             // inside MPI calls
+    Time useful = 0;        // Running
+    Time useful_in_omp = 0; // Running while in OpenMP
+    Time omp_region = 0;    // in OpenMP (any state)
+    Time active = 0;        // in any state but Idle (0) and Tracing disabled (14): PyPOP's runtime
+    Time mpi = 0;           // inside MPI calls
     Time mpi_outside_omp = 0; // inside MPI calls that begin outside OpenMP
     std::uint64_t instructions = 0;
     std::uint64_t cycles = 0;
@@ -25,15 +26,11 @@ struct ThreadBreakdown {
 
 std::vector<ThreadBreakdown> thread_breakdowns(const replay::Trace& trace);
 
-using Intervals = std::vector<std::pair<Time, Time>>; // sorted, disjoint [begin, end)
+using replay::inside;
+using replay::Intervals;
+using replay::parallel_regions;
 
 /// The intervals in which thread `t` is in OpenMP, in time order.
 Intervals openmp_intervals(const replay::ThreadTimeline& t, Time trace_end);
-
-/// A master thread's parallel regions: [entry, exit) of its 60000001 events.
-Intervals parallel_regions(const replay::ThreadTimeline& master, Time trace_end);
-
-/// Whether `t` lies in one of `intervals`.
-bool inside(Time t, const Intervals& intervals);
 
 } // namespace popsim::metrics

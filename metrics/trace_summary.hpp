@@ -18,9 +18,10 @@ namespace popsim::metrics {
 /// What the ideal-network replay contributes (Runtime (ideal), Useful duration (ideal, max)).
 struct IdealRun {
     Time runtime = 0;
-    Time max_useful = 0;             // the largest per-task sum of simulated CPU bursts
-    std::vector<Time> task_useful;   // per MPI task, simulated CPU bursts
-    std::vector<Time> task_end;      // per MPI task, when it finishes on the ideal network
+    Time max_useful = 0;           // the largest of task_useful
+    std::vector<Time> task_useful; // per MPI task, its first thread's simulated time outside MPI
+                                   // (CPU bursts, OpenMP fork/join)
+    std::vector<Time> task_end;    // per MPI task, when it finishes on the ideal network
     /// Per MPI task, its replayed MPI time outside OpenMP parallel regions (S0's mpi_ideal_p); the
     /// whole MPI time (end - useful) when the trace has no OpenMP regions.
     std::vector<Time> task_mpi_outside_omp;
@@ -29,11 +30,11 @@ struct IdealRun {
 struct TraceSummary {
     std::string path;
     std::uint32_t processes = 0;
-    std::uint32_t threads = 0; // over all processes
-    Time runtime = 0;          // trace span, as modelfactors
-    std::vector<Time> useful;  // per thread: time in the Running state
+    std::uint32_t threads = 0;                          // over all processes
+    Time runtime = 0;                                   // trace span, as modelfactors
+    std::vector<Time> useful;                           // per thread: time in the Running state
     std::vector<replay::ThreadIndex> task_first_thread; // per MPI task, its first thread
-    std::uint64_t instructions = 0; // useful, all threads
+    std::uint64_t instructions = 0;                     // useful, all threads
     std::uint64_t cycles = 0;
     bool has_counters = false;
     std::optional<IdealRun> ideal;

@@ -12,11 +12,11 @@ namespace {
 
 using Edge = std::pair<std::uint32_t, std::uint32_t>;
 
-constexpr std::uint32_t k_start = k_none; // "the task's start": time 0, no vertex
+constexpr std::uint32_t k_start = k_none; // "the thread's start": time 0, no vertex
 
-/// The operation whose end is the start of `op` (k_start for a task's first operation).
+/// The operation whose end is the start of `op` (k_start for a thread's first operation).
 std::uint32_t predecessor(const ReplayProgram& p, OpIndex op) {
-    return op == p.task_first_op[p.task_of(op)] ? k_start : op - 1;
+    return op == p.thread_first_op[p.thread_of(op)] ? k_start : op - 1;
 }
 
 struct EdgeList {
@@ -51,7 +51,8 @@ DependencyGraph build_dependency_graph(const ReplayProgram& p) {
         }
     }
     const auto vertices = collective_base + static_cast<std::uint32_t>(p.collectives.size());
-    return DependencyGraph(boost::edges_are_unsorted_multi_pass, list.edges.begin(), list.edges.end(), list.weights.begin(), vertices);
+    return DependencyGraph(boost::edges_are_unsorted_multi_pass, list.edges.begin(),
+                           list.edges.end(), list.weights.begin(), vertices);
 }
 
 ReplayResult replay_longest_path(const ReplayProgram& p, const DependencyGraph& g) {
@@ -63,7 +64,8 @@ ReplayResult replay_longest_path(const ReplayProgram& p, const DependencyGraph& 
     for (std::uint32_t v = 0; v < n; ++v) {
         if (in_degree[v] != 0) continue;
         ready.push_back(v);
-        if (v < p.op_count() && p.op_kind[v] == OpKind::burst) leave[v] = p.op_duration[v]; // a first burst from time 0
+        if (v < p.op_count() && p.op_kind[v] == OpKind::burst)
+            leave[v] = p.op_duration[v]; // a first burst from time 0
     }
     std::uint32_t done = 0;
     while (!ready.empty()) {
@@ -77,7 +79,7 @@ ReplayResult replay_longest_path(const ReplayProgram& p, const DependencyGraph& 
         }
     }
     ReplayResult r;
-    r.tasks.resize(p.tasks);
+    r.threads.resize(p.thread_count());
     r.op_end.assign(leave.begin(), leave.begin() + static_cast<std::ptrdiff_t>(p.op_count()));
     r.op_begin.resize(p.op_count());
     for (OpIndex op = 0; op < p.op_count(); ++op) {
@@ -85,11 +87,11 @@ ReplayResult replay_longest_path(const ReplayProgram& p, const DependencyGraph& 
         r.op_begin[op] = pred == k_start ? 0 : r.op_end[pred];
     }
     if (done < n) {
-        std::vector<OpIndex> position(p.tasks);
-        std::vector<Time> reached_at(p.tasks, 0);
-        for (std::uint32_t t = 0; t < p.tasks; ++t) {
-            position[t] = p.task_end_op(t);
-            for (OpIndex op = p.task_first_op[t]; op < p.task_end_op(t); ++op) {
+        std::vector<OpIndex> position(p.thread_count());
+        std::vector<Time> reached_at(p.thread_count(), 0);
+        for (ReplayThread t = 0; t < p.thread_count(); ++t) {
+            position[t] = p.thread_end_op(t);
+            for (OpIndex op = p.thread_first_op[t]; op < p.thread_end_op(t); ++op) {
                 if (in_degree[op] == 0) continue;
                 position[t] = op;
                 reached_at[t] = r.op_begin[op];
@@ -98,14 +100,16 @@ ReplayResult replay_longest_path(const ReplayProgram& p, const DependencyGraph& 
         }
         throw ReplayDeadlock(describe_blocked_tasks(p, position, reached_at));
     }
-    for (std::uint32_t t = 0; t < p.tasks; ++t) {
-        auto& times = r.tasks[t];
-        const OpIndex first = p.task_first_op[t], last = p.task_end_op(t);
+    for (ReplayThread t = 0; t < p.thread_count(); ++t) {
+        auto& times = r.threads[t];
+        const OpIndex first = p.thread_first_op[t], last = p.thread_end_op(t);
         times.end = last > first ? r.op_end[last - 1] : 0;
         for (OpIndex op = first; op < last; ++op) {
             if (p.op_kind[op] == OpKind::burst) times.useful += p.op_duration[op];
+            if (p.is_thread_barrier(op)) times.fork_join += r.op_end[op] - r.op_begin[op];
         }
-        times.waiting = times.end - times.useful; // nothing is in transfer on the ideal network
+        times.waiting = times.end - times.useful -
+                        times.fork_join; // nothing is in transfer on the ideal network
         r.runtime = std::max(r.runtime, times.end);
     }
     return r;

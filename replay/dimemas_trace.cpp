@@ -24,27 +24,34 @@ std::uint16_t call_of_global_op(std::uint32_t glop) {
 void write_op(std::string& out, const ReplayProgram& p, std::uint32_t task, OpIndex op) {
     const std::uint32_t ref = p.op_ref[op];
     switch (p.op_kind[op]) {
-    case OpKind::burst: fmt::format_to(std::back_inserter(out), "1:{}:0:{:.9f}\n", task, static_cast<double>(p.op_duration[op]) * 1e-9); break;
+    case OpKind::burst:
+        fmt::format_to(std::back_inserter(out), "1:{}:0:{:.9f}\n", task,
+                       static_cast<double>(p.op_duration[op]) * 1e-9);
+        break;
     case OpKind::send: {
         const auto& m = p.messages[ref];
-        fmt::format_to(std::back_inserter(out), "2:{}:0:{}:-1:{}:{}:{}:{}\n", task, m.receiver_task, m.bytes, m.tag, ref + 1, m.immediate_send ? 2 : 1);
+        fmt::format_to(std::back_inserter(out), "2:{}:0:{}:-1:{}:{}:{}:{}\n", task, m.receiver,
+                       m.bytes, m.tag, ref + 1, m.immediate_send ? 2 : 1);
         break;
     }
     case OpKind::recv_post: {
         const auto& m = p.messages[ref];
-        fmt::format_to(std::back_inserter(out), "3:{}:0:{}:-1:{}:{}:{}:1\n", task, m.sender_task, m.bytes, m.tag, ref + 1);
+        fmt::format_to(std::back_inserter(out), "3:{}:0:{}:-1:{}:{}:{}:1\n", task, m.sender,
+                       m.bytes, m.tag, ref + 1);
         break;
     }
     case OpKind::recv_wait:
         for (auto i = p.wait_first[ref]; i < p.wait_first[ref + 1]; ++i) {
             const MessageIndex mi = p.wait_messages[i];
             const auto& m = p.messages[mi];
-            fmt::format_to(std::back_inserter(out), "3:{}:0:{}:-1:{}:{}:{}:2\n", task, m.sender_task, m.bytes, m.tag, mi + 1);
+            fmt::format_to(std::back_inserter(out), "3:{}:0:{}:-1:{}:{}:{}:2\n", task, m.sender,
+                           m.bytes, m.tag, mi + 1);
         }
         break;
     case OpKind::collective: {
         const auto& c = p.collectives[ref];
-        fmt::format_to(std::back_inserter(out), "10:{}:0:{}:{}:{}:0:{}:{}:1\n", task, dimemas_global_op_id(c.call_id).value_or(0), c.communicator,
+        fmt::format_to(std::back_inserter(out), "10:{}:0:{}:{}:{}:0:{}:{}:1\n", task,
+                       dimemas_global_op_id(c.call_id).value_or(0), c.communicator,
                        c.root_task == task ? 1 : 0, c.send_bytes, c.recv_bytes);
         break;
     }
@@ -53,7 +60,13 @@ void write_op(std::string& out, const ReplayProgram& p, std::uint32_t task, OpIn
 
 } // namespace
 
-void write_dimemas_trace(const ReplayProgram& p, const std::vector<Communicator>& communicators, const std::string& path) {
+void write_dimemas_trace(const ReplayProgram& p, const std::vector<Communicator>& communicators,
+                         const std::string& path) {
+    if (p.thread_count() != p.tasks) {
+        throw TraceError(path, 0,
+                         "a Dimemas trace holds one thread per task: build the program without "
+                         "OpenMP threads (ProgramOptions::threads)");
+    }
     std::string body;
     for (const auto& c : communicators) {
         fmt::format_to(std::back_inserter(body), "d:1:{}:{}", c.id, c.tasks.size());
@@ -64,16 +77,21 @@ void write_dimemas_trace(const ReplayProgram& p, const std::vector<Communicator>
     std::string streams;
     for (std::uint32_t t = 0; t < p.tasks; ++t) {
         task_offset.push_back(streams.size());
-        for (OpIndex op = p.task_first_op[t]; op < p.task_end_op(t); ++op) write_op(streams, p, t, op);
+        for (OpIndex op = p.thread_first_op[t]; op < p.thread_end_op(t); ++op)
+            write_op(streams, p, t, op);
     }
     std::string threads;
     for (std::uint32_t t = 0; t < p.tasks; ++t) threads += t ? ",1" : "1";
     // The header holds the offset of the offset table: format it to a fixed width, then fill it in.
-    const std::string header_template = fmt::format("#DIMEMAS:\"popsim\":1,{:012}:{}({}),{}\n", 0, p.tasks, threads, communicators.size());
+    const std::string header_template = fmt::format("#DIMEMAS:\"popsim\":1,{:012}:{}({}),{}\n", 0,
+                                                    p.tasks, threads, communicators.size());
     const std::size_t table_offset = header_template.size() + body.size() + streams.size();
     const std::size_t first_stream = header_template.size() + body.size();
-    std::string out = fmt::format("#DIMEMAS:\"popsim\":1,{:012}:{}({}),{}\n", table_offset, p.tasks, threads, communicators.size()) + body + streams;
-    for (std::uint32_t t = 0; t < p.tasks; ++t) fmt::format_to(std::back_inserter(out), "s:{}:{}\n", t, first_stream + task_offset[t]);
+    std::string out = fmt::format("#DIMEMAS:\"popsim\":1,{:012}:{}({}),{}\n", table_offset, p.tasks,
+                                  threads, communicators.size()) +
+                      body + streams;
+    for (std::uint32_t t = 0; t < p.tasks; ++t)
+        fmt::format_to(std::back_inserter(out), "s:{}:{}\n", t, first_stream + task_offset[t]);
     std::ofstream file(path, std::ios::binary);
     if (!file || !(file << out)) throw TraceError(path, 0, "cannot write");
 }
@@ -81,8 +99,9 @@ void write_dimemas_trace(const ReplayProgram& p, const std::vector<Communicator>
 namespace {
 
 class DimReader {
-public:
-    DimReader(std::string path, const ProgramOptions& options) : path_(std::move(path)), options_(options) {}
+  public:
+    DimReader(std::string path, const ProgramOptions& options)
+        : path_(std::move(path)), options_(options) {}
 
     ReplayProgram read() {
         std::ifstream in(path_);
@@ -103,14 +122,18 @@ public:
         return finish();
     }
 
-private:
+  private:
     void read_header(const std::string& line) {
-        if (line.rfind("#DIMEMAS:", 0) != 0) throw ParseError("not a Dimemas trace: the first line does not start with '#DIMEMAS:'");
+        if (line.rfind("#DIMEMAS:", 0) != 0)
+            throw ParseError("not a Dimemas trace: the first line does not start with '#DIMEMAS:'");
         const auto tasks_at = line.find(':', line.rfind('"') + 2);
         const auto paren = line.find('(', tasks_at);
-        if (tasks_at == std::string::npos || paren == std::string::npos) throw ParseError("malformed #DIMEMAS header");
-        tasks_ = static_cast<std::uint32_t>(std::stoul(line.substr(tasks_at + 1, paren - tasks_at - 1)));
-        if (tasks_ == 0 || tasks_ > 1u << 22) throw ParseError("the #DIMEMAS header declares an implausible number of tasks");
+        if (tasks_at == std::string::npos || paren == std::string::npos)
+            throw ParseError("malformed #DIMEMAS header");
+        tasks_ =
+            static_cast<std::uint32_t>(std::stoul(line.substr(tasks_at + 1, paren - tasks_at - 1)));
+        if (tasks_ == 0 || tasks_ > 1u << 22)
+            throw ParseError("the #DIMEMAS header declares an implausible number of tasks");
         ops_.resize(tasks_);
     }
 
@@ -120,20 +143,32 @@ private:
         detail::FieldScanner in(line, "Dimemas record");
         const auto kind = in.next_uint("record kind");
         switch (kind) {
-        case 0: (void)task(in); return; // NOOP
-        case 1: return read_burst(line);
-        case 2: return read_send(in);
-        case 3: return read_receive(in);
-        case 10: return read_global_op(in);
-        case 20: return; // user events and blocks do not change the replay
-        default: throw ParseError(fmt::format("record kind {} is not supported (0, 1, 2, 3, 10, 20)", kind));
+        case 0:
+            (void)task(in);
+            return; // NOOP
+        case 1:
+            return read_burst(line);
+        case 2:
+            return read_send(in);
+        case 3:
+            return read_receive(in);
+        case 10:
+            return read_global_op(in);
+        case 20:
+            return; // user events and blocks do not change the replay
+        default:
+            throw ParseError(
+                fmt::format("record kind {} is not supported (0, 1, 2, 3, 10, 20)", kind));
         }
     }
 
     std::uint32_t task(detail::FieldScanner& in) {
         const auto t = in.next_u32("task");
-        if (t >= tasks_) throw ParseError(fmt::format("task {} does not exist (the header declares {})", t, tasks_));
-        if (in.next_uint("thread") != 0) throw ParseError("popsim replays thread 0 of each task only");
+        if (t >= tasks_)
+            throw ParseError(
+                fmt::format("task {} does not exist (the header declares {})", t, tasks_));
+        if (in.next_uint("thread") != 0)
+            throw ParseError("popsim replays thread 0 of each task only");
         return t;
     }
 
@@ -148,7 +183,8 @@ private:
     }
 
     void read_burst(const std::string& line) {
-        if (line.find(':', 2) == std::string::npos) throw ParseError("burst record has too few fields");
+        if (line.find(':', 2) == std::string::npos)
+            throw ParseError("burst record has too few fields");
         // `1:task:thread:seconds`: the seconds are a decimal, so split by hand.
         const auto last = line.rfind(':');
         detail::FieldScanner head(std::string_view(line).substr(0, last), "burst record");
@@ -158,7 +194,8 @@ private:
         try {
             seconds = std::stod(line.substr(last + 1));
         } catch (const std::exception&) {
-            throw ParseError(fmt::format("burst duration '{}' is not a number of seconds", line.substr(last + 1)));
+            throw ParseError(fmt::format("burst duration '{}' is not a number of seconds",
+                                         line.substr(last + 1)));
         }
         if (!(seconds >= 0)) throw ParseError("negative burst duration");
         ops_[t].push_back({OpKind::burst, static_cast<Time>(std::llround(seconds * 1e9)), 0});
@@ -173,7 +210,8 @@ private:
         P2p r;
         r.task = task(in);
         r.partner = in.next_u32(partner_name);
-        if (r.partner >= tasks_) throw ParseError(fmt::format("{} {} does not exist", partner_name, r.partner));
+        if (r.partner >= tasks_)
+            throw ParseError(fmt::format("{} {} does not exist", partner_name, r.partner));
         in.skip_field(); // the partner thread, -1 for "any"
         r.bytes = in.next_uint("size");
         r.tag = in.next_uint("tag");
@@ -185,7 +223,8 @@ private:
     void read_send(detail::FieldScanner& in) {
         const auto r = read_p2p(in, "destination task");
         auto& m = message(r.task, r.partner, r.tag, r.id, r.bytes);
-        if (m.send_seen) throw ParseError("a second send of the same message (same tasks, tag and id)");
+        if (m.send_seen)
+            throw ParseError("a second send of the same message (same tasks, tag and id)");
         m.send_seen = true;
         m.immediate = r.mode >= 2;
         ops_[r.task].push_back({OpKind::send, 0, m.index});
@@ -196,13 +235,20 @@ private:
         auto& m = message(r.partner, r.task, r.tag, r.id, r.bytes);
         if (r.mode == 0 || r.mode == 1) ops_[r.task].push_back({OpKind::recv_post, 0, m.index});
         if (r.mode == 0 || r.mode == 2) ops_[r.task].push_back({OpKind::recv_wait, 0, m.index});
-        if (r.mode > 2) throw ParseError(fmt::format("receive type {} is not 0 (Recv), 1 (Irecv) or 2 (Wait)", r.mode));
+        if (r.mode > 2)
+            throw ParseError(
+                fmt::format("receive type {} is not 0 (Recv), 1 (Irecv) or 2 (Wait)", r.mode));
     }
 
     void read_global_op(detail::FieldScanner& in) {
         const std::uint32_t t = task(in);
         const auto glop = in.next_u32("global operation");
-        GlobalOpRecord g{t, call_of_global_op(glop), in.next_uint("communicator"), in.next_uint("is root") != 0, 0, 0};
+        GlobalOpRecord g{t,
+                         call_of_global_op(glop),
+                         in.next_uint("communicator"),
+                         in.next_uint("is root") != 0,
+                         0,
+                         0};
         in.skip_field(); // root thread
         g.send = in.next_uint("bytes sent");
         g.recv = in.next_uint("bytes received");
@@ -217,11 +263,15 @@ private:
         std::uint64_t bytes, tag;
         bool send_seen = false, immediate = false;
     };
-    PendingMessage& message(std::uint32_t from, std::uint32_t to, std::uint64_t tag, std::uint64_t id, std::uint64_t bytes) {
+    PendingMessage& message(std::uint32_t from, std::uint32_t to, std::uint64_t tag,
+                            std::uint64_t id, std::uint64_t bytes) {
         const auto key = std::tuple{from, to, tag, id};
         auto it = messages_.find(key);
         if (it == messages_.end()) {
-            it = messages_.emplace(key, PendingMessage{static_cast<std::uint32_t>(messages_.size()), from, to, bytes, tag}).first;
+            it = messages_
+                     .emplace(key, PendingMessage{static_cast<std::uint32_t>(messages_.size()),
+                                                  from, to, bytes, tag})
+                     .first;
         }
         return it->second;
     }
@@ -247,17 +297,19 @@ private:
     std::vector<std::vector<OpRecord>> ops_;
     std::vector<GlobalOpRecord> globals_;
     std::vector<Communicator> communicators_;
-    std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t, std::uint64_t>, PendingMessage> messages_;
+    std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t, std::uint64_t>, PendingMessage>
+        messages_;
 };
 
 ReplayProgram DimReader::finish() {
     ReplayProgram p;
     p.tasks = tasks_;
+    p.one_thread_per_task();
     p.messages.resize(messages_.size());
     for (const auto& [key, m] : messages_) {
         auto& out = p.messages[m.index];
-        out.sender_task = m.from;
-        out.receiver_task = m.to;
+        out.sender = m.from;
+        out.receiver = m.to;
         out.bytes = m.bytes;
         out.tag = static_cast<std::uint32_t>(m.tag);
         out.immediate_send = m.immediate;
@@ -272,8 +324,7 @@ ReplayProgram DimReader::finish() {
     std::vector<std::vector<OpIndex>> member_ops;
     p.wait_first.push_back(0);
     for (std::uint32_t t = 0; t < tasks_; ++t) {
-        p.task_thread.push_back(t);
-        p.task_first_op.push_back(static_cast<OpIndex>(p.op_count()));
+        p.thread_first_op.push_back(static_cast<OpIndex>(p.op_count()));
         for (const auto& r : ops_[t]) {
             const auto op = static_cast<OpIndex>(p.op_count());
             std::uint32_t ref = r.ref;
@@ -291,7 +342,8 @@ ReplayProgram DimReader::finish() {
                 auto& list = by_comm[g.communicator];
                 if (seq == list.size()) {
                     list.push_back(static_cast<CollectiveIndex>(p.collectives.size()));
-                    p.collectives.push_back(Collective{.call_id = g.call, .communicator = g.communicator});
+                    p.collectives.push_back(
+                        Collective{.call_id = g.call, .communicator = g.communicator});
                     member_ops.emplace_back();
                 }
                 ref = list[seq++];
@@ -307,11 +359,14 @@ ReplayProgram DimReader::finish() {
             p.op_call.push_back(k_none);
         }
     }
-    p.task_first_op.push_back(static_cast<OpIndex>(p.op_count()));
+    p.thread_first_op.push_back(static_cast<OpIndex>(p.op_count()));
     for (const auto& m : p.messages) {
         if (m.send_op == k_none || m.wait_op == k_none) {
-            throw TraceError(path_, 0, fmt::format("message {} from task {} to task {} ({} bytes, tag {}) lacks its {}", m.record + 1, m.sender_task,
-                                                   m.receiver_task, m.bytes, m.tag, m.send_op == k_none ? "send" : "receive"));
+            throw TraceError(
+                path_, 0,
+                fmt::format("message {} from task {} to task {} ({} bytes, tag {}) lacks its {}",
+                            m.record + 1, m.sender, m.receiver, m.bytes, m.tag,
+                            m.send_op == k_none ? "send" : "receive"));
         }
     }
     for (CollectiveIndex c = 0; c < p.collectives.size(); ++c) {
@@ -319,18 +374,23 @@ ReplayProgram DimReader::finish() {
         const auto it = members.find(coll.communicator);
         const std::size_t expected = it == members.end() ? tasks_ : it->second.size();
         if (member_ops[c].size() != expected) {
-            throw TraceError(path_, 0, fmt::format("global operation #{} on communicator {} has {} of its {} tasks", c + 1, coll.communicator,
-                                                   member_ops[c].size(), expected));
+            throw TraceError(
+                path_, 0,
+                fmt::format("global operation #{} on communicator {} has {} of its {} tasks", c + 1,
+                            coll.communicator, member_ops[c].size(), expected));
         }
         coll.first_member = static_cast<std::uint32_t>(p.collective_members.size());
         coll.member_count = static_cast<std::uint32_t>(expected);
-        p.collective_members.insert(p.collective_members.end(), member_ops[c].begin(), member_ops[c].end());
+        p.collective_members.insert(p.collective_members.end(), member_ops[c].begin(),
+                                    member_ops[c].end());
     }
     return p;
 }
 
 } // namespace
 
-ReplayProgram read_dimemas_trace(const std::string& path, const ProgramOptions& options) { return DimReader(path, options).read(); }
+ReplayProgram read_dimemas_trace(const std::string& path, const ProgramOptions& options) {
+    return DimReader(path, options).read();
+}
 
 } // namespace popsim::replay

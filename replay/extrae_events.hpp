@@ -11,7 +11,9 @@ inline constexpr std::uint32_t k_mpi_collective = 50000002;
 inline constexpr std::uint32_t k_mpi_other = 50000003;
 inline constexpr std::uint32_t k_mpi_one_sided = 50000004;
 inline constexpr std::uint32_t k_mpi_io = 50000005;
-constexpr bool is_mpi_call_type(std::uint32_t type) { return type >= k_mpi_point_to_point && type <= k_mpi_io; }
+constexpr bool is_mpi_call_type(std::uint32_t type) {
+    return type >= k_mpi_point_to_point && type <= k_mpi_io;
+}
 
 // Collective attributes, on the line of the collective's entry.
 inline constexpr std::uint32_t k_collective_send_size = 50100001;
@@ -36,6 +38,8 @@ inline constexpr std::uint32_t k_omp_task_function = 60000023;
 inline constexpr std::uint8_t k_state_idle = 0;
 inline constexpr std::uint8_t k_state_running = 1;
 inline constexpr std::uint8_t k_state_not_created = 2;
+inline constexpr std::uint8_t k_state_synchronization = 5;
+inline constexpr std::uint8_t k_state_fork_join = 7; // "Scheduling and Fork/Join"
 inline constexpr std::uint8_t k_state_tracing_disabled = 14;
 
 } // namespace popsim::replay::extrae

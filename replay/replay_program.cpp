@@ -2,20 +2,31 @@
 
 #include "replay/extrae_events.hpp"
 #include "replay/mpi_calls.hpp"
+#include "replay/openmp_regions.hpp"
 #include "replay/trace_error.hpp"
 
 #include <algorithm>
 #include <array>
 #include <fmt/format.h>
+#include <limits>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <span>
 
 namespace popsim::replay {
 
-std::uint32_t ReplayProgram::task_of(OpIndex op) const {
-    const auto it = std::upper_bound(task_first_op.begin(), task_first_op.end(), op);
-    return static_cast<std::uint32_t>(it - task_first_op.begin() - 1);
+ReplayThread ReplayProgram::thread_of(OpIndex op) const {
+    const auto it = std::upper_bound(thread_first_op.begin(), thread_first_op.end(), op);
+    return static_cast<ReplayThread>(it - thread_first_op.begin() - 1);
+}
+
+void ReplayProgram::one_thread_per_task() {
+    thread_task.resize(tasks);
+    std::iota(thread_task.begin(), thread_task.end(), 0u);
+    trace_thread = thread_task;
+    task_first_thread.resize(tasks + 1);
+    std::iota(task_first_thread.begin(), task_first_thread.end(), 0u);
 }
 
 bool ReplayProgram::received_by_blocking_receive(MessageIndex m) const {
@@ -29,7 +40,7 @@ constexpr std::size_t k_max_listed_warnings = 10;
 
 /// Collects warnings of one kind, listing the first few and counting the rest.
 class WarningList {
-public:
+  public:
     explicit WarningList(std::string summary) : summary_(std::move(summary)) {}
     void add(std::string text) {
         if (listed_.size() < k_max_listed_warnings) listed_.push_back(std::move(text));
@@ -37,11 +48,12 @@ public:
     }
     void flush_into(std::vector<std::string>& out) const {
         if (count_ == 0) return;
-        out.push_back(fmt::format("{} {}{}", count_, summary_, count_ > listed_.size() ? ", the first ones:" : ":"));
+        out.push_back(fmt::format("{} {}{}", count_, summary_,
+                                  count_ > listed_.size() ? ", the first ones:" : ":"));
         for (const auto& l : listed_) out.push_back("  " + l);
     }
 
-private:
+  private:
     std::string summary_;
     std::vector<std::string> listed_;
     std::size_t count_ = 0;
@@ -62,9 +74,14 @@ enum class Role { send, post, complete };
 bool can_play(CallClass cls, Role role) {
     using C = CallClass;
     switch (role) {
-    case Role::send: return cls == C::blocking_send || cls == C::immediate_send || cls == C::sendrecv || cls == C::persistent_start || cls == C::probe;
-    case Role::post: return cls == C::blocking_recv || cls == C::immediate_recv || cls == C::sendrecv || cls == C::persistent_start;
-    case Role::complete: return cls == C::blocking_recv || cls == C::sendrecv || cls == C::wait;
+    case Role::send:
+        return cls == C::blocking_send || cls == C::immediate_send || cls == C::sendrecv ||
+               cls == C::persistent_start || cls == C::probe;
+    case Role::post:
+        return cls == C::blocking_recv || cls == C::immediate_recv || cls == C::sendrecv ||
+               cls == C::persistent_start;
+    case Role::complete:
+        return cls == C::blocking_recv || cls == C::sendrecv || cls == C::wait;
     }
     return false;
 }
@@ -72,8 +89,9 @@ bool can_play(CallClass cls, Role role) {
 /// A task's MPI calls, searched with a cursor per role: communication records come almost in
 /// time order, so most lookups are O(1) and touch memory the previous one touched.
 class CallIndex {
-public:
-    explicit CallIndex(const ThreadTimeline& tl) : begin_(tl.call_begin), end_(tl.call_end), id_(tl.call_id) {}
+  public:
+    explicit CallIndex(const ThreadTimeline& tl)
+        : begin_(tl.call_begin), end_(tl.call_end), id_(tl.call_id) {}
 
     std::uint32_t size() const { return static_cast<std::uint32_t>(id_.size()); }
     Time begin(std::uint32_t c) const { return begin_[c]; }
@@ -89,20 +107,28 @@ public:
         std::optional<std::uint32_t> beginning, ending;
         if (end_[*last] >= t) (begin_[*last] == t ? beginning : ending) = *last;
         if (*last > 0 && end_[*last - 1] == t) ending = *last - 1;
-        auto fits = [&](const std::optional<std::uint32_t>& c) { return c && can_play(class_of(id_[*c]), role); };
-        const bool exit_time = role == Role::complete || (fits(ending) && class_of(id_[*ending]) == CallClass::immediate_recv);
-        for (const auto& c : exit_time ? std::array{ending, beginning} : std::array{beginning, ending})
+        auto fits = [&](const std::optional<std::uint32_t>& c) {
+            return c && can_play(class_of(id_[*c]), role);
+        };
+        const bool exit_time =
+            role == Role::complete ||
+            (fits(ending) && class_of(id_[*ending]) == CallClass::immediate_recv);
+        for (const auto& c :
+             exit_time ? std::array{ending, beginning} : std::array{beginning, ending})
             if (fits(c)) return c;
-        return beginning ? beginning : ending; // found but of the wrong kind: reported by the caller
+        return beginning ? beginning
+                         : ending; // found but of the wrong kind: reported by the caller
     }
 
-private:
+  private:
     /// The latest call beginning at or before `t`, looking near the cursor first: records of one
     /// task arrive in nearly, not exactly, increasing time (messages from several partners).
     std::optional<std::uint32_t> latest_beginning_by(Time t, std::uint32_t& cursor) const {
         constexpr std::uint32_t k_window = 8;
         const auto n = size();
-        auto is_latest = [&](std::uint32_t c) { return c < n && begin_[c] <= t && (c + 1 == n || begin_[c + 1] > t); };
+        auto is_latest = [&](std::uint32_t c) {
+            return c < n && begin_[c] <= t && (c + 1 == n || begin_[c + 1] > t);
+        };
         const std::uint32_t low = cursor > k_window ? cursor - k_window : 0;
         for (std::uint32_t c = cursor; c < std::min(n, cursor + k_window); ++c)
             if (is_latest(c)) return cursor = c;
@@ -123,22 +149,25 @@ private:
 /// call (messages keep their record order within a call) and read back in call order. Records
 /// come nearly sorted, so the sort is usually skipped.
 class RoleTable {
-public:
+  public:
     void reserve(std::size_t n) { pairs_.reserve(n); }
     void add(std::uint32_t call, MessageIndex m) { pairs_.emplace_back(call, m); }
 
     void sort() {
         auto by_call = [](const auto& a, const auto& b) { return a.first < b.first; };
-        if (!std::is_sorted(pairs_.begin(), pairs_.end(), by_call)) std::stable_sort(pairs_.begin(), pairs_.end(), by_call);
+        if (!std::is_sorted(pairs_.begin(), pairs_.end(), by_call))
+            std::stable_sort(pairs_.begin(), pairs_.end(), by_call);
     }
 
     /// Calls `emit(message)` for each message of `call`; calls must be asked in increasing order.
     template <class Emit> void for_each_of(std::uint32_t call, Emit emit) {
         while (next_ < pairs_.size() && pairs_[next_].first == call) emit(pairs_[next_++].second);
     }
-    bool has(std::uint32_t call) const { return next_ < pairs_.size() && pairs_[next_].first == call; }
+    bool has(std::uint32_t call) const {
+        return next_ < pairs_.size() && pairs_[next_].first == call;
+    }
 
-private:
+  private:
     std::vector<std::pair<std::uint32_t, MessageIndex>> pairs_;
     std::size_t next_ = 0;
 };
@@ -148,36 +177,49 @@ void refuse_disabled_tracing(const Trace& trace) {
         for (std::size_t i = 0; i < tl.state_count(); ++i) {
             if (tl.state_value[i] != extrae::k_state_tracing_disabled) continue;
             throw TraceError(trace.path, 0,
-                             fmt::format("thread {} has tracing disabled from {} ns to {} ns; messages and calls in that span are "
-                                         "missing, so the trace cannot be replayed. Cut the trace to a region traced throughout.",
+                             fmt::format("thread {} has tracing disabled from {} ns to {} ns; "
+                                         "messages and calls in that span are "
+                                         "missing, so the trace cannot be replayed. Cut the trace "
+                                         "to a region traced throughout.",
                                          to_string(tl.name), tl.state_begin[i], tl.state_end(i)));
         }
     }
 }
 
-/// Per task: its calls, and which messages each call posts, sends and completes.
-struct TaskRoles {
-    explicit TaskRoles(const ThreadTimeline& tl) : calls(tl) {}
+/// Per replay thread: its calls, and which messages each call posts, sends and completes.
+struct ThreadRoles {
+    explicit ThreadRoles(const ThreadTimeline& tl) : calls(tl) {}
     CallIndex calls;
     RoleTable posts, sends, completions;
+    std::size_t next_collective_attr =
+        0; // the thread's collective attributes are read in call order
+};
+
+/// Where one replay thread is in its trace calls while its operations are emitted.
+struct CallCursor {
+    std::uint32_t next_call = 0;
+    Time previous_end = 0; // the end of the last emitted call or burst
 };
 
 class ProgramBuilder {
-public:
-    ProgramBuilder(const Trace& trace, const ProgramOptions& options) : trace_(trace), options_(options) {}
+  public:
+    ProgramBuilder(const Trace& trace, const ProgramOptions& options)
+        : trace_(trace), options_(options) {}
 
     ReplayProgram build() {
         if (trace_.header.applications.size() != 1) {
-            throw TraceError(trace_.path, 0, fmt::format("the trace has {} applications; popsim replays one", trace_.header.applications.size()));
+            throw TraceError(trace_.path, 0,
+                             fmt::format("the trace has {} applications; popsim replays one",
+                                         trace_.header.applications.size()));
         }
         refuse_disabled_tracing(trace_);
         p_.tasks = trace_.task_count();
-        p_.task_thread = trace_.first_threads();
-        thread_task_.assign(trace_.thread_count(), k_none);
-        for (std::uint32_t t = 0; t < p_.tasks; ++t) thread_task_[p_.task_thread[t]] = t;
+        choose_replay_threads();
         read_communicators();
-        roles_.reserve(p_.tasks);
-        for (std::uint32_t t = 0; t < p_.tasks; ++t) roles_.emplace_back(trace_.threads[p_.task_thread[t]]);
+        plan_thread_barriers();
+        roles_.reserve(p_.thread_count());
+        for (ReplayThread th = 0; th < p_.thread_count(); ++th)
+            roles_.emplace_back(trace_.threads[p_.trace_thread[th]]);
         assign_messages();
         for (auto& r : roles_) {
             for (RoleTable* table : {&r.posts, &r.sends, &r.completions}) table->sort();
@@ -185,25 +227,90 @@ public:
         reserve_ops();
         p_.wait_messages.reserve(p_.messages.size());
         p_.wait_first.push_back(0);
-        for (std::uint32_t t = 0; t < p_.tasks; ++t) emit_task(t);
-        p_.task_first_op.push_back(static_cast<OpIndex>(p_.op_count()));
+        for (ReplayThread th = 0; th < p_.thread_count(); ++th) emit_thread(th);
+        p_.thread_first_op.push_back(static_cast<OpIndex>(p_.op_count()));
         finish_collectives();
         unmatched_.flush_into(p_.warnings);
         misplaced_.flush_into(p_.warnings);
         return std::move(p_);
     }
 
-private:
+  private:
+    /// Per task: its first thread, then (with options.threads) its other threads when the first one
+    /// opens parallel regions or they call MPI themselves.
+    void choose_replay_threads() {
+        const auto first = trace_.first_threads();
+        thread_of_trace_.assign(trace_.thread_count(), k_none);
+        regions_.resize(p_.tasks);
+        for (std::uint32_t task = 0; task < p_.tasks; ++task) {
+            p_.task_first_thread.push_back(p_.thread_count());
+            const ThreadIndex end = task + 1 < p_.tasks
+                                        ? first[task + 1]
+                                        : static_cast<ThreadIndex>(trace_.thread_count());
+            const auto regions = parallel_regions(trace_.threads[first[task]], trace_.end_time());
+            for (ThreadIndex t = first[task]; t < end && trace_.threads[t].name.application == 1;
+                 ++t) {
+                const bool replayed =
+                    t == first[task] ||
+                    (options_.threads && (!regions.empty() || !trace_.threads[t].call_id.empty()));
+                if (!replayed) continue;
+                thread_of_trace_[t] = p_.thread_count();
+                p_.thread_task.push_back(task);
+                p_.trace_thread.push_back(t);
+            }
+            if (p_.thread_count() - p_.task_first_thread[task] > 1)
+                regions_[task] = regions; // one thread needs no fork/join
+        }
+        p_.task_first_thread.push_back(p_.thread_count());
+    }
+
+    std::uint32_t threads_of(std::uint32_t task) const {
+        return p_.task_first_thread[task + 1] - p_.task_first_thread[task];
+    }
+
+    /// A fork and a join barrier per parallel region of each task that replays several threads,
+    /// and when each thread reached each join in the trace.
+    void plan_thread_barriers() {
+        arrivals_.resize(p_.thread_count());
+        fork_join_.resize(p_.tasks);
+        for (std::uint32_t task = 0; task < p_.tasks; ++task) {
+            for (const auto& region : regions_[task]) {
+                Time last = region.first;
+                for (ReplayThread th = p_.task_first_thread[task];
+                     th < p_.task_first_thread[task + 1]; ++th) {
+                    arrivals_[th].push_back(
+                        barrier_arrival(trace_.threads[p_.trace_thread[th]], region));
+                    last = std::max(last, arrivals_[th].back());
+                }
+                last_arrival_[task].push_back(last);
+                fork_join_[task].emplace_back(
+                    new_collective(Collective{.thread_barrier = true}, threads_of(task)),
+                    new_collective(Collective{.thread_barrier = true}, threads_of(task)));
+            }
+        }
+    }
+
+    CollectiveIndex new_collective(Collective c, std::size_t members) {
+        p_.collectives.push_back(c);
+        members_.emplace_back();
+        expected_members_.push_back(members);
+        return static_cast<CollectiveIndex>(p_.collectives.size() - 1);
+    }
+
     void read_communicators() {
         for (const auto& c : trace_.header.communicators) {
             std::vector<std::uint32_t> members;
             for (auto task : c.tasks) {
                 if (task == 0 || task > p_.tasks) {
-                    throw TraceError(trace_.path, 0, fmt::format("communicator {} lists task {}, but the trace has {} tasks", c.id, task, p_.tasks));
+                    throw TraceError(
+                        trace_.path, 0,
+                        fmt::format("communicator {} lists task {}, but the trace has {} tasks",
+                                    c.id, task, p_.tasks));
                 }
                 members.push_back(task - 1);
             }
-            if (!world_ && members.size() == p_.tasks) world_ = c.id; // prv2dim's rule for MPI_COMM_WORLD
+            if (!world_ && members.size() == p_.tasks)
+                world_ = c.id; // prv2dim's rule for MPI_COMM_WORLD
             communicators_[c.id] = std::move(members);
         }
         if (!world_) { // no `c:` lines: assume one communicator with every task
@@ -211,6 +318,7 @@ private:
             auto& all = communicators_[0];
             for (std::uint32_t t = 0; t < p_.tasks; ++t) all.push_back(t);
         }
+        last_arrival_.resize(p_.tasks);
     }
 
     std::string where(ThreadIndex thread, Time t) const {
@@ -220,51 +328,61 @@ private:
     void assign_messages() {
         const auto& c = trace_.comms;
         p_.messages.reserve(c.size());
-        std::vector<std::size_t> sent(p_.tasks, 0), received(p_.tasks, 0);
+        std::vector<std::size_t> sent(p_.thread_count(), 0), received(p_.thread_count(), 0);
         for (std::uint32_t i = 0; i < c.size(); ++i) {
-            if (thread_task_[c.sender[i]] != k_none) ++sent[thread_task_[c.sender[i]]];
-            if (thread_task_[c.receiver[i]] != k_none) ++received[thread_task_[c.receiver[i]]];
+            if (thread_of_trace_[c.sender[i]] != k_none) ++sent[thread_of_trace_[c.sender[i]]];
+            if (thread_of_trace_[c.receiver[i]] != k_none)
+                ++received[thread_of_trace_[c.receiver[i]]];
         }
-        for (std::uint32_t t = 0; t < p_.tasks; ++t) {
-            roles_[t].sends.reserve(sent[t]);
-            roles_[t].posts.reserve(received[t]);
-            roles_[t].completions.reserve(received[t]);
+        for (ReplayThread th = 0; th < p_.thread_count(); ++th) {
+            roles_[th].sends.reserve(sent[th]);
+            roles_[th].posts.reserve(received[th]);
+            roles_[th].completions.reserve(received[th]);
         }
         for (std::uint32_t i = 0; i < c.size(); ++i) {
-            const std::uint32_t from = thread_task_[c.sender[i]], to = thread_task_[c.receiver[i]];
+            const ReplayThread from = thread_of_trace_[c.sender[i]],
+                               to = thread_of_trace_[c.receiver[i]];
             if (from == k_none || to == k_none) {
-                unmatched_.add(fmt::format("record {} involves a thread other than a task's first ({} -> {})", i + 1,
-                                           to_string(trace_.threads[c.sender[i]].name), to_string(trace_.threads[c.receiver[i]].name)));
+                unmatched_.add(
+                    fmt::format("record {} involves a thread that makes no MPI calls ({} -> {})",
+                                i + 1, to_string(trace_.threads[c.sender[i]].name),
+                                to_string(trace_.threads[c.receiver[i]].name)));
                 continue;
             }
             const auto send_call = roles_[from].calls.find(c.logical_send[i], Role::send);
             const auto post_call = roles_[to].calls.find(c.logical_recv[i], Role::post);
             const auto done_call = roles_[to].calls.find(c.physical_recv[i], Role::complete);
             if (!send_call || !post_call || !done_call) {
-                unmatched_.add(fmt::format("record {} ({} -> {}, {} bytes) is outside any MPI call: send {}, receive {}-{} ns", i + 1,
-                                           to_string(trace_.threads[c.sender[i]].name), to_string(trace_.threads[c.receiver[i]].name),
-                                           c.bytes[i], where(c.sender[i], c.logical_send[i]), c.logical_recv[i], c.physical_recv[i]));
+                unmatched_.add(fmt::format("record {} ({} -> {}, {} bytes) is outside any MPI "
+                                           "call: send {}, receive {}-{} ns",
+                                           i + 1, to_string(trace_.threads[c.sender[i]].name),
+                                           to_string(trace_.threads[c.receiver[i]].name),
+                                           c.bytes[i], where(c.sender[i], c.logical_send[i]),
+                                           c.logical_recv[i], c.physical_recv[i]));
                 continue;
             }
             add_message(i, from, to, *send_call, *post_call, *done_call);
         }
     }
 
-    void add_message(std::uint32_t record, std::uint32_t from, std::uint32_t to, std::uint32_t send_call, std::uint32_t post_call,
-                     std::uint32_t done_call) {
+    void add_message(std::uint32_t record, ReplayThread from, ReplayThread to,
+                     std::uint32_t send_call, std::uint32_t post_call, std::uint32_t done_call) {
         const auto& c = trace_.comms;
         const auto send_class = class_of(roles_[from].calls.id(send_call));
         const auto post_class = class_of(roles_[to].calls.id(post_call));
         const auto done_class = class_of(roles_[to].calls.id(done_call));
-        if (!can_play(send_class, Role::send) || !can_play(post_class, Role::post) || !can_play(done_class, Role::complete)) {
-            misplaced_.add(fmt::format("record {} is sent in {} and received in {} / {}: not calls that carry messages", record + 1,
-                                       call_name(roles_[from].calls.id(send_call)), call_name(roles_[to].calls.id(post_call)),
-                                       call_name(roles_[to].calls.id(done_call))));
+        if (!can_play(send_class, Role::send) || !can_play(post_class, Role::post) ||
+            !can_play(done_class, Role::complete)) {
+            misplaced_.add(fmt::format(
+                "record {} is sent in {} and received in {} / {}: not calls that carry messages",
+                record + 1, call_name(roles_[from].calls.id(send_call)),
+                call_name(roles_[to].calls.id(post_call)),
+                call_name(roles_[to].calls.id(done_call))));
             return;
         }
         Message m;
-        m.sender_task = from;
-        m.receiver_task = to;
+        m.sender = from;
+        m.receiver = to;
         m.bytes = c.bytes[record];
         m.tag = c.tag[record];
         m.immediate_send = send_class == CallClass::immediate_send;
@@ -292,35 +410,79 @@ private:
     void reserve_ops() {
         std::size_t calls = 0;
         for (const auto& r : roles_) calls += r.calls.size();
-        const std::size_t ops = 2 * calls + 3 * p_.messages.size() + p_.tasks;
+        std::size_t barriers = 0;
+        for (const auto& a : arrivals_) barriers += 3 * a.size();
+        const std::size_t ops = 2 * calls + 3 * p_.messages.size() + p_.thread_count() + barriers;
         p_.op_duration.reserve(ops);
         p_.op_kind.reserve(ops);
         p_.op_ref.reserve(ops);
         p_.op_call.reserve(ops);
     }
 
-    void emit_task(std::uint32_t task) {
-        p_.task_first_op.push_back(static_cast<OpIndex>(p_.op_count()));
-        const auto& tl = trace_.threads[p_.task_thread[task]];
-        auto& r = roles_[task];
-        std::size_t next_collective_attr = 0;
-        Time previous_end = 0;
-        for (std::uint32_t call = 0; call < r.calls.size(); ++call) {
-            push_burst(r.calls.begin(call) - previous_end);
-            previous_end = r.calls.end(call);
-            r.posts.for_each_of(call, [&](MessageIndex m) { p_.messages[m].post_op = push_op(OpKind::recv_post, 0, m, call); });
-            r.sends.for_each_of(call, [&](MessageIndex m) { p_.messages[m].send_op = push_op(OpKind::send, 0, m, call); });
-            emit_completions(r.completions, call);
-            const auto cls = class_of(r.calls.id(call));
-            if (cls == CallClass::collective || cls == CallClass::immediate_collective) {
-                while (next_collective_attr < tl.collectives.size() && tl.collectives[next_collective_attr].call < call) ++next_collective_attr;
-                const bool has_attrs = next_collective_attr < tl.collectives.size() && tl.collectives[next_collective_attr].call == call;
-                join_collective(task, call, r.calls.id(call), has_attrs ? &tl.collectives[next_collective_attr] : nullptr);
-            } else if (cls == CallClass::init && options_.init_barrier) {
-                join_collective(task, call, 8 /* MPI_Barrier */, nullptr);
-            }
+    /// A replay thread's operations: its calls in order with the bursts between them; in each
+    /// parallel region of its task, a fork barrier, its work until it reached the region's
+    /// implicit barrier, and a join barrier. Only the task's first thread computes outside
+    /// regions, and it also replays the traced time between the last arrival and the region's end.
+    void emit_thread(ReplayThread th) {
+        p_.thread_first_op.push_back(static_cast<OpIndex>(p_.op_count()));
+        const std::uint32_t task = p_.thread_task[th];
+        const bool master = th == p_.master_thread(task);
+        const auto& regions = regions_[task];
+        CallCursor at;
+        for (std::size_t k = 0; k < regions.size(); ++k) {
+            const auto [begin, end] = regions[k];
+            emit_calls_before(th, begin, at, master ? std::optional(begin) : std::nullopt);
+            join_thread_barrier(fork_join_[task][k].first);
+            at.previous_end = std::max(at.previous_end, begin);
+            emit_calls_before(th, end, at, arrivals_[th][k]);
+            join_thread_barrier(fork_join_[task][k].second);
+            if (master) push_burst(end - last_arrival_[task][k]);
+            at.previous_end = std::max(at.previous_end, end);
         }
-        push_burst(tl.last_record - previous_end);
+        const Time last_record = trace_.threads[p_.trace_thread[th]].last_record;
+        emit_calls_before(th, std::numeric_limits<Time>::max(), at,
+                          master ? std::optional(last_record) : std::nullopt);
+    }
+
+    /// Emits the thread's calls that begin before `limit`. With `bursts_until`, each call comes
+    /// after the burst since the previous one, and a last burst runs until `bursts_until`.
+    void emit_calls_before(ReplayThread th, Time limit, CallCursor& at,
+                           std::optional<Time> bursts_until) {
+        auto& r = roles_[th];
+        while (at.next_call < r.calls.size() && r.calls.begin(at.next_call) < limit) {
+            const std::uint32_t call = at.next_call++;
+            if (bursts_until) push_burst(r.calls.begin(call) - at.previous_end);
+            at.previous_end = r.calls.end(call);
+            emit_call(th, call);
+        }
+        if (!bursts_until) return;
+        push_burst(*bursts_until - at.previous_end);
+        at.previous_end = std::max(at.previous_end, *bursts_until);
+    }
+
+    void emit_call(ReplayThread th, std::uint32_t call) {
+        auto& r = roles_[th];
+        r.posts.for_each_of(call, [&](MessageIndex m) {
+            p_.messages[m].post_op = push_op(OpKind::recv_post, 0, m, call);
+        });
+        r.sends.for_each_of(call, [&](MessageIndex m) {
+            p_.messages[m].send_op = push_op(OpKind::send, 0, m, call);
+        });
+        emit_completions(r.completions, call);
+        const auto cls = class_of(r.calls.id(call));
+        if (cls == CallClass::collective || cls == CallClass::immediate_collective) {
+            const auto& attrs = trace_.threads[p_.trace_thread[th]].collectives;
+            auto& next = r.next_collective_attr;
+            while (next < attrs.size() && attrs[next].call < call) ++next;
+            const bool has_attrs = next < attrs.size() && attrs[next].call == call;
+            join_collective(th, call, r.calls.id(call), has_attrs ? &attrs[next] : nullptr);
+        } else if (cls == CallClass::init && options_.init_barrier) {
+            join_collective(th, call, 8 /* MPI_Barrier */, nullptr);
+        }
+    }
+
+    void join_thread_barrier(CollectiveIndex barrier) {
+        members_[barrier].push_back(push_op(OpKind::collective, 0, barrier, k_none));
     }
 
     void emit_completions(RoleTable& completions, std::uint32_t call) {
@@ -334,25 +496,35 @@ private:
         p_.wait_first.push_back(static_cast<std::uint32_t>(p_.wait_messages.size()));
     }
 
-    void join_collective(std::uint32_t task, std::uint32_t call, std::uint16_t call_id, const CollectiveAttributes* attrs) {
-        const std::uint64_t comm = attrs && communicators_.contains(attrs->communicator) ? attrs->communicator : *world_;
+    Time call_begin(ReplayThread th, std::uint32_t call) const {
+        return trace_.threads[p_.trace_thread[th]].call_begin[call];
+    }
+
+    void join_collective(ReplayThread th, std::uint32_t call, std::uint16_t call_id,
+                         const CollectiveAttributes* attrs) {
+        const std::uint32_t task = p_.thread_task[th];
+        const std::uint64_t comm =
+            attrs && communicators_.contains(attrs->communicator) ? attrs->communicator : *world_;
         if (attrs && !communicators_.contains(attrs->communicator)) {
-            throw TraceError(trace_.path, 0, fmt::format("task {} calls {} at {} ns on communicator {}, which no `c:` line defines", task + 1,
-                                                         call_name(call_id), trace_.threads[p_.task_thread[task]].call_begin[call], attrs->communicator));
+            throw TraceError(
+                trace_.path, 0,
+                fmt::format(
+                    "task {} calls {} at {} ns on communicator {}, which no `c:` line defines",
+                    task + 1, call_name(call_id), call_begin(th, call), attrs->communicator));
         }
         auto& sequence = comm_sequence_[{comm, task}];
         auto& list = comm_collectives_[comm];
-        if (sequence == list.size()) {
-            list.push_back(static_cast<CollectiveIndex>(p_.collectives.size()));
-            p_.collectives.push_back(Collective{.call_id = call_id, .communicator = comm});
-            members_.emplace_back();
-        }
+        if (sequence == list.size())
+            list.push_back(new_collective(Collective{.call_id = call_id, .communicator = comm},
+                                          communicators_.at(comm).size()));
         const CollectiveIndex ci = list[sequence++];
         auto& coll = p_.collectives[ci];
         if (coll.call_id != call_id) {
-            throw TraceError(trace_.path, 0, fmt::format("collective #{} on communicator {}: task {} calls {} at {} ns where others call {}",
-                                                         sequence, comm, task + 1, call_name(call_id),
-                                                         trace_.threads[p_.task_thread[task]].call_begin[call], call_name(coll.call_id)));
+            throw TraceError(trace_.path, 0,
+                             fmt::format("collective #{} on communicator {}: task {} calls {} at "
+                                         "{} ns where others call {}",
+                                         sequence, comm, task + 1, call_name(call_id),
+                                         call_begin(th, call), call_name(coll.call_id)));
         }
         if (attrs) {
             coll.send_bytes = std::max(coll.send_bytes, attrs->send_bytes);
@@ -365,34 +537,47 @@ private:
     void finish_collectives() {
         for (CollectiveIndex ci = 0; ci < p_.collectives.size(); ++ci) {
             auto& coll = p_.collectives[ci];
-            const auto& expected = communicators_.at(coll.communicator);
-            if (members_[ci].size() != expected.size()) {
+            if (members_[ci].size() != expected_members_[ci]) {
                 const OpIndex first = members_[ci].front();
-                throw TraceError(trace_.path, 0,
-                                 fmt::format("{} on communicator {} (first called by task {} at {} ns) is called by {} of its {} tasks: "
-                                             "the tasks call different numbers of collectives on it",
-                                             call_name(coll.call_id), coll.communicator, p_.task_of(first) + 1,
-                                             trace_.threads[p_.task_thread[p_.task_of(first)]].call_begin[p_.op_call[first]],
-                                             members_[ci].size(), expected.size()));
+                const ReplayThread th = p_.thread_of(first);
+                throw TraceError(
+                    trace_.path, 0,
+                    fmt::format("{} on communicator {} (first called by task {} at {} ns) is "
+                                "called by {} of its {} tasks: "
+                                "the tasks call different numbers of collectives on it",
+                                call_name(coll.call_id), coll.communicator, p_.thread_task[th] + 1,
+                                call_begin(th, p_.op_call[first]), members_[ci].size(),
+                                expected_members_[ci]));
             }
             coll.first_member = static_cast<std::uint32_t>(p_.collective_members.size());
             coll.member_count = static_cast<std::uint32_t>(members_[ci].size());
-            p_.collective_members.insert(p_.collective_members.end(), members_[ci].begin(), members_[ci].end());
+            p_.collective_members.insert(p_.collective_members.end(), members_[ci].begin(),
+                                         members_[ci].end());
         }
     }
 
     const Trace& trace_;
     const ProgramOptions& options_;
     ReplayProgram p_;
-    std::vector<std::uint32_t> thread_task_;
+    std::vector<ReplayThread> thread_of_trace_; // k_none for threads not replayed
+    std::vector<Intervals> regions_;            // per task, when it replays several threads
+    std::vector<std::vector<Time>>
+        arrivals_; // per replay thread and region: its arrival at the join
+    std::vector<std::vector<Time>> last_arrival_; // per task and region: the latest arrival
+    std::vector<std::vector<std::pair<CollectiveIndex, CollectiveIndex>>>
+        fork_join_; // per task and region
     std::map<std::uint64_t, std::vector<std::uint32_t>> communicators_;
     std::optional<std::uint64_t> world_;
-    std::vector<TaskRoles> roles_;
-    std::map<std::pair<std::uint64_t, std::uint32_t>, std::uint32_t> comm_sequence_; // (communicator, task) -> collectives so far
+    std::vector<ThreadRoles> roles_;
+    std::map<std::pair<std::uint64_t, std::uint32_t>, std::uint32_t>
+        comm_sequence_; // (communicator, task) -> collectives so far
     std::map<std::uint64_t, std::vector<CollectiveIndex>> comm_collectives_;
     std::vector<std::vector<OpIndex>> members_;
-    WarningList unmatched_{"communication records match no MPI call and are left out of the replay"};
-    WarningList misplaced_{"communication records sit in calls that carry no messages and are left out of the replay"};
+    std::vector<std::size_t> expected_members_;
+    WarningList unmatched_{
+        "communication records match no MPI call and are left out of the replay"};
+    WarningList misplaced_{
+        "communication records sit in calls that carry no messages and are left out of the replay"};
 };
 
 } // namespace

@@ -4,11 +4,17 @@
 // collectives that connect the tasks.
 //
 // Translation rules (after prv2dim): a burst is the time outside MPI calls, from time 0 (the
-// "not created" time before the first record counts) to the task's last record; an MPI call
+// "not created" time before the first record counts) to the thread's last record; an MPI call
 // becomes, in order, the receives it posts, the messages it sends, the receives it completes, its
 // collective; MPI_Init ends with a barrier on MPI_COMM_WORLD. Messages come from the trace's
 // communication records, so wildcard receives, Test/Waitany completions and cancelled requests
 // replay exactly as they happened.
+//
+// Threads (docs/replay.md, "OpenMP threads"): each task replays its first thread and, when that
+// thread opens OpenMP parallel regions or other threads call MPI, the task's other threads too.
+// A parallel region becomes a fork barrier and a join barrier among the task's replay threads;
+// in between, each thread replays its own work and MPI calls up to the moment it reached the
+// region's implicit barrier in the trace.
 #include "replay/trace.hpp"
 
 #include <cstdint>
@@ -30,11 +36,17 @@ struct ProgramOptions {
     std::uint64_t eager_limit_bytes = 32 * 1024;
     /// MPI_Init ends in a barrier, as prv2dim writes it (prv2dim -s disables it).
     bool init_barrier = true;
+    /// Replay OpenMP worker threads and MPI calls of non-first threads; false replays each task's
+    /// first thread only, its bursts spanning its parallel regions (prv2dim's translation).
+    bool threads = true;
 };
 
+using ReplayThread =
+    std::uint32_t; // dense: the replay threads of task 0 first, its first thread first
+
 struct Message {
-    std::uint32_t sender_task = 0;
-    std::uint32_t receiver_task = 0;
+    ReplayThread sender = 0;
+    ReplayThread receiver = 0;
     OpIndex send_op = k_none;
     OpIndex post_op = k_none;
     OpIndex wait_op = k_none;
@@ -46,34 +58,51 @@ struct Message {
 };
 
 struct Collective {
-    std::uint16_t call_id = 0; // Extrae MPI call id (8 = Barrier, 10 = Allreduce, ...)
+    std::uint16_t call_id =
+        0; // Extrae MPI call id (8 = Barrier, 10 = Allreduce, ...); 0 for thread barriers
     std::uint64_t communicator = 0;
     std::uint64_t send_bytes = 0; // the largest over the members
     std::uint64_t recv_bytes = 0;
     std::uint32_t root_task = k_none;
     std::uint32_t first_member = 0; // into ReplayProgram::collective_members
     std::uint32_t member_count = 0;
+    /// An OpenMP fork or join among one task's threads: no network, it ends when the last arrives.
+    bool thread_barrier = false;
 };
 
 struct ReplayProgram {
     std::uint32_t tasks = 0;
-    std::vector<ThreadIndex> task_thread; // the trace thread each task replays (its first thread)
-    // Operations, struct-of-arrays; task k owns [task_first_op[k], task_first_op[k + 1]).
-    std::vector<OpIndex> task_first_op;
+    std::vector<std::uint32_t> thread_task;      // the MPI task of each replay thread
+    std::vector<ThreadIndex> trace_thread;       // the trace thread each replay thread replays
+    std::vector<ReplayThread> task_first_thread; // task k's replay threads: [task_first_thread[k],
+                                                 // [k + 1]); its first is the master
+    // Operations, struct-of-arrays; replay thread k owns [thread_first_op[k], thread_first_op[k +
+    // 1]).
+    std::vector<OpIndex> thread_first_op;
     std::vector<OpKind> op_kind;
-    std::vector<Time> op_duration;      // bursts: measured CPU time
-    std::vector<std::uint32_t> op_ref;  // send/post: message; recv_wait: wait list; collective: collective
-    std::vector<std::uint32_t> op_call; // the trace MPI call it comes from (k_none for bursts)
+    std::vector<Time> op_duration; // bursts: measured CPU time
+    std::vector<std::uint32_t>
+        op_ref; // send/post: message; recv_wait: wait list; collective: collective
+    std::vector<std::uint32_t>
+        op_call; // the trace MPI call it comes from (k_none for bursts and thread barriers)
     std::vector<Message> messages;
-    std::vector<std::uint32_t> wait_first; // wait list w = wait_messages[wait_first[w] .. wait_first[w + 1])
+    std::vector<std::uint32_t>
+        wait_first; // wait list w = wait_messages[wait_first[w] .. wait_first[w + 1])
     std::vector<MessageIndex> wait_messages;
     std::vector<Collective> collectives;
     std::vector<OpIndex> collective_members; // the member ops of each collective
     std::vector<std::string> warnings;       // records that match no call, and the like
 
     std::size_t op_count() const { return op_kind.size(); }
-    OpIndex task_end_op(std::uint32_t task) const { return task_first_op[task + 1]; }
-    std::uint32_t task_of(OpIndex op) const;
+    std::uint32_t thread_count() const { return static_cast<std::uint32_t>(thread_task.size()); }
+    ReplayThread master_thread(std::uint32_t task) const { return task_first_thread[task]; }
+    OpIndex thread_end_op(ReplayThread thread) const { return thread_first_op[thread + 1]; }
+    ReplayThread thread_of(OpIndex op) const;
+    bool is_thread_barrier(OpIndex op) const {
+        return op_kind[op] == OpKind::collective && collectives[op_ref[op]].thread_barrier;
+    }
+    /// Gives every task one replay thread (task k = thread k), for programs built without threads.
+    void one_thread_per_task();
     /// True when message `m` is received by a blocking receive call: its post is followed at once
     /// by its wait, in the same call (a Dimemas Recv rather than Irecv + Wait).
     bool received_by_blocking_receive(MessageIndex m) const;

@@ -2,13 +2,13 @@
 #include "metrics/trace_summary.hpp"
 #include "popsim/version.hpp"
 #include "replay/dependency_graph.hpp"
+#include "replay/dimemas_trace.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/paraver_reader.hpp"
-#include "replay/dimemas_trace.hpp"
 #include "replay/simulated_trace.hpp"
 #include "simulator/commands.hpp"
-#include "simulator/modelfactors_csv.hpp"
 #include "simulator/load_program.hpp"
+#include "simulator/modelfactors_csv.hpp"
 #include "simulator/network_options.hpp"
 
 #include <fmt/format.h>
@@ -26,49 +26,73 @@ struct SimulateOptions {
     std::string json_path;
 };
 
-nlohmann::json result_json(const SimulateOptions& o, const std::optional<Time>& real_runtime, const replay::ReplayResult& r) {
+nlohmann::json result_json(const SimulateOptions& o, const std::optional<Time>& real_runtime,
+                           const replay::ReplayProgram& p, const replay::ReplayResult& r) {
     nlohmann::json j;
     j["popsim_version"] = k_version;
     j["trace"] = o.trace;
-    j["network"] = describe_network(o.network, static_cast<std::uint32_t>(r.tasks.size()));
+    j["network"] = describe_network(o.network, p.tasks);
     j["real_runtime_ns"] = real_runtime ? nlohmann::json(*real_runtime) : nlohmann::json(nullptr);
     j["predicted_runtime_ns"] = r.runtime;
-    j["predicted_max_useful_ns"] = r.max_useful();
-    j["tasks"] = nlohmann::json::array();
-    for (std::size_t t = 0; t < r.tasks.size(); ++t) {
-        const auto& x = r.tasks[t];
-        j["tasks"].push_back({{"task", t + 1}, {"end_ns", x.end}, {"useful_ns", x.useful}, {"mpi_ns", x.mpi()},
-                              {"waiting_ns", x.waiting}, {"transfer_ns", x.transfer}});
+    j["predicted_max_useful_ns"] = r.max_useful(p);
+    j["threads"] = nlohmann::json::array(); // the replay threads: each task's first thread, then
+                                            // its OpenMP workers
+    for (replay::ReplayThread t = 0; t < p.thread_count(); ++t) {
+        const auto& x = r.threads[t];
+        const std::uint32_t task = p.thread_task[t];
+        j["threads"].push_back({{"task", task + 1},
+                                {"thread", t - p.master_thread(task) + 1},
+                                {"end_ns", x.end},
+                                {"useful_ns", x.useful},
+                                {"fork_join_ns", x.fork_join},
+                                {"mpi_ns", x.mpi()},
+                                {"waiting_ns", x.waiting},
+                                {"transfer_ns", x.transfer}});
     }
     return j;
 }
 
 void run_simulate(const SimulateOptions& o) {
     const auto loaded = load_program(o.trace, program_options(o.network));
-    if (!o.output.empty() && !loaded.trace) throw std::invalid_argument("-o needs a Paraver trace as input (its calls name the simulated states)");
+    if (!o.output.empty() && !loaded.trace)
+        throw std::invalid_argument(
+            "-o needs a Paraver trace as input (its calls name the simulated states)");
     const auto network = make_network(o.network, loaded.program.tasks);
     const replay::ReplayResult result = replay::replay_events(loaded.program, *network);
     const auto real = loaded.real_runtime;
-    std::cout << fmt::format("trace              {}\nnetwork            {}\n", o.trace, describe_network(o.network, loaded.program.tasks));
-    if (real) std::cout << fmt::format("real runtime       {:.6f} s\n", static_cast<double>(*real) * 1e-9);
-    std::cout << fmt::format("predicted runtime  {:.6f} s\n", static_cast<double>(result.runtime) * 1e-9);
-    if (real && result.runtime > 0) std::cout << fmt::format("speed-up           {:.4f}\n", static_cast<double>(*real) / static_cast<double>(result.runtime));
+    std::cout << fmt::format("trace              {}\nnetwork            {}\n", o.trace,
+                             describe_network(o.network, loaded.program.tasks));
+    if (real)
+        std::cout << fmt::format("real runtime       {:.6f} s\n",
+                                 static_cast<double>(*real) * 1e-9);
+    std::cout << fmt::format("predicted runtime  {:.6f} s\n",
+                             static_cast<double>(result.runtime) * 1e-9);
+    if (real && result.runtime > 0)
+        std::cout << fmt::format("speed-up           {:.4f}\n",
+                                 static_cast<double>(*real) / static_cast<double>(result.runtime));
     if (!o.output.empty()) {
         replay::write_simulated_paraver(*loaded.trace, loaded.program, result, o.output);
         std::cerr << "popsim: wrote " << o.output << " and its .pcf/.row\n";
     }
-    if (!o.json_path.empty()) write_text_file(o.json_path, result_json(o, real, result).dump(2) + "\n");
+    if (!o.json_path.empty())
+        write_text_file(o.json_path, result_json(o, real, loaded.program, result).dump(2) + "\n");
 }
 
 } // namespace
 
 void add_simulate_command(CLI::App& app) {
     auto options = std::make_shared<SimulateOptions>();
-    auto* cmd = app.add_subcommand("simulate", "Replay a trace on a network model and write the simulated timeline");
-    cmd->add_option("trace", options->trace, "Paraver trace (.prv or .prv.gz) or Dimemas trace (.dim)")->required()->check(CLI::ExistingFile);
+    auto* cmd = app.add_subcommand(
+        "simulate", "Replay a trace on a network model and write the simulated timeline");
+    cmd->add_option("trace", options->trace,
+                    "Paraver trace (.prv or .prv.gz) or Dimemas trace (.dim)")
+        ->required()
+        ->check(CLI::ExistingFile);
     add_network_options(cmd, options->network, true);
-    cmd->add_option("-o,--output", options->output, "Write the simulated timeline as a Paraver trace (.prv, with .pcf/.row)");
-    cmd->add_option("--json", options->json_path, "Write the predicted times (predicted_runtime_ns, per task) to FILE");
+    cmd->add_option("-o,--output", options->output,
+                    "Write the simulated timeline as a Paraver trace (.prv, with .pcf/.row)");
+    cmd->add_option("--json", options->json_path,
+                    "Write the predicted times (predicted_runtime_ns, per task) to FILE");
     cmd->callback([options] { run_simulate(*options); });
 }
 
@@ -79,11 +103,15 @@ namespace popsim::simulator {
 void add_convert_command(CLI::App& app) {
     auto trace = std::make_shared<std::string>();
     auto output = std::make_shared<std::string>();
-    auto* cmd = app.add_subcommand("convert", "Write a Paraver trace as a Dimemas trace (.dim), as prv2dim does");
-    cmd->add_option("trace", *trace, "Paraver trace (.prv or .prv.gz)")->required()->check(CLI::ExistingFile);
+    auto* cmd = app.add_subcommand(
+        "convert", "Write a Paraver trace as a Dimemas trace (.dim), as prv2dim does");
+    cmd->add_option("trace", *trace, "Paraver trace (.prv or .prv.gz)")
+        ->required()
+        ->check(CLI::ExistingFile);
     cmd->add_option("output", *output, "Dimemas trace to write (.dim)")->required();
     cmd->callback([trace, output] {
-        const auto loaded = load_program(*trace, {});
+        const auto loaded =
+            load_program(*trace, {.threads = false}); // prv2dim's translation: one thread per task
         replay::write_dimemas_trace(loaded.program, loaded.trace->header.communicators, *output);
         std::cerr << "popsim: wrote " << *output << "\n";
     });

@@ -53,8 +53,8 @@ std::vector<NetworkOptions> configurations(const NetworkOptions& sweep) {
             }
         out = std::move(next);
     };
-    for (auto field : {&NetworkOptions::latency, &NetworkOptions::bandwidth, &NetworkOptions::buses, &NetworkOptions::tasks_per_node,
-                       &NetworkOptions::cpu_ratio})
+    for (auto field : {&NetworkOptions::latency, &NetworkOptions::bandwidth, &NetworkOptions::buses,
+                       &NetworkOptions::tasks_per_node, &NetworkOptions::cpu_ratio})
         expand(field);
     for (auto& o : out) o.model = "dimemas";
     return out;
@@ -66,59 +66,85 @@ struct Row {
     double speedup, parallel, load_balance, communication, transfer;
 };
 
-Row row_of(const Outcome& o, Time real_runtime, Time ideal_runtime) {
-    const auto& tasks = o.result.tasks;
+/// The row of one configuration; per task "useful" is its first thread's time outside MPI.
+Row row_of(const Outcome& o, const replay::ReplayProgram& p, Time real_runtime,
+           Time ideal_runtime) {
     double sum = 0, max = 0;
-    for (const auto& t : tasks) {
-        sum += static_cast<double>(t.useful);
-        max = std::max(max, static_cast<double>(t.useful));
+    for (std::uint32_t t = 0; t < p.tasks; ++t) {
+        const auto useful = static_cast<double>(o.result.task(p, t).outside_mpi());
+        sum += useful;
+        max = std::max(max, useful);
     }
-    const double T = static_cast<double>(o.result.runtime), avg = tasks.empty() ? 0 : sum / static_cast<double>(tasks.size());
-    return {describe_network(o.network, static_cast<std::uint32_t>(tasks.size())), o.result.runtime, T == 0 ? 0 : static_cast<double>(real_runtime) / T, T == 0 ? 0 : avg / T,
-            max == 0 ? 1 : avg / max, T == 0 ? 0 : max / T, T == 0 ? 0 : static_cast<double>(ideal_runtime) / T};
+    const double T = static_cast<double>(o.result.runtime),
+                 avg = p.tasks == 0 ? 0 : sum / static_cast<double>(p.tasks);
+    return {describe_network(o.network, p.tasks),
+            o.result.runtime,
+            T == 0 ? 0 : static_cast<double>(real_runtime) / T,
+            T == 0 ? 0 : avg / T,
+            max == 0 ? 1 : avg / max,
+            T == 0 ? 0 : max / T,
+            T == 0 ? 0 : static_cast<double>(ideal_runtime) / T};
 }
 
 void run_whatif(const WhatifOptions& o) {
     const auto loaded = load_program(o.trace, program_options(o.network));
     const auto& program = loaded.program;
-    const Time real_runtime = loaded.real_runtime.value_or(0); // unknown for .dim input: speed-ups are then 0
+    const Time real_runtime =
+        loaded.real_runtime.value_or(0); // unknown for .dim input: speed-ups are then 0
     replay::network::IdealNetwork ideal;
     const Time ideal_runtime = replay::replay_events(program, ideal, {.timeline = false}).runtime;
     std::vector<Outcome> outcomes;
     for (auto& c : configurations(o.network)) outcomes.push_back({c, {}});
-    for (auto& out : outcomes) make_network(out.network, program.tasks); // validate every value before the runs
+    for (auto& out : outcomes)
+        make_network(out.network, program.tasks); // validate every value before the runs
     oneapi::tbb::parallel_for(std::size_t{0}, outcomes.size(), [&](std::size_t i) {
         const auto network = make_network(outcomes[i].network, program.tasks);
         outcomes[i].result = replay::replay_events(program, *network, {.timeline = false});
     });
     std::vector<Row> rows;
-    for (const auto& out : outcomes) rows.push_back(row_of(out, real_runtime, ideal_runtime));
-    std::cout << fmt::format("{}: real runtime {:.6f} s, ideal network {:.6f} s\n\n", o.trace, static_cast<double>(real_runtime) * 1e-9,
+    for (const auto& out : outcomes)
+        rows.push_back(row_of(out, program, real_runtime, ideal_runtime));
+    std::cout << fmt::format("{}: real runtime {:.6f} s, ideal network {:.6f} s\n\n", o.trace,
+                             static_cast<double>(real_runtime) * 1e-9,
                              static_cast<double>(ideal_runtime) * 1e-9);
-    std::cout << fmt::format("{:>14} {:>9} {:>9} {:>9} {:>9} {:>9}  network\n", "predicted (s)", "speed-up", "PE", "LB", "CommE", "TE");
+    std::cout << fmt::format("{:>14} {:>9} {:>9} {:>9} {:>9} {:>9}  network\n", "predicted (s)",
+                             "speed-up", "PE", "LB", "CommE", "TE");
     for (const auto& r : rows) {
-        std::cout << fmt::format("{:>14.6f} {:>9.4f} {:>8.2f}% {:>8.2f}% {:>8.2f}% {:>8.2f}%  {}\n", static_cast<double>(r.predicted) * 1e-9, r.speedup,
-                                 100 * r.parallel, 100 * r.load_balance, 100 * r.communication, 100 * r.transfer, r.network);
+        std::cout << fmt::format("{:>14.6f} {:>9.4f} {:>8.2f}% {:>8.2f}% {:>8.2f}% {:>8.2f}%  {}\n",
+                                 static_cast<double>(r.predicted) * 1e-9, r.speedup,
+                                 100 * r.parallel, 100 * r.load_balance, 100 * r.communication,
+                                 100 * r.transfer, r.network);
     }
     if (!o.csv_path.empty()) {
-        std::string csv = "network;predicted_runtime_ns;speedup;parallel_efficiency;load_balance;communication_efficiency;transfer_efficiency\n";
+        std::string csv = "network;predicted_runtime_ns;speedup;parallel_efficiency;load_balance;"
+                          "communication_efficiency;transfer_efficiency\n";
         for (const auto& r : rows)
-            csv += fmt::format("{};{};{:.6f};{:.6f};{:.6f};{:.6f};{:.6f}\n", r.network, r.predicted, r.speedup, r.parallel, r.load_balance,
-                               r.communication, r.transfer);
+            csv += fmt::format("{};{};{:.6f};{:.6f};{:.6f};{:.6f};{:.6f}\n", r.network, r.predicted,
+                               r.speedup, r.parallel, r.load_balance, r.communication, r.transfer);
         write_text_file(o.csv_path, csv);
     }
     if (!o.html_path.empty()) {
         std::vector<WhatifPoint> points;
-        for (const auto& r : rows) points.push_back({r.network, static_cast<double>(r.predicted) * 1e-9});
-        write_text_file(o.html_path, render_whatif_html(o.trace, static_cast<double>(real_runtime) * 1e-9, static_cast<double>(ideal_runtime) * 1e-9, points));
+        for (const auto& r : rows)
+            points.push_back({r.network, static_cast<double>(r.predicted) * 1e-9});
+        write_text_file(o.html_path,
+                        render_whatif_html(o.trace, static_cast<double>(real_runtime) * 1e-9,
+                                           static_cast<double>(ideal_runtime) * 1e-9, points));
     }
     if (!o.json_path.empty()) {
-        nlohmann::json j{{"popsim_version", k_version}, {"trace", o.trace}, {"real_runtime_ns", real_runtime}, {"ideal_runtime_ns", ideal_runtime}};
+        nlohmann::json j{{"popsim_version", k_version},
+                         {"trace", o.trace},
+                         {"real_runtime_ns", real_runtime},
+                         {"ideal_runtime_ns", ideal_runtime}};
         j["configurations"] = nlohmann::json::array();
         for (const auto& r : rows)
-            j["configurations"].push_back({{"network", r.network}, {"predicted_runtime_ns", r.predicted}, {"speedup", r.speedup},
-                                           {"parallel_efficiency", r.parallel}, {"load_balance", r.load_balance},
-                                           {"communication_efficiency", r.communication}, {"transfer_efficiency", r.transfer}});
+            j["configurations"].push_back({{"network", r.network},
+                                           {"predicted_runtime_ns", r.predicted},
+                                           {"speedup", r.speedup},
+                                           {"parallel_efficiency", r.parallel},
+                                           {"load_balance", r.load_balance},
+                                           {"communication_efficiency", r.communication},
+                                           {"transfer_efficiency", r.transfer}});
         write_text_file(o.json_path, j.dump(2) + "\n");
     }
 }
@@ -127,12 +153,19 @@ void run_whatif(const WhatifOptions& o) {
 
 void add_whatif_command(CLI::App& app) {
     auto options = std::make_shared<WhatifOptions>();
-    auto* cmd = app.add_subcommand("whatif", "Predict the runtime on many networks: the cross product of the swept parameters");
-    cmd->add_option("trace", options->trace, "Paraver trace (.prv or .prv.gz) or Dimemas trace (.dim)")->required()->check(CLI::ExistingFile);
+    auto* cmd = app.add_subcommand(
+        "whatif",
+        "Predict the runtime on many networks: the cross product of the swept parameters");
+    cmd->add_option("trace", options->trace,
+                    "Paraver trace (.prv or .prv.gz) or Dimemas trace (.dim)")
+        ->required()
+        ->check(CLI::ExistingFile);
     add_network_options(cmd, options->network, false);
     cmd->add_option("--csv", options->csv_path, "Write one row per configuration to FILE");
-    cmd->add_option("--json", options->json_path, "Write every configuration's predictions to FILE");
-    cmd->add_option("--html", options->html_path, "Write an HTML report with a chart of the predicted runtimes to FILE");
+    cmd->add_option("--json", options->json_path,
+                    "Write every configuration's predictions to FILE");
+    cmd->add_option("--html", options->html_path,
+                    "Write an HTML report with a chart of the predicted runtimes to FILE");
     cmd->callback([options] { run_whatif(*options); });
 }
 

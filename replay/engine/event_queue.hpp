@@ -14,14 +14,14 @@ namespace popsim::replay::engine {
 struct Event {
     Time time = 0;
     std::uint64_t seq = 0;
-    std::uint32_t task = 0;
+    std::uint32_t thread = 0;                       // the replay thread to run
     auto operator<=>(const Event&) const = default; // member order is the order
 };
 static_assert(sizeof(Event) <= 24);
 
 class EventQueue {
-public:
-    void push(Time time, std::uint32_t task) { heap_.push(Event{time, next_seq_++, task}); }
+  public:
+    void push(Time time, std::uint32_t thread) { heap_.push(Event{time, next_seq_++, thread}); }
     bool empty() const { return heap_.empty(); }
     Event pop() {
         Event e = heap_.top();
@@ -29,7 +29,7 @@ public:
         return e;
     }
 
-private:
+  private:
     std::priority_queue<Event, std::vector<Event>, std::greater<>> heap_;
     std::uint64_t next_seq_ = 0;
 };

@@ -4,9 +4,10 @@
 
 namespace popsim::replay {
 
-Time ReplayResult::max_useful() const {
+Time ReplayResult::max_useful(const ReplayProgram& program) const {
     Time m = 0;
-    for (const auto& t : tasks) m = std::max(m, t.useful);
+    for (std::uint32_t t = 0; t < program.tasks; ++t)
+        m = std::max(m, task(program, t).outside_mpi());
     return m;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// What a replay produces: per task its simulated end, useful (burst) time and MPI time split into
-// waiting for a partner and transfer, plus the simulated interval of every operation.
+// What a replay produces: per replay thread its simulated end, useful (burst) time, time in OpenMP
+// fork/join barriers and MPI time split into waiting for a partner and transfer, plus the
+// simulated interval of every operation.
 #include "replay/replay_program.hpp"
 #include "replay/time.hpp"
 
@@ -8,22 +9,28 @@
 
 namespace popsim::replay {
 
-struct TaskTimes {
-    Time end = 0;      // when the task finishes its last operation
-    Time useful = 0;   // sum of its replayed CPU bursts
-    Time waiting = 0;  // blocked in MPI for a partner (dependencies)
-    Time transfer = 0; // blocked in MPI while its data crosses the network
-    Time mpi() const { return end - useful; }
+struct ThreadTimes {
+    Time end = 0;       // when the thread finishes its last operation
+    Time useful = 0;    // sum of its replayed CPU bursts
+    Time fork_join = 0; // in OpenMP fork/join barriers, waiting for the task's other threads
+    Time waiting = 0;   // blocked in MPI for a partner (dependencies)
+    Time transfer = 0;  // blocked in MPI while its data crosses the network
+    Time mpi() const { return end - useful - fork_join; }
+    Time outside_mpi() const { return useful + fork_join; } // prv2dim's "burst" time of a task
 };
 
 struct ReplayResult {
-    Time runtime = 0; // the latest task end
-    std::vector<TaskTimes> tasks;
+    Time runtime = 0; // the latest thread end
+    std::vector<ThreadTimes> threads;
     std::vector<Time> op_begin; // when the task reached each operation
     std::vector<Time> op_end;   // when it left it
     std::uint64_t events = 0;   // events the engine processed (0 for the longest-path pass)
 
-    Time max_useful() const;
+    /// The largest time outside MPI of a task's first thread (Dimemas' useful time of a task).
+    Time max_useful(const ReplayProgram& program) const;
+    const ThreadTimes& task(const ReplayProgram& program, std::uint32_t t) const {
+        return threads[program.master_thread(t)];
+    }
 };
 
 } // namespace popsim::replay

@@ -12,7 +12,8 @@
 using namespace popsim;
 
 namespace {
-metrics::HybridRun run_of(const std::string& name, const std::string& description, bool with_ideal = false) {
+metrics::HybridRun run_of(const std::string& name, const std::string& description,
+                          bool with_ideal = false) {
     const auto trace = test::read_quiet(test::synth_trace(name, description));
     auto run = metrics::hybrid_run(trace);
     if (with_ideal) run.ideal = metrics::ideal_run(trace, {});
@@ -46,10 +47,12 @@ std::string multiplicative_example() {
     const int master[] = {10, 8, 6}, worker[] = {9, 7, 5};
     for (int p = 0; p < 3; ++p) {
         const auto r = std::to_string(p);
-        d += r + ".0 event 60000001 1\n" + r + ".0 compute " + std::to_string(master[p]) + "s\n" + r + ".0 event 60000001 0\n";
+        d += r + ".0 event 60000001 1\n" + r + ".0 compute " + std::to_string(master[p]) + "s\n" +
+             r + ".0 event 60000001 0\n";
         d += r + ".0 Allreduce " + std::to_string(12 - master[p]) + "s size=8\n";
-        d += r + ".1 event 60000018 1\n" + r + ".1 compute " + std::to_string(worker[p]) + "s\n" + r + ".1 state 5 " +
-             std::to_string(master[p] - worker[p]) + "s\n" + r + ".1 event 60000018 0\n";
+        d += r + ".1 event 60000018 1\n" + r + ".1 compute " + std::to_string(worker[p]) + "s\n" +
+             r + ".1 state 5 " + std::to_string(master[p] - worker[p]) + "s\n" + r +
+             ".1 event 60000018 0\n";
     }
     return d;
 }
@@ -64,23 +67,26 @@ TEST_CASE("openmp: the S1 OpenMP example (75 % / 83.3 %)") {
     CHECK(e.parallel == doctest::Approx(28.0 / 48.0));    // (13 + 9 + 6) / 3 / 16
     const auto a = metrics::hybrid_additive(run);
     CHECK(a.thread == doctest::Approx(0.75 + 5.0 / 6.0 - 1)); // = 0.5833
-    CHECK(a.process == doctest::Approx(1.0));                  // no MPI: the process never leaves useful/OpenMP time
+    CHECK(a.process == doctest::Approx(1.0)); // no MPI: the process never leaves useful/OpenMP time
     CHECK(a.parallel == doctest::Approx(a.process + a.thread - 1));
 }
 
 TEST_CASE("openmp: TALP's split of idle time on the S1 OpenMP example") {
     // CPU time: useful 28 s; workers idle outside the region 2 x 4 s = 8 s (serialisation); in the
-    // region idle = 3, 3, 6 s: load imbalance (0 + 0 + 3) = 3 s, scheduling 3 x 3 = 9 s. Total 48 s.
+    // region idle = 3, 3, 6 s: load imbalance (0 + 0 + 3) = 3 s, scheduling 3 x 3 = 9 s. Total 48
+    // s.
     const auto t = metrics::talp(run_of("omp_example_talp", k_omp_example));
     CHECK(t.parallel == doctest::Approx(28.0 / 48.0));
     CHECK(t.omp_serialization == doctest::Approx(28.0 / 36.0));
     CHECK(t.omp_load_balance == doctest::Approx(36.0 / 39.0));
     CHECK(t.omp_scheduling == doctest::Approx(39.0 / 48.0));
-    CHECK(t.omp_parallel == doctest::Approx(t.omp_serialization * t.omp_load_balance * t.omp_scheduling));
+    CHECK(t.omp_parallel ==
+          doctest::Approx(t.omp_serialization * t.omp_load_balance * t.omp_scheduling));
     CHECK(t.mpi_parallel == doctest::Approx(1.0)); // no MPI
 }
 
-TEST_CASE("hybrid: the S1 multiplicative example (66.7 / 80 / 83.3 % and 62.5 / 75 / 83.3 / 93.8 %)") {
+TEST_CASE(
+    "hybrid: the S1 multiplicative example (66.7 / 80 / 83.3 % and 62.5 / 75 / 83.3 / 93.8 %)") {
     const auto run = run_of("mult_example", multiplicative_example(), true);
     CHECK(run.runtime == 12 * k_ns_per_s);
     REQUIRE(run.ideal);
@@ -103,10 +109,12 @@ TEST_CASE("hybrid: Process transfer and serialisation with MPI outside and insid
     // Rank 0: parallel region 0-4 s (master and worker compute 4 s), Allreduce 4-7 s, compute 5 s.
     // Rank 1: parallel region 0-6 s; its master computes 2 s, calls MPI_Iprobe for 0.5 s inside
     // the region, computes 3.5 s; worker computes 6 s; Allreduce 6-7 s, compute 5 s. T = 12 s.
-    // Real MPI outside OpenMP: rank 0 = 3 s, rank 1 = 1 s (its Iprobe is inside the region): min 1 s.
-    // Ideal: rank 1 reaches the Allreduce after 5.5 s of bursts, rank 0 after 4 s: both leave at
-    // 5.5 s, then 5 s: T_id = 10.5 s. Ideal MPI outside OpenMP: rank 0 = 1.5 s, rank 1 = 0: min 0.
-    // S0: transfer = (12 - 1 + 0) / 12, serialisation = (12 - 0) / 12. S1: transfer = 10.5 / 12.
+    // Real MPI outside OpenMP: rank 0 = 3 s, rank 1 = 1 s (its Iprobe is inside the region): min 1
+    // s. Ideal: rank 1's master reaches the join after 5.5 s, but its worker computes 6 s, so the
+    // region still ends at 6 s (the Iprobe overlapped the worker's work); rank 0 reaches the
+    // Allreduce at 4 s: both leave at 6 s, then 5 s: T_id = 11 s. Ideal MPI outside OpenMP:
+    // rank 0 = 2 s, rank 1 = 0: min 0.
+    // S0: transfer = (12 - 1 + 0) / 12, serialisation = (12 - 0) / 12. S1: transfer = 11 / 12.
     const auto run = run_of("hybrid_s0", R"(ranks 2 threads 2
 0.0 event 60000001 1
 0.0 compute 4s
@@ -126,29 +134,31 @@ TEST_CASE("hybrid: Process transfer and serialisation with MPI outside and insid
 1.1 event 60000018 1
 1.1 compute 6s
 1.1 event 60000018 0
-)", true);
+)",
+                            true);
     CHECK(run.threads[run.master[1]].mpi_outside_omp == 1 * k_ns_per_s);
     CHECK(run.threads[run.master[1]].mpi == 1500 * k_ns_per_ms);
     REQUIRE(run.ideal);
-    CHECK(run.ideal->runtime == 10500 * k_ns_per_ms);
-    CHECK(run.ideal->task_mpi_outside_omp[0] == 1500 * k_ns_per_ms);
+    CHECK(run.ideal->runtime == 11 * k_ns_per_s);
+    CHECK(run.ideal->task_mpi_outside_omp[0] == 2 * k_ns_per_s);
     CHECK(run.ideal->task_mpi_outside_omp[1] == 0);
     const auto a = metrics::hybrid_additive(run);
     CHECK(*a.process_transfer == doctest::Approx(11.0 / 12));
     CHECK(*a.process_serialization == doctest::Approx(1.0));
-    CHECK(*a.process_transfer_s1 == doctest::Approx(10.5 / 12));
+    CHECK(*a.process_transfer_s1 == doctest::Approx(11.0 / 12));
     // Process communication = max non-MPI / T: rank 1's master has 5 s serial + 6 s region = 11 s.
     CHECK(a.process_communication == doctest::Approx(11.0 / 12));
 }
 
 TEST_CASE("hybrid: pure MPI and pure OpenMP traces give finite values") {
-    const auto mpi = run_of("pure_mpi", "ranks 2\n0 compute 1s\n0 Barrier 1s\n1 compute 2s\n1 Barrier 0s\n");
+    const auto mpi =
+        run_of("pure_mpi", "ranks 2\n0 compute 1s\n0 Barrier 1s\n1 compute 2s\n1 Barrier 0s\n");
     const auto e = metrics::openmp_efficiencies(mpi);
     CHECK(e.serial_region == 1.0);
     CHECK(e.omp_region == 1.0);
     const auto t = metrics::talp(mpi);
-    for (double v : {t.parallel, t.mpi_parallel, t.mpi_communication, t.mpi_load_balance, t.omp_parallel, t.omp_serialization,
-                     t.omp_load_balance, t.omp_scheduling})
+    for (double v : {t.parallel, t.mpi_parallel, t.mpi_communication, t.mpi_load_balance,
+                     t.omp_parallel, t.omp_serialization, t.omp_load_balance, t.omp_scheduling})
         CHECK(std::isfinite(v));
     const auto m = metrics::hybrid_multiplicative(run_of("pure_omp", k_omp_example));
     CHECK(m.omp_parallel == doctest::Approx(m.hybrid_parallel / m.mpi_parallel));
@@ -157,8 +167,11 @@ TEST_CASE("hybrid: pure MPI and pure OpenMP traces give finite values") {
 
 TEST_CASE("openmp: PyPOP's published metrics on the ImageMagick traces, to 0.01 (its tolerance)") {
     std::vector<metrics::HybridRun> runs;
-    for (int t : {8, 1, 4, 2}) runs.push_back(metrics::hybrid_run(test::read_quiet(test::shared_data("imagemagick-omp/omp" + std::to_string(t) + ".prv.gz"))));
-    const auto csv = simulator::format_pypop_csv(simulator::openmp_table(metrics::analyze_openmp_series(runs)));
+    for (int t : {8, 1, 4, 2})
+        runs.push_back(metrics::hybrid_run(test::read_quiet(
+            test::shared_data("imagemagick-omp/omp" + std::to_string(t) + ".prv.gz"))));
+    const auto csv =
+        simulator::format_pypop_csv(simulator::openmp_table(metrics::analyze_openmp_series(runs)));
     std::ifstream in(test::shared_data("imagemagick-omp/published_pypop_openmp.csv"));
     std::stringstream published;
     published << in.rdbuf();
@@ -170,8 +183,9 @@ TEST_CASE("openmp: PyPOP's published metrics on the ImageMagick traces, to 0.01 
         REQUIRE(std::getline(ours_lines, ours_line));
         const auto label = published_line.substr(0, published_line.find(','));
         CHECK(ours_line.substr(0, ours_line.find(',')) == label);
-        if (label == "\"Threads\"" ) continue;
-        std::istringstream a(ours_line.substr(ours_line.find(',') + 1)), b(published_line.substr(published_line.find(',') + 1));
+        if (label == "\"Threads\"") continue;
+        std::istringstream a(ours_line.substr(ours_line.find(',') + 1)),
+            b(published_line.substr(published_line.find(',') + 1));
         std::string x, y;
         while (std::getline(b, y, ',')) {
             REQUIRE(std::getline(a, x, ','));
@@ -221,7 +235,8 @@ TEST_CASE("openmp: per-region child metrics add up to the OpenMP region ineffici
     CHECK(regions[0].load_balance == doctest::Approx(0.75));
     CHECK(regions[1].parallel_inefficiency_contribution == doctest::Approx(0.0));
     CHECK(regions[1].load_balance == doctest::Approx(1.0));
-    const double sum = regions[0].parallel_inefficiency_contribution + regions[1].parallel_inefficiency_contribution;
+    const double sum = regions[0].parallel_inefficiency_contribution +
+                       regions[1].parallel_inefficiency_contribution;
     CHECK(sum == doctest::Approx(1 - metrics::openmp_efficiencies(run).omp_region));
     CHECK(metrics::openmp_efficiencies(run).omp_region == doctest::Approx(0.9));
 }

@@ -22,7 +22,8 @@ struct BothReplays {
     ReplayResult longest;
 };
 
-BothReplays replay_both(const std::string& name, const std::string& description, ProgramOptions options = {}) {
+BothReplays replay_both(const std::string& name, const std::string& description,
+                        ProgramOptions options = {}) {
     const auto trace = test::read_quiet(test::synth_trace(name, description));
     BothReplays r{build_replay_program(trace, options), {}, {}};
     network::IdealNetwork ideal;
@@ -31,17 +32,19 @@ BothReplays replay_both(const std::string& name, const std::string& description,
     CHECK(r.events.runtime == r.longest.runtime);
     CHECK(r.events.op_end == r.longest.op_end);
     CHECK(r.events.op_begin == r.longest.op_begin);
-    for (std::size_t t = 0; t < r.events.tasks.size(); ++t) {
-        CHECK(r.events.tasks[t].end == r.longest.tasks[t].end);
-        CHECK(r.events.tasks[t].useful == r.longest.tasks[t].useful);
+    for (std::size_t t = 0; t < r.events.threads.size(); ++t) {
+        CHECK(r.events.threads[t].end == r.longest.threads[t].end);
+        CHECK(r.events.threads[t].useful == r.longest.threads[t].useful);
     }
     return r;
 }
 
 // r0 computes 1 s, sends, computes 2 s; r1 computes 3 s, receives, computes 1 s.
 std::string send_recv(const char* call, std::uint64_t bytes) {
-    return "ranks 2\n0 compute 1s\n0 " + std::string(call) + " 5s to=1 size=" + std::to_string(bytes) +
-           "\n0 compute 2s\n1 compute 3s\n1 Recv 4s from=0 size=" + std::to_string(bytes) + "\n1 compute 1s\n";
+    return "ranks 2\n0 compute 1s\n0 " + std::string(call) +
+           " 5s to=1 size=" + std::to_string(bytes) +
+           "\n0 compute 2s\n1 compute 3s\n1 Recv 4s from=0 size=" + std::to_string(bytes) +
+           "\n1 compute 1s\n";
 }
 
 } // namespace
@@ -52,30 +55,33 @@ TEST_CASE("replay: a trace without operations replays to runtime 0") {
 }
 
 TEST_CASE("replay: an eager send never waits for its receiver") {
-    // r0: 1 s + send (eager, leaves at once) + 2 s = 3 s. r1: 3 s, the data arrived at 1 s, + 1 s = 4 s.
+    // r0: 1 s + send (eager, leaves at once) + 2 s = 3 s. r1: 3 s, the data arrived at 1 s, + 1 s =
+    // 4 s.
     const auto r = replay_both("eager", send_recv("Send", 100));
-    CHECK(r.events.tasks[0].end == 3 * s);
-    CHECK(r.events.tasks[1].end == 4 * s);
+    CHECK(r.events.threads[0].end == 3 * s);
+    CHECK(r.events.threads[1].end == 4 * s);
     CHECK(r.events.runtime == 4 * s);
-    CHECK(r.events.max_useful() == 4 * s);
+    CHECK(r.events.max_useful(r.program) == 4 * s);
 }
 
 TEST_CASE("replay: a send at or above the eager limit waits for the receive (rendezvous)") {
     // r0's send waits for r1's post at 3 s: r0 = 3 + 2 = 5 s; r1 = 3 + 1 = 4 s.
     const auto r = replay_both("rendezvous", send_recv("Send", 32 * 1024));
-    CHECK(r.events.tasks[0].end == 5 * s);
-    CHECK(r.events.tasks[1].end == 4 * s);
+    CHECK(r.events.threads[0].end == 5 * s);
+    CHECK(r.events.threads[1].end == 4 * s);
     SUBCASE("a larger eager limit makes it eager again") {
         ProgramOptions o;
         o.eager_limit_bytes = 64 * 1024;
-        CHECK(replay_both("rendezvous_eager", send_recv("Send", 32 * 1024), o).events.tasks[0].end == 3 * s);
+        CHECK(replay_both("rendezvous_eager", send_recv("Send", 32 * 1024), o)
+                  .events.threads[0]
+                  .end == 3 * s);
     }
     SUBCASE("Ssend and Rsend behave like Send") {
-        CHECK(replay_both("ssend", send_recv("Ssend", 1 << 20)).events.tasks[0].end == 5 * s);
-        CHECK(replay_both("rsend", send_recv("Rsend", 1 << 20)).events.tasks[0].end == 5 * s);
+        CHECK(replay_both("ssend", send_recv("Ssend", 1 << 20)).events.threads[0].end == 5 * s);
+        CHECK(replay_both("rsend", send_recv("Rsend", 1 << 20)).events.threads[0].end == 5 * s);
     }
     SUBCASE("Bsend and Isend never block") {
-        CHECK(replay_both("bsend", send_recv("Bsend", 1 << 20)).events.tasks[0].end == 3 * s);
+        CHECK(replay_both("bsend", send_recv("Bsend", 1 << 20)).events.threads[0].end == 3 * s);
     }
 }
 
@@ -94,8 +100,8 @@ TEST_CASE("replay: Isend/Irecv with Wait") {
 1 Wait 2s req=r
 1 compute 1s
 )");
-    CHECK(r.events.tasks[0].end == 3 * s);
-    CHECK(r.events.tasks[1].end == 4 * s);
+    CHECK(r.events.threads[0].end == 3 * s);
+    CHECK(r.events.threads[1].end == 4 * s);
 }
 
 TEST_CASE("replay: a Wait whose message is sent later blocks until the send") {
@@ -107,8 +113,8 @@ TEST_CASE("replay: a Wait whose message is sent later blocks until the send") {
 1 compute 1s
 1 Wait 3s req=a
 )");
-    CHECK(r.events.tasks[1].end == 4 * s);
-    CHECK(r.events.tasks[1].useful == 1 * s);
+    CHECK(r.events.threads[1].end == 4 * s);
+    CHECK(r.events.threads[1].useful == 1 * s);
 }
 
 TEST_CASE("replay: Waitall completes the latest of its messages") {
@@ -124,7 +130,7 @@ TEST_CASE("replay: Waitall completes the latest of its messages") {
 2 Waitall 5s req=a,b
 2 compute 1s
 )");
-    CHECK(r.events.tasks[2].end == 6 * s);
+    CHECK(r.events.threads[2].end == 6 * s);
 }
 
 TEST_CASE("replay: Waitany and Test complete exactly the message the trace says") {
@@ -137,8 +143,9 @@ TEST_CASE("replay: Waitany and Test complete exactly the message the trace says"
 1 Waitany 2s req=a
 1 compute 1s
 )");
-    // The Test (traced as the completion) comes first: it waits until the send at 2 s; then 1 s + 1 s.
-    CHECK(r.events.tasks[1].end == 4 * s);
+    // The Test (traced as the completion) comes first: it waits until the send at 2 s; then 1 s + 1
+    // s.
+    CHECK(r.events.threads[1].end == 4 * s);
 }
 
 TEST_CASE("replay: Sendrecv exchange with rendezvous does not deadlock") {
@@ -152,8 +159,8 @@ TEST_CASE("replay: Sendrecv exchange with rendezvous does not deadlock") {
 1 Sendrecv 2s to=0 from=0 size=1048576
 1 compute 1s
 )");
-    CHECK(r.events.tasks[0].end == 3 * s);
-    CHECK(r.events.tasks[1].end == 3 * s);
+    CHECK(r.events.threads[0].end == 3 * s);
+    CHECK(r.events.threads[1].end == 3 * s);
 }
 
 TEST_CASE("replay: collectives synchronise their communicator") {
@@ -169,20 +176,22 @@ TEST_CASE("replay: collectives synchronise their communicator") {
 2 Allreduce 1s size=8
 2 compute 1s
 )");
-    for (const auto& t : r.events.tasks) CHECK(t.end == 4 * s);
+    for (const auto& t : r.events.threads) CHECK(t.end == 4 * s);
     CHECK(r.program.collectives.size() == 1);
     CHECK(r.program.collectives[0].member_count == 3);
 }
 
 TEST_CASE("replay: rooted collectives record their root") {
-    const auto r = replay_both("bcast", "ranks 2\n0 Bcast 1s size=64 root=1\n1 compute 2s\n1 Bcast 1s size=64 root=1\n");
+    const auto r = replay_both(
+        "bcast", "ranks 2\n0 Bcast 1s size=64 root=1\n1 compute 2s\n1 Bcast 1s size=64 root=1\n");
     CHECK(r.program.collectives[0].root_task == 1);
     CHECK(r.events.runtime == 2 * s);
 }
 
 TEST_CASE("replay: MPI_Init ends in a barrier, as prv2dim writes it") {
     // r0: 1 s, Init, 5 s; r1: 3 s, Init, 1 s. With the barrier r0 = 3 + 5 = 8 s; without, 6 s.
-    const std::string d = "ranks 2\n0 compute 1s\n0 Init 1ms\n0 compute 5s\n1 compute 3s\n1 Init 1ms\n1 compute 1s\n";
+    const std::string d =
+        "ranks 2\n0 compute 1s\n0 Init 1ms\n0 compute 5s\n1 compute 3s\n1 Init 1ms\n1 compute 1s\n";
     CHECK(replay_both("init", d).events.runtime == 8 * s);
     ProgramOptions no_barrier;
     no_barrier.init_barrier = false;
@@ -190,9 +199,12 @@ TEST_CASE("replay: MPI_Init ends in a barrier, as prv2dim writes it") {
 }
 
 TEST_CASE("replay: CPU time before a task's first record counts, MPI time does not") {
-    // r0 starts at 2 s ("not created" before), computes 1 s, then 10 s in Allreduce; r1 computes 4 s.
-    const auto r = replay_both("late_start", "ranks 2\n0 at 2s\n0 compute 1s\n0 Allreduce 10s\n1 compute 4s\n1 Allreduce 9s\n");
-    CHECK(r.events.tasks[0].useful == 3 * s);
+    // r0 starts at 2 s ("not created" before), computes 1 s, then 10 s in Allreduce; r1 computes 4
+    // s.
+    const auto r = replay_both(
+        "late_start",
+        "ranks 2\n0 at 2s\n0 compute 1s\n0 Allreduce 10s\n1 compute 4s\n1 Allreduce 9s\n");
+    CHECK(r.events.threads[0].useful == 3 * s);
     CHECK(r.events.runtime == 4 * s);
 }
 
@@ -203,23 +215,30 @@ TEST_CASE("replay: cyclic dependencies are reported as a deadlock naming the tas
     const auto trace = test::read_quiet(test::synth_trace("deadlock", d));
     const auto program = build_replay_program(trace);
     network::IdealNetwork ideal;
-    CHECK_THROWS_WITH_AS(replay_events(program, ideal), doctest::Contains("task 1 in a send"), ReplayDeadlock);
-    CHECK_THROWS_WITH_AS(replay_longest_path(program, build_dependency_graph(program)), doctest::Contains("task 2 in a send"), ReplayDeadlock);
+    CHECK_THROWS_WITH_AS(replay_events(program, ideal), doctest::Contains("task 1 in a send"),
+                         ReplayDeadlock);
+    CHECK_THROWS_WITH_AS(replay_longest_path(program, build_dependency_graph(program)),
+                         doctest::Contains("task 2 in a send"), ReplayDeadlock);
 }
 
 TEST_CASE("replay: collectives that do not match across the communicator are refused") {
     const std::string d = "ranks 2\n0 Allreduce 1s\n0 Allreduce 1s\n1 Allreduce 1s\n";
     const auto trace = test::read_quiet(test::synth_trace("coll_mismatch", d));
-    CHECK_THROWS_WITH_AS(build_replay_program(trace), doctest::Contains("is called by 1 of its 2 tasks"), TraceError);
+    CHECK_THROWS_WITH_AS(build_replay_program(trace),
+                         doctest::Contains("is called by 1 of its 2 tasks"), TraceError);
     const std::string e = "ranks 2\n0 Allreduce 1s\n1 Bcast 1s root=0\n";
     const auto trace2 = test::read_quiet(test::synth_trace("coll_kind", e));
-    CHECK_THROWS_WITH_AS(build_replay_program(trace2), doctest::Contains("task 2 calls MPI_Bcast"), TraceError);
+    CHECK_THROWS_WITH_AS(build_replay_program(trace2), doctest::Contains("task 2 calls MPI_Bcast"),
+                         TraceError);
 }
 
 TEST_CASE("replay: tracing-disabled regions are refused with the thread and times") {
-    const auto trace = test::read_quiet(test::synth_trace("disabled", "ranks 1\n0 compute 1s\n0 state 14 2s\n0 compute 1s\n"));
-    CHECK_THROWS_WITH_AS(build_replay_program(trace), doctest::Contains("thread 1.1.1 has tracing disabled from 1000000000 ns to 3000000000 ns"),
-                         TraceError);
+    const auto trace = test::read_quiet(
+        test::synth_trace("disabled", "ranks 1\n0 compute 1s\n0 state 14 2s\n0 compute 1s\n"));
+    CHECK_THROWS_WITH_AS(
+        build_replay_program(trace),
+        doctest::Contains("thread 1.1.1 has tracing disabled from 1000000000 ns to 3000000000 ns"),
+        TraceError);
 }
 
 TEST_CASE("replay: a communication record outside any MPI call is reported and left out") {
@@ -231,19 +250,24 @@ TEST_CASE("replay: a communication record outside any MPI call is reported and l
     const auto program = build_replay_program(test::read_quiet(path));
     CHECK(program.messages.empty());
     REQUIRE(program.warnings.size() == 2);
-    CHECK(program.warnings[0] == "1 communication records match no MPI call and are left out of the replay:");
-    CHECK(program.warnings[1].find("record 1 (1.1.1 -> 1.2.1, 8 bytes) is outside any MPI call") != std::string::npos);
+    CHECK(program.warnings[0] ==
+          "1 communication records match no MPI call and are left out of the replay:");
+    CHECK(program.warnings[1].find("record 1 (1.1.1 -> 1.2.1, 8 bytes) is outside any MPI call") !=
+          std::string::npos);
 }
 
 TEST_CASE("replay: every collective synchronises its communicator") {
-    // Whatever the operation, on the ideal network all leave when the last (3 s) arrives: 3 + 1 = 4 s.
-    for (const char* call : {"Barrier", "Bcast", "Reduce", "Allreduce", "Gather", "Gatherv", "Scatter", "Scatterv", "Allgather", "Allgatherv",
-                             "Alltoall", "Alltoallv", "Reduce_scatter", "Scan", "Exscan"}) {
+    // Whatever the operation, on the ideal network all leave when the last (3 s) arrives: 3 + 1 = 4
+    // s.
+    for (const char* call :
+         {"Barrier", "Bcast", "Reduce", "Allreduce", "Gather", "Gatherv", "Scatter", "Scatterv",
+          "Allgather", "Allgatherv", "Alltoall", "Alltoallv", "Reduce_scatter", "Scan", "Exscan"}) {
         INFO(call);
         std::string d = "ranks 3\n";
         for (int r = 0; r < 3; ++r) {
             const auto rank = std::to_string(r);
-            d += rank + " compute " + std::to_string(r + 1) + "s\n" + rank + " " + call + " 1s size=64 root=0\n" + rank + " compute 1s\n";
+            d += rank + " compute " + std::to_string(r + 1) + "s\n" + rank + " " + call +
+                 " 1s size=64 root=0\n" + rank + " compute 1s\n";
         }
         const auto r = replay_both(std::string("coll_") + call, d);
         CHECK(r.events.runtime == 4 * s);
@@ -253,23 +277,104 @@ TEST_CASE("replay: every collective synchronises its communicator") {
 
 TEST_CASE("replay: persistent sends (MPI_Start) block like MPI_Send") {
     // prv2dim writes a persistent send as a blocking send: 1 MiB waits for the receive at 3 s.
-    const auto r = replay_both("start", "ranks 2\n0 compute 1s\n0 Start 1ms to=1 size=1048576\n0 compute 2s\n"
-                                        "1 compute 3s\n1 Recv 1ms from=0 size=1048576\n1 compute 1s\n");
-    CHECK(r.events.tasks[0].end == 5 * s);
+    const auto r =
+        replay_both("start", "ranks 2\n0 compute 1s\n0 Start 1ms to=1 size=1048576\n0 compute 2s\n"
+                             "1 compute 3s\n1 Recv 1ms from=0 size=1048576\n1 compute 1s\n");
+    CHECK(r.events.threads[0].end == 5 * s);
 }
 
 TEST_CASE("replay: Sendrecv_replace and Waitsome") {
-    const auto a = replay_both("sendrecv_replace", "ranks 2\n0 compute 2s\n0 Sendrecv_replace 1s to=1 from=1 size=1048576\n"
-                                                   "1 compute 1s\n1 Sendrecv_replace 2s to=0 from=0 size=1048576\n");
+    const auto a =
+        replay_both("sendrecv_replace",
+                    "ranks 2\n0 compute 2s\n0 Sendrecv_replace 1s to=1 from=1 size=1048576\n"
+                    "1 compute 1s\n1 Sendrecv_replace 2s to=0 from=0 size=1048576\n");
     CHECK(a.events.runtime == 2 * s); // as Sendrecv: both leave when the later one arrives
-    const auto b = replay_both("waitsome", "ranks 2\n0 compute 3s\n0 Send 1ms to=1 size=8\n"
-                                           "1 Irecv 1ms from=0 size=8 req=a\n1 Waitsome 4s req=a\n1 compute 1s\n");
-    CHECK(b.events.tasks[1].end == 4 * s); // completes when the send starts at 3 s
+    const auto b = replay_both(
+        "waitsome", "ranks 2\n0 compute 3s\n0 Send 1ms to=1 size=8\n"
+                    "1 Irecv 1ms from=0 size=8 req=a\n1 Waitsome 4s req=a\n1 compute 1s\n");
+    CHECK(b.events.threads[1].end == 4 * s); // completes when the send starts at 3 s
 }
 
 TEST_CASE("replay: calls without messages replay as nothing") {
     // MPI_Iprobe, MPI_Comm_rank and MPI_Cancel carry no message: only the bursts remain.
-    const auto r = replay_both("probe", "ranks 1\n0 compute 1s\n0 Iprobe 1s\n0 Comm_rank 1s\n0 Cancel 1s\n0 compute 1s\n");
+    const auto r = replay_both(
+        "probe", "ranks 1\n0 compute 1s\n0 Iprobe 1s\n0 Comm_rank 1s\n0 Cancel 1s\n0 compute 1s\n");
     CHECK(r.events.runtime == 2 * s);
     CHECK(r.program.messages.empty());
+}
+
+// OpenMP threads: a parallel region is a fork and a join barrier among a task's threads; each
+// thread replays its work up to the moment it reached the region's end in the trace.
+
+TEST_CASE("replay threads: an MPI call on the master inside a parallel region overlaps its "
+          "workers' work") {
+    // Rank 0: region 0-4 s; the master computes 1 s and waits in MPI_Recv 1-4 s, the worker
+    // computes 0-4 s; after the region the master computes 1 s. Rank 1 computes 2 s, sends
+    // (eager, 2-3 s), computes 2 s.
+    // Ideal, with threads: the message leaves rank 1 at 2 s, so the Recv ends at 2 s and the master
+    // reaches the join at 2 s; the worker reaches it at 4 s: the region still ends at 4 s, rank 0
+    // at 4 + 1 = 5 s (master: 2 s in the join). Rank 1: 2 + 2 = 4 s. Runtime 5 s.
+    // Master only (prv2dim): the region is just time outside MPI, so rank 0 ends at 2 + 1 = 3 s and
+    // the runtime is rank 1's 4 s: it would credit the network with the worker's computation.
+    const std::string description = R"(ranks 2 threads 2
+0.0 event 60000001 1
+0.0 compute 1s
+0.0 Recv 3s from=1 size=8
+0.0 event 60000001 0
+0.0 compute 1s
+0.1 compute 4s
+1.0 compute 2s
+1.0 Send 1s to=0 size=8
+1.0 compute 2s
+)";
+    const auto r = replay_both("omp_master_mpi", description);
+    REQUIRE(r.program.thread_count() ==
+            3); // rank 1 has no parallel region: its idle worker is not replayed
+    CHECK(r.events.runtime == 5 * s);
+    const auto& master = r.events.task(r.program, 0);
+    CHECK(master.end == 5 * s);
+    CHECK(master.fork_join == 2 * s);
+    CHECK(master.mpi() == 1 * s);
+    CHECK(r.events.threads[1].end == 4 * s); // rank 0's worker leaves the join at 4 s
+    CHECK(r.events.task(r.program, 1).end == 4 * s);
+    const auto prv2dim = replay_both("omp_master_mpi_prv2dim", description, {.threads = false});
+    CHECK(prv2dim.program.thread_count() == 2);
+    CHECK(prv2dim.events.runtime == 4 * s);
+    CHECK(prv2dim.events.threads[0].end == 3 * s);
+}
+
+TEST_CASE("replay threads: messages between OpenMP worker threads are replayed") {
+    // Rank 0: region 0-3 s; the master computes 3 s; the worker computes 2 s and sends to rank 1
+    // (eager, 2-2.5 s). Rank 1: region 0-4 s; the master computes 1 s; the worker waits in MPI_Recv
+    // 0-3 s, then computes 1 s.
+    // Ideal: the message leaves at 2 s; rank 1's worker receives it at 2 s, computes until 3 s and
+    // reaches the join at 3 s (its master arrived at 1 s): rank 1 ends at 3 s. Rank 0's region ends
+    // with its master at 3 s. Runtime 3 s (traced 4 s).
+    // Master only: the record involves a thread that is not replayed (a warning); rank 1's region
+    // is one 4 s burst: runtime 4 s.
+    const std::string description = R"(ranks 2 threads 2
+0.0 event 60000001 1
+0.0 compute 3s
+0.0 event 60000001 0
+0.1 compute 2s
+0.1 Send 500ms to=1 size=8
+1.0 event 60000001 1
+1.0 compute 1s
+1.0 at 4s
+1.0 event 60000001 0
+1.1 Recv 3s from=0 size=8
+1.1 compute 1s
+)";
+    const auto r = replay_both("omp_worker_mpi", description);
+    CHECK(r.program.warnings.empty());
+    REQUIRE(r.program.messages.size() == 1);
+    CHECK(r.program.thread_task[r.program.messages[0].sender] == 0);
+    CHECK(r.program.thread_task[r.program.messages[0].receiver] == 1);
+    CHECK(r.events.op_end[r.program.messages[0].wait_op] == 2 * s);
+    CHECK(r.events.task(r.program, 1).end == 3 * s);
+    CHECK(r.events.runtime == 3 * s);
+    const auto prv2dim = replay_both("omp_worker_mpi_prv2dim", description, {.threads = false});
+    CHECK(prv2dim.program.messages.empty());
+    CHECK_FALSE(prv2dim.program.warnings.empty());
+    CHECK(prv2dim.events.runtime == 4 * s);
 }

@@ -19,8 +19,10 @@ namespace {
 
 constexpr Time us = k_ns_per_us;
 
-ReplayResult replay_on(const std::string& name, const std::string& description, DimemasParameters p) {
-    const auto program = build_replay_program(test::read_quiet(test::synth_trace(name, description)));
+ReplayResult replay_on(const std::string& name, const std::string& description,
+                       DimemasParameters p) {
+    const auto program =
+        build_replay_program(test::read_quiet(test::synth_trace(name, description)));
     network::DimemasNetwork net(std::move(p));
     return replay_events(program, net);
 }
@@ -33,21 +35,24 @@ DimemasParameters latency_bandwidth(Time latency, double mbps) {
     return p;
 }
 
-const std::string k_one_message = "ranks 2\n0 Send 1us to=1 size=1048576\n1 Recv 1us from=0 size=1048576\n";
+const std::string k_one_message =
+    "ranks 2\n0 Send 1us to=1 size=1048576\n1 Recv 1us from=0 size=1048576\n";
 
 } // namespace
 
 TEST_CASE("dimemas model: one message costs latency + size / bandwidth") {
-    // Rendezvous (1 MiB >= 32 KiB): both ready at 0; arrival = 5 us + 1 MiB / 1000 MiB/s = 5 us + 1 ms.
+    // Rendezvous (1 MiB >= 32 KiB): both ready at 0; arrival = 5 us + 1 MiB / 1000 MiB/s = 5 us + 1
+    // ms.
     const auto r = replay_on("dim_one", k_one_message, latency_bandwidth(5 * us, 1000));
     CHECK(r.runtime == 5 * us + 1000 * us);
-    CHECK(r.tasks[1].transfer == 5 * us + 1000 * us); // both sides are ready at 0: all of it is the network's cost
-    CHECK(r.tasks[1].waiting == 0);
+    CHECK(r.threads[1].transfer ==
+          5 * us + 1000 * us); // both sides are ready at 0: all of it is the network's cost
+    CHECK(r.threads[1].waiting == 0);
 }
 
 TEST_CASE("dimemas model: a single bus queues messages first come, first served") {
-    // Two 1 MiB messages (rank 0 -> 1 and rank 2 -> 3) at time 0, 1 ms each: with one bus the second
-    // waits for the first: 2 ms. Unlimited buses: 1 ms.
+    // Two 1 MiB messages (rank 0 -> 1 and rank 2 -> 3) at time 0, 1 ms each: with one bus the
+    // second waits for the first: 2 ms. Unlimited buses: 1 ms.
     const std::string d = "ranks 4\n0 Send 1us to=1 size=1048576\n1 Recv 1us from=0 size=1048576\n"
                           "2 Send 1us to=3 size=1048576\n3 Recv 1us from=2 size=1048576\n";
     auto p = latency_bandwidth(0, 1000);
@@ -59,7 +64,8 @@ TEST_CASE("dimemas model: a single bus queues messages first come, first served"
 TEST_CASE("dimemas model: one input link per node serialises messages to that node") {
     // Ranks 0 and 1 both send 1 MiB to rank 2 at 0: rank 2's node has one input link: 2 ms.
     const std::string d = "ranks 3\n0 Send 1us to=2 size=1048576\n1 Send 1us to=2 size=1048576\n"
-                          "2 Irecv 1us from=0 size=1048576 req=a\n2 Irecv 1us from=1 size=1048576 req=b\n2 Waitall 1us req=a,b\n";
+                          "2 Irecv 1us from=0 size=1048576 req=a\n2 Irecv 1us from=1 size=1048576 "
+                          "req=b\n2 Waitall 1us req=a,b\n";
     auto p = latency_bandwidth(0, 1000);
     CHECK(replay_on("dim_links_free", d, p).runtime == 1000 * us);
     p.in_links = 1;
@@ -80,23 +86,27 @@ TEST_CASE("dimemas model: a logarithmic broadcast takes ceil(log2 N) stages") {
     std::string d = "ranks 8\n";
     for (int r = 0; r < 8; ++r) d += std::to_string(r) + " Bcast 1us size=1048576 root=0\n";
     auto p = latency_bandwidth(10 * us, 1000);
-    p.collectives[1] = CollectiveModel{CollectiveModel::Stages::logarithmic, CollectiveModel::Size::max, CollectiveModel::Stages::none,
-                                       CollectiveModel::Size::max};
+    p.collectives[1] =
+        CollectiveModel{CollectiveModel::Stages::logarithmic, CollectiveModel::Size::max,
+                        CollectiveModel::Stages::none, CollectiveModel::Size::max};
     CHECK(replay_on("dim_bcast", d, p).runtime == 3 * (10 * us + 1000 * us));
     p.buses = 1;
     CHECK(replay_on("dim_bcast_bus", d, p).runtime == 7 * (10 * us + 1000 * us));
 }
 
 TEST_CASE("dimemas model: MPI_Reduce ignores the collectives file, as Dimemas does") {
-    // 8 ranks, 1 MiB at 1000 MiB/s, 10 us latency. A LOG model listed for Reduce (id 10) is not used:
-    // the default, one constant stage, is: 10 us + 1 ms. The same model for Allreduce (id 11) applies.
+    // 8 ranks, 1 MiB at 1000 MiB/s, 10 us latency. A LOG model listed for Reduce (id 10) is not
+    // used: the default, one constant stage, is: 10 us + 1 ms. The same model for Allreduce (id 11)
+    // applies.
     auto p = latency_bandwidth(10 * us, 1000);
-    const CollectiveModel log{CollectiveModel::Stages::logarithmic, CollectiveModel::Size::max, CollectiveModel::Stages::none, CollectiveModel::Size::max};
+    const CollectiveModel log{CollectiveModel::Stages::logarithmic, CollectiveModel::Size::max,
+                              CollectiveModel::Stages::none, CollectiveModel::Size::max};
     p.collectives[10] = log;
     p.collectives[11] = log;
     auto eight = [](const char* call) {
         std::string d = "ranks 8\n";
-        for (int r = 0; r < 8; ++r) d += std::to_string(r) + " " + call + " 1us size=1048576 root=0\n";
+        for (int r = 0; r < 8; ++r)
+            d += std::to_string(r) + " " + call + " 1us size=1048576 root=0\n";
         return d;
     };
     CHECK(replay_on("dim_reduce", eight("Reduce"), p).runtime == 10 * us + 1000 * us);
@@ -110,52 +120,99 @@ TEST_CASE("dimemas model: the CPU ratio divides bursts") {
 }
 
 TEST_CASE("dimemas model: with zero latency and infinite bandwidth it is the ideal network") {
-    const auto program = build_replay_program(test::read_quiet(test::shared_data("epoch/epoch_2proc.prv.gz")));
+    const auto program =
+        build_replay_program(test::read_quiet(test::shared_data("epoch/epoch_2proc.prv.gz")));
     network::DimemasNetwork dimemas(DimemasParameters{});
     network::IdealNetwork ideal;
     CHECK(replay_events(program, dimemas).op_end == replay_events(program, ideal).op_end);
 }
 
-TEST_CASE("dimemas model: epoch 4 ranks with Dimemas' five configurations, within 0.1 % (in fact 5e-6)") {
+TEST_CASE(
+    "dimemas model: epoch 4 ranks with Dimemas' five configurations, within 0.1 % (in fact 5e-6)") {
     // dimemas_results.csv: Dimemas 5.5.0 with prv2dim, -S 32k.
     const std::pair<const char*, Time> cases[] = {{"dimemas_ideal", 6051059081},
                                                   {"whatif_lat5us_bw1000_bus0", 6098160805},
                                                   {"whatif_lat5us_bw0_bus0", 6061470449},
                                                   {"whatif_lat0_bw1000_bus0", 6090483819},
                                                   {"whatif_lat5us_bw1000_bus1", 6165226329}};
-    const auto program = build_replay_program(test::read_quiet(test::shared_data("epoch/epoch_4proc.prv.gz")));
+    const auto program =
+        build_replay_program(test::read_quiet(test::shared_data("epoch/epoch_4proc.prv.gz")));
     for (const auto& [config, expected] : cases) {
         INFO(config);
-        network::DimemasNetwork net(network::read_dimemas_config(test::shared_data(std::string("epoch/dimemas/epoch_4proc.") + config + ".cfg")));
+        network::DimemasNetwork net(network::read_dimemas_config(
+            test::shared_data(std::string("epoch/dimemas/epoch_4proc.") + config + ".cfg")));
         const Time predicted = replay_events(program, net, {.timeline = false}).runtime;
-        CHECK(std::abs(static_cast<double>(predicted - expected)) <= 1e-3 * static_cast<double>(expected)); // the issue's target
-        CHECK(std::abs(static_cast<double>(predicted - expected)) <= 5e-6 * static_cast<double>(expected)); // what the model achieves
+        CHECK(std::abs(static_cast<double>(predicted - expected)) <=
+              1e-3 * static_cast<double>(expected)); // the issue's target
+        CHECK(std::abs(static_cast<double>(predicted - expected)) <=
+              5e-6 * static_cast<double>(expected)); // what the model achieves
     }
 }
 
 TEST_CASE("dimemas model: task by task against Dimemas' simulated trace (5 us, 1000 MB/s)") {
-    const auto program = build_replay_program(test::read_quiet(test::shared_data("epoch/epoch_4proc.prv.gz")));
-    network::DimemasNetwork net(network::read_dimemas_config(test::shared_data("epoch/dimemas/epoch_4proc.whatif_lat5us_bw1000_bus0.cfg")));
+    const auto program =
+        build_replay_program(test::read_quiet(test::shared_data("epoch/epoch_4proc.prv.gz")));
+    network::DimemasNetwork net(network::read_dimemas_config(
+        test::shared_data("epoch/dimemas/epoch_4proc.whatif_lat5us_bw1000_bus0.cfg")));
     const auto ours = replay_events(program, net);
-    const auto dimemas = test::read_quiet(test::shared_data("epoch/dimemas/epoch_4proc.whatif_lat5us_bw1000_bus0.sim.prv.gz"));
+    const auto dimemas = test::read_quiet(
+        test::shared_data("epoch/dimemas/epoch_4proc.whatif_lat5us_bw1000_bus0.sim.prv.gz"));
     for (std::uint32_t t = 0; t < 4; ++t) {
         INFO("task " << t + 1);
-        CHECK(std::abs(ours.tasks[t].end - dimemas.threads[t].states_end) <= 100); // ns; measured: 55 ns on every task
+        CHECK(std::abs(ours.threads[t].end - dimemas.threads[t].states_end) <=
+              100); // ns; measured: 55 ns on every task
     }
 }
 
 TEST_CASE("dimemas config: bad content names the file, line and field") {
     const auto dir = test::scratch_dir("dim_cfg");
-    const auto bad_number = test::write_file(dir / "a.cfg", "#DIMEMAS_CONFIGURATION\n\n\"environment information\" {\"\", 0, \"\", 4, fast, 1, 1};;\n");
+    const auto bad_number = test::write_file(
+        dir / "a.cfg",
+        "#DIMEMAS_CONFIGURATION\n\n\"environment information\" {\"\", 0, \"\", 4, fast, 1, 1};;\n");
     CHECK_THROWS_WITH_AS(network::read_dimemas_config(bad_number),
-                         (bad_number + ":3: \"environment information\" field 5 (network bandwidth (MB/s)): 'fast' is not a number").c_str(), TraceError);
-    const auto unknown = test::write_file(dir / "b.cfg", "#DIMEMAS_CONFIGURATION\n/* comment\n over lines */\n\"gpu information\" {1};;\n");
-    CHECK_THROWS_WITH_AS(network::read_dimemas_config(unknown), (unknown + ":4: unsupported record \"gpu information\"").c_str(), TraceError);
-    const auto fields = test::write_file(dir / "c.cfg", "#DIMEMAS_CONFIGURATION\n\"environment information\" {\"\", 0};;\n");
-    CHECK_THROWS_WITH_AS(network::read_dimemas_config(fields), (fields + ":2: \"environment information\" has 2 fields, expected 7").c_str(), TraceError);
+                         (bad_number + ":3: \"environment information\" field 5 (network bandwidth "
+                                       "(MB/s)): 'fast' is not a number")
+                             .c_str(),
+                         TraceError);
+    const auto unknown = test::write_file(
+        dir / "b.cfg",
+        "#DIMEMAS_CONFIGURATION\n/* comment\n over lines */\n\"gpu information\" {1};;\n");
+    CHECK_THROWS_WITH_AS(network::read_dimemas_config(unknown),
+                         (unknown + ":4: unsupported record \"gpu information\"").c_str(),
+                         TraceError);
+    const auto fields = test::write_file(
+        dir / "c.cfg", "#DIMEMAS_CONFIGURATION\n\"environment information\" {\"\", 0};;\n");
+    CHECK_THROWS_WITH_AS(
+        network::read_dimemas_config(fields),
+        (fields + ":2: \"environment information\" has 2 fields, expected 7").c_str(), TraceError);
     const auto not_cfg = test::write_file(dir / "d.cfg", "hello\n");
-    CHECK_THROWS_WITH_AS(network::read_dimemas_config(not_cfg), (not_cfg + ":1: not a Dimemas configuration: no #DIMEMAS_CONFIGURATION line").c_str(), TraceError);
+    CHECK_THROWS_WITH_AS(
+        network::read_dimemas_config(not_cfg),
+        (not_cfg + ":1: not a Dimemas configuration: no #DIMEMAS_CONFIGURATION line").c_str(),
+        TraceError);
     const auto coll = test::write_file(dir / "coll", "Machine globalop: 0 1 LOG HUGE 0 MAX\n");
     DimemasParameters p;
-    CHECK_THROWS_WITH_AS(network::read_collectives_file(coll, p), (coll + ":1: unknown size rule 'HUGE' (MIN, MAX, MEAN, 2MAX or S+R)").c_str(), TraceError);
+    CHECK_THROWS_WITH_AS(
+        network::read_collectives_file(coll, p),
+        (coll + ":1: unknown size rule 'HUGE' (MIN, MAX, MEAN, 2MAX or S+R)").c_str(), TraceError);
+}
+
+TEST_CASE("dimemas: OpenMP fork/join barriers cost nothing, unlike an MPI collective") {
+    // One rank, two threads: region 0-2 s (both compute 2 s), then the master computes 1 s, calls
+    // MPI_Barrier (0 s) and computes 1 s. With a 1 s latency the MPI_Barrier costs 1 s (the default
+    // collective model: one constant stage of latency); the fork and join barriers cost nothing:
+    // 2 + 1 + 1 + 1 = 5 s.
+    DimemasParameters p;
+    p.inter_latency = p.intra_latency = 1000000 * us;
+    const auto r = replay_on("omp_fork_join_cost", R"(ranks 1 threads 2
+0.0 event 60000001 1
+0.0 compute 2s
+0.0 event 60000001 0
+0.0 compute 1s
+0.0 Barrier 0s
+0.0 compute 1s
+0.1 compute 2s
+)",
+                             p);
+    CHECK(r.runtime == 5000000 * us);
 }
