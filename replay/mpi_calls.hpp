@@ -8,14 +8,14 @@
 namespace popsim::replay {
 
 enum class CallClass : std::uint8_t {
-    blocking_send,    // Send, Ssend, Rsend: may wait for the receiver (rendezvous)
-    immediate_send,   // Isend, Ibsend, Issend, Irsend, Bsend: never waits
-    blocking_recv,    // Recv, Mrecv
-    immediate_recv,   // Irecv, Imrecv: posts a receive
-    wait,             // Wait*, Test*: completes posted receives
-    sendrecv,         // Sendrecv, Sendrecv_replace
-    probe,            // Probe, Iprobe, Mprobe, Improbe
-    collective,       // blocking collectives
+    blocking_send,  // Send, Ssend, Rsend: may wait for the receiver (rendezvous)
+    immediate_send, // Isend, Ibsend, Issend, Irsend, Bsend: never waits
+    blocking_recv,  // Recv, Mrecv
+    immediate_recv, // Irecv, Imrecv: posts a receive
+    wait,           // Wait*, Test*: completes posted receives
+    sendrecv,       // Sendrecv, Sendrecv_replace
+    probe,          // Probe, Iprobe, Mprobe, Improbe
+    collective,     // blocking collectives
     immediate_collective,
     persistent_start, // Start, Startall
     init,             // MPI_Init: ends in a synchronisation
@@ -27,12 +27,15 @@ struct MpiCall {
     std::uint32_t event_type = 0; // 50000001..50000005
     std::string_view name;        // without the "MPI_" prefix
     CallClass cls = CallClass::other;
-    std::uint8_t state = 15;      // Paraver state Extrae writes during the call
-    bool rooted = false;          // collective with a root (Bcast, Reduce, Gather, Scatter, ...)
+    std::uint8_t state = 15; // Paraver state Extrae writes during the call
+    bool rooted = false;     // collective with a root (Bcast, Reduce, Gather, Scatter, ...)
 };
 
 /// The call with Extrae id `id`, or nullopt for an id popsim does not know.
 std::optional<MpiCall> mpi_call_by_id(std::uint16_t id);
+/// The class of call `id` (CallClass::other for ids popsim does not know); cheaper than
+/// mpi_call_by_id where only the class matters (the replay asks once per record and call).
+CallClass call_class(std::uint16_t id);
 /// By name, with or without "MPI_", case-insensitive ("Allreduce", "MPI_Send").
 std::optional<MpiCall> mpi_call_by_name(std::string_view name);
 

@@ -64,11 +64,6 @@ std::string call_name(std::uint16_t id) {
     return call ? fmt::format("MPI_{}", call->name) : fmt::format("MPI call {}", id);
 }
 
-CallClass class_of(std::uint16_t id) {
-    const auto call = mpi_call_by_id(id);
-    return call ? call->cls : CallClass::other;
-}
-
 enum class Role { send, post, complete };
 
 bool can_play(CallClass cls, Role role) {
@@ -108,11 +103,11 @@ class CallIndex {
         if (end_[*last] >= t) (begin_[*last] == t ? beginning : ending) = *last;
         if (*last > 0 && end_[*last - 1] == t) ending = *last - 1;
         auto fits = [&](const std::optional<std::uint32_t>& c) {
-            return c && can_play(class_of(id_[*c]), role);
+            return c && can_play(call_class(id_[*c]), role);
         };
         const bool exit_time =
             role == Role::complete ||
-            (fits(ending) && class_of(id_[*ending]) == CallClass::immediate_recv);
+            (fits(ending) && call_class(id_[*ending]) == CallClass::immediate_recv);
         for (const auto& c :
              exit_time ? std::array{ending, beginning} : std::array{beginning, ending})
             if (fits(c)) return c;
@@ -153,10 +148,25 @@ class RoleTable {
     void reserve(std::size_t n) { pairs_.reserve(n); }
     void add(std::uint32_t call, MessageIndex m) { pairs_.emplace_back(call, m); }
 
+    /// Stable. Records are out of order only locally (a call's messages from several partners), so
+    /// an insertion sort does it in linear time; it hands over to a merge sort on a long move.
     void sort() {
-        auto by_call = [](const auto& a, const auto& b) { return a.first < b.first; };
-        if (!std::is_sorted(pairs_.begin(), pairs_.end(), by_call))
-            std::stable_sort(pairs_.begin(), pairs_.end(), by_call);
+        constexpr std::size_t k_longest_move = 64;
+        for (std::size_t i = 1; i < pairs_.size(); ++i) {
+            const auto item = pairs_[i];
+            std::size_t j = i;
+            for (; j > 0 && pairs_[j - 1].first > item.first; --j) {
+                if (i - j == k_longest_move) {
+                    pairs_[j] = item; // a permutation again, with `item` still after its equals
+                    std::stable_sort(
+                        pairs_.begin(), pairs_.end(),
+                        [](const auto& x, const auto& y) { return x.first < y.first; });
+                    return;
+                }
+                pairs_[j] = pairs_[j - 1];
+            }
+            pairs_[j] = item;
+        }
     }
 
     /// Calls `emit(message)` for each message of `call`; calls must be asked in increasing order.
@@ -368,9 +378,9 @@ class ProgramBuilder {
     void add_message(std::uint32_t record, ReplayThread from, ReplayThread to,
                      std::uint32_t send_call, std::uint32_t post_call, std::uint32_t done_call) {
         const auto& c = trace_.comms;
-        const auto send_class = class_of(roles_[from].calls.id(send_call));
-        const auto post_class = class_of(roles_[to].calls.id(post_call));
-        const auto done_class = class_of(roles_[to].calls.id(done_call));
+        const auto send_class = call_class(roles_[from].calls.id(send_call));
+        const auto post_class = call_class(roles_[to].calls.id(post_call));
+        const auto done_class = call_class(roles_[to].calls.id(done_call));
         if (!can_play(send_class, Role::send) || !can_play(post_class, Role::post) ||
             !can_play(done_class, Role::complete)) {
             misplaced_.add(fmt::format(
@@ -469,7 +479,7 @@ class ProgramBuilder {
             p_.messages[m].send_op = push_op(OpKind::send, 0, m, call);
         });
         emit_completions(r.completions, call);
-        const auto cls = class_of(r.calls.id(call));
+        const auto cls = call_class(r.calls.id(call));
         if (cls == CallClass::collective || cls == CallClass::immediate_collective) {
             const auto& attrs = trace_.threads[p_.trace_thread[th]].collectives;
             auto& next = r.next_collective_attr;

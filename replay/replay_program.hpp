@@ -44,18 +44,19 @@ struct ProgramOptions {
 using ReplayThread =
     std::uint32_t; // dense: the replay threads of task 0 first, its first thread first
 
-struct Message {
+struct Message { // 40 bytes: millions of them
+    std::uint64_t bytes = 0;
     ReplayThread sender = 0;
     ReplayThread receiver = 0;
     OpIndex send_op = k_none;
     OpIndex post_op = k_none;
     OpIndex wait_op = k_none;
-    std::uint64_t bytes = 0;
     std::uint32_t tag = 0;
+    std::uint32_t record = 0;    // index of the trace's communication record
     bool immediate_send = false; // the sender never blocks (Isend, Bsend, ...)
     bool rendezvous = false;     // the transfer starts only once the receive is posted
-    std::uint32_t record = 0;    // index of the trace's communication record
 };
+static_assert(sizeof(Message) == 40);
 
 struct Collective {
     std::uint16_t call_id =
