@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <oneapi/tbb/parallel_for.h>
 #include <optional>
 #include <span>
 
@@ -335,20 +336,60 @@ class ProgramBuilder {
         return fmt::format("thread {} at {} ns", to_string(trace_.threads[thread].name), t);
     }
 
+    /// Which call of its sender sends each record and which calls of its receiver post and
+    /// complete it (k_none: no replay thread, or no call at that time). The lookups run in
+    /// parallel, one replay thread per task: each searches only its own calls.
+    struct RecordCalls {
+        std::vector<std::uint32_t> send, post, done;
+    };
+
+    RecordCalls locate_record_calls() {
+        const auto& c = trace_.comms;
+        const auto n = static_cast<std::uint32_t>(c.size());
+        // The records each replay thread sends and receives, in file order (a counting sort).
+        std::vector<std::uint32_t> sent_first(p_.thread_count() + 1, 0),
+            received_first(p_.thread_count() + 1, 0);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            if (const auto th = thread_of_trace_[c.sender[i]]; th != k_none) ++sent_first[th + 1];
+            if (const auto th = thread_of_trace_[c.receiver[i]]; th != k_none)
+                ++received_first[th + 1];
+        }
+        std::partial_sum(sent_first.begin(), sent_first.end(), sent_first.begin());
+        std::partial_sum(received_first.begin(), received_first.end(), received_first.begin());
+        std::vector<std::uint32_t> sent(sent_first.back()), received(received_first.back());
+        {
+            auto next_sent = sent_first, next_received = received_first;
+            for (std::uint32_t i = 0; i < n; ++i) {
+                if (const auto th = thread_of_trace_[c.sender[i]]; th != k_none)
+                    sent[next_sent[th]++] = i;
+                if (const auto th = thread_of_trace_[c.receiver[i]]; th != k_none)
+                    received[next_received[th]++] = i;
+            }
+        }
+        RecordCalls calls{std::vector<std::uint32_t>(n, k_none),
+                          std::vector<std::uint32_t>(n, k_none),
+                          std::vector<std::uint32_t>(n, k_none)};
+        oneapi::tbb::parallel_for(ReplayThread{0}, p_.thread_count(), [&](ReplayThread th) {
+            auto& index = roles_[th].calls;
+            for (auto k = sent_first[th]; k < sent_first[th + 1]; ++k)
+                calls.send[sent[k]] =
+                    index.find(c.logical_send[sent[k]], Role::send).value_or(k_none);
+            for (auto k = received_first[th]; k < received_first[th + 1]; ++k) {
+                const auto i = received[k];
+                calls.post[i] = index.find(c.logical_recv[i], Role::post).value_or(k_none);
+                calls.done[i] = index.find(c.physical_recv[i], Role::complete).value_or(k_none);
+            }
+            roles_[th].sends.reserve(sent_first[th + 1] - sent_first[th]);
+            roles_[th].posts.reserve(received_first[th + 1] - received_first[th]);
+            roles_[th].completions.reserve(received_first[th + 1] - received_first[th]);
+        });
+        return calls;
+    }
+
     void assign_messages() {
         const auto& c = trace_.comms;
+        const auto calls = locate_record_calls();
         p_.messages.reserve(c.size());
-        std::vector<std::size_t> sent(p_.thread_count(), 0), received(p_.thread_count(), 0);
-        for (std::uint32_t i = 0; i < c.size(); ++i) {
-            if (thread_of_trace_[c.sender[i]] != k_none) ++sent[thread_of_trace_[c.sender[i]]];
-            if (thread_of_trace_[c.receiver[i]] != k_none)
-                ++received[thread_of_trace_[c.receiver[i]]];
-        }
-        for (ReplayThread th = 0; th < p_.thread_count(); ++th) {
-            roles_[th].sends.reserve(sent[th]);
-            roles_[th].posts.reserve(received[th]);
-            roles_[th].completions.reserve(received[th]);
-        }
         for (std::uint32_t i = 0; i < c.size(); ++i) {
             const ReplayThread from = thread_of_trace_[c.sender[i]],
                                to = thread_of_trace_[c.receiver[i]];
@@ -359,10 +400,7 @@ class ProgramBuilder {
                                 to_string(trace_.threads[c.receiver[i]].name)));
                 continue;
             }
-            const auto send_call = roles_[from].calls.find(c.logical_send[i], Role::send);
-            const auto post_call = roles_[to].calls.find(c.logical_recv[i], Role::post);
-            const auto done_call = roles_[to].calls.find(c.physical_recv[i], Role::complete);
-            if (!send_call || !post_call || !done_call) {
+            if (calls.send[i] == k_none || calls.post[i] == k_none || calls.done[i] == k_none) {
                 unmatched_.add(fmt::format("record {} ({} -> {}, {} bytes) is outside any MPI "
                                            "call: send {}, receive {}-{} ns",
                                            i + 1, to_string(trace_.threads[c.sender[i]].name),
@@ -371,7 +409,7 @@ class ProgramBuilder {
                                            c.logical_recv[i], c.physical_recv[i]));
                 continue;
             }
-            add_message(i, from, to, *send_call, *post_call, *done_call);
+            add_message(i, from, to, calls.send[i], calls.post[i], calls.done[i]);
         }
     }
 

@@ -31,12 +31,13 @@ const char* kind_name(OpKind k) {
 class Engine {
   public:
     Engine(const ReplayProgram& p, network::NetworkModel& model, bool timeline)
-        : p_(p), model_(model), timeline_(timeline), pc_(p.thread_count()),
-          begun_op_(p.thread_count(), k_none), op_begin_(p.thread_count(), 0),
-          blocked_(p.thread_count(), false), arrived_in_collective_(p.thread_count(), false),
-          startup_paid_(p.thread_count(), false), message_(p.messages.size()),
-          transfer_start_(p.messages.size(), k_unset), arrival_(p.messages.size(), k_unset),
-          coll_arrived_(p.collectives.size(), 0), coll_latest_(p.collectives.size(), 0) {
+        : p_(p), model_(model), timeline_(timeline), zero_cost_(model.zero_cost()),
+          pc_(p.thread_count()), begun_op_(p.thread_count(), k_none),
+          op_begin_(p.thread_count(), 0), blocked_(p.thread_count(), false),
+          arrived_in_collective_(p.thread_count(), false), startup_paid_(p.thread_count(), false),
+          message_(p.messages.size()), transfer_start_(p.messages.size(), k_unset),
+          arrival_(p.messages.size(), k_unset), coll_arrived_(p.collectives.size(), 0),
+          coll_latest_(p.collectives.size(), 0) {
         result_.threads.resize(p.thread_count());
         if (timeline_) {
             result_.op_begin.assign(p.op_count(), k_unset);
@@ -78,8 +79,11 @@ class Engine {
             times.fork_join += at - op_begin_[thread];
         } else if (p_.op_kind[op] != OpKind::burst) {
             const Time blocked = at - op_begin_[thread];
-            const Time transfer = std::clamp<Time>(
-                startup_cost(op) + transfer_part(op, op_begin_[thread], at), 0, blocked);
+            const Time transfer =
+                zero_cost_
+                    ? 0
+                    : std::clamp<Time>(startup_cost(op) + transfer_part(op, op_begin_[thread], at),
+                                       0, blocked);
             times.transfer += transfer;
             times.waiting += blocked - transfer;
         }
@@ -134,7 +138,7 @@ class Engine {
     /// True once the thread has paid the startup of its current operation; otherwise it resumes the
     /// operation when the startup is over.
     bool startup_done(ReplayThread thread, OpIndex op) {
-        if (startup_paid_[thread]) return true;
+        if (zero_cost_ || startup_paid_[thread]) return true;
         const Time cost = startup_cost(op);
         if (cost == 0) return true;
         startup_paid_[thread] = true;
@@ -286,6 +290,7 @@ class Engine {
     const ReplayProgram& p_;
     network::NetworkModel& model_;
     bool timeline_;
+    bool zero_cost_; // no startups and nothing in transfer: skip their bookkeeping
     engine::EventQueue queue_;
     Time now_ = 0;
     std::vector<OpIndex> pc_;
