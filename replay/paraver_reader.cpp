@@ -3,17 +3,17 @@
 #include "replay/byte_source.hpp"
 #include "replay/extrae_events.hpp"
 #include "replay/paraver_labels.hpp"
-#include "replay/parse_error.hpp"
 #include "replay/paraver_records.hpp"
+#include "replay/parse_error.hpp"
 #include "replay/trace_builder.hpp"
 #include "replay/trace_error.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
 #include <memory>
-#include <optional>
 #include <oneapi/tbb/parallel_pipeline.h>
 #include <oneapi/tbb/task_arena.h>
+#include <optional>
 
 namespace popsim::replay {
 
@@ -27,8 +27,9 @@ struct TextBlock {
 };
 
 class BlockReader {
-public:
-    BlockReader(const std::string& path, std::size_t block_bytes) : source_(path), block_bytes_(block_bytes) {}
+  public:
+    BlockReader(const std::string& path, std::size_t block_bytes)
+        : source_(path), block_bytes_(block_bytes) {}
 
     /// The next block of whole lines; false at the end of the file.
     bool next(TextBlock& out) {
@@ -44,21 +45,23 @@ public:
         carry_.assign(out.text, cut);
         out.text.resize(cut);
         out.first_line = next_line_;
-        next_line_ += static_cast<std::uint64_t>(std::count(out.text.begin(), out.text.end(), '\n'));
+        next_line_ +=
+            static_cast<std::uint64_t>(std::count(out.text.begin(), out.text.end(), '\n'));
         bytes_ += out.text.size();
         return !out.text.empty() || out.read_error || !done_;
     }
 
     std::uint64_t bytes() const { return bytes_; }
 
-private:
+  private:
     void fill(TextBlock& out) {
         const std::size_t target = std::max(block_bytes_, out.text.size() + block_bytes_ / 2);
         std::size_t have = out.text.size();
         out.text.resize(target);
         try {
             while (have < target) {
-                const std::size_t n = source_.read(std::span<char>(out.text.data() + have, target - have));
+                const std::size_t n =
+                    source_.read(std::span<char>(out.text.data() + have, target - have));
                 if (n == 0) {
                     done_ = true;
                     break;
@@ -106,39 +109,55 @@ struct ParsedBlock {
     std::optional<std::pair<std::uint64_t, std::string>> error; // line, cause
 };
 
-void parse_line(std::string_view line, std::uint32_t offset, Time ns_per_unit, ParsedBlock& out, EventRecord& scratch) {
+/// The record kind before a line's first ':' ("1", "2", "3", "4"), or the whole first field.
+std::string_view record_kind(std::string_view line) {
+    return line.substr(0, line.find(':'));
+}
+
+void parse_line(std::string_view line, std::uint32_t offset, Time ns_per_unit, ParsedBlock& out,
+                EventRecord& scratch) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.empty() || line[0] == '#') return;
-    switch (line[0]) {
-    case '1': { // parse before registering: a line that fails to parse must leave no reference behind
+    const std::string_view kind = record_kind(line);
+    if (kind.size() == 1 && line.back() == ':' && kind[0] >= '1' && kind[0] <= '3') {
+        throw ParseError("the line ends with ':': a field is missing, or there is one too many");
+    }
+    switch (kind.size() == 1 ? kind[0] : '\0') {
+    case '1': { // parse before registering: a line that fails to parse must leave no reference
+                // behind
         const StateRecord record = parse_state_record(line, ns_per_unit);
-        out.order.push_back({ParsedBlock::Kind::state, offset, static_cast<std::uint32_t>(out.states.size())});
+        out.order.push_back(
+            {ParsedBlock::Kind::state, offset, static_cast<std::uint32_t>(out.states.size())});
         out.states.push_back(record);
         return;
     }
     case '2': {
         parse_event_record(line, ns_per_unit, scratch);
-        out.order.push_back({ParsedBlock::Kind::event, offset, static_cast<std::uint32_t>(out.events.size())});
-        out.events.push_back({scratch.owner, scratch.time, static_cast<std::uint32_t>(out.pairs.size()),
+        out.order.push_back(
+            {ParsedBlock::Kind::event, offset, static_cast<std::uint32_t>(out.events.size())});
+        out.events.push_back({scratch.owner, scratch.time,
+                              static_cast<std::uint32_t>(out.pairs.size()),
                               static_cast<std::uint32_t>(scratch.pairs.size())});
         out.pairs.insert(out.pairs.end(), scratch.pairs.begin(), scratch.pairs.end());
         return;
     }
     case '3': {
         const CommRecord record = parse_comm_record(line, ns_per_unit);
-        out.order.push_back({ParsedBlock::Kind::comm, offset, static_cast<std::uint32_t>(out.comms.size())});
+        out.order.push_back(
+            {ParsedBlock::Kind::comm, offset, static_cast<std::uint32_t>(out.comms.size())});
         out.comms.push_back(record);
         return;
     }
+    case '4':
+        ++out.skipped; // global communications: popsim has no use for them
+        return;
     default:
-        if (line[0] >= '4' && line[0] <= '9' && line.size() > 1 && line[1] == ':') {
-            ++out.skipped; // record kinds popsim has no use for, e.g. `4:` global communications
-            return;
-        }
         if (line[0] == 'c' || line[0] == 'C' || line[0] == 'i' || line[0] == 'I') {
-            throw ParseError("communicator line after the first record; they belong right after the header");
+            throw ParseError(
+                "communicator line after the first record; they belong right after the header");
         }
-        throw ParseError(fmt::format("unknown record kind '{}' (expected 1, 2 or 3)", line.substr(0, 1)));
+        throw ParseError(
+            fmt::format("unknown record kind '{}' (expected 1, 2, 3 or 4)", kind.substr(0, 20)));
     }
 }
 
@@ -170,13 +189,18 @@ void apply_block(const ParsedBlock& block, TraceBuilder& builder, Trace& trace) 
     for (const auto& ref : block.order) {
         const std::uint64_t line = block.first_line + ref.line_offset;
         switch (ref.kind) {
-        case ParsedBlock::Kind::state: builder.add_state(block.states[ref.index], line); break;
+        case ParsedBlock::Kind::state:
+            builder.add_state(block.states[ref.index], line);
+            break;
         case ParsedBlock::Kind::event: {
             const auto& e = block.events[ref.index];
-            builder.add_event(e.owner, e.time, std::span(block.pairs).subspan(e.first_pair, e.pair_count), line);
+            builder.add_event(e.owner, e.time,
+                              std::span(block.pairs).subspan(e.first_pair, e.pair_count), line);
             break;
         }
-        case ParsedBlock::Kind::comm: builder.add_comm(block.comms[ref.index], line); break;
+        case ParsedBlock::Kind::comm:
+            builder.add_comm(block.comms[ref.index], line);
+            break;
         }
     }
     if (block.error) throw TraceError(trace.path, block.error->first, block.error->second);
@@ -194,7 +218,8 @@ std::string_view take_line(std::string_view& text) {
 }
 
 bool is_header_section_line(std::string_view line) {
-    return line.empty() || line[0] == '#' || line[0] == 'c' || line[0] == 'C' || line[0] == 'i' || line[0] == 'I';
+    return line.empty() || line[0] == '#' || line[0] == 'c' || line[0] == 'C' || line[0] == 'i' ||
+           line[0] == 'I';
 }
 
 /// Parses the header and communicator lines at the start of `first`, leaving the body in it.
@@ -229,9 +254,10 @@ void read_header(TextBlock& first, Trace& trace) {
         text = probe;
     }
     if (trace.header.communicators.size() < trace.header.declared_communicators) {
-        throw TraceError(trace.path, consumed + 1,
-                         fmt::format("the header declares {} communicators, but {} communicator lines follow it",
-                                     trace.header.declared_communicators, trace.header.communicators.size()));
+        throw TraceError(
+            trace.path, consumed + 1,
+            fmt::format("the header declares {} communicators, but {} communicator lines follow it",
+                        trace.header.declared_communicators, trace.header.communicators.size()));
     }
     trace.counts.bytes += first.text.size() - text.size();
     first.text.erase(0, first.text.size() - text.size());
@@ -239,7 +265,8 @@ void read_header(TextBlock& first, Trace& trace) {
     trace.counts.lines += consumed;
 }
 
-void read_body(BlockReader& reader, TextBlock first, Trace& trace, TraceBuilder& builder, const ReadOptions& options) {
+void read_body(BlockReader& reader, TextBlock first, Trace& trace, TraceBuilder& builder,
+               const ReadOptions& options) {
     const Time unit = trace.header.ns_per_unit;
     bool have_first = true;
     auto produce = [&](oneapi::tbb::flow_control& fc) -> std::shared_ptr<TextBlock> {
@@ -253,27 +280,32 @@ void read_body(BlockReader& reader, TextBlock first, Trace& trace, TraceBuilder&
         }
         return block;
     };
-    auto parse = [unit](const std::shared_ptr<TextBlock>& block) { return parse_block(*block, unit); };
+    auto parse = [unit](const std::shared_ptr<TextBlock>& block) {
+        return parse_block(*block, unit);
+    };
     auto apply = [&](const ParsedBlock& block) {
         apply_block(block, builder, trace);
         if (options.on_progress) options.on_progress(trace.counts.bytes);
     };
-    const unsigned threads = options.threads == 0 ? oneapi::tbb::info::default_concurrency() : options.threads;
+    const unsigned threads =
+        options.threads == 0 ? oneapi::tbb::info::default_concurrency() : options.threads;
     oneapi::tbb::task_arena arena(static_cast<int>(threads));
     arena.execute([&] {
         oneapi::tbb::parallel_pipeline(
-            2 * threads + 1,
-            oneapi::tbb::make_filter<void, std::shared_ptr<TextBlock>>(oneapi::tbb::filter_mode::serial_in_order, produce) &
-                oneapi::tbb::make_filter<std::shared_ptr<TextBlock>, ParsedBlock>(oneapi::tbb::filter_mode::parallel, parse) &
-                oneapi::tbb::make_filter<ParsedBlock, void>(oneapi::tbb::filter_mode::serial_in_order, apply));
+            2 * threads + 1, oneapi::tbb::make_filter<void, std::shared_ptr<TextBlock>>(
+                                 oneapi::tbb::filter_mode::serial_in_order, produce) &
+                                 oneapi::tbb::make_filter<std::shared_ptr<TextBlock>, ParsedBlock>(
+                                     oneapi::tbb::filter_mode::parallel, parse) &
+                                 oneapi::tbb::make_filter<ParsedBlock, void>(
+                                     oneapi::tbb::filter_mode::serial_in_order, apply));
     });
 }
 
 } // namespace
 
 std::vector<std::uint32_t> ReadOptions::default_tracked_event_types() {
-    return {extrae::k_tracing_on_off, extrae::k_omp_parallel, extrae::k_omp_worksharing, extrae::k_omp_barrier,
-            extrae::k_omp_outlined_function, extrae::k_omp_task_function};
+    return {extrae::k_tracing_on_off, extrae::k_omp_parallel,          extrae::k_omp_worksharing,
+            extrae::k_omp_barrier,    extrae::k_omp_outlined_function, extrae::k_omp_task_function};
 }
 
 std::string trace_base_name(const std::string& path) {
@@ -293,7 +325,9 @@ Trace read_paraver(const std::string& path, const ReadOptions& options) {
     TraceBuilder builder(trace, options.tracked_event_types);
     read_body(reader, std::move(first), trace, builder, options);
     builder.finish();
-    if (options.read_labels) trace.labels = read_paraver_labels(trace_base_name(path), trace.thread_count(), trace.warnings);
+    if (options.read_labels)
+        trace.labels =
+            read_paraver_labels(trace_base_name(path), trace.thread_count(), trace.warnings);
     return trace;
 }
 

@@ -11,7 +11,8 @@ using replay::TraceError;
 
 namespace {
 
-const std::string k_header = "#Paraver (01/01/2026 at 00:00):1000_ns:1(2):1:2(1:1,1:1),1\nc:1:1:2:1:2\n";
+const std::string k_header =
+    "#Paraver (01/01/2026 at 00:00):1000_ns:1(2):1:2(1:1,1:1),1\nc:1:1:2:1:2\n";
 
 /// Writes `content` as NAME in a scratch directory and returns its path.
 std::string trace_file(const std::string& name, const std::string& content) {
@@ -26,15 +27,19 @@ std::string gzip_file(const std::string& name, const std::string& content) {
     return path;
 }
 
-void check_error(const std::string& name, const std::string& content, std::uint64_t line, const std::string& cause) {
+void check_error(const std::string& name, const std::string& content, std::uint64_t line,
+                 const std::string& cause) {
     const auto path = trace_file(name, content);
-    CHECK_THROWS_WITH_AS(test::read_quiet(path), (path + ":" + std::to_string(line) + ": " + cause).c_str(), TraceError);
+    CHECK_THROWS_WITH_AS(test::read_quiet(path),
+                         (path + ":" + std::to_string(line) + ": " + cause).c_str(), TraceError);
 }
 
 } // namespace
 
 TEST_CASE("paraver_reader: the header grammar") {
-    const auto t = test::read_quiet(trace_file("header", "#Paraver (09/10/2019 at 16:09):11528373565_ns:2(2,2):1:2(2:1,2:2),1\nc:1:1:2:1:2\n"));
+    const auto t = test::read_quiet(trace_file(
+        "header",
+        "#Paraver (09/10/2019 at 16:09):11528373565_ns:2(2,2):1:2(2:1,2:2),1\nc:1:1:2:1:2\n"));
     CHECK(t.header.date == "09/10/2019 at 16:09");
     CHECK(t.end_time() == 11528373565);
     CHECK(t.header.cpus_per_node == std::vector<std::uint32_t>{2, 2});
@@ -45,31 +50,37 @@ TEST_CASE("paraver_reader: the header grammar") {
 }
 
 TEST_CASE("paraver_reader: time units are converted to ns") {
-    CHECK(test::read_quiet(trace_file("unit_us", "#Paraver (d):7_us:1:1:1(1:1)\n")).end_time() == 7000);
-    CHECK(test::read_quiet(trace_file("unit_none", "#Paraver (d):7:1:1:1(1:1)\n")).end_time() == 7000);
-    CHECK(test::read_quiet(trace_file("unit_ms", "#Paraver (d):7_ms:1:1:1(1:1)\n1:1:1:1:1:1:2:1\n")).threads[0].state_begin[1] == 1'000'000);
+    CHECK(test::read_quiet(trace_file("unit_us", "#Paraver (d):7_us:1:1:1(1:1)\n")).end_time() ==
+          7000);
+    CHECK(test::read_quiet(trace_file("unit_none", "#Paraver (d):7:1:1:1(1:1)\n")).end_time() ==
+          7000);
+    CHECK(test::read_quiet(trace_file("unit_ms", "#Paraver (d):7_ms:1:1:1(1:1)\n1:1:1:1:1:1:2:1\n"))
+              .threads[0]
+              .state_begin[1] == 1'000'000);
 }
 
 TEST_CASE("paraver_reader: several applications, ':' separators, no resources") {
-    const auto t = test::read_quiet(trace_file("apps", "#Paraver (01/01/2000 at 00:00):139_ns:0:2:1(1:0):2(2:0,1:0)\n"));
+    const auto t = test::read_quiet(
+        trace_file("apps", "#Paraver (01/01/2000 at 00:00):139_ns:0:2:1(1:0):2(2:0,1:0)\n"));
     CHECK(t.header.applications.size() == 2);
     CHECK(t.thread_count() == 4);
     CHECK(t.header.cpus_per_node.empty());
 }
 
 TEST_CASE("paraver_reader: what real Extrae traces contain is accepted") {
-    const auto t = test::read_quiet(trace_file("real_quirks", "new format\n" + k_header +
-                                                                  "i:1:5:1:1:2:2\n"  // uncounted inter-communicator line
-                                                                  "# a comment\r\n"
-                                                                  "\n"
-                                                                  "1:1:1:1:1:0:100:1\r\n"
-                                                                  "2:1:1:1:1:100:50000001:1\n"
-                                                                  "1:1:1:1:1:100:200:4\n"
-                                                                  "4:1:1:1:1:150:1:2:1:160\n" // global comm: skipped
-                                                                  "2:1:1:1:1:200:50000001:0\n"
-                                                                  "3:1:1:1:1:100:200:2:1:2:1:50:210:64:7\n" // out of time order
-                                                                  "2:1:1:1:1:200:42000050:5:42000050:9\n"   // split line, repeated type
-                                                                  "1:2:1:2:1:0:1000:1\n"));
+    const auto t = test::read_quiet(trace_file(
+        "real_quirks", "new format\n" + k_header +
+                           "i:1:5:1:1:2:2\n" // uncounted inter-communicator line
+                           "# a comment\r\n"
+                           "\n"
+                           "1:1:1:1:1:0:100:1\r\n"
+                           "2:1:1:1:1:100:50000001:1\n"
+                           "1:1:1:1:1:100:200:4\n"
+                           "4:1:1:1:1:150:1:2:1:160\n" // global comm: skipped
+                           "2:1:1:1:1:200:50000001:0\n"
+                           "3:1:1:1:1:100:200:2:1:2:1:50:210:64:7\n" // out of time order
+                           "2:1:1:1:1:200:42000050:5:42000050:9\n"   // split line, repeated type
+                           "1:2:1:2:1:0:1000:1\n"));
     CHECK(t.counts.states == 3);
     CHECK(t.counts.events == 3);
     CHECK(t.counts.communications == 1);
@@ -81,7 +92,9 @@ TEST_CASE("paraver_reader: what real Extrae traces contain is accepted") {
 }
 
 TEST_CASE("paraver_reader: .prv and .prv.gz of the same content give the same model") {
-    const std::string content = k_header + "1:1:1:1:1:0:600:1\n2:1:1:1:1:600:42000050:123\n1:1:1:1:1:600:1000:5\n1:2:1:2:1:0:1000:1\n";
+    const std::string content =
+        k_header +
+        "1:1:1:1:1:0:600:1\n2:1:1:1:1:600:42000050:123\n1:1:1:1:1:600:1000:5\n1:2:1:2:1:0:1000:1\n";
     const auto plain = test::read_quiet(trace_file("same_plain", content));
     const auto gz = test::read_quiet(gzip_file("same_gz", content));
     CHECK(plain.counts.records() == gz.counts.records());
@@ -91,30 +104,48 @@ TEST_CASE("paraver_reader: .prv and .prv.gz of the same content give the same mo
 }
 
 TEST_CASE("paraver_reader: malformed lines name the field") {
-    check_error("bad_field", k_header + "1:1:1:1:1:0:x:1\n", 3, "state record field 6 (end time) is not an unsigned integer: 'x'");
-    check_error("few_fields", k_header + "1:1:1:1:1:0:5\n", 3, "state record has 6 fields, field 7 (state) is missing");
-    check_error("many_fields", k_header + "1:1:1:1:1:0:5:1:9\n", 3, "state record has more than 7 fields");
+    check_error("bad_field", k_header + "1:1:1:1:1:0:x:1\n", 3,
+                "state record field 6 (end time) is not an unsigned integer: 'x'");
+    check_error("few_fields", k_header + "1:1:1:1:1:0:5\n", 3,
+                "state record has 6 fields, field 7 (state) is missing");
+    check_error("many_fields", k_header + "1:1:1:1:1:0:5:1:9\n", 3,
+                "state record has more than 7 fields");
     check_error("comm_fields", k_header + "3:1:1:1:1:1:2:2:1:2:1:3:4:8\n", 3,
                 "communication record has 13 fields, field 14 (tag) is missing");
-    check_error("event_value", k_header + "2:1:1:1:1:5:50000001\n", 3, "event record has 6 fields, field 7 (event value) is missing");
-    check_error("reversed", k_header + "1:1:1:1:1:9:5:1\n", 3, "state record ends before it begins (5 < 9)");
-    check_error("huge", k_header + "2:1:1:1:1:5:1:99999999999999999999\n", 3, "event record field 7 (event value) does not fit in 64 bits");
+    check_error("event_value", k_header + "2:1:1:1:1:5:50000001\n", 3,
+                "event record has 6 fields, field 7 (event value) is missing");
+    check_error("reversed", k_header + "1:1:1:1:1:9:5:1\n", 3,
+                "state record ends before it begins (5 < 9)");
+    check_error("huge", k_header + "2:1:1:1:1:5:1:99999999999999999999\n", 3,
+                "event record field 7 (event value) does not fit in 64 bits");
 }
 
 TEST_CASE("paraver_reader: unknown record kinds and misplaced lines") {
-    check_error("kind", k_header + "x:1:1\n", 3, "unknown record kind 'x' (expected 1, 2 or 3)");
+    check_error("kind", k_header + "x:1:1\n", 3, "unknown record kind 'x' (expected 1, 2, 3 or 4)");
+    check_error("kind_12", k_header + "12:1:1:1:1:0:100:1\n", 3,
+                "unknown record kind '12' (expected 1, 2, 3 or 4)");
+    check_error("kind_7", k_header + "7:1:1:1:1:0:100:1\n", 3,
+                "unknown record kind '7' (expected 1, 2, 3 or 4)");
+    check_error("trailing_colon", k_header + "1:1:1:1:1:0:100:1:\n", 3,
+                "the line ends with ':': a field is missing, or there is one too many");
+    check_error("lone_kind", k_header + "1\r\n", 3,
+                "state record has 0 fields, field 1 (cpu) is missing");
     check_error("late_comm", k_header + "1:1:1:1:1:0:5:1\nc:1:2:1:1\n", 4,
                 "communicator line after the first record; they belong right after the header");
 }
 
 TEST_CASE("paraver_reader: empty, non-Paraver and truncated files") {
     check_error("empty", "", 1, "empty file: no Paraver header");
-    check_error("not_paraver", "hello\n", 1, "not a Paraver trace: the first line does not start with '#Paraver ('");
-    check_error("bad_header", "#Paraver (d):10_ns:1(2):1:2(1:1\n", 1, "malformed Paraver header: expected ',' between tasks at column 32");
+    check_error("not_paraver", "hello\n", 1,
+                "not a Paraver trace: the first line does not start with '#Paraver ('");
+    check_error("bad_header", "#Paraver (d):10_ns:1(2):1:2(1:1\n", 1,
+                "malformed Paraver header: expected ',' between tasks at column 32");
 
     const std::string content = k_header + [] {
         std::string body;
-        for (int i = 0; i < 20000; ++i) body += "2:1:1:1:1:" + std::to_string(i % 1000) + ":42000050:" + std::to_string(i * 7919) + "\n";
+        for (int i = 0; i < 20000; ++i)
+            body += "2:1:1:1:1:" + std::to_string(i % 1000) +
+                    ":42000050:" + std::to_string(i * 7919) + "\n";
         return body;
     }();
     const auto full = gzip_file("truncated", content);
@@ -123,25 +154,38 @@ TEST_CASE("paraver_reader: empty, non-Paraver and truncated files") {
         std::ifstream in(full, std::ios::binary);
         bytes.assign(std::istreambuf_iterator<char>(in), {});
     }
-    const auto cut = test::write_file(std::filesystem::path(full).parent_path() / "cut.prv.gz", bytes.substr(0, bytes.size() / 2));
-    CHECK_THROWS_WITH_AS(test::read_quiet(cut), doctest::Contains("truncated gzip stream: the file ends before the compressed data does"),
-                         TraceError);
+    const auto cut = test::write_file(std::filesystem::path(full).parent_path() / "cut.prv.gz",
+                                      bytes.substr(0, bytes.size() / 2));
+    CHECK_THROWS_WITH_AS(
+        test::read_quiet(cut),
+        doctest::Contains("truncated gzip stream: the file ends before the compressed data does"),
+        TraceError);
     std::string corrupt = bytes;
     for (std::size_t i = 20; i < 60; ++i) corrupt[i] = static_cast<char>(corrupt[i] ^ 0x5a);
-    const auto bad = test::write_file(std::filesystem::path(full).parent_path() / "corrupt.prv.gz", corrupt);
-    CHECK_THROWS_WITH_AS(test::read_quiet(bad), doctest::Contains("corrupt gzip stream"), TraceError);
-    CHECK_THROWS_WITH_AS(test::read_quiet("/nonexistent/x.prv"), "/nonexistent/x.prv: cannot open: No such file or directory", TraceError);
+    const auto bad =
+        test::write_file(std::filesystem::path(full).parent_path() / "corrupt.prv.gz", corrupt);
+    CHECK_THROWS_WITH_AS(test::read_quiet(bad), doctest::Contains("corrupt gzip stream"),
+                         TraceError);
+    CHECK_THROWS_WITH_AS(test::read_quiet("/nonexistent/x.prv"),
+                         "/nonexistent/x.prv: cannot open: No such file or directory", TraceError);
 }
 
 TEST_CASE("paraver_reader: a header that contradicts the records") {
-    check_error("task", k_header + "1:1:1:3:1:0:5:1\n", 3, "record names task 3 of application 1, but the header declares 2 tasks");
-    check_error("thread", k_header + "1:1:1:1:2:0:5:1\n", 3, "record names thread 2 of task 1, but the header declares 1 threads");
-    check_error("appl", k_header + "1:1:2:1:1:0:5:1\n", 3, "record names application 2, but the header declares 1");
-    check_error("cpu", k_header + "1:9:1:1:1:0:5:1\n", 3, "record names CPU 9, but the header declares 2 CPUs");
-    check_error("time", k_header + "2:1:1:1:1:1001:1:1\n", 3, "time 1001 ns lies after the trace end 1000 ns declared in the header");
-    check_error("comms_count", "#Paraver (d):10_ns:1(2):1:2(1:1,1:1),2\nc:1:1:2:1:2\n1:1:1:1:1:0:5:1\n", 3,
+    check_error("task", k_header + "1:1:1:3:1:0:5:1\n", 3,
+                "record names task 3 of application 1, but the header declares 2 tasks");
+    check_error("thread", k_header + "1:1:1:1:2:0:5:1\n", 3,
+                "record names thread 2 of task 1, but the header declares 1 threads");
+    check_error("appl", k_header + "1:1:2:1:1:0:5:1\n", 3,
+                "record names application 2, but the header declares 1");
+    check_error("cpu", k_header + "1:9:1:1:1:0:5:1\n", 3,
+                "record names CPU 9, but the header declares 2 CPUs");
+    check_error("time", k_header + "2:1:1:1:1:1001:1:1\n", 3,
+                "time 1001 ns lies after the trace end 1000 ns declared in the header");
+    check_error("comms_count",
+                "#Paraver (d):10_ns:1(2):1:2(1:1,1:1),2\nc:1:1:2:1:2\n1:1:1:1:1:0:5:1\n", 3,
                 "the header declares 2 communicators, but 1 communicator lines follow it");
-    check_error("zero_task", k_header + "1:1:1:0:1:0:5:1\n", 3, "application, task and thread numbers are 1-based; found 0");
+    check_error("zero_task", k_header + "1:1:1:0:1:0:5:1\n", 3,
+                "application, task and thread numbers are 1-based; found 0");
 }
 
 TEST_CASE("paraver_reader: MPI call events must pair up") {
@@ -149,11 +193,13 @@ TEST_CASE("paraver_reader: MPI call events must pair up") {
                 "thread 1.1.1 leaves an MPI call (event 50000001:0) at 5 that it never entered");
     check_error("nested", k_header + "2:1:1:1:1:5:50000001:1\n2:1:1:1:1:6:50000002:10\n", 4,
                 "thread 1.1.1 enters MPI call 10 at 6 while call 1 entered at 5 is still open");
-    check_error("attr", k_header + "2:1:1:1:1:5:50100001:8\n", 3, "collective attribute event 50100001 at 5 is not at the entry of an MPI call");
+    check_error("attr", k_header + "2:1:1:1:1:5:50100001:8\n", 3,
+                "collective attribute event 50100001 at 5 is not at the entry of an MPI call");
 }
 
 TEST_CASE("paraver_reader: overlapping states keep the earlier one and are reported") {
-    const auto t = test::read_quiet(trace_file("overlap", k_header + "1:1:1:1:1:0:10:1\n1:1:1:1:1:5:20:15\n"));
+    const auto t =
+        test::read_quiet(trace_file("overlap", k_header + "1:1:1:1:1:0:10:1\n1:1:1:1:1:5:20:15\n"));
     REQUIRE(t.warnings.size() == 1);
     CHECK(t.warnings[0].find("1 state records overlap earlier states of their thread") == 0);
     CHECK(t.threads[0].state_begin[1] == 10); // the later record only from where the earlier ended
