@@ -28,8 +28,11 @@ struct TextBlock {
 
 class BlockReader {
   public:
+    static constexpr std::size_t k_min_block_bytes =
+        64; // each read must make progress past a partial line
+
     BlockReader(const std::string& path, std::size_t block_bytes)
-        : source_(path), block_bytes_(block_bytes) {}
+        : source_(path), block_bytes_(std::max<std::size_t>(block_bytes, k_min_block_bytes)) {}
 
     /// The next block of whole lines; false at the end of the file.
     bool next(TextBlock& out) {
@@ -222,11 +225,12 @@ bool is_header_section_line(std::string_view line) {
            line[0] == 'I';
 }
 
-/// Parses the header and communicator lines at the start of `first`, leaving the body in it.
-void read_header(TextBlock& first, Trace& trace) {
+/// Parses the header and the communicator lines after it, reading on past `first` while they fill
+/// whole blocks (traces with many communicators); leaves the body's first block in `first`.
+void read_header(BlockReader& reader, TextBlock& first, Trace& trace) {
     if (first.read_error) throw TraceError(trace.path, 1, *first.read_error);
     std::string_view text = first.text;
-    std::uint64_t line_no = 1;
+    std::uint64_t line_no = 1; // of the line being read
     if (text.empty()) throw TraceError(trace.path, 1, "empty file: no Paraver header");
     std::string_view line = take_line(text);
     if (line == "new format") {
@@ -238,31 +242,42 @@ void read_header(TextBlock& first, Trace& trace) {
     } catch (const ParseError& e) {
         throw TraceError(trace.path, line_no, e.what());
     }
-    std::uint64_t consumed = line_no;
-    while (!text.empty()) {
-        std::string_view probe = text;
-        const std::string_view next = take_line(probe);
-        if (!is_header_section_line(next)) break;
-        ++consumed;
-        if (next.starts_with("c:") || next.starts_with("C:")) {
-            try {
-                trace.header.communicators.push_back(parse_communicator_line(next));
-            } catch (const ParseError& e) {
-                throw TraceError(trace.path, consumed, e.what());
+    ++line_no;
+    for (;;) {
+        while (!text.empty()) {
+            std::string_view probe = text;
+            const std::string_view next = take_line(probe);
+            if (!is_header_section_line(next)) break;
+            if (next.starts_with("c:") || next.starts_with("C:")) {
+                try {
+                    trace.header.communicators.push_back(parse_communicator_line(next));
+                } catch (const ParseError& e) {
+                    throw TraceError(trace.path, line_no, e.what());
+                }
             }
+            ++line_no;
+            text = probe;
         }
-        text = probe;
+        if (!text.empty()) break;
+        trace.counts.bytes += first.text.size(); // the whole block was header: read on
+        if (first.read_error) throw TraceError(trace.path, line_no, *first.read_error);
+        if (!reader.next(first)) {
+            first.text.clear(); // the file ends with its header
+            text = first.text;
+            break;
+        }
+        text = first.text;
     }
     if (trace.header.communicators.size() < trace.header.declared_communicators) {
         throw TraceError(
-            trace.path, consumed + 1,
+            trace.path, line_no,
             fmt::format("the header declares {} communicators, but {} communicator lines follow it",
                         trace.header.declared_communicators, trace.header.communicators.size()));
     }
     trace.counts.bytes += first.text.size() - text.size();
     first.text.erase(0, first.text.size() - text.size());
-    first.first_line += consumed;
-    trace.counts.lines += consumed;
+    trace.counts.lines += line_no - 1;
+    first.first_line = line_no;
 }
 
 void read_body(BlockReader& reader, TextBlock first, Trace& trace, TraceBuilder& builder,
@@ -321,7 +336,7 @@ Trace read_paraver(const std::string& path, const ReadOptions& options) {
     BlockReader reader(path, options.block_bytes);
     TextBlock first;
     reader.next(first);
-    read_header(first, trace);
+    read_header(reader, first, trace);
     TraceBuilder builder(trace, options.tracked_event_types);
     read_body(reader, std::move(first), trace, builder, options);
     builder.finish();

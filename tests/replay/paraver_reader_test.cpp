@@ -227,3 +227,24 @@ TEST_CASE("paraver_reader: sequential and parallel reading agree") {
         CHECK(a.threads[t].useful_instructions == b.threads[t].useful_instructions);
     }
 }
+
+TEST_CASE("paraver_reader: communicator lines may fill several blocks, and any block size works") {
+    // 2000 communicators (~30 KB of `c:` lines) read in 1 KiB blocks: the header section spans
+    // about 30 blocks; the body's line numbers still count from the file's first line.
+    std::string content = "#Paraver (01/01/2020 at 00:00):1000_ns:1(2):1:2(1:1,1:1),2000\n";
+    for (int i = 1; i <= 2000; ++i) content += "c:1:" + std::to_string(i) + ":2:1:2\n";
+    content += "1:1:1:1:1:0:100:1\n1:2:1:2:1:0:100:1\n";
+    for (std::size_t block : {std::size_t{0}, std::size_t{1}, std::size_t{1024}}) {
+        CAPTURE(block);
+        replay::ReadOptions o;
+        o.block_bytes = block; // 0 and 1 are raised to the minimum block size
+        o.read_labels = false;
+        const auto t = replay::read_paraver(trace_file("many_communicators", content), o);
+        CHECK(t.header.communicators.size() == 2000);
+        CHECK(t.counts.lines == 2003);
+        CHECK(t.counts.states == 2);
+        CHECK(t.counts.bytes == content.size());
+    }
+    check_error("many_communicators_bad", content + "1:1:1:1:1:0:x:1\n", 2004,
+                "state record field 6 (end time) is not an unsigned integer: 'x'");
+}
