@@ -36,6 +36,8 @@ int main(int argc, char** argv) {
     const double longest_s = seconds([&] { longest = replay_longest_path(program, graph); });
     network::IdealNetwork ideal;
     const double events_s = seconds([&] { events = replay_events(program, ideal); });
+    // What `popsim analyze` runs on an MPI-only trace: the engine without the per-operation timeline.
+    const double analyze_engine_s = seconds([&] { replay_events(program, ideal, {.timeline = false}); });
     const double vertices = static_cast<double>(boost::num_vertices(graph));
     const double edges = static_cast<double>(boost::num_edges(graph));
     const double mb = static_cast<double>(trace.counts.bytes) / 1e6;
@@ -49,8 +51,9 @@ int main(int argc, char** argv) {
                static_cast<double>(events.events) / events_s / 1e6, static_cast<double>(program.op_count()) / events_s / 1e6);
     fmt::print("ideal runtime             {} ns (longest path) / {} ns (events): {}\n", longest.runtime, events.runtime,
                longest.op_end == events.op_end ? "identical timelines" : "TIMELINES DIFFER");
-    const double replay_s = program_s + graph_s + longest_s;
-    fmt::print("replay share of analysis  {:8.1f} %  (program + graph + longest path over read + those)\n",
+    fmt::print("event engine, no timeline {:8.3f} s  (as popsim analyze runs it on an MPI trace)\n", analyze_engine_s);
+    const double replay_s = program_s + analyze_engine_s;
+    fmt::print("replay share of analysis  {:8.1f} %  (program + engine without timeline, over read + those)\n",
                100.0 * replay_s / (read_s + replay_s));
     return longest.op_end == events.op_end ? 0 : 1;
 }
