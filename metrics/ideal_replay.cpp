@@ -9,6 +9,7 @@
 #include "replay/extrae_events.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <limits>
 
 namespace popsim::metrics {
@@ -66,6 +67,13 @@ IdealRun ideal_run(const replay::Trace& trace, const IdealOptions& options,
         run.task_mpi_outside_omp.push_back(t.mpi());
     }
     if (hybrid) run.task_mpi_outside_omp = mpi_outside_omp(trace, program, result);
+    if (warnings && run.runtime > trace.end_time()) {
+        warnings->push_back(fmt::format("the ideal-network replay ({} ns) takes longer than the "
+                                        "trace ({} ns): some messages are received before they "
+                                        "are sent (clocks of different nodes out of step?), so "
+                                        "Transfer efficiency exceeds 100 %",
+                                        run.runtime, trace.end_time()));
+    }
     return run;
 }
 

@@ -207,3 +207,23 @@ TEST_CASE("ideal replay: the simulated trace of a hybrid program has every repla
     REQUIRE(sim.comms.size() == 1);
     CHECK(sim.comms.physical_recv[0] == 1 * k_ns_per_s);
 }
+
+TEST_CASE("ideal replay: a replay longer than the trace is reported (messages received before they "
+          "were sent)") {
+    // Rank 0 computes 5 s and sends; rank 1's Recv ends at 2 s (its clock runs 3+ s behind): the
+    // record says the message left at 5 s. Ideal: rank 1 waits until 5 s and computes 1 s: 6 s > T.
+    const auto trace = test::read_quiet(test::synth_trace("clock_skew", R"(ranks 2
+0 compute 5s
+0 Send 0s to=1 size=8
+1 compute 1s
+1 Recv 1s from=0 size=8
+1 compute 1s
+)"));
+    std::vector<std::string> warnings;
+    const auto run = metrics::ideal_run(trace, {}, &warnings);
+    CHECK(trace.end_time() == 5 * k_ns_per_s);
+    CHECK(run.runtime == 6 * k_ns_per_s);
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0].starts_with(
+        "the ideal-network replay (6000000000 ns) takes longer than the trace (5000000000 ns)"));
+}
