@@ -17,7 +17,8 @@ void reexec_with_huge_pages(char** argv) {
     constexpr const char* k_tunable = "glibc.malloc.hugetlb=1";
     const char* current = std::getenv("GLIBC_TUNABLES");
     std::string tunables = current ? current : "";
-    if (tunables.find("glibc.malloc.hugetlb") != std::string::npos) return; // already set, by us or the user
+    if (tunables.find("glibc.malloc.hugetlb") != std::string::npos)
+        return; // already set, by us or the user
     tunables += tunables.empty() ? k_tunable : std::string(":") + k_tunable;
     if (setenv("GLIBC_TUNABLES", tunables.c_str(), 1) != 0) return;
     execv("/proc/self/exe", argv); // returns only on failure: then carry on without huge pages

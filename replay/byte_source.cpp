@@ -22,7 +22,7 @@ using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
 // ISA-L's inflate is used rather than zlib's because it decompresses 2-3x faster, which keeps
 // `popsim analyze TRACE.prv.gz` close to the speed of `gzip -dc` alone.
 class ByteSource::Impl {
-public:
+  public:
     Impl(FilePtr file, std::string path) : file_(std::move(file)), path_(std::move(path)) {
         unsigned char magic[2] = {0, 0};
         std::size_t got = std::fread(magic, 1, 2, file_.get());
@@ -34,7 +34,7 @@ public:
     std::size_t read(std::span<char> out) { return compressed_ ? inflate(out) : read_plain(out); }
     bool compressed() const { return compressed_; }
 
-private:
+  private:
     std::size_t read_plain(std::span<char> out) {
         std::size_t n = 0;
         if (!pending_.empty()) {
@@ -79,7 +79,8 @@ private:
                 }
                 start_member();
             }
-            if (!refill_input()) fail("truncated gzip stream: the file ends before the compressed data does");
+            if (!refill_input())
+                fail("truncated gzip stream: the file ends before the compressed data does");
             state_.next_out = reinterpret_cast<std::uint8_t*>(out.data() + produced);
             state_.avail_out = static_cast<std::uint32_t>(out.size() - produced);
             const std::uint32_t out_before = state_.avail_out;
@@ -96,10 +97,14 @@ private:
 
     static std::string fmt_inflate_error(int rc) {
         switch (rc) {
-        case ISAL_INVALID_WRAPPER: return "corrupt gzip stream: invalid gzip header";
-        case ISAL_INCORRECT_CHECKSUM: return "corrupt gzip stream: checksum mismatch";
-        case ISAL_UNSUPPORTED_METHOD: return "corrupt gzip stream: unsupported compression method";
-        default: return "corrupt gzip stream: invalid compressed data";
+        case ISAL_INVALID_WRAPPER:
+            return "corrupt gzip stream: invalid gzip header";
+        case ISAL_INCORRECT_CHECKSUM:
+            return "corrupt gzip stream: checksum mismatch";
+        case ISAL_UNSUPPORTED_METHOD:
+            return "corrupt gzip stream: unsupported compression method";
+        default:
+            return "corrupt gzip stream: invalid compressed data";
         }
     }
 
@@ -122,7 +127,11 @@ ByteSource::ByteSource(std::string path) : path_(std::move(path)) {
 
 ByteSource::~ByteSource() = default;
 
-std::size_t ByteSource::read(std::span<char> out) { return impl_->read(out); }
-bool ByteSource::compressed() const { return impl_->compressed(); }
+std::size_t ByteSource::read(std::span<char> out) {
+    return impl_->read(out);
+}
+bool ByteSource::compressed() const {
+    return impl_->compressed();
+}
 
 } // namespace popsim::replay

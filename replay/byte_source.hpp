@@ -9,21 +9,21 @@
 namespace popsim::replay {
 
 class ByteSource {
-public:
+  public:
     /// Throws TraceError if the file cannot be opened.
     explicit ByteSource(std::string path);
     ~ByteSource();
     ByteSource(const ByteSource&) = delete;
     ByteSource& operator=(const ByteSource&) = delete;
 
-    /// Fills `out` as far as possible; returns the number of bytes written, 0 at the end of the data.
-    /// Throws TraceError (line 0) on a truncated or corrupt gzip stream or a read error.
+    /// Fills `out` as far as possible; returns the number of bytes written, 0 at the end of the
+    /// data. Throws TraceError (line 0) on a truncated or corrupt gzip stream or a read error.
     std::size_t read(std::span<char> out);
 
     bool compressed() const;
     const std::string& path() const { return path_; }
 
-private:
+  private:
     class Impl;
     std::string path_;
     std::unique_ptr<Impl> impl_;

@@ -15,12 +15,13 @@ template <class T> class Column {
     static constexpr std::size_t k_last_bits = 16;
     static constexpr std::size_t k_first = std::size_t{1} << k_first_bits;
     static constexpr std::size_t k_growing_chunks = k_last_bits - k_first_bits + 1;
-    static constexpr std::size_t k_growing_total = k_first * ((std::size_t{1} << k_growing_chunks) - 1);
+    static constexpr std::size_t k_growing_total =
+        k_first * ((std::size_t{1} << k_growing_chunks) - 1);
     static constexpr std::size_t k_last = std::size_t{1} << k_last_bits;
 
-public:
+  public:
     class const_iterator {
-    public:
+      public:
         using iterator_category = std::random_access_iterator_tag;
         using value_type = T;
         using difference_type = std::ptrdiff_t;
@@ -30,23 +31,41 @@ public:
         const_iterator() = default;
         const_iterator(const Column* c, std::size_t i) : column_(c), index_(i) {}
         reference operator*() const { return (*column_)[index_]; }
-        reference operator[](difference_type n) const { return (*column_)[index_ + static_cast<std::size_t>(n)]; }
+        reference operator[](difference_type n) const {
+            return (*column_)[index_ + static_cast<std::size_t>(n)];
+        }
         const_iterator& operator++() { return ++index_, *this; }
-        const_iterator operator++(int) { auto old = *this; ++index_; return old; }
+        const_iterator operator++(int) {
+            auto old = *this;
+            ++index_;
+            return old;
+        }
         const_iterator& operator--() { return --index_, *this; }
-        const_iterator operator--(int) { auto old = *this; --index_; return old; }
-        const_iterator& operator+=(difference_type n) { return index_ += static_cast<std::size_t>(n), *this; }
-        const_iterator& operator-=(difference_type n) { return index_ -= static_cast<std::size_t>(n), *this; }
+        const_iterator operator--(int) {
+            auto old = *this;
+            --index_;
+            return old;
+        }
+        const_iterator& operator+=(difference_type n) {
+            return index_ += static_cast<std::size_t>(n), *this;
+        }
+        const_iterator& operator-=(difference_type n) {
+            return index_ -= static_cast<std::size_t>(n), *this;
+        }
         friend const_iterator operator+(const_iterator it, difference_type n) { return it += n; }
         friend const_iterator operator+(difference_type n, const_iterator it) { return it += n; }
         friend const_iterator operator-(const_iterator it, difference_type n) { return it -= n; }
         friend difference_type operator-(const const_iterator& a, const const_iterator& b) {
             return static_cast<difference_type>(a.index_) - static_cast<difference_type>(b.index_);
         }
-        friend bool operator==(const const_iterator& a, const const_iterator& b) { return a.index_ == b.index_; }
-        friend auto operator<=>(const const_iterator& a, const const_iterator& b) { return a.index_ <=> b.index_; }
+        friend bool operator==(const const_iterator& a, const const_iterator& b) {
+            return a.index_ == b.index_;
+        }
+        friend auto operator<=>(const const_iterator& a, const const_iterator& b) {
+            return a.index_ <=> b.index_;
+        }
 
-    private:
+      private:
         const Column* column_ = nullptr;
         std::size_t index_ = 0;
     };
@@ -56,7 +75,8 @@ public:
 
     void push_back(const T& value) {
         const auto [chunk, offset] = locate(size_);
-        if (chunk == chunks_.size()) chunks_.push_back(std::make_unique_for_overwrite<T[]>(chunk_size(chunk)));
+        if (chunk == chunks_.size())
+            chunks_.push_back(std::make_unique_for_overwrite<T[]>(chunk_size(chunk)));
         chunks_[chunk][offset] = value;
         ++size_;
     }
@@ -82,14 +102,15 @@ public:
         return true;
     }
 
-private:
+  private:
     struct Place {
         std::size_t chunk;
         std::size_t offset;
     };
 
     static Place locate(std::size_t i) {
-        if (i < k_growing_total) { // chunk c holds k_first << c elements and starts at k_first * (2^c - 1)
+        if (i < k_growing_total) { // chunk c holds k_first << c elements and starts at k_first *
+                                   // (2^c - 1)
             const std::size_t c = static_cast<std::size_t>(std::bit_width(i / k_first + 1)) - 1;
             return {c, i - k_first * ((std::size_t{1} << c) - 1)};
         }

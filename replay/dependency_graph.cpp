@@ -35,7 +35,7 @@ DependencyGraph build_dependency_graph(const ReplayProgram& p) {
     EdgeList list;
     list.edges.reserve(p.op_count() + 2 * p.messages.size());
     for (OpIndex op = 0; op < p.op_count(); ++op)
-        list.add(predecessor(p, op), op, p.op_kind[op] == OpKind::burst ? p.op_duration[op] : 0);
+        list.add(predecessor(p, op), op, p.op_kind[op] == OpKind::burst ? p.burst_duration(op) : 0);
     for (const auto& m : p.messages) {
         list.add(predecessor(p, m.send_op), m.wait_op, 0);
         if (m.rendezvous && !m.immediate_send) list.add(predecessor(p, m.post_op), m.send_op, 0);
@@ -65,7 +65,7 @@ ReplayResult replay_longest_path(const ReplayProgram& p, const DependencyGraph& 
         if (in_degree[v] != 0) continue;
         ready.push_back(v);
         if (v < p.op_count() && p.op_kind[v] == OpKind::burst)
-            leave[v] = p.op_duration[v]; // a first burst from time 0
+            leave[v] = p.burst_duration(v); // a first burst from time 0
     }
     std::uint32_t done = 0;
     while (!ready.empty()) {
@@ -105,7 +105,7 @@ ReplayResult replay_longest_path(const ReplayProgram& p, const DependencyGraph& 
         const OpIndex first = p.thread_first_op[t], last = p.thread_end_op(t);
         times.end = last > first ? r.op_end[last - 1] : 0;
         for (OpIndex op = first; op < last; ++op) {
-            if (p.op_kind[op] == OpKind::burst) times.useful += p.op_duration[op];
+            if (p.op_kind[op] == OpKind::burst) times.useful += p.burst_duration(op);
             if (p.is_thread_barrier(op)) times.fork_join += r.op_end[op] - r.op_begin[op];
         }
         times.waiting = times.end - times.useful -

@@ -19,8 +19,9 @@ struct DependencyEdge {
     Time weight = 0;
 };
 
-using DependencyGraph = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, DependencyEdge,
-                                                          boost::no_property, std::uint32_t, std::uint32_t>;
+using DependencyGraph =
+    boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, DependencyEdge,
+                                       boost::no_property, std::uint32_t, std::uint32_t>;
 
 /// Vertices 0..op_count-1 are the operations; op_count + c is collective c.
 DependencyGraph build_dependency_graph(const ReplayProgram& program);

@@ -26,7 +26,7 @@ void write_op(std::string& out, const ReplayProgram& p, std::uint32_t task, OpIn
     switch (p.op_kind[op]) {
     case OpKind::burst:
         fmt::format_to(std::back_inserter(out), "1:{}:0:{:.9f}\n", task,
-                       static_cast<double>(p.op_duration[op]) * 1e-9);
+                       static_cast<double>(p.burst_duration(op)) * 1e-9);
         break;
     case OpKind::send: {
         const auto& m = p.messages[ref];
@@ -353,10 +353,10 @@ ReplayProgram DimReader::finish() {
                 if (g.root) c.root_task = t;
                 member_ops[ref].push_back(op);
             }
-            p.op_kind.push_back(r.kind);
-            p.op_duration.push_back(r.duration);
-            p.op_ref.push_back(ref);
-            p.op_call.push_back(k_none);
+            if (r.kind == OpKind::burst)
+                p.add_burst(r.duration);
+            else
+                p.add_op(r.kind, ref, k_none);
         }
     }
     p.thread_first_op.push_back(static_cast<OpIndex>(p.op_count()));

@@ -13,7 +13,8 @@
 
 namespace popsim::replay {
 
-void write_dimemas_trace(const ReplayProgram& program, const std::vector<Communicator>& communicators, const std::string& path);
+void write_dimemas_trace(const ReplayProgram& program,
+                         const std::vector<Communicator>& communicators, const std::string& path);
 
 /// Reads a .dim trace (records 0, 1, 2, 3, 10, 20; others are refused with file:line). Throws
 /// TraceError for malformed records and messages without their partner.

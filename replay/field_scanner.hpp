@@ -1,6 +1,6 @@
 #pragma once
-// A fast scanner over ':'-separated decimal fields, the building block of every Paraver line parser.
-// No sscanf or streams: the reader's throughput depends on this loop.
+// A fast scanner over ':'-separated decimal fields, the building block of every Paraver line
+// parser. No sscanf or streams: the reader's throughput depends on this loop.
 #include "replay/parse_error.hpp"
 
 #include <cstdint>
@@ -11,8 +11,9 @@
 namespace popsim::replay::detail {
 
 class FieldScanner {
-public:
-    FieldScanner(std::string_view text, const char* record_kind) : text_(text), kind_(record_kind) {}
+  public:
+    FieldScanner(std::string_view text, const char* record_kind)
+        : text_(text), kind_(record_kind) {}
 
     bool at_end() const { return pos_ >= text_.size(); }
     unsigned field_number() const { return field_; }
@@ -26,7 +27,8 @@ public:
             const unsigned digit = static_cast<unsigned char>(text_[pos_]) - '0';
             if (digit > 9) break;
             if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) {
-                throw ParseError(fmt::format("{} field {} ({}) does not fit in 64 bits", kind_, field_, what));
+                throw ParseError(
+                    fmt::format("{} field {} ({}) does not fit in 64 bits", kind_, field_, what));
             }
             value = value * 10 + digit;
             ++pos_;
@@ -46,7 +48,8 @@ public:
     std::uint32_t next_u32(const char* what) {
         const std::uint64_t v = next_uint(what);
         if (v > std::numeric_limits<std::uint32_t>::max()) {
-            throw ParseError(fmt::format("{} field {} ({}) is too large: {}", kind_, field_, what, v));
+            throw ParseError(
+                fmt::format("{} field {} ({}) is too large: {}", kind_, field_, what, v));
         }
         return static_cast<std::uint32_t>(v);
     }
@@ -55,14 +58,15 @@ public:
         std::size_t end = text_.find(':', start);
         if (end == std::string_view::npos) end = text_.size();
         if (start >= text_.size()) {
-            throw ParseError(fmt::format("{} has {} fields, field {} ({}) is missing", kind_, field_ - 1,
-                                         field_, what));
+            throw ParseError(fmt::format("{} has {} fields, field {} ({}) is missing", kind_,
+                                         field_ - 1, field_, what));
         }
-        throw ParseError(fmt::format("{} field {} ({}) is not an unsigned integer: '{}'", kind_, field_, what,
+        throw ParseError(fmt::format("{} field {} ({}) is not an unsigned integer: '{}'", kind_,
+                                     field_, what,
                                      text_.substr(start, std::min<std::size_t>(end - start, 40))));
     }
 
-private:
+  private:
     std::string_view text_;
     const char* kind_;
     std::size_t pos_ = 0;

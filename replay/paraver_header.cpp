@@ -15,17 +15,18 @@ constexpr std::uint64_t k_max_threads = 1u << 22;
 
 // A cursor over the header text with the few token readers its grammar needs.
 class HeaderCursor {
-public:
+  public:
     /// `column_offset`: where `text` starts in the line, so errors give columns of the whole line.
-    HeaderCursor(std::string_view text, std::size_t column_offset) : text_(text), offset_(column_offset) {}
+    HeaderCursor(std::string_view text, std::size_t column_offset)
+        : text_(text), offset_(column_offset) {}
 
     bool done() const { return pos_ >= text_.size(); }
     char peek() const { return done() ? '\0' : text_[pos_]; }
 
     void expect(char c, const char* where) {
         if (peek() != c) {
-            throw ParseError(fmt::format("malformed Paraver header: expected '{}' {} at column {}", c, where,
-                                         column()));
+            throw ParseError(fmt::format("malformed Paraver header: expected '{}' {} at column {}",
+                                         c, where, column()));
         }
         ++pos_;
     }
@@ -41,7 +42,8 @@ public:
         const char* begin = text_.data() + pos_;
         const auto [end, ec] = std::from_chars(begin, text_.data() + text_.size(), value);
         if (ec != std::errc{} || end == begin) {
-            throw ParseError(fmt::format("malformed Paraver header: expected {} at column {}", what, column()));
+            throw ParseError(
+                fmt::format("malformed Paraver header: expected {} at column {}", what, column()));
         }
         pos_ += static_cast<std::size_t>(end - begin);
         return value;
@@ -49,14 +51,17 @@ public:
 
     std::uint32_t count(const char* what) {
         const std::uint64_t v = number(what);
-        if (v > 10'000'000) throw ParseError(fmt::format("malformed Paraver header: {} {} is implausibly large", what, v));
+        if (v > 10'000'000)
+            throw ParseError(
+                fmt::format("malformed Paraver header: {} {} is implausibly large", what, v));
         return static_cast<std::uint32_t>(v);
     }
 
     std::string_view until(char c, const char* what) {
         const std::size_t end = text_.find(c, pos_);
         if (end == std::string_view::npos) {
-            throw ParseError(fmt::format("malformed Paraver header: missing '{}' after {}", c, what));
+            throw ParseError(
+                fmt::format("malformed Paraver header: missing '{}' after {}", c, what));
         }
         std::string_view out = text_.substr(pos_, end - pos_);
         pos_ = end;
@@ -65,7 +70,7 @@ public:
 
     std::string_view rest() const { return text_.substr(std::min(pos_, text_.size())); }
 
-private:
+  private:
     std::size_t column() const { return offset_ + pos_ + 1; }
 
     std::string_view text_;
@@ -77,7 +82,8 @@ Time unit_factor(std::string_view suffix) {
     if (suffix == "_ns") return 1;
     if (suffix == "_us" || suffix.empty()) return k_ns_per_us;
     if (suffix == "_ms") return k_ns_per_ms;
-    throw ParseError(fmt::format("malformed Paraver header: unknown time unit '{}' (expected _ns, _us or _ms)", suffix));
+    throw ParseError(fmt::format(
+        "malformed Paraver header: unknown time unit '{}' (expected _ns, _us or _ms)", suffix));
 }
 
 void parse_end_time(HeaderCursor& in, ParaverHeader& header) {
@@ -86,7 +92,8 @@ void parse_end_time(HeaderCursor& in, ParaverHeader& header) {
     header.unit_suffix = std::string(suffix);
     header.ns_per_unit = unit_factor(suffix);
     if (end > static_cast<std::uint64_t>(std::numeric_limits<Time>::max() / header.ns_per_unit)) {
-        throw ParseError("malformed Paraver header: the trace end time overflows 64-bit nanoseconds");
+        throw ParseError(
+            "malformed Paraver header: the trace end time overflows 64-bit nanoseconds");
     }
     header.end_time = static_cast<Time>(end) * header.ns_per_unit;
     in.expect(':', "after the trace end time");
@@ -115,11 +122,13 @@ ApplicationLayout parse_application(HeaderCursor& in, const ParaverHeader& heade
         if (t > 0) in.expect(',', "between tasks");
         TaskLayout task;
         task.threads = in.count("a task's thread count");
-        if (task.threads == 0) throw ParseError(fmt::format("malformed Paraver header: task {} has 0 threads", t + 1));
+        if (task.threads == 0)
+            throw ParseError(fmt::format("malformed Paraver header: task {} has 0 threads", t + 1));
         in.expect(':', "between a task's threads and node");
         task.node = in.count("a task's node");
         if (task.node > header.cpus_per_node.size()) {
-            throw ParseError(fmt::format("malformed Paraver header: task {} runs on node {}, but the header declares {} nodes",
+            throw ParseError(fmt::format("malformed Paraver header: task {} runs on node {}, but "
+                                         "the header declares {} nodes",
                                          t + 1, task.node, header.cpus_per_node.size()));
         }
         app.tasks.push_back(task);
@@ -165,11 +174,13 @@ ParaverHeader parse_paraver_header(std::string_view line) {
     }
     if (in.accept(',')) header.declared_communicators = in.count("the number of communicators");
     if (header.total_threads() > k_max_threads) {
-        throw ParseError(fmt::format("the header declares {} threads; popsim reads traces of up to {} threads", header.total_threads(),
-                                     k_max_threads));
+        throw ParseError(
+            fmt::format("the header declares {} threads; popsim reads traces of up to {} threads",
+                        header.total_threads(), k_max_threads));
     }
     if (!in.done()) {
-        throw ParseError(fmt::format("malformed Paraver header: unexpected text '{}' at its end", in.rest()));
+        throw ParseError(
+            fmt::format("malformed Paraver header: unexpected text '{}' at its end", in.rest()));
     }
     return header;
 }
@@ -182,7 +193,8 @@ Communicator parse_communicator_line(std::string_view line) {
     comm.id = in.next_uint("communicator id");
     const std::uint32_t n = in.next_u32("number of tasks");
     for (std::uint32_t i = 0; i < n; ++i) comm.tasks.push_back(in.next_u32("task"));
-    if (!in.at_end()) throw ParseError(fmt::format("communicator line lists more than its {} tasks", n));
+    if (!in.at_end())
+        throw ParseError(fmt::format("communicator line lists more than its {} tasks", n));
     return comm;
 }
 

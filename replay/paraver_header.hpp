@@ -28,9 +28,9 @@ struct Communicator {
 
 struct ParaverHeader {
     std::string date;
-    Time end_time = 0;            // ns
-    Time ns_per_unit = 1;         // body times are multiplied by this to get ns
-    std::string unit_suffix;      // as written: "_ns", "_us", "_ms" or "" (microseconds)
+    Time end_time = 0;       // ns
+    Time ns_per_unit = 1;    // body times are multiplied by this to get ns
+    std::string unit_suffix; // as written: "_ns", "_us", "_ms" or "" (microseconds)
     std::vector<std::uint32_t> cpus_per_node; // empty when the header says "0" (no resources)
     std::vector<ApplicationLayout> applications;
     std::uint32_t declared_communicators = 0;

@@ -4,10 +4,10 @@
 
 #include <charconv>
 #include <cstdio>
-#include <optional>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <optional>
 #include <string_view>
 
 namespace popsim::replay {
@@ -16,7 +16,8 @@ namespace {
 
 std::string_view trim(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+        s.remove_suffix(1);
     return s;
 }
 
@@ -29,8 +30,8 @@ std::optional<std::uint32_t> leading_number(std::string_view& s) {
 }
 
 bool is_pcf_keyword(std::string_view line) {
-    for (std::string_view k : {"DEFAULT_OPTIONS", "DEFAULT_SEMANTIC", "STATES", "STATES_COLOR", "EVENT_TYPE", "VALUES",
-                               "GRADIENT_COLOR", "GRADIENT_NAMES"})
+    for (std::string_view k : {"DEFAULT_OPTIONS", "DEFAULT_SEMANTIC", "STATES", "STATES_COLOR",
+                               "EVENT_TYPE", "VALUES", "GRADIENT_COLOR", "GRADIENT_NAMES"})
         if (line == k) return true;
     return false;
 }
@@ -50,12 +51,15 @@ void read_pcf(const std::string& path, TraceLabels& labels) {
         }
         if (section == "STATES") {
             const auto value = leading_number(line);
-            if (!value) throw TraceError(path, line_no, "STATES line does not start with a state number");
+            if (!value)
+                throw TraceError(path, line_no, "STATES line does not start with a state number");
             labels.states.emplace_back(*value, std::string(line));
         } else if (section == "EVENT_TYPE") {
             const auto gradient = leading_number(line);
             const auto type = gradient ? leading_number(line) : std::nullopt;
-            if (!type) throw TraceError(path, line_no, "EVENT_TYPE line is not '<gradient> <type> <label>'");
+            if (!type)
+                throw TraceError(path, line_no,
+                                 "EVENT_TYPE line is not '<gradient> <type> <label>'");
             labels.event_types.emplace_back(*type, std::string(line));
         }
     }
@@ -85,20 +89,24 @@ void read_row(const std::string& path, std::uint32_t thread_count, TraceLabels& 
         if (in_threads) labels.thread_names.emplace_back(line);
     }
     if (!labels.thread_names.empty() && labels.thread_names.size() != thread_count) {
-        throw TraceError(path, 0, fmt::format("lists {} threads, but the trace has {}", labels.thread_names.size(), thread_count));
+        throw TraceError(path, 0,
+                         fmt::format("lists {} threads, but the trace has {}",
+                                     labels.thread_names.size(), thread_count));
     }
 }
 
 } // namespace
 
-TraceLabels read_paraver_labels(const std::string& base, std::uint32_t thread_count, std::vector<std::string>& warnings) {
+TraceLabels read_paraver_labels(const std::string& base, std::uint32_t thread_count,
+                                std::vector<std::string>& warnings) {
     TraceLabels labels;
     const std::string pcf = base + ".pcf";
     const std::string row = base + ".row";
     if (std::filesystem::exists(pcf)) {
         read_pcf(pcf, labels);
     } else {
-        warnings.push_back(fmt::format("{}: not found; states and events keep their numbers as names", pcf));
+        warnings.push_back(
+            fmt::format("{}: not found; states and events keep their numbers as names", pcf));
     }
     if (std::filesystem::exists(row)) {
         read_row(row, thread_count, labels);

@@ -9,6 +9,7 @@ namespace popsim::replay {
 
 /// Reads `base.pcf` and `base.row`. A missing file adds a warning and leaves its labels empty; a
 /// malformed one throws TraceError with its line.
-TraceLabels read_paraver_labels(const std::string& base, std::uint32_t thread_count, std::vector<std::string>& warnings);
+TraceLabels read_paraver_labels(const std::string& base, std::uint32_t thread_count,
+                                std::vector<std::string>& warnings);
 
 } // namespace popsim::replay

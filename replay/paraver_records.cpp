@@ -41,7 +41,9 @@ std::string_view strip_cr(std::string_view line) {
 }
 
 // Skips the kind digit and its ':'; the caller dispatched on the digit already.
-std::string_view body(std::string_view line) { return strip_cr(line).substr(line.size() > 1 ? 2 : 1); }
+std::string_view body(std::string_view line) {
+    return strip_cr(line).substr(line.size() > 1 ? 2 : 1);
+}
 
 } // namespace
 
@@ -55,7 +57,8 @@ StateRecord parse_state_record(std::string_view line, Time ns_per_unit) {
     r.state = in.next_u32("state");
     expect_end(in, k_kind, 7);
     if (r.end < r.begin) {
-        throw ParseError(fmt::format("state record ends before it begins ({} < {})", r.end, r.begin));
+        throw ParseError(
+            fmt::format("state record ends before it begins ({} < {})", r.end, r.begin));
     }
     return r;
 }

@@ -26,12 +26,14 @@ std::FILE* open_or_throw(const std::string& path) {
 } // namespace
 
 std::string format_paraver_header(const ParaverHeader& h) {
-    std::string out = fmt::format("#Paraver ({}):{}_ns:", h.date.empty() ? "01/01/2026 at 00:00" : h.date, h.end_time);
+    std::string out = fmt::format(
+        "#Paraver ({}):{}_ns:", h.date.empty() ? "01/01/2026 at 00:00" : h.date, h.end_time);
     if (h.cpus_per_node.empty()) {
         out += "0";
     } else {
         fmt::format_to(std::back_inserter(out), "{}(", h.cpus_per_node.size());
-        for (std::size_t i = 0; i < h.cpus_per_node.size(); ++i) fmt::format_to(std::back_inserter(out), "{}{}", i ? "," : "", h.cpus_per_node[i]);
+        for (std::size_t i = 0; i < h.cpus_per_node.size(); ++i)
+            fmt::format_to(std::back_inserter(out), "{}{}", i ? "," : "", h.cpus_per_node[i]);
         out += ")";
     }
     fmt::format_to(std::back_inserter(out), ":{}:", h.applications.size());
@@ -39,7 +41,8 @@ std::string format_paraver_header(const ParaverHeader& h) {
         const auto& tasks = h.applications[a].tasks;
         fmt::format_to(std::back_inserter(out), "{}{}(", a ? ":" : "", tasks.size());
         for (std::size_t t = 0; t < tasks.size(); ++t)
-            fmt::format_to(std::back_inserter(out), "{}{}:{}", t ? "," : "", tasks[t].threads, tasks[t].node);
+            fmt::format_to(std::back_inserter(out), "{}{}:{}", t ? "," : "", tasks[t].threads,
+                           tasks[t].node);
         out += ")";
     }
     fmt::format_to(std::back_inserter(out), ",{}\n", h.communicators.size());
@@ -82,7 +85,8 @@ void ParaverWriter::event(const RecordOwner& who, Time time, std::span<const Eve
     buffer_ += "2:";
     append_owner(buffer_, who);
     fmt::format_to(std::back_inserter(buffer_), ":{}", time);
-    for (const auto& p : pairs) fmt::format_to(std::back_inserter(buffer_), ":{}:{}", p.type, p.value);
+    for (const auto& p : pairs)
+        fmt::format_to(std::back_inserter(buffer_), ":{}:{}", p.type, p.value);
     buffer_ += '\n';
     flush_if_full();
 }
@@ -92,7 +96,8 @@ void ParaverWriter::comm(const CommRecord& r) {
     append_owner(buffer_, r.sender);
     fmt::format_to(std::back_inserter(buffer_), ":{}:{}:", r.logical_send, r.physical_send);
     append_owner(buffer_, r.receiver);
-    fmt::format_to(std::back_inserter(buffer_), ":{}:{}:{}:{}\n", r.logical_recv, r.physical_recv, r.size, r.tag);
+    fmt::format_to(std::back_inserter(buffer_), ":{}:{}:{}:{}\n", r.logical_recv, r.physical_recv,
+                   r.size, r.tag);
     flush_if_full();
 }
 
@@ -101,20 +106,26 @@ void ParaverWriter::close() {
     const bool ok = std::fwrite(buffer_.data(), 1, buffer_.size(), file_.get()) == buffer_.size();
     buffer_.clear();
     const bool closed = std::fclose(file_.release()) == 0;
-    if (!ok || !closed) throw TraceError(path_, 0, std::string("write failed: ") + std::strerror(errno));
+    if (!ok || !closed)
+        throw TraceError(path_, 0, std::string("write failed: ") + std::strerror(errno));
 }
 
 void write_standard_pcf(const std::string& pcf_path) {
     std::ofstream out(pcf_path);
     if (!out) throw TraceError(pcf_path, 0, "cannot write");
     out << "DEFAULT_OPTIONS\n\nLEVEL               THREAD\nUNITS               NANOSEC\n\n"
-           "STATES\n0    Idle\n1    Running\n2    Not created\n3    Waiting a message\n4    Blocking Send\n"
-           "5    Synchronization\n6    Test/Probe\n7    Scheduling and Fork/Join\n8    Wait/WaitAll\n9    Blocked\n"
+           "STATES\n0    Idle\n1    Running\n2    Not created\n3    Waiting a message\n4    "
+           "Blocking Send\n"
+           "5    Synchronization\n6    Test/Probe\n7    Scheduling and Fork/Join\n8    "
+           "Wait/WaitAll\n9    Blocked\n"
            "10    Immediate Send\n11    Immediate Receive\n12    I/O\n13    Group Communication\n"
            "14    Tracing Disabled\n15    Others\n16    Send Receive\n\n";
     const std::pair<std::uint32_t, const char*> types[] = {
-        {extrae::k_mpi_point_to_point, "MPI Point-to-point"}, {extrae::k_mpi_collective, "MPI Collective Comm"},
-        {extrae::k_mpi_other, "MPI Other"}, {extrae::k_mpi_one_sided, "MPI One-sided"}, {extrae::k_mpi_io, "MPI I/O"}};
+        {extrae::k_mpi_point_to_point, "MPI Point-to-point"},
+        {extrae::k_mpi_collective, "MPI Collective Comm"},
+        {extrae::k_mpi_other, "MPI Other"},
+        {extrae::k_mpi_one_sided, "MPI One-sided"},
+        {extrae::k_mpi_io, "MPI I/O"}};
     for (const auto& [type, label] : types) {
         out << "EVENT_TYPE\n0    " << type << "    " << label << "\nVALUES\n0   Outside MPI\n";
         for (std::uint16_t id = 1; id < 256; ++id) {
@@ -123,11 +134,15 @@ void write_standard_pcf(const std::string& pcf_path) {
         }
         out << "\n";
     }
-    out << "EVENT_TYPE\n0    50100001    Send Size in MPI Global OP\n0    50100002    Recv Size in MPI Global OP\n"
-           "0    50100003    Root in MPI Global OP\n0    50100004    Communicator in MPI Global OP\n\n"
-           "EVENT_TYPE\n7    42000050    Instr completed (PAPI_TOT_INS)\n7    42000059    Total cycles (PAPI_TOT_CYC)\n\n"
+    out << "EVENT_TYPE\n0    50100001    Send Size in MPI Global OP\n0    50100002    Recv Size in "
+           "MPI Global OP\n"
+           "0    50100003    Root in MPI Global OP\n0    50100004    Communicator in MPI Global "
+           "OP\n\n"
+           "EVENT_TYPE\n7    42000050    Instr completed (PAPI_TOT_INS)\n7    42000059    Total "
+           "cycles (PAPI_TOT_CYC)\n\n"
            "EVENT_TYPE\n0    60000001    Parallel (OMP)\n0    60000005    OMP barrier\n"
-           "0    60000018    Executed OpenMP parallel function\n0    60000023    Executed OpenMP task function\n\n";
+           "0    60000018    Executed OpenMP parallel function\n0    60000023    Executed OpenMP "
+           "task function\n\n";
 }
 
 void write_row(const std::string& row_path, const ParaverHeader& header) {

@@ -12,7 +12,7 @@
 namespace popsim::replay {
 
 class ParaverWriter {
-public:
+  public:
     /// Opens `prv_path` (plain text) and writes the header; throws TraceError if it cannot.
     ParaverWriter(const std::string& prv_path, const ParaverHeader& header);
     ~ParaverWriter();
@@ -25,7 +25,7 @@ public:
     /// Flushes and closes; throws TraceError on a write error. Called by the destructor otherwise.
     void close();
 
-private:
+  private:
     void flush_if_full();
     std::string path_;
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_;

@@ -7,7 +7,7 @@
 namespace popsim::replay {
 
 class ParseError : public std::runtime_error {
-public:
+  public:
     explicit ParseError(const std::string& cause) : std::runtime_error(cause) {}
 };
 

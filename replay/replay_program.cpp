@@ -22,6 +22,18 @@ ReplayThread ReplayProgram::thread_of(OpIndex op) const {
     return static_cast<ReplayThread>(it - thread_first_op.begin() - 1);
 }
 
+OpIndex ReplayProgram::add_op(OpKind kind, std::uint32_t ref, std::uint32_t call) {
+    op_kind.push_back(kind);
+    op_ref.push_back(ref);
+    op_call.push_back(call);
+    return static_cast<OpIndex>(op_count() - 1);
+}
+
+OpIndex ReplayProgram::add_burst(Time duration) {
+    burst_durations.push_back(duration);
+    return add_op(OpKind::burst, static_cast<std::uint32_t>(burst_durations.size() - 1), k_none);
+}
+
 void ReplayProgram::one_thread_per_task() {
     thread_task.resize(tasks);
     std::iota(thread_task.begin(), thread_task.end(), 0u);
@@ -443,16 +455,12 @@ class ProgramBuilder {
         roles_[to].completions.add(done_call, index);
     }
 
-    OpIndex push_op(OpKind kind, Time duration, std::uint32_t ref, std::uint32_t call) {
-        p_.op_kind.push_back(kind);
-        p_.op_duration.push_back(duration);
-        p_.op_ref.push_back(ref);
-        p_.op_call.push_back(call);
-        return static_cast<OpIndex>(p_.op_count() - 1);
+    OpIndex push_op(OpKind kind, std::uint32_t ref, std::uint32_t call) {
+        return p_.add_op(kind, ref, call);
     }
 
     void push_burst(Time duration) {
-        if (duration > 0) push_op(OpKind::burst, duration, k_none, k_none);
+        if (duration > 0) p_.add_burst(duration);
     }
 
     void reserve_ops() {
@@ -461,7 +469,7 @@ class ProgramBuilder {
         std::size_t barriers = 0;
         for (const auto& a : arrivals_) barriers += 3 * a.size();
         const std::size_t ops = 2 * calls + 3 * p_.messages.size() + p_.thread_count() + barriers;
-        p_.op_duration.reserve(ops);
+        p_.burst_durations.reserve(calls + p_.thread_count() + barriers);
         p_.op_kind.reserve(ops);
         p_.op_ref.reserve(ops);
         p_.op_call.reserve(ops);
@@ -511,11 +519,10 @@ class ProgramBuilder {
     void emit_call(ReplayThread th, std::uint32_t call) {
         auto& r = roles_[th];
         r.posts.for_each_of(call, [&](MessageIndex m) {
-            p_.messages[m].post_op = push_op(OpKind::recv_post, 0, m, call);
+            p_.messages[m].post_op = push_op(OpKind::recv_post, m, call);
         });
-        r.sends.for_each_of(call, [&](MessageIndex m) {
-            p_.messages[m].send_op = push_op(OpKind::send, 0, m, call);
-        });
+        r.sends.for_each_of(
+            call, [&](MessageIndex m) { p_.messages[m].send_op = push_op(OpKind::send, m, call); });
         emit_completions(r.completions, call);
         const auto cls = call_class(r.calls.id(call));
         if (cls == CallClass::collective || cls == CallClass::immediate_collective) {
@@ -530,13 +537,13 @@ class ProgramBuilder {
     }
 
     void join_thread_barrier(CollectiveIndex barrier) {
-        members_[barrier].push_back(push_op(OpKind::collective, 0, barrier, k_none));
+        members_[barrier].push_back(push_op(OpKind::collective, barrier, k_none));
     }
 
     void emit_completions(RoleTable& completions, std::uint32_t call) {
         if (!completions.has(call)) return;
         const auto list = static_cast<std::uint32_t>(p_.wait_first.size() - 1);
-        const OpIndex op = push_op(OpKind::recv_wait, 0, list, call);
+        const OpIndex op = push_op(OpKind::recv_wait, list, call);
         completions.for_each_of(call, [&](MessageIndex m) {
             p_.wait_messages.push_back(m);
             p_.messages[m].wait_op = op;
@@ -579,7 +586,7 @@ class ProgramBuilder {
             coll.recv_bytes = std::max(coll.recv_bytes, attrs->recv_bytes);
             if (attrs->is_root) coll.root_task = task;
         }
-        members_[ci].push_back(push_op(OpKind::collective, 0, ci, call));
+        members_[ci].push_back(push_op(OpKind::collective, ci, call));
     }
 
     void finish_collectives() {

@@ -77,15 +77,16 @@ struct ReplayProgram {
     std::vector<ThreadIndex> trace_thread;       // the trace thread each replay thread replays
     std::vector<ReplayThread> task_first_thread; // task k's replay threads: [task_first_thread[k],
                                                  // [k + 1]); its first is the master
-    // Operations, struct-of-arrays; replay thread k owns [thread_first_op[k], thread_first_op[k +
-    // 1]).
+    // Operations, struct-of-arrays (9 bytes each): replay thread k owns
+    // [thread_first_op[k], thread_first_op[k + 1]).
     std::vector<OpIndex> thread_first_op;
     std::vector<OpKind> op_kind;
-    std::vector<Time> op_duration; // bursts: measured CPU time
-    std::vector<std::uint32_t>
-        op_ref; // send/post: message; recv_wait: wait list; collective: collective
-    std::vector<std::uint32_t>
-        op_call; // the trace MPI call it comes from (k_none for bursts and thread barriers)
+    // burst: into burst_durations; send/post: message; recv_wait: wait list; collective:
+    // collective.
+    std::vector<std::uint32_t> op_ref;
+    // The trace MPI call an operation comes from (k_none for bursts and thread barriers).
+    std::vector<std::uint32_t> op_call;
+    std::vector<Time> burst_durations; // measured CPU time of each burst
     std::vector<Message> messages;
     std::vector<std::uint32_t>
         wait_first; // wait list w = wait_messages[wait_first[w] .. wait_first[w + 1])
@@ -95,6 +96,9 @@ struct ReplayProgram {
     std::vector<std::string> warnings;       // records that match no call, and the like
 
     std::size_t op_count() const { return op_kind.size(); }
+    Time burst_duration(OpIndex burst) const { return burst_durations[op_ref[burst]]; }
+    OpIndex add_op(OpKind kind, std::uint32_t ref, std::uint32_t call);
+    OpIndex add_burst(Time duration);
     std::uint32_t thread_count() const { return static_cast<std::uint32_t>(thread_task.size()); }
     ReplayThread master_thread(std::uint32_t task) const { return task_first_thread[task]; }
     OpIndex thread_end_op(ReplayThread thread) const { return thread_first_op[thread + 1]; }

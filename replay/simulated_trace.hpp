@@ -11,7 +11,7 @@
 
 namespace popsim::replay {
 
-void write_simulated_paraver(const Trace& original, const ReplayProgram& program, const ReplayResult& result,
-                             const std::string& prv_path);
+void write_simulated_paraver(const Trace& original, const ReplayProgram& program,
+                             const ReplayResult& result, const std::string& prv_path);
 
 } // namespace popsim::replay

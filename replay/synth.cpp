@@ -18,7 +18,8 @@
 
 namespace popsim::replay::synth {
 
-Program::Program(std::uint32_t r, std::uint32_t t) : ranks(r), threads_per_rank(t), threads(std::size_t{r} * t) {}
+Program::Program(std::uint32_t r, std::uint32_t t)
+    : ranks(r), threads_per_rank(t), threads(std::size_t{r} * t) {}
 
 namespace {
 
@@ -26,7 +27,7 @@ namespace {
 // Description parser
 
 class DescriptionParser {
-public:
+  public:
     explicit DescriptionParser(std::string name) : name_(std::move(name)) {}
 
     Program parse(std::string_view text) {
@@ -37,7 +38,8 @@ public:
             text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
             ++line_no;
             line_ = line_no;
-            if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+            if (const auto hash = line.find('#'); hash != std::string_view::npos)
+                line = line.substr(0, hash);
             const auto words = split(line);
             if (!words.empty()) parse_line(words);
         }
@@ -45,7 +47,7 @@ public:
         return std::move(*program_);
     }
 
-private:
+  private:
     static std::vector<std::string_view> split(std::string_view line) {
         std::vector<std::string_view> words;
         std::size_t i = 0;
@@ -58,12 +60,15 @@ private:
         return words;
     }
 
-    [[noreturn]] void fail(const std::string& cause) const { throw TraceError(name_, line_, cause); }
+    [[noreturn]] void fail(const std::string& cause) const {
+        throw TraceError(name_, line_, cause);
+    }
 
     std::uint64_t number(std::string_view word, const char* what) const {
         std::uint64_t v = 0;
         const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), v);
-        if (ec != std::errc{} || end != word.data() + word.size()) fail(fmt::format("{} '{}' is not a whole number", what, word));
+        if (ec != std::errc{} || end != word.data() + word.size())
+            fail(fmt::format("{} '{}' is not a whole number", what, word));
         return v;
     }
 
@@ -81,17 +86,21 @@ private:
             program_->end = duration(w[1]);
             return;
         }
-        if (w.size() < 2) fail(fmt::format("'{}' is not a directive; expected 'RANK[.THREAD] OPERATION ...'", w[0]));
+        if (w.size() < 2)
+            fail(fmt::format("'{}' is not a directive; expected 'RANK[.THREAD] OPERATION ...'",
+                             w[0]));
         auto& ops = thread_ops(w[0]);
         ops.push_back(parse_op(w));
     }
 
     void parse_ranks(const std::vector<std::string_view>& w) {
         if (program_) fail("'ranks' appears twice");
-        if (w.size() != 2 && !(w.size() == 4 && w[2] == "threads")) fail("expected 'ranks N [threads M]'");
+        if (w.size() != 2 && !(w.size() == 4 && w[2] == "threads"))
+            fail("expected 'ranks N [threads M]'");
         const auto ranks = number(w[1], "rank count");
         const auto threads = w.size() == 4 ? number(w[3], "thread count") : 1;
-        if (ranks == 0 || threads == 0 || ranks * threads > 1'000'000) fail("rank and thread counts must be 1 or more (and at most 1e6 threads)");
+        if (ranks == 0 || threads == 0 || ranks * threads > 1'000'000)
+            fail("rank and thread counts must be 1 or more (and at most 1e6 threads)");
         program_.emplace(static_cast<std::uint32_t>(ranks), static_cast<std::uint32_t>(threads));
         requests_.resize(program_->threads.size());
     }
@@ -99,9 +108,14 @@ private:
     std::vector<Op>& thread_ops(std::string_view who) {
         const auto dot = who.find('.');
         const auto rank = number(who.substr(0, dot), "rank");
-        const auto thread = dot == std::string_view::npos ? 0 : number(who.substr(dot + 1), "thread");
-        if (rank >= program_->ranks) fail(fmt::format("rank {} does not exist (ranks are 0..{})", rank, program_->ranks - 1));
-        if (thread >= program_->threads_per_rank) fail(fmt::format("thread {} does not exist (threads are 0..{})", thread, program_->threads_per_rank - 1));
+        const auto thread =
+            dot == std::string_view::npos ? 0 : number(who.substr(dot + 1), "thread");
+        if (rank >= program_->ranks)
+            fail(
+                fmt::format("rank {} does not exist (ranks are 0..{})", rank, program_->ranks - 1));
+        if (thread >= program_->threads_per_rank)
+            fail(fmt::format("thread {} does not exist (threads are 0..{})", thread,
+                             program_->threads_per_rank - 1));
         current_thread_ = static_cast<std::uint32_t>(rank * program_->threads_per_rank + thread);
         return program_->threads[current_thread_];
     }
@@ -145,7 +159,9 @@ private:
 
     void parse_mpi(const std::vector<std::string_view>& w, Op& op) {
         const auto call = mpi_call_by_name(w[1]);
-        if (!call) fail(fmt::format("unknown operation '{}' (compute, state, idle, at, event or an MPI call)", w[1]));
+        if (!call)
+            fail(fmt::format(
+                "unknown operation '{}' (compute, state, idle, at, event or an MPI call)", w[1]));
         if (w.size() < 3) fail(fmt::format("expected '{} DURATION [options]'", w[1]));
         op.kind = Op::Kind::mpi;
         op.call = call->id;
@@ -156,19 +172,31 @@ private:
     void parse_options(const std::vector<std::string_view>& w, std::size_t first, Op& op) {
         for (std::size_t i = first; i < w.size(); ++i) {
             const auto eq = w[i].find('=');
-            if (eq == std::string_view::npos) fail(fmt::format("option '{}' is not KEY=VALUE", w[i]));
+            if (eq == std::string_view::npos)
+                fail(fmt::format("option '{}' is not KEY=VALUE", w[i]));
             const std::string_view key = w[i].substr(0, eq);
             const std::string_view value = w[i].substr(eq + 1);
-            if (key == "ins") op.instructions = number(value, "ins");
-            else if (key == "cyc") op.cycles = number(value, "cyc");
-            else if (key == "to") op.to = rank_option(value);
-            else if (key == "from") op.from = rank_option(value);
-            else if (key == "size") op.bytes = number(value, "size");
-            else if (key == "tag") op.tag = static_cast<std::uint32_t>(number(value, "tag"));
-            else if (key == "root") op.root = rank_option(value);
-            else if (key == "comm") op.communicator = number(value, "comm");
-            else if (key == "req") parse_requests(value, op);
-            else fail(fmt::format("unknown option '{}' (ins, cyc, to, from, size, tag, root, comm, req)", key));
+            if (key == "ins")
+                op.instructions = number(value, "ins");
+            else if (key == "cyc")
+                op.cycles = number(value, "cyc");
+            else if (key == "to")
+                op.to = rank_option(value);
+            else if (key == "from")
+                op.from = rank_option(value);
+            else if (key == "size")
+                op.bytes = number(value, "size");
+            else if (key == "tag")
+                op.tag = static_cast<std::uint32_t>(number(value, "tag"));
+            else if (key == "root")
+                op.root = rank_option(value);
+            else if (key == "comm")
+                op.communicator = number(value, "comm");
+            else if (key == "req")
+                parse_requests(value, op);
+            else
+                fail(fmt::format(
+                    "unknown option '{}' (ins, cyc, to, from, size, tag, root, comm, req)", key));
         }
     }
 
@@ -184,7 +212,8 @@ private:
             const auto comma = value.find(',');
             const std::string name(value.substr(0, comma));
             value.remove_prefix(comma == std::string_view::npos ? value.size() : comma + 1);
-            const auto [it, inserted] = names.emplace(name, static_cast<std::uint32_t>(names.size()));
+            const auto [it, inserted] =
+                names.emplace(name, static_cast<std::uint32_t>(names.size()));
             op.requests.push_back(it->second);
         }
     }
@@ -212,7 +241,10 @@ OpTimes compute_times(const Program& p, const std::string& path) {
         Time clock = 0;
         for (const auto& op : p.threads[th]) {
             if (op.kind == Op::Kind::jump) {
-                if (op.duration < clock) throw TraceError(path, 0, fmt::format("thread {} jumps back in time to {} ns", th, op.duration));
+                if (op.duration < clock)
+                    throw TraceError(
+                        path, 0,
+                        fmt::format("thread {} jumps back in time to {} ns", th, op.duration));
                 clock = op.duration;
             }
             b.push_back(clock);
@@ -229,14 +261,18 @@ struct OpRef {
 };
 
 std::string describe(const Program& p, const OpRef& r) {
-    return fmt::format("rank {} thread {} operation {}", r.thread / p.threads_per_rank, r.thread % p.threads_per_rank, r.op + 1);
+    return fmt::format("rank {} thread {} operation {}", r.thread / p.threads_per_rank,
+                       r.thread % p.threads_per_rank, r.op + 1);
 }
 
 /// The completion time of each immediate receive: the end of the Wait* that names its request.
-Time completion_of(const Program& p, const OpTimes& t, const OpRef& irecv, const std::string& path) {
+Time completion_of(const Program& p, const OpTimes& t, const OpRef& irecv,
+                   const std::string& path) {
     const auto& ops = p.threads[irecv.thread];
     const auto& request = ops[irecv.op].requests;
-    if (request.size() != 1) throw TraceError(path, 0, describe(p, irecv) + ": an immediate receive needs exactly one req=NAME");
+    if (request.size() != 1)
+        throw TraceError(path, 0,
+                         describe(p, irecv) + ": an immediate receive needs exactly one req=NAME");
     for (std::uint32_t i = irecv.op + 1; i < ops.size(); ++i) {
         const auto call = mpi_call_by_id(ops[i].call);
         if (ops[i].kind != Op::Kind::mpi || !call || call->cls != CallClass::wait) continue;
@@ -246,24 +282,31 @@ Time completion_of(const Program& p, const OpTimes& t, const OpRef& irecv, const
     throw TraceError(path, 0, describe(p, irecv) + ": no later Wait/Test completes its request");
 }
 
-std::vector<std::vector<CommRecord>> match_messages(const Program& p, const OpTimes& t, const std::string& path) {
-    using Key = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>; // source rank, destination rank, tag
+std::vector<std::vector<CommRecord>> match_messages(const Program& p, const OpTimes& t,
+                                                    const std::string& path) {
+    using Key = std::tuple<std::uint32_t, std::uint32_t,
+                           std::uint32_t>; // source rank, destination rank, tag
     std::map<Key, std::deque<OpRef>> sends, recvs;
     for (std::uint32_t th = 0; th < p.threads.size(); ++th) {
         const std::uint32_t rank = th / p.threads_per_rank;
         for (std::uint32_t i = 0; i < p.threads[th].size(); ++i) {
             const auto& op = p.threads[th][i];
             if (op.kind != Op::Kind::mpi) continue;
-            if (op.to >= 0) sends[{rank, static_cast<std::uint32_t>(op.to), op.tag}].push_back({th, i});
-            if (op.from >= 0) recvs[{static_cast<std::uint32_t>(op.from), rank, op.tag}].push_back({th, i});
+            if (op.to >= 0)
+                sends[{rank, static_cast<std::uint32_t>(op.to), op.tag}].push_back({th, i});
+            if (op.from >= 0)
+                recvs[{static_cast<std::uint32_t>(op.from), rank, op.tag}].push_back({th, i});
         }
     }
     std::vector<std::vector<CommRecord>> out(p.threads.size());
     for (auto& [key, queue] : sends) {
         auto& matching = recvs[key];
         if (matching.size() != queue.size()) {
-            throw TraceError(path, 0, fmt::format("rank {} sends {} messages with tag {} to rank {}, which receives {}", std::get<0>(key),
-                                                  queue.size(), std::get<2>(key), std::get<1>(key), matching.size()));
+            throw TraceError(
+                path, 0,
+                fmt::format("rank {} sends {} messages with tag {} to rank {}, which receives {}",
+                            std::get<0>(key), queue.size(), std::get<2>(key), std::get<1>(key),
+                            matching.size()));
         }
         for (std::size_t m = 0; m < queue.size(); ++m) {
             const OpRef s = queue[m], r = matching[m];
@@ -271,10 +314,14 @@ std::vector<std::vector<CommRecord>> match_messages(const Program& p, const OpTi
             const auto& rop = p.threads[r.thread][r.op];
             const auto rcls = mpi_call_by_id(rop.call)->cls;
             CommRecord c;
-            c.sender = {s.thread + 1, 1, s.thread / p.threads_per_rank + 1, s.thread % p.threads_per_rank + 1};
-            c.receiver = {r.thread + 1, 1, r.thread / p.threads_per_rank + 1, r.thread % p.threads_per_rank + 1};
+            c.sender = {s.thread + 1, 1, s.thread / p.threads_per_rank + 1,
+                        s.thread % p.threads_per_rank + 1};
+            c.receiver = {r.thread + 1, 1, r.thread / p.threads_per_rank + 1,
+                          r.thread % p.threads_per_rank + 1};
             c.logical_send = t.begin[s.thread][s.op];
-            c.physical_send = mpi_call_by_id(sop.call)->cls == CallClass::sendrecv ? c.logical_send : t.end[s.thread][s.op];
+            c.physical_send = mpi_call_by_id(sop.call)->cls == CallClass::sendrecv
+                                  ? c.logical_send
+                                  : t.end[s.thread][s.op];
             const bool immediate = rcls == CallClass::immediate_recv;
             c.logical_recv = immediate ? t.end[r.thread][r.op] : t.begin[r.thread][r.op];
             c.physical_recv = immediate ? completion_of(p, t, r, path) : t.end[r.thread][r.op];
@@ -285,8 +332,11 @@ std::vector<std::vector<CommRecord>> match_messages(const Program& p, const OpTi
     }
     for (const auto& [key, queue] : recvs) {
         if (!queue.empty() && !sends.contains(key)) {
-            throw TraceError(path, 0, fmt::format("rank {} receives {} messages with tag {} from rank {}, which sends none",
-                                                  std::get<1>(key), queue.size(), std::get<2>(key), std::get<0>(key)));
+            throw TraceError(
+                path, 0,
+                fmt::format(
+                    "rank {} receives {} messages with tag {} from rank {}, which sends none",
+                    std::get<1>(key), queue.size(), std::get<2>(key), std::get<0>(key)));
         }
     }
     return out;
@@ -294,26 +344,37 @@ std::vector<std::vector<CommRecord>> match_messages(const Program& p, const OpTi
 
 /// Emits one thread's records in its own time order, one operation at a time.
 class ThreadEmitter {
-public:
-    ThreadEmitter(const Program& p, const OpTimes& t, std::vector<CommRecord> sends, std::uint32_t thread)
-        : p_(p), t_(t), sends_(std::move(sends)), thread_(thread),
-          who_{thread + 1, 1, thread / p.threads_per_rank + 1, thread % p.threads_per_rank + 1} {}
+  public:
+    ThreadEmitter(const Program& p, const OpTimes& t, std::vector<CommRecord> sends,
+                  std::uint32_t thread)
+        : p_(p), t_(t), sends_(std::move(sends)),
+          thread_(thread), who_{thread + 1, 1, thread / p.threads_per_rank + 1,
+                                thread % p.threads_per_rank + 1} {}
 
     bool done() const { return next_op_ >= p_.threads[thread_].size() && pending_.empty(); }
-    Time next_time() { fill(); return pending_.front().time; }
+    Time next_time() {
+        fill();
+        return pending_.front().time;
+    }
 
     void emit_next(ParaverWriter& w) {
         fill();
         const Pending r = std::move(pending_.front());
         pending_.pop_front();
         switch (r.kind) {
-        case 1: w.state(who_, r.time, r.end, r.state); break;
-        case 2: w.event(who_, r.time, r.pairs); break;
-        default: w.comm(sends_[r.comm]); break;
+        case 1:
+            w.state(who_, r.time, r.end, r.state);
+            break;
+        case 2:
+            w.event(who_, r.time, r.pairs);
+            break;
+        default:
+            w.comm(sends_[r.comm]);
+            break;
         }
     }
 
-private:
+  private:
     struct Pending {
         int kind;
         Time time;
@@ -334,15 +395,26 @@ private:
         case Op::Kind::compute:
             if (e > b) pending_.push_back({1, b, e, extrae::k_state_running, {}, 0});
             if (op.instructions || op.cycles) {
-                pending_.push_back({2, e, 0, 0, {{extrae::k_papi_total_instructions, op.instructions}, {extrae::k_papi_total_cycles, op.cycles}}, 0});
+                pending_.push_back({2,
+                                    e,
+                                    0,
+                                    0,
+                                    {{extrae::k_papi_total_instructions, op.instructions},
+                                     {extrae::k_papi_total_cycles, op.cycles}},
+                                    0});
             }
             break;
         case Op::Kind::state:
             if (e > b) pending_.push_back({1, b, e, op.state, {}, 0});
             break;
-        case Op::Kind::event: pending_.push_back({2, b, 0, 0, {{op.event_type, op.event_value}}, 0}); break;
-        case Op::Kind::jump: break;
-        case Op::Kind::mpi: expand_mpi(op, b, e); break;
+        case Op::Kind::event:
+            pending_.push_back({2, b, 0, 0, {{op.event_type, op.event_value}}, 0});
+            break;
+        case Op::Kind::jump:
+            break;
+        case Op::Kind::mpi:
+            expand_mpi(op, b, e);
+            break;
         }
     }
 
@@ -350,7 +422,8 @@ private:
         const MpiCall call = *mpi_call_by_id(op.call);
         std::vector<EventPair> entry{{call.event_type, call.id}};
         if (call.cls == CallClass::collective || call.cls == CallClass::immediate_collective) {
-            const bool is_root = call.rooted && op.root == static_cast<std::int32_t>(thread_ / p_.threads_per_rank);
+            const bool is_root =
+                call.rooted && op.root == static_cast<std::int32_t>(thread_ / p_.threads_per_rank);
             entry.push_back({extrae::k_collective_send_size, op.bytes});
             entry.push_back({extrae::k_collective_recv_size, op.bytes});
             if (is_root) entry.push_back({extrae::k_collective_root, 1});
@@ -386,7 +459,9 @@ ParaverHeader header_for(const Program& p, Time end) {
 
 } // namespace
 
-Program parse_description(std::string_view text, const std::string& name) { return DescriptionParser(name).parse(text); }
+Program parse_description(std::string_view text, const std::string& name) {
+    return DescriptionParser(name).parse(text);
+}
 
 Program read_description(const std::string& path) {
     std::ifstream in(path);
@@ -403,12 +478,16 @@ void write_paraver(const Program& p, const std::string& prv_path) {
     for (const auto& e : times.end)
         if (!e.empty()) end = std::max(end, e.back());
     if (p.end) {
-        if (*p.end < end) throw TraceError(prv_path, 0, fmt::format("'end {}ns' is before the last operation ends ({} ns)", *p.end, end));
+        if (*p.end < end)
+            throw TraceError(
+                prv_path, 0,
+                fmt::format("'end {}ns' is before the last operation ends ({} ns)", *p.end, end));
         end = *p.end;
     }
     ParaverWriter writer(prv_path, header_for(p, end));
     std::vector<ThreadEmitter> emitters;
-    for (std::uint32_t th = 0; th < p.threads.size(); ++th) emitters.emplace_back(p, times, std::move(sends[th]), th);
+    for (std::uint32_t th = 0; th < p.threads.size(); ++th)
+        emitters.emplace_back(p, times, std::move(sends[th]), th);
     using Head = std::pair<Time, std::uint32_t>; // (time, thread): ties go to the lower thread
     std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
     for (std::uint32_t th = 0; th < emitters.size(); ++th)
@@ -436,22 +515,55 @@ Program halo_exchange(std::uint32_t ranks, std::uint64_t steps, std::uint64_t se
     const auto waitall = *mpi_call_by_name("Waitall"), allreduce = *mpi_call_by_name("Allreduce");
     constexpr Time k_post = 800, k_send = 1500, k_min_wait = 5'000;
     // Lockstep, so the trace is causally consistent like a real one: every rank's Waitall lasts
-    // until the slowest rank of the step has sent, and an Allreduce ends when its last member arrives.
+    // until the slowest rank of the step has sent, and an Allreduce ends when its last member
+    // arrives.
     std::vector<Time> burst(ranks);
     for (std::uint64_t s = 0; s < steps; ++s) {
         Time slowest = 0;
         for (auto& b : burst) slowest = std::max(slowest, b = 100'000 + next_jitter());
         for (std::uint32_t r = 0; r < ranks; ++r) {
             auto& ops = p.thread(r);
-            const auto left = static_cast<std::int32_t>((r + ranks - 1) % ranks), right = static_cast<std::int32_t>((r + 1) % ranks);
+            const auto left = static_cast<std::int32_t>((r + ranks - 1) % ranks),
+                       right = static_cast<std::int32_t>((r + 1) % ranks);
             const auto work = static_cast<std::uint64_t>(burst[r]) * 2;
-            ops.push_back({.duration = burst[r], .requests = {}, .instructions = work, .cycles = work});
-            ops.push_back({.kind = Op::Kind::mpi, .duration = k_post, .call = irecv.id, .from = left, .bytes = 4096, .requests = {0}});
-            ops.push_back({.kind = Op::Kind::mpi, .duration = k_post, .call = irecv.id, .from = right, .bytes = 4096, .tag = 1, .requests = {1}});
-            ops.push_back({.kind = Op::Kind::mpi, .duration = k_send, .call = isend.id, .to = right, .bytes = 4096, .requests = {2}});
-            ops.push_back({.kind = Op::Kind::mpi, .duration = k_send, .call = isend.id, .to = left, .bytes = 4096, .tag = 1, .requests = {3}});
-            ops.push_back({.kind = Op::Kind::mpi, .duration = k_min_wait + slowest - burst[r], .call = waitall.id, .requests = {0, 1, 2, 3}});
-            if (s % 10 == 9) ops.push_back({.kind = Op::Kind::mpi, .duration = 20'000, .call = allreduce.id, .bytes = 8, .requests = {}});
+            ops.push_back(
+                {.duration = burst[r], .requests = {}, .instructions = work, .cycles = work});
+            ops.push_back({.kind = Op::Kind::mpi,
+                           .duration = k_post,
+                           .call = irecv.id,
+                           .from = left,
+                           .bytes = 4096,
+                           .requests = {0}});
+            ops.push_back({.kind = Op::Kind::mpi,
+                           .duration = k_post,
+                           .call = irecv.id,
+                           .from = right,
+                           .bytes = 4096,
+                           .tag = 1,
+                           .requests = {1}});
+            ops.push_back({.kind = Op::Kind::mpi,
+                           .duration = k_send,
+                           .call = isend.id,
+                           .to = right,
+                           .bytes = 4096,
+                           .requests = {2}});
+            ops.push_back({.kind = Op::Kind::mpi,
+                           .duration = k_send,
+                           .call = isend.id,
+                           .to = left,
+                           .bytes = 4096,
+                           .tag = 1,
+                           .requests = {3}});
+            ops.push_back({.kind = Op::Kind::mpi,
+                           .duration = k_min_wait + slowest - burst[r],
+                           .call = waitall.id,
+                           .requests = {0, 1, 2, 3}});
+            if (s % 10 == 9)
+                ops.push_back({.kind = Op::Kind::mpi,
+                               .duration = 20'000,
+                               .call = allreduce.id,
+                               .bytes = 8,
+                               .requests = {}});
         }
     }
     return p;

@@ -23,16 +23,17 @@ namespace popsim::replay::synth {
 struct Op {
     enum class Kind : std::uint8_t { compute, state, mpi, event, jump };
     Kind kind = Kind::compute;
-    Time duration = 0;          // compute/state/mpi; for jump: the absolute time to jump to
-    std::uint32_t state = 1;    // state: the Paraver state value
-    std::uint16_t call = 0;     // mpi: Extrae call id
-    std::int32_t to = -1;       // mpi: destination rank of the message it sends
-    std::int32_t from = -1;     // mpi: source rank of the message it receives
+    Time duration = 0;       // compute/state/mpi; for jump: the absolute time to jump to
+    std::uint32_t state = 1; // state: the Paraver state value
+    std::uint16_t call = 0;  // mpi: Extrae call id
+    std::int32_t to = -1;    // mpi: destination rank of the message it sends
+    std::int32_t from = -1;  // mpi: source rank of the message it receives
     std::uint64_t bytes = 0;
     std::uint32_t tag = 0;
-    std::int32_t root = -1;     // rooted collectives
+    std::int32_t root = -1; // rooted collectives
     std::uint64_t communicator = 1;
-    std::vector<std::uint32_t> requests; // Irecv/Isend: its request; Wait*: the requests it completes
+    std::vector<std::uint32_t>
+        requests;                   // Irecv/Isend: its request; Wait*: the requests it completes
     std::uint64_t instructions = 0; // compute: PAPI_TOT_INS / PAPI_TOT_CYC of the burst (0 = none)
     std::uint64_t cycles = 0;
     std::uint32_t event_type = 0; // event: one event at the current time
@@ -42,7 +43,7 @@ struct Op {
 struct Program {
     std::uint32_t ranks = 1;
     std::uint32_t threads_per_rank = 1;
-    std::optional<Time> end; // trace end; default: when the last thread finishes
+    std::optional<Time> end;              // trace end; default: when the last thread finishes
     std::vector<std::vector<Op>> threads; // index = rank * threads_per_rank + thread
 
     Program(std::uint32_t ranks, std::uint32_t threads_per_rank);

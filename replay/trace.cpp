@@ -12,19 +12,23 @@ const EventSeries* ThreadTimeline::series(std::uint32_t type) const {
 }
 
 std::uint32_t Trace::task_count() const {
-    return header.applications.empty() ? 0 : static_cast<std::uint32_t>(header.applications[0].tasks.size());
+    return header.applications.empty()
+               ? 0
+               : static_cast<std::uint32_t>(header.applications[0].tasks.size());
 }
 
 ThreadIndex Trace::index_of(const ThreadName& name) const {
     const auto& apps = header.applications;
-    if (name.application == 0 || name.application > apps.size()) throw std::out_of_range("no such application");
+    if (name.application == 0 || name.application > apps.size())
+        throw std::out_of_range("no such application");
     ThreadIndex index = 0;
     for (std::uint32_t a = 0; a + 1 < name.application; ++a)
         for (const auto& t : apps[a].tasks) index += t.threads;
     const auto& tasks = apps[name.application - 1].tasks;
     if (name.task == 0 || name.task > tasks.size()) throw std::out_of_range("no such task");
     for (std::uint32_t t = 0; t + 1 < name.task; ++t) index += tasks[t].threads;
-    if (name.thread == 0 || name.thread > tasks[name.task - 1].threads) throw std::out_of_range("no such thread");
+    if (name.thread == 0 || name.thread > tasks[name.task - 1].threads)
+        throw std::out_of_range("no such thread");
     return index + name.thread - 1;
 }
 

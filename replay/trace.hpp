@@ -55,13 +55,16 @@ struct ThreadTimeline {
     Column<std::uint16_t> call_id;
     std::vector<CollectiveAttributes> collectives;
     std::vector<EventSeries> tracked_events;
-    // Hardware counters read at the end of useful (Running) bursts, as BSC's modelfactors counts them.
+    // Hardware counters read at the end of useful (Running) bursts, as BSC's modelfactors counts
+    // them.
     std::uint64_t useful_instructions = 0;
     std::uint64_t useful_cycles = 0;
     bool has_counters = false;
 
     std::size_t state_count() const { return state_begin.size(); }
-    Time state_end(std::size_t i) const { return i + 1 < state_begin.size() ? state_begin[i + 1] : states_end; }
+    Time state_end(std::size_t i) const {
+        return i + 1 < state_begin.size() ? state_begin[i + 1] : states_end;
+    }
     const EventSeries* series(std::uint32_t type) const;
 };
 
@@ -109,7 +112,8 @@ struct Trace {
     std::uint32_t thread_count() const { return static_cast<std::uint32_t>(threads.size()); }
     /// Dense index of (application, task, thread), or throws std::out_of_range.
     ThreadIndex index_of(const ThreadName& name) const;
-    /// The index of each task's first thread, for application 1: task k (0-based) starts at first_thread[k].
+    /// The index of each task's first thread, for application 1: task k (0-based) starts at
+    /// first_thread[k].
     std::vector<ThreadIndex> first_threads() const;
 };
 

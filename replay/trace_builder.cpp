@@ -29,41 +29,48 @@ TraceBuilder::TraceBuilder(Trace& trace, std::vector<std::uint32_t> tracked_even
     scratch_.resize(trace_.threads.size());
 }
 
-void TraceBuilder::fail(std::uint64_t line, const std::string& cause) const { throw TraceError(trace_.path, line, cause); }
+void TraceBuilder::fail(std::uint64_t line, const std::string& cause) const {
+    throw TraceError(trace_.path, line, cause);
+}
 
 ThreadIndex TraceBuilder::resolve(const RecordOwner& owner, std::uint64_t line) const {
     const auto& apps = trace_.header.applications;
     if (owner.application > apps.size()) {
-        fail(line, fmt::format("record names application {}, but the header declares {}", owner.application, apps.size()));
+        fail(line, fmt::format("record names application {}, but the header declares {}",
+                               owner.application, apps.size()));
     }
     const auto& tasks = apps[owner.application - 1].tasks;
     if (owner.task > tasks.size()) {
-        fail(line, fmt::format("record names task {} of application {}, but the header declares {} tasks", owner.task,
-                               owner.application, tasks.size()));
+        fail(line,
+             fmt::format("record names task {} of application {}, but the header declares {} tasks",
+                         owner.task, owner.application, tasks.size()));
     }
     const auto threads = tasks[owner.task - 1].threads;
     if (owner.thread > threads) {
-        fail(line, fmt::format("record names thread {} of task {}, but the header declares {} threads", owner.thread,
-                               owner.task, threads));
+        fail(line,
+             fmt::format("record names thread {} of task {}, but the header declares {} threads",
+                         owner.thread, owner.task, threads));
     }
     const std::uint32_t cpus = trace_.header.total_cpus();
     if (cpus > 0 && owner.cpu > cpus) {
-        fail(line, fmt::format("record names CPU {}, but the header declares {} CPUs", owner.cpu, cpus));
+        fail(line,
+             fmt::format("record names CPU {}, but the header declares {} CPUs", owner.cpu, cpus));
     }
     return task_base_[owner.application - 1][owner.task - 1] + owner.thread - 1;
 }
 
 void TraceBuilder::check_time(Time time, std::uint64_t line) const {
     if (time > trace_.header.end_time) {
-        fail(line, fmt::format("time {} ns lies after the trace end {} ns declared in the header", time,
-                               trace_.header.end_time));
+        fail(line, fmt::format("time {} ns lies after the trace end {} ns declared in the header",
+                               time, trace_.header.end_time));
     }
 }
 
 void TraceBuilder::add_state(const StateRecord& r, std::uint64_t line) {
     const ThreadIndex t = resolve(r.owner, line);
     check_time(r.end, line);
-    if (r.state >= k_no_state) fail(line, fmt::format("state value {} is out of range (0-254)", r.state));
+    if (r.state >= k_no_state)
+        fail(line, fmt::format("state value {} is out of range (0-254)", r.state));
     ++trace_.counts.states;
     auto& tl = trace_.threads[t];
     // Dimemas writes some intervals twice (Running, then the block's state): the earlier record
@@ -89,10 +96,12 @@ void TraceBuilder::add_state(const StateRecord& r, std::uint64_t line) {
     }
 }
 
-void TraceBuilder::note_overlap(const ThreadTimeline& tl, const StateRecord& r, std::uint64_t line) {
+void TraceBuilder::note_overlap(const ThreadTimeline& tl, const StateRecord& r,
+                                std::uint64_t line) {
     if (overlaps_++ > 0) return;
-    first_overlap_ = fmt::format("{}:{}: state {} [{}, {}) of thread {} overlaps the previous state, which ends at {}", trace_.path, line,
-                                 r.state, r.begin, r.end, to_string(tl.name), tl.states_end);
+    first_overlap_ = fmt::format(
+        "{}:{}: state {} [{}, {}) of thread {} overlaps the previous state, which ends at {}",
+        trace_.path, line, r.state, r.begin, r.end, to_string(tl.name), tl.states_end);
 }
 
 // Counters are deltas read at state boundaries. A Running burst [b, e) gets the value of the
@@ -118,8 +127,10 @@ void TraceBuilder::enter_call(ThreadIndex t, Time time, const EventPair& pair, s
     auto& tl = trace_.threads[t];
     auto& s = scratch_[t];
     if (s.call_open) {
-        fail(line, fmt::format("thread {} enters MPI call {} at {} while call {} entered at {} is still open",
-                               to_string(tl.name), pair.value, time, tl.call_id.back(), tl.call_begin.back()));
+        fail(line,
+             fmt::format(
+                 "thread {} enters MPI call {} at {} while call {} entered at {} is still open",
+                 to_string(tl.name), pair.value, time, tl.call_id.back(), tl.call_begin.back()));
     }
     if (pair.value > 0xffff) fail(line, fmt::format("MPI call id {} is out of range", pair.value));
     tl.call_begin.push_back(time);
@@ -132,34 +143,50 @@ void TraceBuilder::leave_call(ThreadIndex t, Time time, const EventPair& pair, s
     auto& tl = trace_.threads[t];
     auto& s = scratch_[t];
     if (!s.call_open) {
-        fail(line, fmt::format("thread {} leaves an MPI call (event {}:0) at {} that it never entered",
-                               to_string(tl.name), pair.type, time));
+        fail(line,
+             fmt::format("thread {} leaves an MPI call (event {}:0) at {} that it never entered",
+                         to_string(tl.name), pair.type, time));
     }
     tl.call_end.back() = time;
     s.call_open = false;
 }
 
-void TraceBuilder::add_collective_attribute(ThreadIndex t, Time time, const EventPair& pair, std::uint64_t line) {
+void TraceBuilder::add_collective_attribute(ThreadIndex t, Time time, const EventPair& pair,
+                                            std::uint64_t line) {
     auto& tl = trace_.threads[t];
     if (!scratch_[t].call_open || tl.call_begin.back() != time) {
-        fail(line, fmt::format("collective attribute event {} at {} is not at the entry of an MPI call", pair.type, time));
+        fail(line,
+             fmt::format("collective attribute event {} at {} is not at the entry of an MPI call",
+                         pair.type, time));
     }
     const auto call = static_cast<std::uint32_t>(tl.call_id.size() - 1);
-    if (tl.collectives.empty() || tl.collectives.back().call != call) tl.collectives.push_back({.call = call});
+    if (tl.collectives.empty() || tl.collectives.back().call != call)
+        tl.collectives.push_back({.call = call});
     auto& attrs = tl.collectives.back();
     switch (pair.type) {
-    case extrae::k_collective_send_size: attrs.send_bytes = pair.value; break;
-    case extrae::k_collective_recv_size: attrs.recv_bytes = pair.value; break;
-    case extrae::k_collective_root: attrs.is_root = pair.value != 0; break;
-    default: attrs.communicator = pair.value; break;
+    case extrae::k_collective_send_size:
+        attrs.send_bytes = pair.value;
+        break;
+    case extrae::k_collective_recv_size:
+        attrs.recv_bytes = pair.value;
+        break;
+    case extrae::k_collective_root:
+        attrs.is_root = pair.value != 0;
+        break;
+    default:
+        attrs.communicator = pair.value;
+        break;
     }
 }
 
 void TraceBuilder::track(ThreadIndex t, Time time, const EventPair& pair) {
     auto& all = trace_.threads[t].tracked_events;
-    auto it = std::find_if(all.begin(), all.end(), [&](const EventSeries& s) { return s.type == pair.type; });
+    auto it = std::find_if(all.begin(), all.end(),
+                           [&](const EventSeries& s) { return s.type == pair.type; });
     if (it == all.end()) { // a thread's series exists once it has an event of that type
-        if (std::find(tracked_types_.begin(), tracked_types_.end(), pair.type) == tracked_types_.end()) return;
+        if (std::find(tracked_types_.begin(), tracked_types_.end(), pair.type) ==
+            tracked_types_.end())
+            return;
         it = all.insert(all.end(), EventSeries{pair.type, {}, {}});
     }
     it->time.push_back(time);
@@ -178,9 +205,11 @@ void TraceBuilder::add_event(const RecordOwner& owner, Time time, std::span<cons
     for (const auto& p : pairs)
         if (extrae::is_mpi_call_type(p.type) && p.value != 0) enter_call(t, time, p, line);
     for (const auto& p : pairs) {
-        if (p.type >= extrae::k_collective_send_size && p.type <= extrae::k_collective_communicator) {
+        if (p.type >= extrae::k_collective_send_size &&
+            p.type <= extrae::k_collective_communicator) {
             add_collective_attribute(t, time, p, line);
-        } else if (p.type == extrae::k_papi_total_instructions || p.type == extrae::k_papi_total_cycles) {
+        } else if (p.type == extrae::k_papi_total_instructions ||
+                   p.type == extrae::k_papi_total_cycles) {
             attribute_counter(t, time, p);
         } else if (!extrae::is_mpi_call_type(p.type)) {
             track(t, time, p);
@@ -191,8 +220,10 @@ void TraceBuilder::add_event(const RecordOwner& owner, Time time, std::span<cons
 void TraceBuilder::add_comm(const CommRecord& r, std::uint64_t line) {
     const ThreadIndex from = resolve(r.sender, line);
     const ThreadIndex to = resolve(r.receiver, line);
-    for (Time t : {r.logical_send, r.physical_send, r.logical_recv, r.physical_recv}) check_time(t, line);
-    if (r.tag > 0xffffffffu) fail(line, fmt::format("message tag {} does not fit in 32 bits", r.tag));
+    for (Time t : {r.logical_send, r.physical_send, r.logical_recv, r.physical_recv})
+        check_time(t, line);
+    if (r.tag > 0xffffffffu)
+        fail(line, fmt::format("message tag {} does not fit in 32 bits", r.tag));
     auto& c = trace_.comms;
     c.sender.push_back(from);
     c.receiver.push_back(to);
@@ -206,16 +237,19 @@ void TraceBuilder::add_comm(const CommRecord& r, std::uint64_t line) {
 
 void TraceBuilder::finish() {
     if (overlaps_ > 0) {
-        trace_.warnings.push_back(fmt::format("{} state records overlap earlier states of their thread; the earlier state is kept "
-                                              "where they overlap. The first: {}",
-                                              overlaps_, first_overlap_));
+        trace_.warnings.push_back(fmt::format(
+            "{} state records overlap earlier states of their thread; the earlier state is kept "
+            "where they overlap. The first: {}",
+            overlaps_, first_overlap_));
     }
     for (ThreadIndex t = 0; t < trace_.threads.size(); ++t) {
         auto& tl = trace_.threads[t];
         if (!scratch_[t].call_open) continue;
         tl.call_end.back() = trace_.header.end_time;
-        trace_.warnings.push_back(fmt::format("{}: thread {} never leaves MPI call {} entered at {} ns; it is closed at the trace end",
-                                              trace_.path, to_string(tl.name), tl.call_id.back(), tl.call_begin.back()));
+        trace_.warnings.push_back(fmt::format("{}: thread {} never leaves MPI call {} entered at "
+                                              "{} ns; it is closed at the trace end",
+                                              trace_.path, to_string(tl.name), tl.call_id.back(),
+                                              tl.call_begin.back()));
     }
 }
 

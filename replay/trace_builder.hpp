@@ -9,17 +9,18 @@
 namespace popsim::replay {
 
 class TraceBuilder {
-public:
+  public:
     /// `trace.header` and `trace.path` must be set; the builder creates the thread timelines.
     TraceBuilder(Trace& trace, std::vector<std::uint32_t> tracked_event_types);
 
     void add_state(const StateRecord& record, std::uint64_t line);
-    void add_event(const RecordOwner& owner, Time time, std::span<const EventPair> pairs, std::uint64_t line);
+    void add_event(const RecordOwner& owner, Time time, std::span<const EventPair> pairs,
+                   std::uint64_t line);
     void add_comm(const CommRecord& record, std::uint64_t line);
     /// Closes what the body left open; call once after the last record.
     void finish();
 
-private:
+  private:
     /// Running bursts still waiting for their counter read, per counter (see attribute_counter).
     struct PendingReads {
         std::uint32_t earlier = 0; // bursts that began before `latest_begin`
@@ -37,7 +38,8 @@ private:
     void attribute_counter(ThreadIndex thread, Time time, const EventPair& pair);
     void enter_call(ThreadIndex thread, Time time, const EventPair& pair, std::uint64_t line);
     void leave_call(ThreadIndex thread, Time time, const EventPair& pair, std::uint64_t line);
-    void add_collective_attribute(ThreadIndex thread, Time time, const EventPair& pair, std::uint64_t line);
+    void add_collective_attribute(ThreadIndex thread, Time time, const EventPair& pair,
+                                  std::uint64_t line);
     void track(ThreadIndex thread, Time time, const EventPair& pair);
     void note_overlap(const ThreadTimeline& tl, const StateRecord& r, std::uint64_t line);
     [[noreturn]] void fail(std::uint64_t line, const std::string& cause) const;

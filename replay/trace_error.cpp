@@ -6,7 +6,8 @@ namespace popsim::replay {
 
 namespace {
 std::string format_message(const std::string& file, std::uint64_t line, const std::string& cause) {
-    return line == 0 ? fmt::format("{}: {}", file, cause) : fmt::format("{}:{}: {}", file, line, cause);
+    return line == 0 ? fmt::format("{}: {}", file, cause)
+                     : fmt::format("{}:{}: {}", file, line, cause);
 }
 } // namespace
 

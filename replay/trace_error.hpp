@@ -7,7 +7,7 @@
 namespace popsim::replay {
 
 class TraceError : public std::runtime_error {
-public:
+  public:
     /// line 0 means "the file as a whole" (e.g. it cannot be opened); the message then omits it.
     TraceError(std::string file, std::uint64_t line, std::string cause);
 
@@ -15,7 +15,7 @@ public:
     std::uint64_t line() const { return line_; }
     const std::string& cause() const { return cause_; }
 
-private:
+  private:
     std::string file_;
     std::uint64_t line_;
     std::string cause_;

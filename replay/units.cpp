@@ -16,7 +16,8 @@ std::optional<double> parse_quantity(std::string_view text, std::span<const Unit
     }
     double value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc{} || end != text.data() + text.size() || value < 0 || !std::isfinite(value)) return std::nullopt;
+    if (ec != std::errc{} || end != text.data() + text.size() || value < 0 || !std::isfinite(value))
+        return std::nullopt;
     return value * factor;
 }
 

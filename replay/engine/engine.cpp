@@ -165,7 +165,7 @@ class Engine {
     }
 
     bool run_burst(ReplayThread thread, OpIndex op) {
-        const Time done = now_ + model_.burst(p_.op_duration[op]);
+        const Time done = now_ + model_.burst(p_.burst_duration(op));
         result_.threads[thread].useful += done - now_;
         finish_op(thread, op, done);
         schedule(thread, done);
