@@ -7,6 +7,7 @@
 #include "replay/trace_error.hpp"
 #include "replay/units.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <deque>
 #include <fmt/format.h>
@@ -298,7 +299,9 @@ std::vector<std::vector<CommRecord>> match_messages(const Program& p, const OpTi
                 recvs[{static_cast<std::uint32_t>(op.from), rank, op.tag}].push_back({th, i});
         }
     }
-    std::vector<std::vector<CommRecord>> out(p.threads.size());
+    // Per sending thread, (its sending operation, record): sorted below so that each thread's
+    // records come in its operation order, the order in which the emitter writes them.
+    std::vector<std::vector<std::pair<std::uint32_t, CommRecord>>> by_op(p.threads.size());
     for (auto& [key, queue] : sends) {
         auto& matching = recvs[key];
         if (matching.size() != queue.size()) {
@@ -327,7 +330,7 @@ std::vector<std::vector<CommRecord>> match_messages(const Program& p, const OpTi
             c.physical_recv = immediate ? completion_of(p, t, r, path) : t.end[r.thread][r.op];
             c.size = rop.bytes;
             c.tag = std::get<2>(key);
-            out[s.thread].push_back(c);
+            by_op[s.thread].emplace_back(s.op, c);
         }
     }
     for (const auto& [key, queue] : recvs) {
@@ -338,6 +341,11 @@ std::vector<std::vector<CommRecord>> match_messages(const Program& p, const OpTi
                     "rank {} receives {} messages with tag {} from rank {}, which sends none",
                     std::get<1>(key), queue.size(), std::get<2>(key), std::get<0>(key)));
         }
+    }
+    std::vector<std::vector<CommRecord>> out(p.threads.size());
+    for (std::size_t th = 0; th < by_op.size(); ++th) {
+        std::ranges::sort(by_op[th], {}, &std::pair<std::uint32_t, CommRecord>::first);
+        for (auto& [op, record] : by_op[th]) out[th].push_back(record);
     }
     return out;
 }

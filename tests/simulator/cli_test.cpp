@@ -36,9 +36,11 @@ nlohmann::json read_json(const std::string& path) {
 TEST_CASE("cli: simulate predicts the ideal runtime and writes a Paraver timeline") {
     const auto dir = test::scratch_dir("cli_simulate");
     const auto sim = (dir / "sim.prv").string(), json = (dir / "sim.json").string();
-    const auto r = run_popsim("simulate " + test::shared_data("epoch/epoch_2proc.prv.gz") + " -o " + sim + " --json " + json);
+    const auto r = run_popsim("simulate " + test::shared_data("epoch/epoch_2proc.prv.gz") + " -o " +
+                              sim + " --json " + json);
     CHECK(r.status == 0);
-    CHECK(read_json(json)["predicted_runtime_ns"] == 11504370091); // Dimemas 5.5.0, dimemas_results.csv
+    CHECK(read_json(json)["predicted_runtime_ns"] ==
+          11504370091); // Dimemas 5.5.0, dimemas_results.csv
     CHECK(std::ifstream(dir / "sim.pcf").good());
     CHECK(std::ifstream(dir / "sim.row").good());
     CHECK(run_popsim("analyze " + sim).status == 0);
@@ -47,16 +49,20 @@ TEST_CASE("cli: simulate predicts the ideal runtime and writes a Paraver timelin
 TEST_CASE("cli: analyze writes the replay's numbers and the rank breakdown to JSON") {
     const auto dir = test::scratch_dir("cli_analyze_json");
     const auto json = (dir / "m.json").string();
-    REQUIRE(run_popsim("analyze " + test::shared_data("epoch/epoch_2proc.prv.gz") + " --json " + json).status == 0);
+    REQUIRE(
+        run_popsim("analyze " + test::shared_data("epoch/epoch_2proc.prv.gz") + " --json " + json)
+            .status == 0);
     const auto j = read_json(json)["traces"][0];
     CHECK(j["ideal"]["runtime_ns"] == 11504370091);
     CHECK(j["rank_breakdown_ns"].size() == 2);
-    CHECK(j["mpi_multiplicative"]["serialization_efficiency"].get<double>() == doctest::Approx(0.99842359).epsilon(1e-6));
+    CHECK(j["mpi_multiplicative"]["serialization_efficiency"].get<double>() ==
+          doctest::Approx(0.99842359).epsilon(1e-6));
 }
 
 TEST_CASE("cli: a trace whose dependencies deadlock exits with status 2 and names the tasks") {
-    const auto path = test::synth_trace("cli_deadlock", "ranks 2\n0 Send 1s to=1 size=1048576\n0 Recv 1s from=1 size=1048576\n"
-                                                        "1 Send 1s to=0 size=1048576\n1 Recv 1s from=0 size=1048576\n");
+    const auto path = test::synth_trace(
+        "cli_deadlock", "ranks 2\n0 Send 1s to=1 size=1048576\n0 Recv 1s from=1 size=1048576\n"
+                        "1 Send 1s to=0 size=1048576\n1 Recv 1s from=0 size=1048576\n");
     const auto r = run_popsim("simulate " + path);
     CHECK(r.status == 2);
     CHECK(r.output.find("the replay deadlocks") != std::string::npos);
@@ -72,13 +78,30 @@ TEST_CASE("cli: synth is deterministic and reproduces the bundled examples byte 
     const auto dir = test::scratch_dir("cli_synth_examples");
     for (int ranks : {2, 4, 8}) {
         const auto ours = (dir / ("halo_" + std::to_string(ranks) + ".prv")).string();
-        REQUIRE(run_popsim("synth --halo " + std::to_string(ranks) + " --steps 40 -o " + ours).status == 0);
-        std::ifstream a(ours), b(std::string(POPSIM_SOURCE_DIR) + "/examples/halo/halo_" + std::to_string(ranks) + ".prv");
+        REQUIRE(
+            run_popsim("synth --halo " + std::to_string(ranks) + " --steps 40 -o " + ours).status ==
+            0);
+        std::ifstream a(ours), b(std::string(POPSIM_SOURCE_DIR) + "/examples/halo/halo_" +
+                                 std::to_string(ranks) + ".prv");
         std::stringstream sa, sb;
         sa << a.rdbuf();
         sb << b.rdbuf();
         INFO("ranks " << ranks);
         CHECK(sa.str() == sb.str());
+        // Records come in time order, as Extrae's merger writes them: each one at its begin time
+        // (field 6; for a communication, its logical send).
+        std::istringstream lines(sa.str());
+        std::uint64_t previous = 0, out_of_order = 0;
+        for (std::string line; std::getline(lines, line);) {
+            if (line.empty() || line[0] < '1' || line[0] > '3') continue;
+            std::istringstream fields(line);
+            std::string field;
+            for (int f = 0; f < 6; ++f) std::getline(fields, field, ':');
+            const auto time = std::stoull(field);
+            out_of_order += time < previous;
+            previous = time;
+        }
+        CHECK(out_of_order == 0);
     }
 }
 
@@ -86,14 +109,19 @@ TEST_CASE("cli: simulate with a Dimemas configuration and with overrides") {
     const auto dir = test::scratch_dir("cli_dimemas");
     const auto json = (dir / "p.json").string();
     const auto trace = test::shared_data("epoch/epoch_4proc.prv.gz");
-    REQUIRE(run_popsim("simulate " + trace + " --config " + test::shared_data("epoch/dimemas/epoch_4proc.whatif_lat5us_bw1000_bus0.cfg") +
-                       " --json " + json).status == 0);
+    REQUIRE(
+        run_popsim("simulate " + trace + " --config " +
+                   test::shared_data("epoch/dimemas/epoch_4proc.whatif_lat5us_bw1000_bus0.cfg") +
+                   " --json " + json)
+            .status == 0);
     const double with_config = read_json(json)["predicted_runtime_ns"].get<double>();
     CHECK(std::abs(with_config - 6098160805.0) <= 6098160805.0 * 1e-3);
     // The same network as the ideal configuration (which names the same collectives file) with
     // overrides: 1000 MB/s in Dimemas' units is 1000 MiB/s.
-    REQUIRE(run_popsim("simulate " + trace + " --config " + test::shared_data("epoch/dimemas/epoch_4proc.dimemas_ideal.cfg") +
-                       " --latency 5us --bandwidth 1000MiB/s --json " + json).status == 0);
+    REQUIRE(run_popsim("simulate " + trace + " --config " +
+                       test::shared_data("epoch/dimemas/epoch_4proc.dimemas_ideal.cfg") +
+                       " --latency 5us --bandwidth 1000MiB/s --json " + json)
+                .status == 0);
     CHECK(read_json(json)["predicted_runtime_ns"].get<double>() == with_config);
     const auto bad = run_popsim("simulate " + trace + " --latency fast");
     CHECK(bad.status == 1);
@@ -103,30 +131,35 @@ TEST_CASE("cli: simulate with a Dimemas configuration and with overrides") {
 TEST_CASE("cli: whatif sweeps the cross product and writes one row per configuration") {
     const auto dir = test::scratch_dir("cli_whatif");
     const auto json = (dir / "w.json").string();
-    REQUIRE(run_popsim("whatif " + test::shared_data("epoch/epoch_2proc.prv.gz") + " --bandwidth 100MB/s,inf --latency 0,10us --json " + json)
+    REQUIRE(run_popsim("whatif " + test::shared_data("epoch/epoch_2proc.prv.gz") +
+                       " --bandwidth 100MB/s,inf --latency 0,10us --json " + json)
                 .status == 0);
     const auto j = read_json(json);
     REQUIRE(j["configurations"].size() == 4);
     // Infinite bandwidth and no latency is the ideal network.
     CHECK(j["configurations"][1]["predicted_runtime_ns"] == j["ideal_runtime_ns"]);
     CHECK(j["configurations"][1]["transfer_efficiency"].get<double>() == doctest::Approx(1.0));
-    CHECK(j["configurations"][0]["predicted_runtime_ns"].get<double>() > j["ideal_runtime_ns"].get<double>());
+    CHECK(j["configurations"][0]["predicted_runtime_ns"].get<double>() >
+          j["ideal_runtime_ns"].get<double>());
 }
 
 TEST_CASE("cli: task-to-node mappings") {
     // 4 ranks, 2 per node. Rank 0 sends 1 MiB to rank 1 and rank 2 to rank 3 at 0, 1 ms each at
     // 1000 MiB/s. Filled (nodes {0,0,1,1}) both messages stay inside a node: instantaneous, runtime
     // 0. Interleaved (nodes {0,1,0,1}) both cross the network: 1 ms.
-    const auto path = test::synth_trace("cli_mapping", "ranks 4\n0 Send 1us to=1 size=1048576\n1 Recv 1us from=0 size=1048576\n"
-                                                       "2 Send 1us to=3 size=1048576\n3 Recv 1us from=2 size=1048576\n");
+    const auto path = test::synth_trace(
+        "cli_mapping", "ranks 4\n0 Send 1us to=1 size=1048576\n1 Recv 1us from=0 size=1048576\n"
+                       "2 Send 1us to=3 size=1048576\n3 Recv 1us from=2 size=1048576\n");
     const auto dir = test::scratch_dir("cli_mapping_out");
     const auto json = (dir / "m.json").string();
-    const std::string base = "simulate " + path + " --bandwidth 1000 --tasks-per-node 2 --json " + json;
+    const std::string base =
+        "simulate " + path + " --bandwidth 1000 --tasks-per-node 2 --json " + json;
     REQUIRE(run_popsim(base + " --mapping fill").status == 0);
     CHECK(read_json(json)["predicted_runtime_ns"] == 0);
     REQUIRE(run_popsim(base + " --mapping interleaved").status == 0);
     CHECK(read_json(json)["predicted_runtime_ns"] == 1000000);
-    REQUIRE(run_popsim(base + " --mapping 0:1:1:1").status == 0); // only the first message crosses nodes
+    REQUIRE(run_popsim(base + " --mapping 0:1:1:1").status ==
+            0); // only the first message crosses nodes
     CHECK(read_json(json)["predicted_runtime_ns"] == 1000000);
     CHECK(run_popsim(base + " --mapping 0:1").status == 1);
 }
