@@ -43,7 +43,6 @@ int main(int argc, char** argv) {
         fmt::print(stderr, "usage: {} TRACE.prv\n", argv[0]);
         return 1;
     }
-    reexec_with_huge_pages(argv);
     keep_freed_memory_in_heap();
     const std::uint64_t baseline = peak_rss_bytes();
     const ReadFigures parallel = timed_read(argv[1], 0); // first: its peak is the model's memory

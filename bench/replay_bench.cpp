@@ -24,7 +24,6 @@ int main(int argc, char** argv) {
         fmt::print(stderr, "usage: {} TRACE.prv\n", argv[0]);
         return 1;
     }
-    reexec_with_huge_pages(argv);
     keep_freed_memory_in_heap();
     Trace trace;
     const double read_s = seconds([&] { trace = read_paraver(argv[1]); });

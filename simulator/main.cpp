@@ -9,7 +9,6 @@
 
 int main(int argc, char** argv) {
     using namespace popsim::simulator;
-    popsim::replay::reexec_with_huge_pages(argv);
     popsim::replay::keep_freed_memory_in_heap();
     CLI::App app{"popsim: POP efficiency metrics and ideal-network replay of MPI traces"};
     app.set_version_flag("--version", popsim::k_version);
