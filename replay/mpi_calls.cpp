@@ -119,16 +119,12 @@ constexpr auto k_index_by_id = [] {
     return index;
 }();
 
-constexpr auto k_class_by_id = [] {
+const std::array<CallClass, k_max_id> k_call_classes = [] {
     std::array<CallClass, k_max_id> classes{};
     classes.fill(CallClass::other);
     for (const auto& c : k_calls) classes[c.id] = c.cls;
     return classes;
 }();
-
-CallClass call_class(std::uint16_t id) {
-    return id < k_max_id ? k_class_by_id[id] : CallClass::other;
-}
 
 std::optional<MpiCall> mpi_call_by_id(std::uint16_t id) {
     if (id >= k_max_id || k_index_by_id[id] < 0) return std::nullopt;

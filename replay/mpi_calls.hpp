@@ -1,6 +1,7 @@
 #pragma once
 // Extrae's MPI call ids (the values of events 50000001-50000005), what each call does for the
 // replay, and the Paraver state Extrae shows during it.
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -33,9 +34,13 @@ struct MpiCall {
 
 /// The call with Extrae id `id`, or nullopt for an id popsim does not know.
 std::optional<MpiCall> mpi_call_by_id(std::uint16_t id);
-/// The class of call `id` (CallClass::other for ids popsim does not know); cheaper than
-/// mpi_call_by_id where only the class matters (the replay asks once per record and call).
-CallClass call_class(std::uint16_t id);
+/// The class of each call id below 256 (CallClass::other for ids popsim does not know).
+extern const std::array<CallClass, 256> k_call_classes;
+/// The class of call `id`; cheaper than mpi_call_by_id where only the class matters (the replay
+/// asks once per record and call).
+inline CallClass call_class(std::uint16_t id) {
+    return id < k_call_classes.size() ? k_call_classes[id] : CallClass::other;
+}
 /// By name, with or without "MPI_", case-insensitive ("Allreduce", "MPI_Send").
 std::optional<MpiCall> mpi_call_by_name(std::string_view name);
 

@@ -22,18 +22,6 @@ ReplayThread ReplayProgram::thread_of(OpIndex op) const {
     return static_cast<ReplayThread>(it - thread_first_op.begin() - 1);
 }
 
-OpIndex ReplayProgram::add_op(OpKind kind, std::uint32_t ref, std::uint32_t call) {
-    op_kind.push_back(kind);
-    op_ref.push_back(ref);
-    op_call.push_back(call);
-    return static_cast<OpIndex>(op_count() - 1);
-}
-
-OpIndex ReplayProgram::add_burst(Time duration) {
-    burst_durations.push_back(duration);
-    return add_op(OpKind::burst, static_cast<std::uint32_t>(burst_durations.size() - 1), k_none);
-}
-
 void ReplayProgram::one_thread_per_task() {
     thread_task.resize(tasks);
     std::iota(thread_task.begin(), thread_task.end(), 0u);

@@ -97,8 +97,18 @@ struct ReplayProgram {
 
     std::size_t op_count() const { return op_kind.size(); }
     Time burst_duration(OpIndex burst) const { return burst_durations[op_ref[burst]]; }
-    OpIndex add_op(OpKind kind, std::uint32_t ref, std::uint32_t call);
-    OpIndex add_burst(Time duration);
+    OpIndex add_op(OpKind kind, std::uint32_t ref,
+                   std::uint32_t call) { // inline: millions of calls
+        op_kind.push_back(kind);
+        op_ref.push_back(ref);
+        op_call.push_back(call);
+        return static_cast<OpIndex>(op_kind.size() - 1);
+    }
+    OpIndex add_burst(Time duration) {
+        burst_durations.push_back(duration);
+        return add_op(OpKind::burst, static_cast<std::uint32_t>(burst_durations.size() - 1),
+                      k_none);
+    }
     std::uint32_t thread_count() const { return static_cast<std::uint32_t>(thread_task.size()); }
     ReplayThread master_thread(std::uint32_t task) const { return task_first_thread[task]; }
     OpIndex thread_end_op(ReplayThread thread) const { return thread_first_op[thread + 1]; }
