@@ -243,6 +243,7 @@ class ProgramBuilder {
         finish_collectives();
         unmatched_.flush_into(p_.warnings);
         misplaced_.flush_into(p_.warnings);
+        without_record_.flush_into(p_.warnings);
         return std::move(p_);
     }
 
@@ -506,13 +507,21 @@ class ProgramBuilder {
 
     void emit_call(ReplayThread th, std::uint32_t call) {
         auto& r = roles_[th];
+        const auto cls = call_class(r.calls.id(call));
+        const bool sends = r.sends.has(call), completes = r.completions.has(call);
+        if (((cls == CallClass::blocking_send || cls == CallClass::immediate_send) && !sends) ||
+            (cls == CallClass::blocking_recv && !completes) ||
+            (cls == CallClass::sendrecv && !sends && !completes)) {
+            without_record_.add(fmt::format("{} at {} ns on thread {}", call_name(r.calls.id(call)),
+                                            r.calls.begin(call),
+                                            to_string(trace_.threads[p_.trace_thread[th]].name)));
+        }
         r.posts.for_each_of(call, [&](MessageIndex m) {
             p_.messages[m].post_op = push_op(OpKind::recv_post, m, call);
         });
         r.sends.for_each_of(
             call, [&](MessageIndex m) { p_.messages[m].send_op = push_op(OpKind::send, m, call); });
         emit_completions(r.completions, call);
-        const auto cls = call_class(r.calls.id(call));
         if (cls == CallClass::collective || cls == CallClass::immediate_collective) {
             const auto& attrs = trace_.threads[p_.trace_thread[th]].collectives;
             auto& next = r.next_collective_attr;
@@ -621,6 +630,10 @@ class ProgramBuilder {
         "communication records match no MPI call and are left out of the replay"};
     WarningList misplaced_{
         "communication records sit in calls that carry no messages and are left out of the replay"};
+    WarningList without_record_{
+        "sending or receiving calls have no communication record and replay without a message "
+        "(normal for MPI_PROC_NULL partners, e.g. at the edges of a non-periodic halo exchange; "
+        "otherwise records were lost)"};
 };
 
 } // namespace

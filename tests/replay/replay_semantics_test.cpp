@@ -406,3 +406,22 @@ TEST_CASE("replay: communication records in any file order give the same replay"
     CHECK(rb.runtime == ra.runtime);
     CHECK(rb.op_end == ra.op_end);
 }
+
+TEST_CASE("replay: sending and receiving calls without a communication record are reported") {
+    // Rank 0's MPI_Send (1-2 s) has no `3:` record (a send to MPI_PROC_NULL): it replays as nothing
+    // and is listed; rank 1's MPI_Irecv without a record (a cancelled request) is not.
+    const auto path = test::write_file(
+        test::scratch_dir("call_without_record") / "t.prv",
+        "#Paraver (01/01/2026 at 00:00):3000000000_ns:1(2):1:2(1:1,1:1),1\nc:1:1:2:1:2\n"
+        "1:1:1:1:1:0:1000000000:1\n2:1:1:1:1:1000000000:50000001:1\n"
+        "2:1:1:1:1:2000000000:50000001:0\n1:1:1:1:1:2000000000:3000000000:1\n"
+        "1:2:1:2:1:0:1000000000:1\n2:2:1:2:1:1000000000:50000001:4\n"
+        "2:2:1:2:1:1500000000:50000001:0\n");
+    const auto program = build_replay_program(test::read_quiet(path));
+    REQUIRE(program.warnings.size() == 2);
+    CHECK(program.warnings[0].starts_with(
+        "1 sending or receiving calls have no communication record"));
+    CHECK(program.warnings[1] == "  MPI_Send at 1000000000 ns on thread 1.1.1");
+    network::IdealNetwork ideal;
+    CHECK(replay_events(program, ideal).runtime == 2 * s); // rank 0: 1 s + 1 s of bursts
+}
