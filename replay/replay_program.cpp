@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <optional>
 #include <span>
@@ -337,111 +338,168 @@ class ProgramBuilder {
         return fmt::format("thread {} at {} ns", to_string(trace_.threads[thread].name), t);
     }
 
+    /// The records each replay thread sends and receives, in file order (a counting sort).
+    struct RecordsByThread {
+        std::vector<std::uint32_t> sent_first, sent; // thread k sends sent[sent_first[k] ..]
+        std::vector<std::uint32_t> received_first, received; // likewise for receiving
+    };
+
+    RecordsByThread records_by_thread() const {
+        const auto& c = trace_.comms;
+        const auto n = static_cast<std::uint32_t>(c.size());
+        RecordsByThread r{std::vector<std::uint32_t>(p_.thread_count() + 1, 0),
+                          {},
+                          std::vector<std::uint32_t>(p_.thread_count() + 1, 0),
+                          {}};
+        for (std::uint32_t i = 0; i < n; ++i) {
+            if (const auto th = thread_of_trace_[c.sender[i]]; th != k_none) ++r.sent_first[th + 1];
+            if (const auto th = thread_of_trace_[c.receiver[i]]; th != k_none)
+                ++r.received_first[th + 1];
+        }
+        std::partial_sum(r.sent_first.begin(), r.sent_first.end(), r.sent_first.begin());
+        std::partial_sum(r.received_first.begin(), r.received_first.end(),
+                         r.received_first.begin());
+        r.sent.resize(r.sent_first.back());
+        r.received.resize(r.received_first.back());
+        auto next_sent = r.sent_first, next_received = r.received_first;
+        for (std::uint32_t i = 0; i < n; ++i) {
+            if (const auto th = thread_of_trace_[c.sender[i]]; th != k_none)
+                r.sent[next_sent[th]++] = i;
+            if (const auto th = thread_of_trace_[c.receiver[i]]; th != k_none)
+                r.received[next_received[th]++] = i;
+        }
+        return r;
+    }
+
     /// Which call of its sender sends each record and which calls of its receiver post and
-    /// complete it (k_none: no replay thread, or no call at that time). The lookups run in
-    /// parallel, one replay thread per task: each searches only its own calls.
+    /// complete it (k_none: no call at that time). The lookups run in parallel, one replay thread
+    /// per task: each searches only its own calls.
     struct RecordCalls {
         std::vector<std::uint32_t> send, post, done;
     };
 
-    RecordCalls locate_record_calls() {
+    RecordCalls locate_record_calls(const RecordsByThread& r) {
         const auto& c = trace_.comms;
-        const auto n = static_cast<std::uint32_t>(c.size());
-        // The records each replay thread sends and receives, in file order (a counting sort).
-        std::vector<std::uint32_t> sent_first(p_.thread_count() + 1, 0),
-            received_first(p_.thread_count() + 1, 0);
-        for (std::uint32_t i = 0; i < n; ++i) {
-            if (const auto th = thread_of_trace_[c.sender[i]]; th != k_none) ++sent_first[th + 1];
-            if (const auto th = thread_of_trace_[c.receiver[i]]; th != k_none)
-                ++received_first[th + 1];
-        }
-        std::partial_sum(sent_first.begin(), sent_first.end(), sent_first.begin());
-        std::partial_sum(received_first.begin(), received_first.end(), received_first.begin());
-        std::vector<std::uint32_t> sent(sent_first.back()), received(received_first.back());
-        {
-            auto next_sent = sent_first, next_received = received_first;
-            for (std::uint32_t i = 0; i < n; ++i) {
-                if (const auto th = thread_of_trace_[c.sender[i]]; th != k_none)
-                    sent[next_sent[th]++] = i;
-                if (const auto th = thread_of_trace_[c.receiver[i]]; th != k_none)
-                    received[next_received[th]++] = i;
-            }
-        }
+        const auto n = c.size();
         RecordCalls calls{std::vector<std::uint32_t>(n, k_none),
                           std::vector<std::uint32_t>(n, k_none),
                           std::vector<std::uint32_t>(n, k_none)};
         oneapi::tbb::parallel_for(ReplayThread{0}, p_.thread_count(), [&](ReplayThread th) {
             auto& index = roles_[th].calls;
-            for (auto k = sent_first[th]; k < sent_first[th + 1]; ++k)
-                calls.send[sent[k]] =
-                    index.find(c.logical_send[sent[k]], Role::send).value_or(k_none);
-            for (auto k = received_first[th]; k < received_first[th + 1]; ++k) {
-                const auto i = received[k];
+            for (auto k = r.sent_first[th]; k < r.sent_first[th + 1]; ++k)
+                calls.send[r.sent[k]] =
+                    index.find(c.logical_send[r.sent[k]], Role::send).value_or(k_none);
+            for (auto k = r.received_first[th]; k < r.received_first[th + 1]; ++k) {
+                const auto i = r.received[k];
                 calls.post[i] = index.find(c.logical_recv[i], Role::post).value_or(k_none);
                 calls.done[i] = index.find(c.physical_recv[i], Role::complete).value_or(k_none);
             }
-            roles_[th].sends.reserve(sent_first[th + 1] - sent_first[th]);
-            roles_[th].posts.reserve(received_first[th + 1] - received_first[th]);
-            roles_[th].completions.reserve(received_first[th + 1] - received_first[th]);
         });
         return calls;
     }
 
-    void assign_messages() {
-        const auto& c = trace_.comms;
-        const auto calls = locate_record_calls();
-        p_.messages.reserve(c.size());
-        for (std::uint32_t i = 0; i < c.size(); ++i) {
-            const ReplayThread from = thread_of_trace_[c.sender[i]],
-                               to = thread_of_trace_[c.receiver[i]];
-            if (from == k_none || to == k_none) {
-                unmatched_.add(
-                    fmt::format("record {} involves a thread that makes no MPI calls ({} -> {})",
-                                i + 1, to_string(trace_.threads[c.sender[i]].name),
-                                to_string(trace_.threads[c.receiver[i]].name)));
-                continue;
-            }
-            if (calls.send[i] == k_none || calls.post[i] == k_none || calls.done[i] == k_none) {
-                unmatched_.add(fmt::format("record {} ({} -> {}, {} bytes) is outside any MPI "
-                                           "call: send {}, receive {}-{} ns",
-                                           i + 1, to_string(trace_.threads[c.sender[i]].name),
-                                           to_string(trace_.threads[c.receiver[i]].name),
-                                           c.bytes[i], where(c.sender[i], c.logical_send[i]),
-                                           c.logical_recv[i], c.physical_recv[i]));
-                continue;
-            }
-            add_message(i, from, to, calls.send[i], calls.post[i], calls.done[i]);
-        }
+    enum class RecordFate : std::uint8_t {
+        message,
+        thread_not_replayed,
+        outside_calls,
+        wrong_calls
+    };
+
+    RecordFate fate_of(std::uint32_t i, const RecordCalls& calls) const {
+        const ReplayThread from = thread_of_trace_[trace_.comms.sender[i]],
+                           to = thread_of_trace_[trace_.comms.receiver[i]];
+        if (from == k_none || to == k_none) return RecordFate::thread_not_replayed;
+        if (calls.send[i] == k_none || calls.post[i] == k_none || calls.done[i] == k_none)
+            return RecordFate::outside_calls;
+        const bool fits = can_play(call_class(roles_[from].calls.id(calls.send[i])), Role::send) &&
+                          can_play(call_class(roles_[to].calls.id(calls.post[i])), Role::post) &&
+                          can_play(call_class(roles_[to].calls.id(calls.done[i])), Role::complete);
+        return fits ? RecordFate::message : RecordFate::wrong_calls;
     }
 
-    void add_message(std::uint32_t record, ReplayThread from, ReplayThread to,
-                     std::uint32_t send_call, std::uint32_t post_call, std::uint32_t done_call) {
+    Message message_of(std::uint32_t record, const RecordCalls& calls) const {
         const auto& c = trace_.comms;
-        const auto send_class = call_class(roles_[from].calls.id(send_call));
-        const auto post_class = call_class(roles_[to].calls.id(post_call));
-        const auto done_class = call_class(roles_[to].calls.id(done_call));
-        if (!can_play(send_class, Role::send) || !can_play(post_class, Role::post) ||
-            !can_play(done_class, Role::complete)) {
-            misplaced_.add(fmt::format(
-                "record {} is sent in {} and received in {} / {}: not calls that carry messages",
-                record + 1, call_name(roles_[from].calls.id(send_call)),
-                call_name(roles_[to].calls.id(post_call)),
-                call_name(roles_[to].calls.id(done_call))));
-            return;
-        }
         Message m;
-        m.sender = from;
-        m.receiver = to;
+        m.sender = thread_of_trace_[c.sender[record]];
+        m.receiver = thread_of_trace_[c.receiver[record]];
         m.bytes = c.bytes[record];
         m.tag = c.tag[record];
-        m.immediate_send = send_class == CallClass::immediate_send;
+        m.immediate_send =
+            call_class(roles_[m.sender].calls.id(calls.send[record])) == CallClass::immediate_send;
         m.rendezvous = m.bytes >= options_.eager_limit_bytes;
         m.record = record;
-        const auto index = static_cast<MessageIndex>(p_.messages.size());
-        p_.messages.push_back(m);
-        roles_[from].sends.add(send_call, index);
-        roles_[to].posts.add(post_call, index);
-        roles_[to].completions.add(done_call, index);
+        return m;
+    }
+
+    /// One message per record that sits in calls that can carry it, in file order; each replay
+    /// thread's role tables list its messages by call. Records left out are listed in warnings.
+    void assign_messages() {
+        const auto n = static_cast<std::uint32_t>(trace_.comms.size());
+        const auto by_thread = records_by_thread();
+        const auto calls = locate_record_calls(by_thread);
+        std::vector<RecordFate> fate(n);
+        oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::uint32_t>(0, n),
+                                  [&](const auto& range) {
+                                      for (auto i = range.begin(); i < range.end(); ++i)
+                                          fate[i] = fate_of(i, calls);
+                                  });
+        std::vector<MessageIndex> message(n, k_none);
+        MessageIndex count = 0;
+        for (std::uint32_t i = 0; i < n; ++i)
+            if (fate[i] == RecordFate::message) message[i] = count++;
+        p_.messages.resize(count);
+        oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::uint32_t>(0, n),
+                                  [&](const auto& range) {
+                                      for (auto i = range.begin(); i < range.end(); ++i)
+                                          if (message[i] != k_none)
+                                              p_.messages[message[i]] = message_of(i, calls);
+                                  });
+        oneapi::tbb::parallel_for(ReplayThread{0}, p_.thread_count(), [&](ReplayThread th) {
+            auto& r = roles_[th];
+            r.sends.reserve(by_thread.sent_first[th + 1] - by_thread.sent_first[th]);
+            for (auto k = by_thread.sent_first[th]; k < by_thread.sent_first[th + 1]; ++k)
+                if (const auto i = by_thread.sent[k]; message[i] != k_none)
+                    r.sends.add(calls.send[i], message[i]);
+            r.posts.reserve(by_thread.received_first[th + 1] - by_thread.received_first[th]);
+            r.completions.reserve(by_thread.received_first[th + 1] - by_thread.received_first[th]);
+            for (auto k = by_thread.received_first[th]; k < by_thread.received_first[th + 1]; ++k) {
+                if (const auto i = by_thread.received[k]; message[i] != k_none) {
+                    r.posts.add(calls.post[i], message[i]);
+                    r.completions.add(calls.done[i], message[i]);
+                }
+            }
+        });
+        for (std::uint32_t i = 0; i < n; ++i)
+            if (fate[i] != RecordFate::message) warn_left_out(i, fate[i], calls);
+    }
+
+    void warn_left_out(std::uint32_t i, RecordFate fate, const RecordCalls& calls) {
+        const auto& c = trace_.comms;
+        const auto from = to_string(trace_.threads[c.sender[i]].name),
+                   to = to_string(trace_.threads[c.receiver[i]].name);
+        switch (fate) {
+        case RecordFate::thread_not_replayed:
+            unmatched_.add(fmt::format(
+                "record {} involves a thread that makes no MPI calls ({} -> {})", i + 1, from, to));
+            break;
+        case RecordFate::outside_calls:
+            unmatched_.add(fmt::format(
+                "record {} ({} -> {}, {} bytes) is outside any MPI call: send {}, receive {}-{} ns",
+                i + 1, from, to, c.bytes[i], where(c.sender[i], c.logical_send[i]),
+                c.logical_recv[i], c.physical_recv[i]));
+            break;
+        case RecordFate::wrong_calls: {
+            const auto& sender = roles_[thread_of_trace_[c.sender[i]]].calls;
+            const auto& receiver = roles_[thread_of_trace_[c.receiver[i]]].calls;
+            misplaced_.add(fmt::format(
+                "record {} is sent in {} and received in {} / {}: not calls that carry messages",
+                i + 1, call_name(sender.id(calls.send[i])), call_name(receiver.id(calls.post[i])),
+                call_name(receiver.id(calls.done[i]))));
+            break;
+        }
+        case RecordFate::message:
+            break;
+        }
     }
 
     OpIndex push_op(OpKind kind, std::uint32_t ref, std::uint32_t call) {

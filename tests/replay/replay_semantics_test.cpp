@@ -425,3 +425,24 @@ TEST_CASE("replay: sending and receiving calls without a communication record ar
     network::IdealNetwork ideal;
     CHECK(replay_events(program, ideal).runtime == 2 * s); // rank 0: 1 s + 1 s of bursts
 }
+
+TEST_CASE(
+    "replay: a communication record in calls that carry no messages is reported and left out") {
+    // Rank 0's record is sent from inside MPI_Comm_rank (1-2 s): no message is replayed, and the
+    // warning names the calls; rank 1's MPI_Recv then has no record (listed too).
+    const auto path = test::write_file(
+        test::scratch_dir("record_in_wrong_call") / "t.prv",
+        "#Paraver (01/01/2026 at 00:00):3000000000_ns:1(2):1:2(1:1,1:1),1\nc:1:1:2:1:2\n"
+        "2:1:1:1:1:1000000000:50000003:19\n2:1:1:1:1:2000000000:50000003:0\n"
+        "2:2:1:2:1:1000000000:50000001:2\n"
+        "3:1:1:1:1:1500000000:1500000000:2:1:2:1:1000000000:2000000000:8:0\n"
+        "2:2:1:2:1:2000000000:50000001:0\n");
+    const auto program = build_replay_program(test::read_quiet(path));
+    CHECK(program.messages.empty());
+    REQUIRE(program.warnings.size() == 4);
+    CHECK(program.warnings[0].starts_with(
+        "1 communication records sit in calls that carry no messages"));
+    CHECK(program.warnings[1] == "  record 1 is sent in MPI_Comm_rank and received in MPI_Recv / "
+                                 "MPI_Recv: not calls that carry messages");
+    CHECK(program.warnings[3] == "  MPI_Recv at 1000000000 ns on thread 1.2.1");
+}
