@@ -178,6 +178,7 @@ class RoleTable {
     bool has(std::uint32_t call) const {
         return next_ < pairs_.size() && pairs_[next_].first == call;
     }
+    void rewind() { next_ = 0; }
 
   private:
     std::vector<std::pair<std::uint32_t, MessageIndex>> pairs_;
@@ -203,14 +204,41 @@ struct ThreadRoles {
     explicit ThreadRoles(const ThreadTimeline& tl) : calls(tl) {}
     CallIndex calls;
     RoleTable posts, sends, completions;
-    std::size_t next_collective_attr =
-        0; // the thread's collective attributes are read in call order
+    void rewind() {
+        for (RoleTable* table : {&posts, &sends, &completions}) table->rewind();
+    }
 };
 
 /// Where one replay thread is in its trace calls while its operations are emitted.
 struct CallCursor {
     std::uint32_t next_call = 0;
-    Time previous_end = 0; // the end of the last emitted call or burst
+    Time previous_end = 0;                // the end of the last emitted call or burst
+    std::size_t next_collective_attr = 0; // the thread's collective attributes, read in call order
+};
+
+/// A collective call met while emitting, matched across tasks once every thread is emitted.
+struct CollectiveJoin {
+    OpIndex op;
+    std::uint32_t call;
+    std::uint16_t call_id;
+    const CollectiveAttributes* attrs;
+};
+
+/// One replay thread's operations. Threads are emitted in parallel, twice: a first pass counts
+/// what each emits, a second writes it in place at the thread's offsets (`counting` false). What
+/// needs the other threads (collective matching, barrier members, warnings) is kept for a
+/// sequential pass in thread order.
+struct OpPositions {
+    OpIndex op = 0;
+    std::uint32_t burst = 0, wait_list = 0, wait_message = 0;
+};
+
+struct ThreadOps {
+    bool counting = true;
+    OpPositions next; // counts, then the next places to write
+    std::vector<CollectiveJoin> joins;
+    std::vector<std::pair<CollectiveIndex, OpIndex>> barrier_members;
+    std::vector<std::uint32_t> calls_without_record;
 };
 
 class ProgramBuilder {
@@ -236,11 +264,7 @@ class ProgramBuilder {
         for (auto& r : roles_) {
             for (RoleTable* table : {&r.posts, &r.sends, &r.completions}) table->sort();
         }
-        reserve_ops();
-        p_.wait_messages.reserve(p_.messages.size());
-        p_.wait_first.push_back(0);
-        for (ReplayThread th = 0; th < p_.thread_count(); ++th) emit_thread(th);
-        p_.thread_first_op.push_back(static_cast<OpIndex>(p_.op_count()));
+        emit_threads();
         finish_collectives();
         unmatched_.flush_into(p_.warnings);
         misplaced_.flush_into(p_.warnings);
@@ -502,116 +526,164 @@ class ProgramBuilder {
         }
     }
 
-    OpIndex push_op(OpKind kind, std::uint32_t ref, std::uint32_t call) {
-        return p_.add_op(kind, ref, call);
+    /// Every replay thread's operations, in parallel: count, size the arrays, write in place.
+    void emit_threads() {
+        std::vector<ThreadOps> out(p_.thread_count());
+        oneapi::tbb::parallel_for(ReplayThread{0}, p_.thread_count(), [&](ReplayThread th) {
+            emit_thread(th, out[th]);
+            roles_[th].rewind();
+        });
+        OpPositions total;
+        for (auto& o : out) {
+            p_.thread_first_op.push_back(total.op);
+            const OpPositions counts = o.next;
+            o.counting = false;
+            o.next = total;
+            total.op += counts.op;
+            total.burst += counts.burst;
+            total.wait_list += counts.wait_list;
+            total.wait_message += counts.wait_message;
+        }
+        p_.thread_first_op.push_back(total.op);
+        p_.op_kind.resize(total.op);
+        p_.op_ref.resize(total.op);
+        p_.op_call.resize(total.op);
+        p_.burst_durations.resize(total.burst);
+        p_.wait_first.assign(total.wait_list + 1, 0);
+        p_.wait_messages.resize(total.wait_message);
+        oneapi::tbb::parallel_for(ReplayThread{0}, p_.thread_count(),
+                                  [&](ReplayThread th) { emit_thread(th, out[th]); });
+        for (ReplayThread th = 0; th < p_.thread_count(); ++th) {
+            for (const auto& [barrier, op] : out[th].barrier_members)
+                members_[barrier].push_back(op);
+            for (const auto& j : out[th].joins) join_collective(th, j);
+            for (const auto call : out[th].calls_without_record) {
+                without_record_.add(
+                    fmt::format("{} at {} ns on thread {}", call_name(roles_[th].calls.id(call)),
+                                roles_[th].calls.begin(call),
+                                to_string(trace_.threads[p_.trace_thread[th]].name)));
+            }
+        }
     }
 
-    void push_burst(Time duration) {
-        if (duration > 0) p_.add_burst(duration);
+    OpIndex put_op(ThreadOps& out, OpKind kind, std::uint32_t ref, std::uint32_t call) {
+        if (!out.counting) {
+            p_.op_kind[out.next.op] = kind;
+            p_.op_ref[out.next.op] = ref;
+            p_.op_call[out.next.op] = call;
+        }
+        return out.next.op++;
     }
 
-    void reserve_ops() {
-        std::size_t calls = 0;
-        for (const auto& r : roles_) calls += r.calls.size();
-        std::size_t barriers = 0;
-        for (const auto& a : arrivals_) barriers += 3 * a.size();
-        const std::size_t ops = 2 * calls + 3 * p_.messages.size() + p_.thread_count() + barriers;
-        p_.burst_durations.reserve(calls + p_.thread_count() + barriers);
-        p_.op_kind.reserve(ops);
-        p_.op_ref.reserve(ops);
-        p_.op_call.reserve(ops);
+    void put_burst(ThreadOps& out, Time duration) {
+        if (duration <= 0) return;
+        if (!out.counting) p_.burst_durations[out.next.burst] = duration;
+        put_op(out, OpKind::burst, out.next.burst++, k_none);
     }
 
     /// A replay thread's operations: its calls in order with the bursts between them; in each
     /// parallel region of its task, a fork barrier, its work until it reached the region's
     /// implicit barrier, and a join barrier. Only the task's first thread computes outside
     /// regions, and it also replays the traced time between the last arrival and the region's end.
-    void emit_thread(ReplayThread th) {
-        p_.thread_first_op.push_back(static_cast<OpIndex>(p_.op_count()));
+    void emit_thread(ReplayThread th, ThreadOps& out) {
         const std::uint32_t task = p_.thread_task[th];
         const bool master = th == p_.master_thread(task);
         const auto& regions = regions_[task];
         CallCursor at;
         for (std::size_t k = 0; k < regions.size(); ++k) {
             const auto [begin, end] = regions[k];
-            emit_calls_before(th, begin, at, master ? std::optional(begin) : std::nullopt);
-            join_thread_barrier(fork_join_[task][k].first);
+            emit_calls_before(th, out, begin, at, master ? std::optional(begin) : std::nullopt);
+            join_thread_barrier(out, fork_join_[task][k].first);
             at.previous_end = std::max(at.previous_end, begin);
-            emit_calls_before(th, end, at, arrivals_[th][k]);
-            join_thread_barrier(fork_join_[task][k].second);
-            if (master) push_burst(end - last_arrival_[task][k]);
+            emit_calls_before(th, out, end, at, arrivals_[th][k]);
+            join_thread_barrier(out, fork_join_[task][k].second);
+            if (master) put_burst(out, end - last_arrival_[task][k]);
             at.previous_end = std::max(at.previous_end, end);
         }
         const Time last_record = trace_.threads[p_.trace_thread[th]].last_record;
-        emit_calls_before(th, std::numeric_limits<Time>::max(), at,
+        emit_calls_before(th, out, std::numeric_limits<Time>::max(), at,
                           master ? std::optional(last_record) : std::nullopt);
     }
 
     /// Emits the thread's calls that begin before `limit`. With `bursts_until`, each call comes
     /// after the burst since the previous one, and a last burst runs until `bursts_until`.
-    void emit_calls_before(ReplayThread th, Time limit, CallCursor& at,
+    void emit_calls_before(ReplayThread th, ThreadOps& out, Time limit, CallCursor& at,
                            std::optional<Time> bursts_until) {
         auto& r = roles_[th];
         while (at.next_call < r.calls.size() && r.calls.begin(at.next_call) < limit) {
             const std::uint32_t call = at.next_call++;
-            if (bursts_until) push_burst(r.calls.begin(call) - at.previous_end);
+            if (bursts_until) put_burst(out, r.calls.begin(call) - at.previous_end);
             at.previous_end = r.calls.end(call);
-            emit_call(th, call);
+            emit_call(th, out, call, at);
         }
         if (!bursts_until) return;
-        push_burst(*bursts_until - at.previous_end);
+        put_burst(out, *bursts_until - at.previous_end);
         at.previous_end = std::max(at.previous_end, *bursts_until);
     }
 
-    void emit_call(ReplayThread th, std::uint32_t call) {
+    void emit_call(ReplayThread th, ThreadOps& out, std::uint32_t call, CallCursor& at) {
         auto& r = roles_[th];
         const auto cls = call_class(r.calls.id(call));
         const bool sends = r.sends.has(call), completes = r.completions.has(call);
-        if (((cls == CallClass::blocking_send || cls == CallClass::immediate_send) && !sends) ||
-            (cls == CallClass::blocking_recv && !completes) ||
-            (cls == CallClass::sendrecv && !sends && !completes)) {
-            without_record_.add(fmt::format("{} at {} ns on thread {}", call_name(r.calls.id(call)),
-                                            r.calls.begin(call),
-                                            to_string(trace_.threads[p_.trace_thread[th]].name)));
+        if (!out.counting &&
+            (((cls == CallClass::blocking_send || cls == CallClass::immediate_send) && !sends) ||
+             (cls == CallClass::blocking_recv && !completes) ||
+             (cls == CallClass::sendrecv && !sends && !completes))) {
+            out.calls_without_record.push_back(call);
         }
         r.posts.for_each_of(call, [&](MessageIndex m) {
-            p_.messages[m].post_op = push_op(OpKind::recv_post, m, call);
+            const OpIndex op = put_op(out, OpKind::recv_post, m, call);
+            if (!out.counting) p_.messages[m].post_op = op;
         });
-        r.sends.for_each_of(
-            call, [&](MessageIndex m) { p_.messages[m].send_op = push_op(OpKind::send, m, call); });
-        emit_completions(r.completions, call);
+        r.sends.for_each_of(call, [&](MessageIndex m) {
+            const OpIndex op = put_op(out, OpKind::send, m, call);
+            if (!out.counting) p_.messages[m].send_op = op;
+        });
+        emit_completions(out, r.completions, call);
         if (cls == CallClass::collective || cls == CallClass::immediate_collective) {
             const auto& attrs = trace_.threads[p_.trace_thread[th]].collectives;
-            auto& next = r.next_collective_attr;
+            auto& next = at.next_collective_attr;
             while (next < attrs.size() && attrs[next].call < call) ++next;
             const bool has_attrs = next < attrs.size() && attrs[next].call == call;
-            join_collective(th, call, r.calls.id(call), has_attrs ? &attrs[next] : nullptr);
+            join_collective_later(out, call, r.calls.id(call), has_attrs ? &attrs[next] : nullptr);
         } else if (cls == CallClass::init && options_.init_barrier) {
-            join_collective(th, call, 8 /* MPI_Barrier */, nullptr);
+            join_collective_later(out, call, 8 /* MPI_Barrier */, nullptr);
         }
     }
 
-    void join_thread_barrier(CollectiveIndex barrier) {
-        members_[barrier].push_back(push_op(OpKind::collective, barrier, k_none));
+    void join_collective_later(ThreadOps& out, std::uint32_t call, std::uint16_t call_id,
+                               const CollectiveAttributes* attrs) {
+        const OpIndex op = put_op(out, OpKind::collective, k_none,
+                                  call); // its collective is set by join_collective
+        if (!out.counting) out.joins.push_back({op, call, call_id, attrs});
     }
 
-    void emit_completions(RoleTable& completions, std::uint32_t call) {
+    void join_thread_barrier(ThreadOps& out, CollectiveIndex barrier) {
+        const OpIndex op = put_op(out, OpKind::collective, barrier, k_none);
+        if (!out.counting) out.barrier_members.emplace_back(barrier, op);
+    }
+
+    void emit_completions(ThreadOps& out, RoleTable& completions, std::uint32_t call) {
         if (!completions.has(call)) return;
-        const auto list = static_cast<std::uint32_t>(p_.wait_first.size() - 1);
-        const OpIndex op = push_op(OpKind::recv_wait, list, call);
+        const std::uint32_t list = out.next.wait_list++;
+        const OpIndex op = put_op(out, OpKind::recv_wait, list, call);
         completions.for_each_of(call, [&](MessageIndex m) {
-            p_.wait_messages.push_back(m);
-            p_.messages[m].wait_op = op;
+            if (!out.counting) {
+                p_.wait_messages[out.next.wait_message] = m;
+                p_.messages[m].wait_op = op;
+            }
+            ++out.next.wait_message;
         });
-        p_.wait_first.push_back(static_cast<std::uint32_t>(p_.wait_messages.size()));
+        if (!out.counting) p_.wait_first[list + 1] = out.next.wait_message;
     }
 
     Time call_begin(ReplayThread th, std::uint32_t call) const {
         return trace_.threads[p_.trace_thread[th]].call_begin[call];
     }
 
-    void join_collective(ReplayThread th, std::uint32_t call, std::uint16_t call_id,
-                         const CollectiveAttributes* attrs) {
+    /// Matches a collective call with the other tasks' (per communicator, in call order).
+    void join_collective(ReplayThread th, const CollectiveJoin& join) {
+        const auto [op, call, call_id, attrs] = join;
         const std::uint32_t task = p_.thread_task[th];
         const std::uint64_t comm =
             attrs && communicators_.contains(attrs->communicator) ? attrs->communicator : *world_;
@@ -641,7 +713,8 @@ class ProgramBuilder {
             coll.recv_bytes = std::max(coll.recv_bytes, attrs->recv_bytes);
             if (attrs->is_root) coll.root_task = task;
         }
-        members_[ci].push_back(push_op(OpKind::collective, ci, call));
+        p_.op_ref[op] = ci;
+        members_[ci].push_back(op);
     }
 
     void finish_collectives() {
