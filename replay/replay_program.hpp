@@ -73,23 +73,24 @@ struct Collective {
 
 struct ReplayProgram {
     std::uint32_t tasks = 0;
-    std::vector<std::uint32_t> thread_task;      // the MPI task of each replay thread
-    std::vector<ThreadIndex> trace_thread;       // the trace thread each replay thread replays
-    std::vector<ReplayThread> task_first_thread; // task k's replay threads: [task_first_thread[k],
-                                                 // [k + 1]); its first is the master
+    std::vector<std::uint32_t> thread_task; // the MPI task of each replay thread
+    std::vector<ThreadIndex> trace_thread;  // the trace thread each replay thread replays
+    // Task k's replay threads are [task_first_thread[k], task_first_thread[k + 1]); the first is
+    // its master (the task's first trace thread).
+    std::vector<ReplayThread> task_first_thread;
     // Operations, struct-of-arrays (9 bytes each): replay thread k owns
     // [thread_first_op[k], thread_first_op[k + 1]).
     std::vector<OpIndex> thread_first_op;
     std::vector<OpKind> op_kind;
-    // burst: into burst_durations; send/post: message; recv_wait: wait list; collective:
-    // collective.
+    // What an operation refers to: burst: its duration in burst_durations; send, recv_post: its
+    // message; recv_wait: its wait list; collective: its collective.
     std::vector<std::uint32_t> op_ref;
     // The trace MPI call an operation comes from (k_none for bursts and thread barriers).
     std::vector<std::uint32_t> op_call;
     std::vector<Time> burst_durations; // measured CPU time of each burst
     std::vector<Message> messages;
-    std::vector<std::uint32_t>
-        wait_first; // wait list w = wait_messages[wait_first[w] .. wait_first[w + 1])
+    // Wait list w completes wait_messages[wait_first[w] .. wait_first[w + 1]).
+    std::vector<std::uint32_t> wait_first;
     std::vector<MessageIndex> wait_messages;
     std::vector<Collective> collectives;
     std::vector<OpIndex> collective_members; // the member ops of each collective
@@ -97,8 +98,8 @@ struct ReplayProgram {
 
     std::size_t op_count() const { return op_kind.size(); }
     Time burst_duration(OpIndex burst) const { return burst_durations[op_ref[burst]]; }
-    OpIndex add_op(OpKind kind, std::uint32_t ref,
-                   std::uint32_t call) { // inline: millions of calls
+    /// Appends an operation to the last replay thread (for readers that build a program in order).
+    OpIndex add_op(OpKind kind, std::uint32_t ref, std::uint32_t call) {
         op_kind.push_back(kind);
         op_ref.push_back(ref);
         op_call.push_back(call);
