@@ -143,8 +143,7 @@ class CallIndex {
 };
 
 /// The messages each call of a task plays one role for (posts, sends or completes), sorted by
-/// call (messages keep their record order within a call) and read back in call order. Records
-/// come nearly sorted, so the sort is usually skipped.
+/// call (messages keep their record order within a call) and read back in call order.
 class RoleTable {
   public:
     void reserve(std::size_t n) { pairs_.reserve(n); }
@@ -204,9 +203,7 @@ struct ThreadRoles {
     explicit ThreadRoles(const ThreadTimeline& tl) : calls(tl) {}
     CallIndex calls;
     RoleTable posts, sends, completions;
-    void rewind() {
-        for (RoleTable* table : {&posts, &sends, &completions}) table->rewind();
-    }
+    std::array<RoleTable*, 3> tables() { return {&posts, &sends, &completions}; }
 };
 
 /// Where one replay thread is in its trace calls while its operations are emitted.
@@ -224,15 +221,15 @@ struct CollectiveJoin {
     const CollectiveAttributes* attrs;
 };
 
-/// One replay thread's operations. Threads are emitted in parallel, twice: a first pass counts
-/// what each emits, a second writes it in place at the thread's offsets (`counting` false). What
-/// needs the other threads (collective matching, barrier members, warnings) is kept for a
-/// sequential pass in thread order.
 struct OpPositions {
     OpIndex op = 0;
     std::uint32_t burst = 0, wait_list = 0, wait_message = 0;
 };
 
+/// One replay thread's operations. Threads are emitted in parallel, twice: a first pass counts
+/// what each emits, a second writes it in place at the thread's offsets (`counting` false). What
+/// needs the other threads (collective matching, barrier members, warnings) is kept for a
+/// sequential pass in thread order.
 struct ThreadOps {
     bool counting = true;
     OpPositions next; // counts, then the next places to write
@@ -261,9 +258,8 @@ class ProgramBuilder {
         for (ReplayThread th = 0; th < p_.thread_count(); ++th)
             roles_.emplace_back(trace_.threads[p_.trace_thread[th]]);
         assign_messages();
-        for (auto& r : roles_) {
-            for (RoleTable* table : {&r.posts, &r.sends, &r.completions}) table->sort();
-        }
+        for (auto& r : roles_)
+            for (RoleTable* table : r.tables()) table->sort();
         emit_threads();
         finish_collectives();
         unmatched_.flush_into(p_.warnings);
@@ -309,6 +305,7 @@ class ProgramBuilder {
     /// and when each thread reached each join in the trace.
     void plan_thread_barriers() {
         arrivals_.resize(p_.thread_count());
+        last_arrival_.resize(p_.tasks);
         fork_join_.resize(p_.tasks);
         for (std::uint32_t task = 0; task < p_.tasks; ++task) {
             for (const auto& region : regions_[task]) {
@@ -355,7 +352,6 @@ class ProgramBuilder {
             auto& all = communicators_[0];
             for (std::uint32_t t = 0; t < p_.tasks; ++t) all.push_back(t);
         }
-        last_arrival_.resize(p_.tasks);
     }
 
     std::string where(ThreadIndex thread, Time t) const {
@@ -531,7 +527,8 @@ class ProgramBuilder {
         std::vector<ThreadOps> out(p_.thread_count());
         oneapi::tbb::parallel_for(ReplayThread{0}, p_.thread_count(), [&](ReplayThread th) {
             emit_thread(th, out[th]);
-            roles_[th].rewind();
+            for (RoleTable* table : roles_[th].tables())
+                table->rewind(); // the writing pass reads them again
         });
         OpPositions total;
         for (auto& o : out) {

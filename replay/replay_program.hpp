@@ -59,8 +59,8 @@ struct Message { // 40 bytes: millions of them
 static_assert(sizeof(Message) == 40);
 
 struct Collective {
-    std::uint16_t call_id =
-        0; // Extrae MPI call id (8 = Barrier, 10 = Allreduce, ...); 0 for thread barriers
+    // Extrae MPI call id (8 = Barrier, 10 = Allreduce, ...); 0 for thread barriers.
+    std::uint16_t call_id = 0;
     std::uint64_t communicator = 0;
     std::uint64_t send_bytes = 0; // the largest over the members
     std::uint64_t recv_bytes = 0;

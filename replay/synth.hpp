@@ -32,8 +32,8 @@ struct Op {
     std::uint32_t tag = 0;
     std::int32_t root = -1; // rooted collectives
     std::uint64_t communicator = 1;
-    std::vector<std::uint32_t>
-        requests;                   // Irecv/Isend: its request; Wait*: the requests it completes
+    // Irecv/Isend: its request; Wait*: the requests it completes.
+    std::vector<std::uint32_t> requests;
     std::uint64_t instructions = 0; // compute: PAPI_TOT_INS / PAPI_TOT_CYC of the burst (0 = none)
     std::uint64_t cycles = 0;
     std::uint32_t event_type = 0; // event: one event at the current time

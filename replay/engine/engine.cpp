@@ -99,8 +99,8 @@ class Engine {
     void step(ReplayThread thread) {
         while (pc_[thread] < p_.thread_end_op(thread)) {
             const OpIndex op = pc_[thread];
-            if (begun_op_[thread] !=
-                op) { // first time the thread reaches it (it may come back after blocking)
+            // First time the thread reaches `op` (it may come back to it after blocking).
+            if (begun_op_[thread] != op) {
                 begun_op_[thread] = op;
                 op_begin_[thread] = now_;
             }
