@@ -305,7 +305,7 @@ ReplayProgram DimReader::finish() {
     ReplayProgram p;
     p.tasks = tasks_;
     p.one_thread_per_task();
-    p.messages.resize(messages_.size());
+    p.resize_messages(messages_.size());
     for (const auto& [key, m] : messages_) {
         auto& out = p.messages[m.index];
         out.sender = m.from;
@@ -328,10 +328,10 @@ ReplayProgram DimReader::finish() {
         for (const auto& r : ops_[t]) {
             const auto op = static_cast<OpIndex>(p.op_count());
             std::uint32_t ref = r.ref;
-            if (r.kind == OpKind::send) p.messages[r.ref].send_op = op;
-            if (r.kind == OpKind::recv_post) p.messages[r.ref].post_op = op;
+            if (r.kind == OpKind::send) p.send_op[r.ref] = op;
+            if (r.kind == OpKind::recv_post) p.post_op[r.ref] = op;
             if (r.kind == OpKind::recv_wait) {
-                p.messages[r.ref].wait_op = op;
+                p.wait_op[r.ref] = op;
                 ref = static_cast<std::uint32_t>(p.wait_first.size() - 1);
                 p.wait_messages.push_back(r.ref);
                 p.wait_first.push_back(static_cast<std::uint32_t>(p.wait_messages.size()));
@@ -360,13 +360,14 @@ ReplayProgram DimReader::finish() {
         }
     }
     p.thread_first_op.push_back(static_cast<OpIndex>(p.op_count()));
-    for (const auto& m : p.messages) {
-        if (m.send_op == k_none || m.wait_op == k_none) {
+    for (MessageIndex mi = 0; mi < p.messages.size(); ++mi) {
+        const auto& m = p.messages[mi];
+        if (p.send_op[mi] == k_none || p.wait_op[mi] == k_none) {
             throw TraceError(
                 path_, 0,
                 fmt::format("message {} from task {} to task {} ({} bytes, tag {}) lacks its {}",
                             m.record + 1, m.sender, m.receiver, m.bytes, m.tag,
-                            m.send_op == k_none ? "send" : "receive"));
+                            p.send_op[mi] == k_none ? "send" : "receive"));
         }
     }
     for (CollectiveIndex c = 0; c < p.collectives.size(); ++c) {

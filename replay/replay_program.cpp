@@ -32,8 +32,7 @@ void ReplayProgram::one_thread_per_task() {
 }
 
 bool ReplayProgram::received_by_blocking_receive(MessageIndex m) const {
-    const auto& msg = messages[m];
-    return msg.post_op + 1 == msg.wait_op && op_call[msg.post_op] == op_call[msg.wait_op];
+    return post_op[m] + 1 == wait_op[m] && op_call[post_op[m]] == op_call[wait_op[m]];
 }
 
 namespace {
@@ -83,7 +82,10 @@ bool can_play(CallClass cls, Role role) {
     return false;
 }
 
-/// A task's MPI calls, searched with a cursor per role: communication records come almost in
+/// Where the last lookup of each role ended in one replay thread's calls.
+using RoleCursors = std::array<std::uint32_t, 3>;
+
+/// A task's MPI calls, searched from a cursor per role: communication records come almost in
 /// time order, so most lookups are O(1) and touch memory the previous one touched.
 class CallIndex {
   public:
@@ -95,32 +97,35 @@ class CallIndex {
     Time end(std::uint32_t c) const { return end_[c]; }
     std::uint16_t id(std::uint32_t c) const { return id_[c]; }
 
-    /// The call that plays `role` for a record time `t`. Records carry call entry times (sends,
-    /// Recv posts), exit times (completions, Irecv posts) or lie inside a call; when one call ends
-    /// and another begins at `t`, the one whose kind plays the role at that end wins.
-    std::optional<std::uint32_t> find(Time t, Role role) {
-        const auto last = latest_beginning_by(t, cursor_[static_cast<int>(role)]);
-        if (!last) return std::nullopt;
-        std::optional<std::uint32_t> beginning, ending;
-        if (end_[*last] >= t) (begin_[*last] == t ? beginning : ending) = *last;
-        if (*last > 0 && end_[*last - 1] == t) ending = *last - 1;
-        auto fits = [&](const std::optional<std::uint32_t>& c) {
-            return c && can_play(call_class(id_[*c]), role);
+    /// The call that plays `role` for a record time `t` (k_none: no call there). Records carry call
+    /// entry times (sends, Recv posts), exit times (completions, Irecv posts) or lie inside a call;
+    /// when one call ends and another begins at `t`, the one whose kind plays the role at that end
+    /// wins.
+    std::uint32_t find(Time t, Role role, RoleCursors& cursors) const {
+        const std::uint32_t last = latest_beginning_by(t, cursors[static_cast<int>(role)]);
+        if (last == k_none) return k_none;
+        std::uint32_t beginning = k_none, ending = k_none;
+        if (end_[last] >= t) (begin_[last] == t ? beginning : ending) = last;
+        if (last > 0 && end_[last - 1] == t) ending = last - 1;
+        auto fits = [&](std::uint32_t c) {
+            return c != k_none && can_play(call_class(id_[c]), role);
         };
         const bool exit_time =
             role == Role::complete ||
-            (fits(ending) && call_class(id_[*ending]) == CallClass::immediate_recv);
-        for (const auto& c :
-             exit_time ? std::array{ending, beginning} : std::array{beginning, ending})
-            if (fits(c)) return c;
-        return beginning ? beginning
-                         : ending; // found but of the wrong kind: reported by the caller
+            (fits(ending) && call_class(id_[ending]) == CallClass::immediate_recv);
+        const auto [first, second] =
+            exit_time ? std::pair{ending, beginning} : std::pair{beginning, ending};
+        if (fits(first)) return first;
+        if (fits(second)) return second;
+        return beginning != k_none ? beginning
+                                   : ending; // found but of the wrong kind: reported by the caller
     }
 
   private:
-    /// The latest call beginning at or before `t`, looking near the cursor first: records of one
-    /// task arrive in nearly, not exactly, increasing time (messages from several partners).
-    std::optional<std::uint32_t> latest_beginning_by(Time t, std::uint32_t& cursor) const {
+    /// The latest call beginning at or before `t` (k_none: none), looking near the cursor first:
+    /// records of one task arrive in nearly, not exactly, increasing time (messages from several
+    /// partners).
+    std::uint32_t latest_beginning_by(Time t, std::uint32_t& cursor) const {
         constexpr std::uint32_t k_window = 8;
         const auto n = size();
         auto is_latest = [&](std::uint32_t c) {
@@ -132,14 +137,13 @@ class CallIndex {
         for (std::uint32_t c = cursor; c-- > low;)
             if (is_latest(c)) return cursor = c;
         const auto it = std::upper_bound(begin_.begin(), begin_.end(), t);
-        if (it == begin_.begin()) return std::nullopt;
+        if (it == begin_.begin()) return k_none;
         return cursor = static_cast<std::uint32_t>(it - begin_.begin() - 1);
     }
 
     const Column<Time>& begin_;
     const Column<Time>& end_;
     const Column<std::uint16_t>& id_;
-    std::uint32_t cursor_[3] = {0, 0, 0};
 };
 
 /// The messages each call of a task plays one role for (posts, sends or completes), sorted by
@@ -392,29 +396,39 @@ class ProgramBuilder {
     }
 
     /// Which call of its sender sends each record and which calls of its receiver post and
-    /// complete it (k_none: no call at that time). The lookups run in parallel, one replay thread
-    /// per task: each searches only its own calls.
+    /// complete it (k_none: no call at that time). Records are walked in file order, in parallel
+    /// chunks with a cursor per replay thread and role each: their times are then read in sequence
+    /// (walked per replay thread they were scattered: 0.24 s instead of 0.16 s on the benchmark
+    /// trace) and each cursor moves little, records coming nearly in time order.
     struct RecordCalls {
         std::vector<std::uint32_t> send, post, done;
     };
 
-    RecordCalls locate_record_calls(const RecordsByThread& r) {
+    RecordCalls locate_record_calls() const {
         const auto& c = trace_.comms;
-        const auto n = c.size();
+        const auto n = static_cast<std::uint32_t>(c.size());
         RecordCalls calls{std::vector<std::uint32_t>(n, k_none),
                           std::vector<std::uint32_t>(n, k_none),
                           std::vector<std::uint32_t>(n, k_none)};
-        oneapi::tbb::parallel_for(ReplayThread{0}, p_.thread_count(), [&](ReplayThread th) {
-            auto& index = roles_[th].calls;
-            for (auto k = r.sent_first[th]; k < r.sent_first[th + 1]; ++k)
-                calls.send[r.sent[k]] =
-                    index.find(c.logical_send[r.sent[k]], Role::send).value_or(k_none);
-            for (auto k = r.received_first[th]; k < r.received_first[th + 1]; ++k) {
-                const auto i = r.received[k];
-                calls.post[i] = index.find(c.logical_recv[i], Role::post).value_or(k_none);
-                calls.done[i] = index.find(c.physical_recv[i], Role::complete).value_or(k_none);
-            }
-        });
+        // Chunks long against the cursors each one sets up.
+        const std::uint32_t grain = std::max(std::uint32_t{1} << 16, 16 * p_.thread_count());
+        oneapi::tbb::parallel_for(
+            oneapi::tbb::blocked_range<std::uint32_t>(0, n, grain),
+            [&](const auto& range) {
+                std::vector<RoleCursors> cursors(p_.thread_count(), RoleCursors{});
+                for (auto i = range.begin(); i < range.end(); ++i) {
+                    if (const auto th = thread_of_trace_[c.sender[i]]; th != k_none)
+                        calls.send[i] =
+                            roles_[th].calls.find(c.logical_send[i], Role::send, cursors[th]);
+                    if (const auto th = thread_of_trace_[c.receiver[i]]; th != k_none) {
+                        calls.post[i] =
+                            roles_[th].calls.find(c.logical_recv[i], Role::post, cursors[th]);
+                        calls.done[i] =
+                            roles_[th].calls.find(c.physical_recv[i], Role::complete, cursors[th]);
+                    }
+                }
+            },
+            oneapi::tbb::simple_partitioner{});
         return calls;
     }
 
@@ -455,8 +469,8 @@ class ProgramBuilder {
     /// thread's role tables list its messages by call. Records left out are listed in warnings.
     void assign_messages() {
         const auto n = static_cast<std::uint32_t>(trace_.comms.size());
+        const auto calls = locate_record_calls();
         const auto by_thread = records_by_thread();
-        const auto calls = locate_record_calls(by_thread);
         std::vector<RecordFate> fate(n);
         oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::uint32_t>(0, n),
                                   [&](const auto& range) {
@@ -467,7 +481,7 @@ class ProgramBuilder {
         MessageIndex count = 0;
         for (std::uint32_t i = 0; i < n; ++i)
             if (fate[i] == RecordFate::message) message[i] = count++;
-        p_.messages.resize(count);
+        p_.resize_messages(count);
         oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::uint32_t>(0, n),
                                   [&](const auto& range) {
                                       for (auto i = range.begin(); i < range.end(); ++i)
@@ -630,11 +644,11 @@ class ProgramBuilder {
         }
         r.posts.for_each_of(call, [&](MessageIndex m) {
             const OpIndex op = put_op(out, OpKind::recv_post, m, call);
-            if (!out.counting) p_.messages[m].post_op = op;
+            if (!out.counting) p_.post_op[m] = op;
         });
         r.sends.for_each_of(call, [&](MessageIndex m) {
             const OpIndex op = put_op(out, OpKind::send, m, call);
-            if (!out.counting) p_.messages[m].send_op = op;
+            if (!out.counting) p_.send_op[m] = op;
         });
         emit_completions(out, r.completions, call);
         if (cls == CallClass::collective || cls == CallClass::immediate_collective) {
@@ -667,7 +681,7 @@ class ProgramBuilder {
         completions.for_each_of(call, [&](MessageIndex m) {
             if (!out.counting) {
                 p_.wait_messages[out.next.wait_message] = m;
-                p_.messages[m].wait_op = op;
+                p_.wait_op[m] = op;
             }
             ++out.next.wait_message;
         });

@@ -80,14 +80,15 @@ std::vector<RecordOut> thread_records(const Trace& original, const ReplayProgram
         out.push_back(EventOut{begin, type, calls.call_id[call]});
         for (OpIndex o = op; o <= last; ++o) {
             if (p.op_kind[o] != OpKind::send) continue;
-            const auto& m = p.messages[p.op_ref[o]];
+            const MessageIndex mi = p.op_ref[o];
+            const auto& m = p.messages[mi];
             CommRecord c;
             c.sender = owner_of(p, m.sender);
             c.receiver = owner_of(p, m.receiver);
             c.logical_send = r.op_begin[o];
             c.physical_send = r.op_end[o];
-            c.logical_recv = r.op_begin[m.post_op];
-            c.physical_recv = r.op_end[m.wait_op];
+            c.logical_recv = r.op_begin[p.post_op[mi]];
+            c.physical_recv = r.op_end[p.wait_op[mi]];
             c.size = m.bytes;
             c.tag = m.tag;
             out.push_back(c);

@@ -206,7 +206,7 @@ class Engine {
             start_transfer(m);
             if (message_[m].sender_blocked) {
                 message_[m].sender_blocked = false;
-                finish_op(msg.sender, msg.send_op, now_);
+                finish_op(msg.sender, p_.send_op[m], now_);
                 schedule(msg.sender, now_);
             }
         }
