@@ -16,6 +16,7 @@
 #include <iostream>
 #include <map>
 #include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/parallel_invoke.h>
 #include <unistd.h>
 
 namespace popsim::simulator {
@@ -40,7 +41,8 @@ struct AnalyzeOptions {
 metrics::IdealOptions ideal_options(const AnalyzeOptions& o) {
     metrics::IdealOptions options;
     options.program.eager_limit_bytes = o.eager_limit;
-    options.method = o.replay_method == "longest-path" ? metrics::ReplayMethod::longest_path : metrics::ReplayMethod::events;
+    options.method = o.replay_method == "longest-path" ? metrics::ReplayMethod::longest_path
+                                                       : metrics::ReplayMethod::events;
     return options;
 }
 
@@ -74,15 +76,23 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
         };
         const replay::Trace trace = replay::read_paraver(paths[i], read);
         warnings[i] = trace.warnings;
-        out[i] = metrics::summarize(trace);
-        runs[i] = metrics::hybrid_run(trace);
-        if (!o.replay) return;
-        try {
-            out[i].ideal = metrics::ideal_run(trace, ideal_options(o), &warnings[i]);
-        } catch (const replay::ReplayDeadlock& e) {
-            throw std::runtime_error(paths[i] + ": " + e.what());
-        }
-        runs[i].ideal = out[i].ideal;
+        std::optional<metrics::IdealRun> ideal;
+        // The replay runs beside the summaries: its event engine is sequential, so the other
+        // core has room for them.
+        oneapi::tbb::parallel_invoke(
+            [&] {
+                out[i] = metrics::summarize(trace);
+                runs[i] = metrics::hybrid_run(trace);
+            },
+            [&] {
+                if (!o.replay) return;
+                try {
+                    ideal = metrics::ideal_run(trace, ideal_options(o), &warnings[i]);
+                } catch (const replay::ReplayDeadlock& e) {
+                    throw std::runtime_error(paths[i] + ": " + e.what());
+                }
+            });
+        out[i].ideal = runs[i].ideal = ideal;
     });
     for (const auto& w : warnings)
         for (const auto& line : w) std::cerr << "popsim: warning: " << line << "\n";
@@ -90,7 +100,8 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
 }
 
 /// The table `--model` names; the OpenMP and hybrid ones list runs by threads and layout.
-MetricTable model_table(const std::string& model, const metrics::SeriesAnalysis& series, const metrics::OpenMpSeries& omp) {
+MetricTable model_table(const std::string& model, const metrics::SeriesAnalysis& series,
+                        const metrics::OpenMpSeries& omp) {
     if (model == "additive") return additive_table(series);
     if (model == "openmp") return openmp_table(omp);
     if (model == "hybrid-additive") return hybrid_additive_table(omp.runs);
@@ -99,7 +110,8 @@ MetricTable model_table(const std::string& model, const metrics::SeriesAnalysis&
     return modelfactors_table(series);
 }
 
-nlohmann::json analysis_json(const metrics::SeriesAnalysis& series, const std::vector<metrics::HybridRun>& runs) {
+nlohmann::json analysis_json(const metrics::SeriesAnalysis& series,
+                             const std::vector<metrics::HybridRun>& runs) {
     auto j = series_to_json(series);
     for (auto& t : j["traces"]) {
         for (const auto& r : runs)
@@ -112,52 +124,74 @@ void run_analyze(const AnalyzeOptions& o) {
     std::optional<metrics::ScalingKind> forced;
     if (o.scaling == "strong") forced = metrics::ScalingKind::strong;
     if (o.scaling == "weak") forced = metrics::ScalingKind::weak;
-    const auto convention = o.convention == "pop" ? metrics::SerTransConvention::pop : metrics::SerTransConvention::modelfactors;
+    const auto convention = o.convention == "pop" ? metrics::SerTransConvention::pop
+                                                  : metrics::SerTransConvention::modelfactors;
     Analyzed analyzed = summarize_all(o);
     const auto series = metrics::analyze_series(analyzed.summaries, forced, convention);
     const auto omp = metrics::analyze_openmp_series(analyzed.runs);
     if (forced && series.weak_indicator) {
         const bool detected_weak = *series.weak_indicator > 0.9;
         if (detected_weak != (*forced == metrics::ScalingKind::weak)) {
-            std::cerr << fmt::format("popsim: warning: --scaling {} overrides the detected {} scaling\n", o.scaling,
-                                     detected_weak ? "weak" : "strong");
+            std::cerr << fmt::format(
+                "popsim: warning: --scaling {} overrides the detected {} scaling\n", o.scaling,
+                detected_weak ? "weak" : "strong");
         }
     }
     const MetricTable table = model_table(o.model, series, omp);
-    const TerminalStyle style{.color = !o.no_color && isatty(STDOUT_FILENO) != 0, .fraction = o.fraction};
+    const TerminalStyle style{.color = !o.no_color && isatty(STDOUT_FILENO) != 0,
+                              .fraction = o.fraction};
     std::cout << format_terminal_table(table, style);
     if (o.model == "mpi" || o.model == "additive")
         for (const auto& trace : series.traces) std::cout << format_rank_breakdown(trace);
-    if (!o.csv_path.empty()) write_text_file(o.csv_path, o.model == "openmp" ? format_pypop_csv(table) : format_modelfactors_csv(table));
-    if (!o.json_path.empty()) write_text_file(o.json_path, analysis_json(series, omp.runs).dump(2) + "\n");
-    if (!o.html_path.empty()) write_text_file(o.html_path, render_analysis_html(table, series, o.model));
+    if (!o.csv_path.empty())
+        write_text_file(o.csv_path, o.model == "openmp" ? format_pypop_csv(table)
+                                                        : format_modelfactors_csv(table));
+    if (!o.json_path.empty())
+        write_text_file(o.json_path, analysis_json(series, omp.runs).dump(2) + "\n");
+    if (!o.html_path.empty())
+        write_text_file(o.html_path, render_analysis_html(table, series, o.model));
 }
 
 } // namespace
 
 void add_analyze_command(CLI::App& app) {
     auto options = std::make_shared<AnalyzeOptions>();
-    auto* cmd = app.add_subcommand("analyze", "Compute the POP metrics of one trace or a scaling series");
-    cmd->add_option("traces", options->traces, "Paraver traces (.prv or .prv.gz), one per process count")->required()->check(CLI::ExistingFile);
+    auto* cmd =
+        app.add_subcommand("analyze", "Compute the POP metrics of one trace or a scaling series");
+    cmd->add_option("traces", options->traces,
+                    "Paraver traces (.prv or .prv.gz), one per process count")
+        ->required()
+        ->check(CLI::ExistingFile);
     cmd->add_option("--csv", options->csv_path, "Write BSC modelfactors' CSV layout to FILE");
-    cmd->add_option("--json", options->json_path, "Write every number, with names and units, to FILE");
-    cmd->add_option("--html", options->html_path, "Write a self-contained HTML report (table, scaling plots, per-rank breakdown) to FILE");
-    cmd->add_option("--scaling", options->scaling, "Scaling kind of the series (auto = detect as modelfactors)")
+    cmd->add_option("--json", options->json_path,
+                    "Write every number, with names and units, to FILE");
+    cmd->add_option(
+        "--html", options->html_path,
+        "Write a self-contained HTML report (table, scaling plots, per-rank breakdown) to FILE");
+    cmd->add_option("--scaling", options->scaling,
+                    "Scaling kind of the series (auto = detect as modelfactors)")
         ->check(CLI::IsMember({"auto", "strong", "weak"}));
     cmd->add_option("--convention", options->convention,
-                    "Serialisation/Transfer split: modelfactors (SerE = ideal max useful / ideal runtime) or pop (TE = ideal runtime / runtime)")
+                    "Serialisation/Transfer split: modelfactors (SerE = ideal max useful / ideal "
+                    "runtime) or pop (TE = ideal runtime / runtime)")
         ->check(CLI::IsMember({"modelfactors", "pop"}));
     cmd->add_option("--model", options->model,
-                    "Table to print: mpi (multiplicative, modelfactors), additive (PyPOP MPI), openmp (PyPOP; CSV in PyPOP's layout), "
+                    "Table to print: mpi (multiplicative, modelfactors), additive (PyPOP MPI), "
+                    "openmp (PyPOP; CSV in PyPOP's layout), "
                     "hybrid-additive, hybrid-multiplicative or talp; JSON always has all")
-        ->check(CLI::IsMember({"mpi", "additive", "openmp", "hybrid-additive", "hybrid-multiplicative", "talp"}));
-    cmd->add_flag("!--no-replay", options->replay, "Skip the ideal-network replay (no Serialization/Transfer)");
+        ->check(CLI::IsMember(
+            {"mpi", "additive", "openmp", "hybrid-additive", "hybrid-multiplicative", "talp"}));
+    cmd->add_flag("!--no-replay", options->replay,
+                  "Skip the ideal-network replay (no Serialization/Transfer)");
     cmd->add_option("--replay-method", options->replay_method,
-                    "How to replay on the ideal network: events (the event engine) or longest-path (one pass over the dependency graph); same result")
+                    "How to replay on the ideal network: events (the event engine) or longest-path "
+                    "(one pass over the dependency graph); same result")
         ->check(CLI::IsMember({"longest-path", "events"}));
-    cmd->add_option("--eager-limit", options->eager_limit, "Sends of at least this many bytes use rendezvous (Dimemas -S)")
+    cmd->add_option("--eager-limit", options->eager_limit,
+                    "Sends of at least this many bytes use rendezvous (Dimemas -S)")
         ->capture_default_str();
-    cmd->add_flag("--fraction", options->fraction, "Show efficiencies as fractions (0-1) instead of %");
+    cmd->add_flag("--fraction", options->fraction,
+                  "Show efficiencies as fractions (0-1) instead of %");
     cmd->add_flag("--no-color", options->no_color, "No colours, even on a terminal");
     cmd->callback([options] { run_analyze(*options); });
 }
