@@ -188,17 +188,26 @@ class RoleTable {
     std::size_t next_ = 0;
 };
 
+/// Throws for the first thread, in header order, with a tracing-disabled state (threads are
+/// searched in parallel: this reads every state of the trace).
 void refuse_disabled_tracing(const Trace& trace) {
-    for (const auto& tl : trace.threads) {
-        for (std::size_t i = 0; i < tl.state_count(); ++i) {
-            if (tl.state_value[i] != extrae::k_state_tracing_disabled) continue;
-            throw TraceError(trace.path, 0,
-                             fmt::format("thread {} has tracing disabled from {} ns to {} ns; "
-                                         "messages and calls in that span are "
-                                         "missing, so the trace cannot be replayed. Cut the trace "
-                                         "to a region traced throughout.",
-                                         to_string(tl.name), tl.state_begin[i], tl.state_end(i)));
-        }
+    std::vector<std::size_t> first_disabled(trace.threads.size());
+    oneapi::tbb::parallel_for(std::size_t{0}, trace.threads.size(), [&](std::size_t t) {
+        const auto& tl = trace.threads[t];
+        std::size_t i = 0;
+        while (i < tl.state_count() && tl.state_value[i] != extrae::k_state_tracing_disabled) ++i;
+        first_disabled[t] = i;
+    });
+    for (std::size_t t = 0; t < trace.threads.size(); ++t) {
+        const auto& tl = trace.threads[t];
+        const std::size_t i = first_disabled[t];
+        if (i == tl.state_count()) continue;
+        throw TraceError(trace.path, 0,
+                         fmt::format("thread {} has tracing disabled from {} ns to {} ns; "
+                                     "messages and calls in that span are "
+                                     "missing, so the trace cannot be replayed. Cut the trace "
+                                     "to a region traced throughout.",
+                                     to_string(tl.name), tl.state_begin[i], tl.state_end(i)));
     }
 }
 
@@ -262,8 +271,9 @@ class ProgramBuilder {
         for (ReplayThread th = 0; th < p_.thread_count(); ++th)
             roles_.emplace_back(trace_.threads[p_.trace_thread[th]]);
         assign_messages();
-        for (auto& r : roles_)
-            for (RoleTable* table : r.tables()) table->sort();
+        oneapi::tbb::parallel_for(ReplayThread{0}, p_.thread_count(), [&](ReplayThread th) {
+            for (RoleTable* table : roles_[th].tables()) table->sort();
+        });
         emit_threads();
         finish_collectives();
         unmatched_.flush_into(p_.warnings);
