@@ -306,6 +306,8 @@ ReplayProgram DimReader::finish() {
     p.tasks = tasks_;
     p.one_thread_per_task();
     p.resize_messages(messages_.size());
+    for (auto* ops : {&p.send_op, &p.post_op, &p.wait_op})
+        std::fill(ops->begin(), ops->end(), k_none);
     for (const auto& [key, m] : messages_) {
         auto& out = p.messages[m.index];
         out.sender = m.from;

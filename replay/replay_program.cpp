@@ -463,16 +463,15 @@ class ProgramBuilder {
 
     Message message_of(std::uint32_t record, const RecordCalls& calls) const {
         const auto& c = trace_.comms;
-        Message m;
-        m.sender = thread_of_trace_[c.sender[record]];
-        m.receiver = thread_of_trace_[c.receiver[record]];
-        m.bytes = c.bytes[record];
-        m.tag = c.tag[record];
-        m.immediate_send =
-            call_class(roles_[m.sender].calls.id(calls.send[record])) == CallClass::immediate_send;
-        m.rendezvous = m.bytes >= options_.eager_limit_bytes;
-        m.record = record;
-        return m;
+        const ReplayThread sender = thread_of_trace_[c.sender[record]];
+        return Message{.bytes = c.bytes[record],
+                       .sender = sender,
+                       .receiver = thread_of_trace_[c.receiver[record]],
+                       .tag = c.tag[record],
+                       .record = record,
+                       .immediate_send = call_class(roles_[sender].calls.id(calls.send[record])) ==
+                                         CallClass::immediate_send,
+                       .rendezvous = c.bytes[record] >= options_.eager_limit_bytes};
     }
 
     /// One message per record that sits in calls that can carry it, in file order; each replay
@@ -566,12 +565,15 @@ class ProgramBuilder {
             total.wait_message += counts.wait_message;
         }
         p_.thread_first_op.push_back(total.op);
-        p_.op_kind.resize(total.op);
-        p_.op_ref.resize(total.op);
-        p_.op_call.resize(total.op);
-        p_.burst_durations.resize(total.burst);
-        p_.wait_first.assign(total.wait_list + 1, 0);
-        p_.wait_messages.resize(total.wait_message);
+        // Uninitialised (ProgramArray): the writing pass fills every place.
+        constexpr auto uninitialised = boost::container::default_init;
+        p_.op_kind.resize(total.op, uninitialised);
+        p_.op_ref.resize(total.op, uninitialised);
+        p_.op_call.resize(total.op, uninitialised);
+        p_.burst_durations.resize(total.burst, uninitialised);
+        p_.wait_first.resize(total.wait_list + 1, uninitialised);
+        p_.wait_first[0] = 0;
+        p_.wait_messages.resize(total.wait_message, uninitialised);
         oneapi::tbb::parallel_for(ReplayThread{0}, p_.thread_count(),
                                   [&](ReplayThread th) { emit_thread(th, out[th]); });
         for (ReplayThread th = 0; th < p_.thread_count(); ++th) {
