@@ -46,7 +46,12 @@ bool has_parallel_regions(const replay::Trace& trace) {
 
 IdealRun ideal_run(const replay::Trace& trace, const IdealOptions& options,
                    std::vector<std::string>* warnings) {
-    const auto program = replay::build_replay_program(trace, options.program);
+    return ideal_run(trace, replay::build_replay_program(trace, options.program), options,
+                     warnings);
+}
+
+IdealRun ideal_run(const replay::Trace& trace, const replay::ReplayProgram& program,
+                   const IdealOptions& options, std::vector<std::string>* warnings) {
     if (warnings)
         warnings->insert(warnings->end(), program.warnings.begin(), program.warnings.end());
     const bool hybrid = has_parallel_regions(trace); // needs per-operation times to split MPI time

@@ -76,9 +76,12 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
         };
         const replay::Trace trace = replay::read_paraver(paths[i], read);
         warnings[i] = trace.warnings;
+        const auto options = ideal_options(o);
+        // The replay program is built on every core; the replay itself is sequential, so the
+        // summaries run beside it.
+        const auto program = o.replay ? replay::build_replay_program(trace, options.program)
+                                      : replay::ReplayProgram{};
         std::optional<metrics::IdealRun> ideal;
-        // The replay runs beside the summaries: its event engine is sequential, so the other
-        // core has room for them.
         oneapi::tbb::parallel_invoke(
             [&] {
                 out[i] = metrics::summarize(trace);
@@ -87,7 +90,7 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
             [&] {
                 if (!o.replay) return;
                 try {
-                    ideal = metrics::ideal_run(trace, ideal_options(o), &warnings[i]);
+                    ideal = metrics::ideal_run(trace, program, options, &warnings[i]);
                 } catch (const replay::ReplayDeadlock& e) {
                     throw std::runtime_error(paths[i] + ": " + e.what());
                 }
