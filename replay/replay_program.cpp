@@ -11,7 +11,6 @@
 #include <limits>
 #include <map>
 #include <numeric>
-#include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <optional>
 #include <span>
@@ -150,8 +149,9 @@ class CallIndex {
 /// call (messages keep their record order within a call) and read back in call order.
 class RoleTable {
   public:
-    void reserve(std::size_t n) { pairs_.reserve(n); }
-    void add(std::uint32_t call, MessageIndex m) { pairs_.emplace_back(call, m); }
+    /// Sizes the table, uninitialised: the caller sets every place.
+    void resize(std::size_t n) { pairs_.resize(n, boost::container::default_init); }
+    void set(std::size_t place, std::uint32_t call, MessageIndex m) { pairs_[place] = {call, m}; }
 
     /// Stable. Records are out of order only locally (a call's messages from several partners), so
     /// an insertion sort does it in linear time; it hands over to a merge sort on a long move.
@@ -160,12 +160,11 @@ class RoleTable {
         for (std::size_t i = 1; i < pairs_.size(); ++i) {
             const auto item = pairs_[i];
             std::size_t j = i;
-            for (; j > 0 && pairs_[j - 1].first > item.first; --j) {
+            for (; j > 0 && pairs_[j - 1].call > item.call; --j) {
                 if (i - j == k_longest_move) {
                     pairs_[j] = item; // a permutation again, with `item` still after its equals
-                    std::stable_sort(
-                        pairs_.begin(), pairs_.end(),
-                        [](const auto& x, const auto& y) { return x.first < y.first; });
+                    std::stable_sort(pairs_.begin(), pairs_.end(),
+                                     [](const auto& x, const auto& y) { return x.call < y.call; });
                     return;
                 }
                 pairs_[j] = pairs_[j - 1];
@@ -176,15 +175,19 @@ class RoleTable {
 
     /// Calls `emit(message)` for each message of `call`; calls must be asked in increasing order.
     template <class Emit> void for_each_of(std::uint32_t call, Emit emit) {
-        while (next_ < pairs_.size() && pairs_[next_].first == call) emit(pairs_[next_++].second);
+        while (next_ < pairs_.size() && pairs_[next_].call == call) emit(pairs_[next_++].message);
     }
     bool has(std::uint32_t call) const {
-        return next_ < pairs_.size() && pairs_[next_].first == call;
+        return next_ < pairs_.size() && pairs_[next_].call == call;
     }
     void rewind() { next_ = 0; }
 
   private:
-    std::vector<std::pair<std::uint32_t, MessageIndex>> pairs_;
+    struct CallMessage {
+        std::uint32_t call;
+        MessageIndex message;
+    };
+    ProgramArray<CallMessage> pairs_;
     std::size_t next_ = 0;
 };
 
@@ -372,75 +375,15 @@ class ProgramBuilder {
         return fmt::format("thread {} at {} ns", to_string(trace_.threads[thread].name), t);
     }
 
-    /// The records each replay thread sends and receives, in file order (a counting sort).
-    struct RecordsByThread {
-        std::vector<std::uint32_t> sent_first, sent; // thread k sends sent[sent_first[k] ..]
-        std::vector<std::uint32_t> received_first, received; // likewise for receiving
-    };
-
-    RecordsByThread records_by_thread() const {
-        const auto& c = trace_.comms;
-        const auto n = static_cast<std::uint32_t>(c.size());
-        RecordsByThread r{std::vector<std::uint32_t>(p_.thread_count() + 1, 0),
-                          {},
-                          std::vector<std::uint32_t>(p_.thread_count() + 1, 0),
-                          {}};
-        for (std::uint32_t i = 0; i < n; ++i) {
-            if (const auto th = thread_of_trace_[c.sender[i]]; th != k_none) ++r.sent_first[th + 1];
-            if (const auto th = thread_of_trace_[c.receiver[i]]; th != k_none)
-                ++r.received_first[th + 1];
-        }
-        std::partial_sum(r.sent_first.begin(), r.sent_first.end(), r.sent_first.begin());
-        std::partial_sum(r.received_first.begin(), r.received_first.end(),
-                         r.received_first.begin());
-        r.sent.resize(r.sent_first.back());
-        r.received.resize(r.received_first.back());
-        auto next_sent = r.sent_first, next_received = r.received_first;
-        for (std::uint32_t i = 0; i < n; ++i) {
-            if (const auto th = thread_of_trace_[c.sender[i]]; th != k_none)
-                r.sent[next_sent[th]++] = i;
-            if (const auto th = thread_of_trace_[c.receiver[i]]; th != k_none)
-                r.received[next_received[th]++] = i;
-        }
-        return r;
-    }
-
     /// Which call of its sender sends each record and which calls of its receiver post and
-    /// complete it (k_none: no call at that time). Records are walked in file order, in parallel
-    /// chunks with a cursor per replay thread and role each: their times are then read in sequence
-    /// (walked per replay thread they were scattered: 0.24 s instead of 0.16 s on the benchmark
-    /// trace) and each cursor moves little, records coming nearly in time order.
+    /// complete it (k_none: no call at that time).
     struct RecordCalls {
-        std::vector<std::uint32_t> send, post, done;
+        explicit RecordCalls(std::uint32_t records) {
+            for (auto* role : {&send, &post, &done})
+                role->resize(records, boost::container::default_init); // locate_chunk sets all
+        }
+        ProgramArray<std::uint32_t> send, post, done;
     };
-
-    RecordCalls locate_record_calls() const {
-        const auto& c = trace_.comms;
-        const auto n = static_cast<std::uint32_t>(c.size());
-        RecordCalls calls{std::vector<std::uint32_t>(n, k_none),
-                          std::vector<std::uint32_t>(n, k_none),
-                          std::vector<std::uint32_t>(n, k_none)};
-        // Chunks long against the cursors each one sets up.
-        const std::uint32_t grain = std::max(std::uint32_t{1} << 16, 16 * p_.thread_count());
-        oneapi::tbb::parallel_for(
-            oneapi::tbb::blocked_range<std::uint32_t>(0, n, grain),
-            [&](const auto& range) {
-                std::vector<RoleCursors> cursors(p_.thread_count(), RoleCursors{});
-                for (auto i = range.begin(); i < range.end(); ++i) {
-                    if (const auto th = thread_of_trace_[c.sender[i]]; th != k_none)
-                        calls.send[i] =
-                            roles_[th].calls.find(c.logical_send[i], Role::send, cursors[th]);
-                    if (const auto th = thread_of_trace_[c.receiver[i]]; th != k_none) {
-                        calls.post[i] =
-                            roles_[th].calls.find(c.logical_recv[i], Role::post, cursors[th]);
-                        calls.done[i] =
-                            roles_[th].calls.find(c.physical_recv[i], Role::complete, cursors[th]);
-                    }
-                }
-            },
-            oneapi::tbb::simple_partitioner{});
-        return calls;
-    }
 
     enum class RecordFate : std::uint8_t {
         message,
@@ -474,43 +417,102 @@ class ProgramBuilder {
                        .rendezvous = c.bytes[record] >= options_.eager_limit_bytes};
     }
 
+    /// The records cut in equal chunks, walked in parallel. Chunks are long against the per-thread
+    /// state each one sets up.
+    struct RecordChunks {
+        std::uint32_t records, length;
+        std::uint32_t count() const { return (records + length - 1) / length; }
+        std::uint32_t begin(std::uint32_t k) const { return k * length; }
+        std::uint32_t end(std::uint32_t k) const { return std::min(records, (k + 1) * length); }
+    };
+
+    /// Per chunk: its messages, and per replay thread the messages it sends and receives there;
+    /// once summed over the chunks before, where the chunk writes them.
+    struct ChunkCounts {
+        std::uint32_t messages = 0;
+        std::vector<std::uint32_t> sent, received;
+    };
+
+    /// First pass, per chunk: each record's calls and fate, and the chunk's counts. Walked in file
+    /// order, records' times are read in sequence (walked per replay thread they were scattered:
+    /// 0.24 s instead of 0.16 s on the benchmark trace), and each thread's cursors move little,
+    /// records coming nearly in time order.
+    void locate_chunk(std::uint32_t begin, std::uint32_t end, RecordCalls& calls,
+                      std::vector<RecordFate>& fate, ChunkCounts& counts) const {
+        const auto& c = trace_.comms;
+        std::vector<RoleCursors> cursors(p_.thread_count(), RoleCursors{});
+        counts.sent.assign(p_.thread_count(), 0);
+        counts.received.assign(p_.thread_count(), 0);
+        for (auto i = begin; i < end; ++i) {
+            const ReplayThread from = thread_of_trace_[c.sender[i]];
+            const ReplayThread to = thread_of_trace_[c.receiver[i]];
+            calls.send[i] = from == k_none ? k_none
+                                           : roles_[from].calls.find(c.logical_send[i], Role::send,
+                                                                     cursors[from]);
+            calls.post[i] = calls.done[i] = k_none;
+            if (to != k_none) {
+                calls.post[i] = roles_[to].calls.find(c.logical_recv[i], Role::post, cursors[to]);
+                calls.done[i] =
+                    roles_[to].calls.find(c.physical_recv[i], Role::complete, cursors[to]);
+            }
+            fate[i] = fate_of(i, calls);
+            if (fate[i] != RecordFate::message) continue;
+            ++counts.messages;
+            ++counts.sent[from];
+            ++counts.received[to];
+        }
+    }
+
+    /// Second pass, per chunk: its messages, numbered in file order, and their places in the role
+    /// tables of their sender and receiver (in file order within each table, as the sort needs).
+    void write_chunk(std::uint32_t begin, std::uint32_t end, const RecordCalls& calls,
+                     const std::vector<RecordFate>& fate, ChunkCounts& at) {
+        const auto& c = trace_.comms;
+        MessageIndex m = at.messages;
+        for (auto i = begin; i < end; ++i) {
+            if (fate[i] != RecordFate::message) continue;
+            p_.messages[m] = message_of(i, calls);
+            const ReplayThread from = thread_of_trace_[c.sender[i]];
+            const ReplayThread to = thread_of_trace_[c.receiver[i]];
+            roles_[from].sends.set(at.sent[from]++, calls.send[i], m);
+            roles_[to].posts.set(at.received[to], calls.post[i], m);
+            roles_[to].completions.set(at.received[to]++, calls.done[i], m);
+            ++m;
+        }
+    }
+
     /// One message per record that sits in calls that can carry it, in file order; each replay
     /// thread's role tables list its messages by call. Records left out are listed in warnings.
     void assign_messages() {
         const auto n = static_cast<std::uint32_t>(trace_.comms.size());
-        const auto calls = locate_record_calls();
-        const auto by_thread = records_by_thread();
+        const RecordChunks chunks{n, std::max(std::uint32_t{1} << 16, 16 * p_.thread_count())};
+        RecordCalls calls(n);
         std::vector<RecordFate> fate(n);
-        oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::uint32_t>(0, n),
-                                  [&](const auto& range) {
-                                      for (auto i = range.begin(); i < range.end(); ++i)
-                                          fate[i] = fate_of(i, calls);
-                                  });
-        std::vector<MessageIndex> message(n, k_none);
-        MessageIndex count = 0;
-        for (std::uint32_t i = 0; i < n; ++i)
-            if (fate[i] == RecordFate::message) message[i] = count++;
-        p_.resize_messages(count);
-        oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::uint32_t>(0, n),
-                                  [&](const auto& range) {
-                                      for (auto i = range.begin(); i < range.end(); ++i)
-                                          if (message[i] != k_none)
-                                              p_.messages[message[i]] = message_of(i, calls);
-                                  });
-        oneapi::tbb::parallel_for(ReplayThread{0}, p_.thread_count(), [&](ReplayThread th) {
-            auto& r = roles_[th];
-            r.sends.reserve(by_thread.sent_first[th + 1] - by_thread.sent_first[th]);
-            for (auto k = by_thread.sent_first[th]; k < by_thread.sent_first[th + 1]; ++k)
-                if (const auto i = by_thread.sent[k]; message[i] != k_none)
-                    r.sends.add(calls.send[i], message[i]);
-            r.posts.reserve(by_thread.received_first[th + 1] - by_thread.received_first[th]);
-            r.completions.reserve(by_thread.received_first[th + 1] - by_thread.received_first[th]);
-            for (auto k = by_thread.received_first[th]; k < by_thread.received_first[th + 1]; ++k) {
-                if (const auto i = by_thread.received[k]; message[i] != k_none) {
-                    r.posts.add(calls.post[i], message[i]);
-                    r.completions.add(calls.done[i], message[i]);
-                }
+        std::vector<ChunkCounts> counts(chunks.count());
+        oneapi::tbb::parallel_for(std::uint32_t{0}, chunks.count(), [&](std::uint32_t k) {
+            locate_chunk(chunks.begin(k), chunks.end(k), calls, fate, counts[k]);
+        });
+        // Counts become places: each chunk starts where the chunks before it end.
+        ChunkCounts total{0, std::vector<std::uint32_t>(p_.thread_count(), 0),
+                          std::vector<std::uint32_t>(p_.thread_count(), 0)};
+        for (auto& chunk : counts) {
+            std::swap(chunk.messages, total.messages);
+            total.messages += chunk.messages;
+            for (ReplayThread th = 0; th < p_.thread_count(); ++th) {
+                std::swap(chunk.sent[th], total.sent[th]);
+                total.sent[th] += chunk.sent[th];
+                std::swap(chunk.received[th], total.received[th]);
+                total.received[th] += chunk.received[th];
             }
+        }
+        p_.resize_messages(total.messages);
+        for (ReplayThread th = 0; th < p_.thread_count(); ++th) {
+            roles_[th].sends.resize(total.sent[th]);
+            roles_[th].posts.resize(total.received[th]);
+            roles_[th].completions.resize(total.received[th]);
+        }
+        oneapi::tbb::parallel_for(std::uint32_t{0}, chunks.count(), [&](std::uint32_t k) {
+            write_chunk(chunks.begin(k), chunks.end(k), calls, fate, counts[k]);
         });
         for (std::uint32_t i = 0; i < n; ++i)
             if (fate[i] != RecordFate::message) warn_left_out(i, fate[i], calls);
