@@ -1,0 +1,48 @@
+#include "replay/column.hpp"
+
+#include <cstdint>
+#include <doctest/doctest.h>
+
+using popsim::replay::Column;
+
+namespace {
+
+std::uint64_t value_at(std::size_t i) {
+    return i * 7 + 3;
+}
+
+/// A column past the growing chunks (64 << 0 .. 64 << 10 elements, 131008 in all) into several
+/// chunks of 65536 elements.
+Column<std::uint64_t> filled_column(std::size_t n) {
+    Column<std::uint64_t> c;
+    for (std::size_t i = 0; i < n; ++i) c.push_back(value_at(i));
+    return c;
+}
+
+} // namespace
+
+TEST_CASE("a column reads back what was pushed, in every chunk") {
+    const std::size_t n = 131008 + 3 * 65536 + 5;
+    const auto c = filled_column(n);
+    REQUIRE(c.size() == n);
+    for (std::size_t i :
+         {0ul, 63ul, 64ul, 191ul, 192ul, 131007ul, 131008ul, 196543ul, 196544ul, n - 1})
+        CHECK(c[i] == value_at(i));
+    std::size_t i = 0, wrong = 0;
+    for (const auto v : c) wrong += v != value_at(i++);
+    CHECK(i == n);
+    CHECK(wrong == 0);
+}
+
+TEST_CASE("a column reader gives the column's values however it moves between chunks") {
+    const std::size_t n = 131008 + 2 * 65536 + 17;
+    const auto c = filled_column(n);
+    Column<std::uint64_t>::Reader reader(c);
+    // Forward across every chunk boundary, back across them, and jumps far in both directions.
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) wrong += reader[i] != value_at(i);
+    for (std::size_t i = n; i-- > 0;) wrong += reader[i] != value_at(i);
+    CHECK(wrong == 0);
+    for (std::size_t i : {n - 1, 0ul, 131008ul, 131007ul, 64ul, 63ul, 196544ul, 100ul, n - 2})
+        CHECK(reader[i] == value_at(i));
+}
