@@ -36,10 +36,11 @@ DependencyGraph build_dependency_graph(const ReplayProgram& p) {
     list.edges.reserve(p.op_count() + 2 * p.messages.size());
     for (OpIndex op = 0; op < p.op_count(); ++op)
         list.add(predecessor(p, op), op, p.op_kind[op] == OpKind::burst ? p.burst_duration(op) : 0);
+    const MessageOps ops = message_ops(p);
     for (MessageIndex m = 0; m < p.messages.size(); ++m) {
-        list.add(predecessor(p, p.send_op[m]), p.wait_op[m], 0);
+        list.add(predecessor(p, ops.send[m]), ops.wait[m], 0);
         if (p.messages[m].rendezvous && !p.messages[m].immediate_send)
-            list.add(predecessor(p, p.post_op[m]), p.send_op[m], 0);
+            list.add(predecessor(p, ops.post[m]), ops.send[m], 0);
     }
     const auto collective_base = static_cast<std::uint32_t>(p.op_count());
     for (CollectiveIndex c = 0; c < p.collectives.size(); ++c) {

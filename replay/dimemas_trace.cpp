@@ -306,8 +306,6 @@ ReplayProgram DimReader::finish() {
     p.tasks = tasks_;
     p.one_thread_per_task();
     p.resize_messages(messages_.size());
-    for (auto* ops : {&p.send_op, &p.post_op, &p.wait_op})
-        std::fill(ops->begin(), ops->end(), k_none);
     for (const auto& [key, m] : messages_) {
         auto& out = p.messages[m.index];
         out.sender = m.from;
@@ -330,10 +328,7 @@ ReplayProgram DimReader::finish() {
         for (const auto& r : ops_[t]) {
             const auto op = static_cast<OpIndex>(p.op_count());
             std::uint32_t ref = r.ref;
-            if (r.kind == OpKind::send) p.send_op[r.ref] = op;
-            if (r.kind == OpKind::recv_post) p.post_op[r.ref] = op;
             if (r.kind == OpKind::recv_wait) {
-                p.wait_op[r.ref] = op;
                 ref = static_cast<std::uint32_t>(p.wait_first.size() - 1);
                 p.wait_messages.push_back(r.ref);
                 p.wait_first.push_back(static_cast<std::uint32_t>(p.wait_messages.size()));
@@ -362,14 +357,15 @@ ReplayProgram DimReader::finish() {
         }
     }
     p.thread_first_op.push_back(static_cast<OpIndex>(p.op_count()));
+    const MessageOps message_op = message_ops(p);
     for (MessageIndex mi = 0; mi < p.messages.size(); ++mi) {
         const auto& m = p.messages[mi];
-        if (p.send_op[mi] == k_none || p.wait_op[mi] == k_none) {
+        if (message_op.send[mi] == k_none || message_op.wait[mi] == k_none) {
             throw TraceError(
                 path_, 0,
                 fmt::format("message {} from task {} to task {} ({} bytes, tag {}) lacks its {}",
                             m.record + 1, m.sender, m.receiver, m.bytes, m.tag,
-                            p.send_op[mi] == k_none ? "send" : "receive"));
+                            message_op.send[mi] == k_none ? "send" : "receive"));
         }
     }
     for (CollectiveIndex c = 0; c < p.collectives.size(); ++c) {

@@ -30,8 +30,44 @@ void ReplayProgram::one_thread_per_task() {
     std::iota(task_first_thread.begin(), task_first_thread.end(), 0u);
 }
 
-bool ReplayProgram::received_by_blocking_receive(MessageIndex m) const {
-    return post_op[m] + 1 == wait_op[m] && op_call[post_op[m]] == op_call[wait_op[m]];
+bool ReplayProgram::blocking_receive(OpIndex op, MessageIndex m) const {
+    const bool is_post = op_kind[op] == OpKind::recv_post;
+    if (!is_post && op == 0) return false;
+    const OpIndex post = is_post ? op : op - 1, wait = post + 1;
+    if (wait >= op_count() || op_kind[post] != OpKind::recv_post || op_ref[post] != m ||
+        op_kind[wait] != OpKind::recv_wait || op_call[post] != op_call[wait])
+        return false;
+    // The wait completes `m` (then both are the receiver's: no thread boundary between them).
+    const std::uint32_t list = op_ref[wait];
+    return std::find(wait_messages.begin() + wait_first[list],
+                     wait_messages.begin() + wait_first[list + 1],
+                     m) != wait_messages.begin() + wait_first[list + 1];
+}
+
+MessageOps message_ops(const ReplayProgram& p) {
+    MessageOps out;
+    for (auto* ops : {&out.send, &out.post, &out.wait}) ops->resize(p.messages.size(), k_none);
+    // Per replay thread: each message is sent, posted and waited for by one thread only.
+    oneapi::tbb::parallel_for(ReplayThread{0}, p.thread_count(), [&](ReplayThread th) {
+        for (OpIndex op = p.thread_first_op[th]; op < p.thread_end_op(th); ++op) {
+            const std::uint32_t ref = p.op_ref[op];
+            switch (p.op_kind[op]) {
+            case OpKind::send:
+                out.send[ref] = op;
+                break;
+            case OpKind::recv_post:
+                out.post[ref] = op;
+                break;
+            case OpKind::recv_wait:
+                for (auto i = p.wait_first[ref]; i < p.wait_first[ref + 1]; ++i)
+                    out.wait[p.wait_messages[i]] = op;
+                break;
+            default:
+                break;
+            }
+        }
+    });
+    return out;
 }
 
 namespace {
@@ -669,14 +705,8 @@ class ProgramBuilder {
              (cls == CallClass::sendrecv && !sends && !completes))) {
             out.calls_without_record.push_back(call);
         }
-        r.posts.for_each_of(call, [&](MessageIndex m) {
-            const OpIndex op = put_op(out, OpKind::recv_post, m, call);
-            if (!out.counting) p_.post_op[m] = op;
-        });
-        r.sends.for_each_of(call, [&](MessageIndex m) {
-            const OpIndex op = put_op(out, OpKind::send, m, call);
-            if (!out.counting) p_.send_op[m] = op;
-        });
+        r.posts.for_each_of(call, [&](MessageIndex m) { put_op(out, OpKind::recv_post, m, call); });
+        r.sends.for_each_of(call, [&](MessageIndex m) { put_op(out, OpKind::send, m, call); });
         emit_completions(out, r.completions, call);
         if (cls == CallClass::collective || cls == CallClass::immediate_collective) {
             const auto& attrs = trace_.threads[p_.trace_thread[th]].collectives;
@@ -704,12 +734,9 @@ class ProgramBuilder {
     void emit_completions(ThreadOps& out, RoleTable& completions, std::uint32_t call) {
         if (!completions.has(call)) return;
         const std::uint32_t list = out.next.wait_list++;
-        const OpIndex op = put_op(out, OpKind::recv_wait, list, call);
+        put_op(out, OpKind::recv_wait, list, call);
         completions.for_each_of(call, [&](MessageIndex m) {
-            if (!out.counting) {
-                p_.wait_messages[out.next.wait_message] = m;
-                p_.wait_op[m] = op;
-            }
+            if (!out.counting) p_.wait_messages[out.next.wait_message] = m;
             ++out.next.wait_message;
         });
         if (!out.counting) p_.wait_first[list + 1] = out.next.wait_message;

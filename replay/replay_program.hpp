@@ -91,11 +91,7 @@ struct ReplayProgram {
     // The trace MPI call an operation comes from (k_none for bursts and thread barriers).
     ProgramArray<std::uint32_t> op_call;
     ProgramArray<Time> burst_durations; // measured CPU time of each burst
-    ProgramArray<Message> messages;
-    // Each message's send, receive-post and receive-wait operation, beside `messages` rather than
-    // inside: three threads write them while the program is built, and scattered writes into
-    // narrow arrays cost half as much as into the messages (measured).
-    ProgramArray<OpIndex> send_op, post_op, wait_op;
+    ProgramArray<Message> messages;     // operations refer to them; message_ops() goes back
     // Wait list w completes wait_messages[wait_first[w] .. wait_first[w + 1]).
     ProgramArray<std::uint32_t> wait_first;
     ProgramArray<MessageIndex> wait_messages;
@@ -112,11 +108,9 @@ struct ReplayProgram {
         op_call.push_back(call);
         return static_cast<OpIndex>(op_kind.size() - 1);
     }
-    /// Sizes the messages and their operation arrays, uninitialised: the caller writes them all.
+    /// Sizes the messages, uninitialised: the caller writes them all.
     void resize_messages(std::size_t count) {
         messages.resize(count, boost::container::default_init);
-        for (auto* ops : {&send_op, &post_op, &wait_op})
-            ops->resize(count, boost::container::default_init);
     }
     OpIndex add_burst(Time duration) {
         burst_durations.push_back(duration);
@@ -132,10 +126,20 @@ struct ReplayProgram {
     }
     /// Gives every task one replay thread (task k = thread k), for programs built without threads.
     void one_thread_per_task();
-    /// True when message `m` is received by a blocking receive call: its post is followed at once
-    /// by its wait, in the same call (a Dimemas Recv rather than Irecv + Wait).
-    bool received_by_blocking_receive(MessageIndex m) const;
+    /// True when `op`, the receive-post or the receive-wait of message `m`, is half of a blocking
+    /// receive: the post followed at once by the wait, in the same call (a Dimemas Recv rather
+    /// than Irecv + Wait).
+    bool blocking_receive(OpIndex op, MessageIndex m) const;
 };
+
+/// Each message's send, receive-post and receive-wait operation (k_none where the program has
+/// none). The replay goes from operations to messages only; the dependency graph and the
+/// simulated trace go back. Kept out of ReplayProgram: three threads writing them by message
+/// while the program is built made its slowest pass twice as slow.
+struct MessageOps {
+    ProgramArray<OpIndex> send, post, wait;
+};
+MessageOps message_ops(const ReplayProgram& program);
 
 /// Builds the program from a trace; throws TraceError for what cannot be replayed (tracing
 /// disabled regions, collectives that do not match across their communicator).

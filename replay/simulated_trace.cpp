@@ -49,7 +49,8 @@ RecordOwner owner_of(const ReplayProgram& p, ReplayThread th) {
 /// Synchronization with the parallel region's events (60000001) where they end, each MPI call (all
 /// its operations) as one interval in the call's state between its entry and exit events.
 std::vector<RecordOut> thread_records(const Trace& original, const ReplayProgram& p,
-                                      const ReplayResult& r, ReplayThread th) {
+                                      const MessageOps& ops, const ReplayResult& r,
+                                      ReplayThread th) {
     std::vector<RecordOut> out;
     const auto& calls = original.threads[p.trace_thread[th]];
     bool in_region = false; // a thread's barriers alternate: fork, join
@@ -87,8 +88,8 @@ std::vector<RecordOut> thread_records(const Trace& original, const ReplayProgram
             c.receiver = owner_of(p, m.receiver);
             c.logical_send = r.op_begin[o];
             c.physical_send = r.op_end[o];
-            c.logical_recv = r.op_begin[p.post_op[mi]];
-            c.physical_recv = r.op_end[p.wait_op[mi]];
+            c.logical_recv = r.op_begin[ops.post[mi]];
+            c.physical_recv = r.op_end[ops.wait[mi]];
             c.size = m.bytes;
             c.tag = m.tag;
             out.push_back(c);
@@ -119,9 +120,10 @@ ParaverHeader simulated_header(const Trace& original, const ReplayProgram& p, Ti
 void write_simulated_paraver(const Trace& original, const ReplayProgram& p, const ReplayResult& r,
                              const std::string& prv_path) {
     const ParaverHeader header = simulated_header(original, p, r.runtime);
+    const MessageOps ops = message_ops(p);
     std::vector<std::vector<RecordOut>> threads;
     for (ReplayThread t = 0; t < p.thread_count(); ++t)
-        threads.push_back(thread_records(original, p, r, t));
+        threads.push_back(thread_records(original, p, ops, r, t));
     // Merge the threads' time-ordered streams so the file is globally ordered by time.
     std::vector<std::size_t> next(p.thread_count(), 0);
     using Head = std::pair<Time, ReplayThread>; // ties go to the lower thread

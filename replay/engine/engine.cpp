@@ -124,11 +124,11 @@ template <class Model> class Engine {
         case OpKind::send:
             return message_startup(ref);
         case OpKind::recv_post:
-            return p_.received_by_blocking_receive(ref) ? message_startup(ref) : 0;
+            return p_.blocking_receive(op, ref) ? message_startup(ref) : 0;
         case OpKind::recv_wait: {
             Time total = 0;
             for (auto i = p_.wait_first[ref]; i < p_.wait_first[ref + 1]; ++i)
-                if (!p_.received_by_blocking_receive(p_.wait_messages[i]))
+                if (!p_.blocking_receive(op, p_.wait_messages[i]))
                     total += message_startup(p_.wait_messages[i]);
             return total;
         }
@@ -208,7 +208,7 @@ template <class Model> class Engine {
             start_transfer(m);
             if (message_[m].sender_blocked) {
                 message_[m].sender_blocked = false;
-                finish_op(msg.sender, p_.send_op[m], now_);
+                finish_op(msg.sender, pc_[msg.sender], now_); // still at its send
                 schedule(msg.sender, now_);
             }
         }

@@ -371,7 +371,7 @@ TEST_CASE("replay threads: messages between OpenMP worker threads are replayed")
     REQUIRE(r.program.messages.size() == 1);
     CHECK(r.program.thread_task[r.program.messages[0].sender] == 0);
     CHECK(r.program.thread_task[r.program.messages[0].receiver] == 1);
-    CHECK(r.events.op_end[r.program.wait_op[0]] == 2 * s);
+    CHECK(r.events.op_end[message_ops(r.program).wait[0]] == 2 * s);
     CHECK(r.events.task(r.program, 1).end == 3 * s);
     CHECK(r.events.runtime == 3 * s);
     const auto prv2dim = replay_both("omp_worker_mpi_prv2dim", description, {.threads = false});
