@@ -439,9 +439,9 @@ class ProgramBuilder {
         wrong_calls
     };
 
-    RecordFate fate_of(std::uint32_t i, const RecordCalls& calls) const {
-        const ReplayThread from = thread_of_trace_[trace_.comms.sender[i]],
-                           to = thread_of_trace_[trace_.comms.receiver[i]];
+    /// The fate of record `i`, sent by replay thread `from` to `to` (k_none: not replayed).
+    RecordFate fate_of(std::uint32_t i, ReplayThread from, ReplayThread to,
+                       const RecordCalls& calls) const {
         if (from == k_none || to == k_none) return RecordFate::thread_not_replayed;
         if (calls.send[i] == k_none || calls.post[i] == k_none || calls.done[i] == k_none)
             return RecordFate::outside_calls;
@@ -468,9 +468,15 @@ class ProgramBuilder {
     /// state each one sets up.
     struct RecordChunks {
         std::uint32_t records, length;
-        std::uint32_t count() const { return (records + length - 1) / length; }
+        // In 64 bits: near 2^32 records, the last chunk's end does not fit in 32.
+        std::uint32_t count() const {
+            return static_cast<std::uint32_t>((std::uint64_t{records} + length - 1) / length);
+        }
         std::uint32_t begin(std::uint32_t k) const { return k * length; }
-        std::uint32_t end(std::uint32_t k) const { return std::min(records, (k + 1) * length); }
+        std::uint32_t end(std::uint32_t k) const {
+            return static_cast<std::uint32_t>(
+                std::min<std::uint64_t>(records, (std::uint64_t{k} + 1) * length));
+        }
     };
 
     /// Per chunk: its messages, and per replay thread the messages it sends and receives there;
@@ -504,7 +510,7 @@ class ProgramBuilder {
                 calls.done[i] =
                     roles_[to].calls.find(c.physical_recv[i], Role::complete, walks[to]);
             }
-            fate[i] = fate_of(i, calls);
+            fate[i] = fate_of(i, from, to, calls);
             if (fate[i] != RecordFate::message) continue;
             ++counts.messages;
             ++counts.sent[from];
@@ -516,16 +522,13 @@ class ProgramBuilder {
     /// tables of their sender and receiver (in file order within each table, as the sort needs).
     void write_chunk(std::uint32_t begin, std::uint32_t end, const RecordCalls& calls,
                      const std::vector<RecordFate>& fate, ChunkCounts& at) {
-        const auto& c = trace_.comms;
         MessageIndex m = at.messages;
         for (auto i = begin; i < end; ++i) {
             if (fate[i] != RecordFate::message) continue;
-            p_.messages[m] = message_of(i, calls);
-            const ReplayThread from = thread_of_trace_[c.sender[i]];
-            const ReplayThread to = thread_of_trace_[c.receiver[i]];
-            roles_[from].sends.set(at.sent[from]++, calls.send[i], m);
-            roles_[to].posts.set(at.received[to], calls.post[i], m);
-            roles_[to].completions.set(at.received[to]++, calls.done[i], m);
+            const Message& msg = p_.messages[m] = message_of(i, calls);
+            roles_[msg.sender].sends.set(at.sent[msg.sender]++, calls.send[i], m);
+            roles_[msg.receiver].posts.set(at.received[msg.receiver], calls.post[i], m);
+            roles_[msg.receiver].completions.set(at.received[msg.receiver]++, calls.done[i], m);
             ++m;
         }
     }
