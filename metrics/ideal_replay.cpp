@@ -45,15 +45,14 @@ bool has_parallel_regions(const replay::Trace& trace) {
 } // namespace
 
 IdealRun ideal_run(const replay::Trace& trace, const IdealOptions& options,
-                   std::vector<std::string>* warnings) {
+                   replay::WarningLog* warnings) {
     return ideal_run(trace, replay::build_replay_program(trace, options.program), options,
                      warnings);
 }
 
 IdealRun ideal_run(const replay::Trace& trace, const replay::ReplayProgram& program,
-                   const IdealOptions& options, std::vector<std::string>* warnings) {
-    if (warnings)
-        warnings->insert(warnings->end(), program.warnings.begin(), program.warnings.end());
+                   const IdealOptions& options, replay::WarningLog* warnings) {
+    if (warnings) warnings->merge(program.warnings);
     const bool hybrid = has_parallel_regions(trace); // needs per-operation times to split MPI time
     replay::ReplayResult result;
     if (options.method == ReplayMethod::events) {
@@ -73,11 +72,12 @@ IdealRun ideal_run(const replay::Trace& trace, const replay::ReplayProgram& prog
     }
     if (hybrid) run.task_mpi_outside_omp = mpi_outside_omp(trace, program, result);
     if (warnings && run.runtime > trace.end_time()) {
-        warnings->push_back(fmt::format("the ideal-network replay ({} ns) takes longer than the "
-                                        "trace ({} ns): some messages are received before they "
-                                        "are sent (clocks of different nodes out of step?), so "
-                                        "Transfer efficiency exceeds 100 %",
-                                        run.runtime, trace.end_time()));
+        warnings->add("ideal-after-real",
+                      fmt::format("the ideal-network replay ({} ns) takes longer than the trace "
+                                  "({} ns): some messages are received before they are sent "
+                                  "(clocks of different nodes out of step?), so Transfer "
+                                  "efficiency exceeds 100 %",
+                                  run.runtime, trace.end_time()));
     }
     return run;
 }

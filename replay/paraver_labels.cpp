@@ -98,20 +98,21 @@ void read_row(const std::string& path, std::uint32_t thread_count, TraceLabels& 
 } // namespace
 
 TraceLabels read_paraver_labels(const std::string& base, std::uint32_t thread_count,
-                                std::vector<std::string>& warnings) {
+                                WarningLog& warnings) {
     TraceLabels labels;
     const std::string pcf = base + ".pcf";
     const std::string row = base + ".row";
     if (std::filesystem::exists(pcf)) {
         read_pcf(pcf, labels);
     } else {
-        warnings.push_back(
-            fmt::format("{}: not found; states and events keep their numbers as names", pcf));
+        warnings.add("missing-pcf", "no .pcf beside the trace; states and events keep their numbers "
+                     "as names", pcf);
     }
     if (std::filesystem::exists(row)) {
         read_row(row, thread_count, labels);
     } else {
-        warnings.push_back(fmt::format("{}: not found; threads are named by their numbers", row));
+        warnings.add("missing-row", "no .row beside the trace; threads are named by their numbers",
+                     row);
     }
     return labels;
 }

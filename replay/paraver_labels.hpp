@@ -1,6 +1,7 @@
 #pragma once
 // The .pcf (state and event names) and .row (thread names) files that accompany a .prv.
 #include "replay/trace.hpp"
+#include "replay/warnings.hpp"
 
 #include <string>
 #include <vector>
@@ -10,6 +11,6 @@ namespace popsim::replay {
 /// Reads `base.pcf` and `base.row`. A missing file adds a warning and leaves its labels empty; a
 /// malformed one throws TraceError with its line.
 TraceLabels read_paraver_labels(const std::string& base, std::uint32_t thread_count,
-                                std::vector<std::string>& warnings);
+                                WarningLog& warnings);
 
 } // namespace popsim::replay

@@ -72,29 +72,6 @@ MessageOps message_ops(const ReplayProgram& p) {
 
 namespace {
 
-constexpr std::size_t k_max_listed_warnings = 10;
-
-/// Collects warnings of one kind, listing the first few and counting the rest.
-class WarningList {
-  public:
-    explicit WarningList(std::string summary) : summary_(std::move(summary)) {}
-    void add(std::string text) {
-        if (listed_.size() < k_max_listed_warnings) listed_.push_back(std::move(text));
-        ++count_;
-    }
-    void flush_into(std::vector<std::string>& out) const {
-        if (count_ == 0) return;
-        out.push_back(fmt::format("{} {}{}", count_, summary_,
-                                  count_ > listed_.size() ? ", the first ones:" : ":"));
-        for (const auto& l : listed_) out.push_back("  " + l);
-    }
-
-  private:
-    std::string summary_;
-    std::vector<std::string> listed_;
-    std::size_t count_ = 0;
-};
-
 std::string call_name(std::uint16_t id) {
     const auto call = mpi_call_by_id(id);
     return call ? fmt::format("MPI_{}", call->name) : fmt::format("MPI call {}", id);
@@ -326,9 +303,6 @@ class ProgramBuilder {
         });
         emit_threads();
         finish_collectives();
-        unmatched_.flush_into(p_.warnings);
-        misplaced_.flush_into(p_.warnings);
-        without_record_.flush_into(p_.warnings);
         return std::move(p_);
     }
 
@@ -576,22 +550,34 @@ class ProgramBuilder {
                    to = to_string(trace_.threads[c.receiver[i]].name);
         switch (fate) {
         case RecordFate::thread_not_replayed:
-            unmatched_.add(fmt::format(
-                "record {} involves a thread that makes no MPI calls ({} -> {})", i + 1, from, to));
+            p_.warnings.add("records-without-call",
+                            "communication records match no MPI call and are left out of the "
+                            "replay",
+                            fmt::format("record {} involves a thread that makes no MPI calls "
+                                        "({} -> {})",
+                                        i + 1, from, to));
             break;
         case RecordFate::outside_calls:
-            unmatched_.add(fmt::format(
-                "record {} ({} -> {}, {} bytes) is outside any MPI call: send {}, receive {}-{} ns",
-                i + 1, from, to, c.bytes[i], where(c.sender[i], c.logical_send[i]),
-                c.logical_recv[i], c.physical_recv[i]));
+            p_.warnings.add(
+                "records-without-call",
+                "communication records match no MPI call and are left out of the replay",
+                fmt::format("record {} ({} -> {}, {} bytes) is outside any MPI call: send {}, "
+                            "receive {}-{} ns",
+                            i + 1, from, to, c.bytes[i], where(c.sender[i], c.logical_send[i]),
+                            c.logical_recv[i], c.physical_recv[i]));
             break;
         case RecordFate::wrong_calls: {
             const auto& sender = roles_[thread_of_trace_[c.sender[i]]].calls;
             const auto& receiver = roles_[thread_of_trace_[c.receiver[i]]].calls;
-            misplaced_.add(fmt::format(
-                "record {} is sent in {} and received in {} / {}: not calls that carry messages",
-                i + 1, call_name(sender.id(calls.send[i])), call_name(receiver.id(calls.post[i])),
-                call_name(receiver.id(calls.done[i]))));
+            p_.warnings.add(
+                "records-in-wrong-calls",
+                "communication records sit in calls that carry no messages and are left out of "
+                "the replay",
+                fmt::format("record {} is sent in {} and received in {} / {}: not calls that carry "
+                            "messages",
+                            i + 1, call_name(sender.id(calls.send[i])),
+                            call_name(receiver.id(calls.post[i])),
+                            call_name(receiver.id(calls.done[i]))));
             break;
         }
         case RecordFate::message:
@@ -635,9 +621,14 @@ class ProgramBuilder {
                 members_[barrier].push_back(op);
             for (const auto& j : out[th].joins) join_collective(th, j);
             for (const auto call : out[th].calls_without_record) {
-                without_record_.add(
-                    fmt::format("{} at {} ns on thread {}", call_name(roles_[th].calls.id(call)),
-                                roles_[th].calls.begin(call),
+                p_.warnings.add(
+                    "calls-without-record",
+                    "sending or receiving calls have no communication record and replay without "
+                    "a message (normal for MPI_PROC_NULL partners, e.g. at the edges of a "
+                    "non-periodic halo exchange, and for messages cut in half by a trace cut; "
+                    "otherwise records were lost)",
+                    fmt::format("{} at {} on thread {}", call_name(roles_[th].calls.id(call)),
+                                seconds(roles_[th].calls.begin(call)),
                                 to_string(trace_.threads[p_.trace_thread[th]].name)));
             }
         }
@@ -825,14 +816,6 @@ class ProgramBuilder {
     std::map<std::uint64_t, std::vector<CollectiveIndex>> comm_collectives_;
     std::vector<std::vector<OpIndex>> members_;
     std::vector<std::size_t> expected_members_;
-    WarningList unmatched_{
-        "communication records match no MPI call and are left out of the replay"};
-    WarningList misplaced_{
-        "communication records sit in calls that carry no messages and are left out of the replay"};
-    WarningList without_record_{
-        "sending or receiving calls have no communication record and replay without a message "
-        "(normal for MPI_PROC_NULL partners, e.g. at the edges of a non-periodic halo exchange; "
-        "otherwise records were lost)"};
 };
 
 } // namespace

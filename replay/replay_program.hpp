@@ -16,6 +16,7 @@
 // in between, each thread replays its own work and MPI calls up to the moment it reached the
 // region's implicit barrier in the trace.
 #include "replay/trace.hpp"
+#include "replay/warnings.hpp"
 
 #include <boost/container/vector.hpp>
 #include <cstdint>
@@ -97,7 +98,7 @@ struct ReplayProgram {
     ProgramArray<MessageIndex> wait_messages;
     std::vector<Collective> collectives;
     std::vector<OpIndex> collective_members; // the member ops of each collective
-    std::vector<std::string> warnings;       // records that match no call, and the like
+    WarningLog warnings;                     // records that match no call, and the like
 
     std::size_t op_count() const { return op_kind.size(); }
     Time burst_duration(OpIndex burst) const { return burst_durations[op_ref[burst]]; }

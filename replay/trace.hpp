@@ -8,6 +8,7 @@
 #include "replay/column.hpp"
 #include "replay/paraver_header.hpp"
 #include "replay/time.hpp"
+#include "replay/warnings.hpp"
 
 #include <cstdint>
 #include <string>
@@ -105,7 +106,7 @@ struct Trace {
     Communications comms;
     RecordCounts counts;
     TraceLabels labels;
-    std::vector<std::string> warnings;
+    WarningLog warnings;
 
     Time end_time() const { return header.end_time; }
     std::uint32_t task_count() const; // of application 1 (MPI ranks)

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <utility>
 
 namespace popsim::replay {
 
@@ -59,16 +60,18 @@ ThreadIndex TraceBuilder::resolve(const RecordOwner& owner, std::uint64_t line) 
     return task_base_[owner.application - 1][owner.task - 1] + owner.thread - 1;
 }
 
-void TraceBuilder::check_time(Time time, std::uint64_t line) const {
-    if (time > trace_.header.end_time) {
-        fail(line, fmt::format("time {} ns lies after the trace end {} ns declared in the header",
-                               time, trace_.header.end_time));
-    }
+// Paraver's cutter leaves records after the end it writes in the header (the cut's end): the
+// trace is taken to end at its last record, with a warning (finish()).
+void TraceBuilder::note_time(Time time, std::uint64_t line) {
+    if (time <= trace_.header.end_time) return;
+    if (records_after_end_++ == 0)
+        first_after_end_ = fmt::format("line {} at {}", line, seconds(time));
+    latest_time_ = std::max(latest_time_, time);
 }
 
 void TraceBuilder::add_state(const StateRecord& r, std::uint64_t line) {
     const ThreadIndex t = resolve(r.owner, line);
-    check_time(r.end, line);
+    note_time(r.end, line);
     if (r.state >= k_no_state)
         fail(line, fmt::format("state value {} is out of range (0-254)", r.state));
     ++trace_.counts.states;
@@ -100,8 +103,8 @@ void TraceBuilder::note_overlap(const ThreadTimeline& tl, const StateRecord& r,
                                 std::uint64_t line) {
     if (overlaps_++ > 0) return;
     first_overlap_ = fmt::format(
-        "{}:{}: state {} [{}, {}) of thread {} overlaps the previous state, which ends at {}",
-        trace_.path, line, r.state, r.begin, r.end, to_string(tl.name), tl.states_end);
+        "line {}: state {} [{}, {}) of thread {} overlaps the previous state, which ends at {}",
+        line, r.state, r.begin, r.end, to_string(tl.name), tl.states_end);
 }
 
 // Counters are deltas read at state boundaries. A Running burst [b, e) gets the value of the
@@ -139,13 +142,29 @@ void TraceBuilder::enter_call(ThreadIndex t, Time time, const EventPair& pair, s
     s.call_open = true;
 }
 
-void TraceBuilder::leave_call(ThreadIndex t, Time time, const EventPair& pair, std::uint64_t line) {
+// A cut trace begins with an exit for each thread that was inside a call at the cut (or a
+// record resetting every event type to 0), and ends with a record resetting every open type: an
+// exit from no call is read as Paraver reads it, as nothing, when it is the thread's first MPI
+// event or one of several exits on one line. Elsewhere it means the records are broken.
+void TraceBuilder::leave_call(ThreadIndex t, Time time, const EventPair& pair, bool reset_record,
+                              std::uint64_t line) {
     auto& tl = trace_.threads[t];
     auto& s = scratch_[t];
     if (!s.call_open) {
-        fail(line,
-             fmt::format("thread {} leaves an MPI call (event {}:0) at {} that it never entered",
-                         to_string(tl.name), pair.type, time));
+        if (tl.call_id.empty()) {
+            if (std::exchange(s.cut_start_noted, true)) return;
+            trace_.warnings.add(
+                "cut-start",
+                "threads begin with an MPI exit (a cut trace): what lay before "
+                "the cut is not replayed",
+                fmt::format("thread {} at {} (line {})", to_string(tl.name), seconds(time), line));
+            return;
+        }
+        if (reset_record) return;
+        fail(line, fmt::format("thread {} leaves an MPI call (event {}:0) at {} ns that it never "
+                               "entered (its previous call ended at {} ns; records out of time "
+                               "order?)",
+                               to_string(tl.name), pair.type, time, tl.call_end.back()));
     }
     tl.call_end.back() = time;
     s.call_open = false;
@@ -155,6 +174,14 @@ void TraceBuilder::add_collective_attribute(ThreadIndex t, Time time, const Even
                                             std::uint64_t line) {
     auto& tl = trace_.threads[t];
     if (!scratch_[t].call_open || tl.call_begin.back() != time) {
+        if (pair.value == 0) { // a cutter's closing record resets every open event type
+            trace_.warnings.add(
+                "reset-records",
+                "collective attributes are reset to 0 away from a call entry "
+                "(a cutter's closing record); they are ignored",
+                fmt::format("thread {} at {} (line {})", to_string(tl.name), seconds(time), line));
+            return;
+        }
         fail(line,
              fmt::format("collective attribute event {} at {} is not at the entry of an MPI call",
                          pair.type, time));
@@ -196,12 +223,16 @@ void TraceBuilder::track(ThreadIndex t, Time time, const EventPair& pair) {
 void TraceBuilder::add_event(const RecordOwner& owner, Time time, std::span<const EventPair> pairs,
                              std::uint64_t line) {
     const ThreadIndex t = resolve(owner, line);
-    check_time(time, line);
+    note_time(time, line);
     ++trace_.counts.events;
     trace_.threads[t].last_record = std::max(trace_.threads[t].last_record, time);
     // Within one line: leave the previous call, enter the next, then read the entry's attributes.
+    const auto exits = std::count_if(pairs.begin(), pairs.end(), [](const EventPair& p) {
+        return extrae::is_mpi_call_type(p.type) && p.value == 0;
+    });
     for (const auto& p : pairs)
-        if (extrae::is_mpi_call_type(p.type) && p.value == 0) leave_call(t, time, p, line);
+        if (extrae::is_mpi_call_type(p.type) && p.value == 0)
+            leave_call(t, time, p, exits > 1, line);
     for (const auto& p : pairs)
         if (extrae::is_mpi_call_type(p.type) && p.value != 0) enter_call(t, time, p, line);
     for (const auto& p : pairs) {
@@ -221,7 +252,7 @@ void TraceBuilder::add_comm(const CommRecord& r, std::uint64_t line) {
     const ThreadIndex from = resolve(r.sender, line);
     const ThreadIndex to = resolve(r.receiver, line);
     for (Time t : {r.logical_send, r.physical_send, r.logical_recv, r.physical_recv})
-        check_time(t, line);
+        note_time(t, line);
     if (r.tag > 0xffffffffu)
         fail(line, fmt::format("message tag {} does not fit in 32 bits", r.tag));
     auto& c = trace_.comms;
@@ -237,19 +268,30 @@ void TraceBuilder::add_comm(const CommRecord& r, std::uint64_t line) {
 
 void TraceBuilder::finish() {
     if (overlaps_ > 0) {
-        trace_.warnings.push_back(fmt::format(
-            "{} state records overlap earlier states of their thread; the earlier state is kept "
-            "where they overlap. The first: {}",
-            overlaps_, first_overlap_));
+        trace_.warnings.add_many("overlapping-states",
+                                 "state records overlap earlier states of their thread; the "
+                                 "earlier state is kept where they overlap",
+                                 overlaps_, {first_overlap_});
+    }
+    if (records_after_end_ > 0) {
+        trace_.warnings.add_many(
+            "records-after-end",
+            fmt::format("records lie after the trace end the header declares ({}; a cut "
+                        "trace?): the trace is taken to end at its last record, {}",
+                        seconds(trace_.header.end_time), seconds(latest_time_)),
+            records_after_end_, {first_after_end_});
+        trace_.header.end_time = latest_time_;
     }
     for (ThreadIndex t = 0; t < trace_.threads.size(); ++t) {
         auto& tl = trace_.threads[t];
         if (!scratch_[t].call_open) continue;
         tl.call_end.back() = trace_.header.end_time;
-        trace_.warnings.push_back(fmt::format("{}: thread {} never leaves MPI call {} entered at "
-                                              "{} ns; it is closed at the trace end",
-                                              trace_.path, to_string(tl.name), tl.call_id.back(),
-                                              tl.call_begin.back()));
+        trace_.warnings.add("call-open-at-end",
+                            "threads never leave their last MPI call; it is closed at the trace "
+                            "end",
+                            fmt::format("thread {} in MPI call {} entered at {}",
+                                        to_string(tl.name), tl.call_id.back(),
+                                        seconds(tl.call_begin.back())));
     }
 }
 

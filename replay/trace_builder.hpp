@@ -31,13 +31,15 @@ class TraceBuilder {
         PendingReads instructions;
         PendingReads cycles;
         bool call_open = false;
+        bool cut_start_noted = false; // its cut-start exit is in the warnings already
     };
 
     ThreadIndex resolve(const RecordOwner& owner, std::uint64_t line) const;
-    void check_time(Time time, std::uint64_t line) const;
+    void note_time(Time time, std::uint64_t line);
     void attribute_counter(ThreadIndex thread, Time time, const EventPair& pair);
     void enter_call(ThreadIndex thread, Time time, const EventPair& pair, std::uint64_t line);
-    void leave_call(ThreadIndex thread, Time time, const EventPair& pair, std::uint64_t line);
+    void leave_call(ThreadIndex thread, Time time, const EventPair& pair, bool reset_record,
+                    std::uint64_t line);
     void add_collective_attribute(ThreadIndex thread, Time time, const EventPair& pair,
                                   std::uint64_t line);
     void track(ThreadIndex thread, Time time, const EventPair& pair);
@@ -50,6 +52,10 @@ class TraceBuilder {
     std::vector<ThreadScratch> scratch_;
     std::uint64_t overlaps_ = 0;
     std::string first_overlap_;
+    // What a cutter leaves (Paraver's cutter; docs/file-formats.md, "Cut traces").
+    Time latest_time_ = 0; // of any record; may exceed the header's end in a cut trace
+    std::uint64_t records_after_end_ = 0;
+    std::string first_after_end_;
 };
 
 } // namespace popsim::replay

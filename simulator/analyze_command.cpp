@@ -10,6 +10,7 @@
 #include "simulator/modelfactors_csv.hpp"
 #include "simulator/progress_bar.hpp"
 #include "simulator/terminal_report.hpp"
+#include "simulator/warning_output.hpp"
 
 #include <filesystem>
 #include <fmt/format.h>
@@ -49,6 +50,7 @@ metrics::IdealOptions ideal_options(const AnalyzeOptions& o) {
 struct Analyzed {
     std::vector<metrics::TraceSummary> summaries;
     std::vector<metrics::HybridRun> runs; // the same traces, for the OpenMP and hybrid models
+    std::vector<replay::WarningLog> warnings; // per trace
 };
 
 /// The uncompressed size of the traces when all are plain (.prv), else 0 (unknown).
@@ -65,7 +67,7 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
     const auto& paths = o.traces;
     std::vector<metrics::TraceSummary> out(paths.size());
     std::vector<metrics::HybridRun> runs(paths.size());
-    std::vector<std::vector<std::string>> warnings(paths.size());
+    std::vector<replay::WarningLog> warnings(paths.size());
     ProgressBar progress("reading", plain_bytes(paths));
     oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), [&](std::size_t i) {
         replay::ReadOptions read;
@@ -97,9 +99,8 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
             });
         out[i].ideal = runs[i].ideal = ideal;
     });
-    for (const auto& w : warnings)
-        for (const auto& line : w) std::cerr << "popsim: warning: " << line << "\n";
-    return {std::move(out), std::move(runs)};
+    for (std::size_t i = 0; i < paths.size(); ++i) print_warnings(paths[i], warnings[i], quiet_warnings());
+    return {std::move(out), std::move(runs), std::move(warnings)};
 }
 
 /// The table `--model` names; the OpenMP and hybrid ones list runs by threads and layout.
@@ -113,12 +114,14 @@ MetricTable model_table(const std::string& model, const metrics::SeriesAnalysis&
     return modelfactors_table(series);
 }
 
-nlohmann::json analysis_json(const metrics::SeriesAnalysis& series,
-                             const std::vector<metrics::HybridRun>& runs) {
+nlohmann::json analysis_json(const metrics::SeriesAnalysis& series, const Analyzed& analyzed) {
     auto j = series_to_json(series);
     for (auto& t : j["traces"]) {
-        for (const auto& r : runs)
-            if (r.path == t["path"]) t["hybrid"] = hybrid_json(r);
+        for (std::size_t i = 0; i < analyzed.runs.size(); ++i) {
+            if (analyzed.runs[i].path != t["path"]) continue;
+            t["hybrid"] = hybrid_json(analyzed.runs[i]);
+            t["warnings"] = warnings_json(analyzed.warnings[i]);
+        }
     }
     return j;
 }
@@ -150,7 +153,7 @@ void run_analyze(const AnalyzeOptions& o) {
         write_text_file(o.csv_path, o.model == "openmp" ? format_pypop_csv(table)
                                                         : format_modelfactors_csv(table));
     if (!o.json_path.empty())
-        write_text_file(o.json_path, analysis_json(series, omp.runs).dump(2) + "\n");
+        write_text_file(o.json_path, analysis_json(series, analyzed).dump(2) + "\n");
     if (!o.html_path.empty())
         write_text_file(o.html_path, render_analysis_html(table, series, o.model));
 }

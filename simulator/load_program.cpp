@@ -3,7 +3,7 @@
 #include "replay/dimemas_trace.hpp"
 #include "replay/paraver_reader.hpp"
 
-#include <iostream>
+#include "simulator/warning_output.hpp"
 
 namespace popsim::simulator {
 
@@ -15,9 +15,10 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
     }
     loaded.trace = replay::read_paraver(path);
     loaded.real_runtime = loaded.trace->end_time();
-    for (const auto& w : loaded.trace->warnings) std::cerr << "popsim: warning: " << w << "\n";
     loaded.program = replay::build_replay_program(*loaded.trace, options);
-    for (const auto& w : loaded.program.warnings) std::cerr << "popsim: warning: " << w << "\n";
+    replay::WarningLog warnings = loaded.trace->warnings;
+    warnings.merge(loaded.program.warnings);
+    print_warnings(path, warnings, quiet_warnings());
     return loaded;
 }
 

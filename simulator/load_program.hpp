@@ -15,7 +15,7 @@ struct LoadedProgram {
     std::optional<Time> real_runtime; // the traced runtime, when known
 };
 
-/// Reads `path` (.prv, .prv.gz or .dim), printing the warnings to stderr.
+/// Reads `path` (.prv, .prv.gz or .dim), printing the warnings to stderr (unless --quiet).
 LoadedProgram load_program(const std::string& path, const replay::ProgramOptions& options);
 
 } // namespace popsim::simulator

@@ -4,6 +4,7 @@
 #include "replay/engine/engine.hpp"
 #include "replay/trace_error.hpp"
 #include "simulator/commands.hpp"
+#include "simulator/warning_output.hpp"
 
 #include <iostream>
 
@@ -13,6 +14,10 @@ int main(int argc, char** argv) {
     CLI::App app{"popsim: POP efficiency metrics and ideal-network replay of MPI traces"};
     app.set_version_flag("--version", popsim::k_version);
     app.require_subcommand(1);
+    app.fallthrough(); // the global flags may follow the command's own arguments
+    app.add_flag_callback(
+        "-q,--quiet", [] { set_quiet_warnings(true); },
+        "Print no warnings (the JSON reports still list them)");
     add_analyze_command(app);
     add_synth_command(app);
     add_simulate_command(app);

@@ -103,8 +103,8 @@ TEST_CASE("ideal replay: the simulated timeline matches Dimemas' simulated trace
     // per task Running time and end, from its state records.
     const auto dimemas = test::read_quiet(test::shared_data(
         "epoch/dimemas/epoch_4proc.ideal_dimemas5.5.0_legacy_running.sim.prv.gz"));
-    REQUIRE(dimemas.warnings.size() == 1); // Dimemas writes 8 intervals twice; the reader says so
-    CHECK(dimemas.warnings[0].starts_with("8 state records overlap"));
+    REQUIRE(dimemas.warnings.all().size() == 1); // Dimemas writes 8 intervals twice; the reader says so
+    CHECK(dimemas.warnings.all()[0].line().starts_with("8 state records overlap"));
     const auto dimemas_summary = metrics::summarize(dimemas);
 
     const auto original = test::read_quiet(test::shared_data("epoch/epoch_4proc.prv.gz"));
@@ -219,11 +219,11 @@ TEST_CASE("ideal replay: a replay longer than the trace is reported (messages re
 1 Recv 1s from=0 size=8
 1 compute 1s
 )"));
-    std::vector<std::string> warnings;
+    replay::WarningLog warnings;
     const auto run = metrics::ideal_run(trace, {}, &warnings);
     CHECK(trace.end_time() == 5 * k_ns_per_s);
     CHECK(run.runtime == 6 * k_ns_per_s);
-    REQUIRE(warnings.size() == 1);
-    CHECK(warnings[0].starts_with(
+    REQUIRE(warnings.all().size() == 1);
+    CHECK(warnings.all()[0].line().starts_with(
         "the ideal-network replay (6000000000 ns) takes longer than the trace (5000000000 ns)"));
 }

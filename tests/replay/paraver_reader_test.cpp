@@ -179,8 +179,6 @@ TEST_CASE("paraver_reader: a header that contradicts the records") {
                 "record names application 2, but the header declares 1");
     check_error("cpu", k_header + "1:9:1:1:1:0:5:1\n", 3,
                 "record names CPU 9, but the header declares 2 CPUs");
-    check_error("time", k_header + "2:1:1:1:1:1001:1:1\n", 3,
-                "time 1001 ns lies after the trace end 1000 ns declared in the header");
     check_error("comms_count",
                 "#Paraver (d):10_ns:1(2):1:2(1:1,1:1),2\nc:1:1:2:1:2\n1:1:1:1:1:0:5:1\n", 3,
                 "the header declares 2 communicators, but 1 communicator lines follow it");
@@ -189,27 +187,63 @@ TEST_CASE("paraver_reader: a header that contradicts the records") {
 }
 
 TEST_CASE("paraver_reader: MPI call events must pair up") {
-    check_error("exit_without_entry", k_header + "2:1:1:1:1:5:50000001:0\n", 3,
-                "thread 1.1.1 leaves an MPI call (event 50000001:0) at 5 that it never entered");
+    check_error("exit_without_entry",
+                k_header + "2:1:1:1:1:5:50000001:1\n2:1:1:1:1:6:50000001:0\n"
+                           "2:1:1:1:1:7:50000001:0\n",
+                5,
+                "thread 1.1.1 leaves an MPI call (event 50000001:0) at 7 ns that it never "
+                "entered (its previous call ended at 6 ns; records out of time order?)");
     check_error("nested", k_header + "2:1:1:1:1:5:50000001:1\n2:1:1:1:1:6:50000002:10\n", 4,
                 "thread 1.1.1 enters MPI call 10 at 6 while call 1 entered at 5 is still open");
     check_error("attr", k_header + "2:1:1:1:1:5:50100001:8\n", 3,
                 "collective attribute event 50100001 at 5 is not at the entry of an MPI call");
 }
 
+TEST_CASE("paraver_reader: a cut trace reads as Paraver's cutter wrote it") {
+    // Thread 1.1.1 was inside a call at the cut (its first MPI event is an exit, at 2 ns); thread
+    // 1.2.1 begins with the cutter's reset record (every type set to 0). At the cut's end (1000 ns)
+    // the closing record leaves 1.1.1's open call and resets the collective attributes; a state
+    // record lies past the end the header declares, as in a Paraver cut.
+    const auto t = test::read_quiet(
+        trace_file("cut", k_header + "2:1:1:1:1:2:50000001:0:42000050:17\n"
+                                     "2:2:1:2:1:0:50000001:0:50000002:0:50100004:0\n"
+                                     "2:1:1:1:1:500:50000001:3\n"
+                                     "2:1:1:1:1:1000:50000001:0:50000002:0:50100004:0:50100001:0\n"
+                                     "1:2:1:2:1:0:1200:1\n"));
+    REQUIRE(t.threads[0].call_id.size() == 1);
+    CHECK(t.threads[0].call_begin[0] == 500);
+    CHECK(t.threads[0].call_end[0] == 1000);
+    CHECK(t.threads[1].call_id.size() == 0);
+    CHECK(t.end_time() == 1200);
+    REQUIRE(t.warnings.find("cut-start") != nullptr);
+    CHECK(t.warnings.find("cut-start")->count == 2);
+    CHECK(t.warnings.find("cut-start")->instances[0] == "thread 1.1.1 at 0.000000002 s (line 3)");
+    REQUIRE(t.warnings.find("reset-records") != nullptr);
+    CHECK(t.warnings.find("reset-records")->count == 3);
+    REQUIRE(t.warnings.find("records-after-end") != nullptr);
+    CHECK(t.warnings.find("records-after-end")->line() ==
+          "records lie after the trace end the header declares (0.000001000 s; a cut trace?): "
+          "the trace is taken to end at its last record, 0.000001200 s: line 7 at "
+          "0.000001200 s");
+}
+
 TEST_CASE("paraver_reader: overlapping states keep the earlier one and are reported") {
     const auto t =
         test::read_quiet(trace_file("overlap", k_header + "1:1:1:1:1:0:10:1\n1:1:1:1:1:5:20:15\n"));
-    REQUIRE(t.warnings.size() == 1);
-    CHECK(t.warnings[0].find("1 state records overlap earlier states of their thread") == 0);
+    REQUIRE(t.warnings.all().size() == 1);
+    CHECK(t.warnings.all()[0].line().starts_with(
+        "state records overlap earlier states of their thread; the earlier state is kept where "
+        "they overlap: line 4: state 15 [5, 20) of thread 1.1.1 overlaps the previous state, "
+        "which ends at 10"));
     CHECK(t.threads[0].state_begin[1] == 10); // the later record only from where the earlier ended
 }
 
 TEST_CASE("paraver_reader: a missing .pcf or .row is a warning, not an error") {
     replay::ReadOptions o;
     const auto t = replay::read_paraver(trace_file("no_labels", k_header), o);
-    CHECK(t.warnings.size() == 2);
-    CHECK(t.warnings[0].find(".pcf: not found") != std::string::npos);
+    REQUIRE(t.warnings.all().size() == 2);
+    CHECK(t.warnings.all()[0].line().starts_with("no .pcf beside the trace"));
+    CHECK(t.warnings.all()[0].line().ends_with("no_labels.pcf"));
 }
 
 TEST_CASE("paraver_reader: sequential and parallel reading agree") {

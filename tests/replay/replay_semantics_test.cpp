@@ -250,11 +250,11 @@ TEST_CASE("replay: a communication record outside any MPI call is reported and l
                                        "3:1:1:1:1:10:10:2:1:2:1:20:20:8:0\n");
     const auto program = build_replay_program(test::read_quiet(path));
     CHECK(program.messages.empty());
-    REQUIRE(program.warnings.size() == 2);
-    CHECK(program.warnings[0] ==
-          "1 communication records match no MPI call and are left out of the replay:");
-    CHECK(program.warnings[1].find("record 1 (1.1.1 -> 1.2.1, 8 bytes) is outside any MPI call") !=
-          std::string::npos);
+    REQUIRE(program.warnings.all().size() == 1);
+    CHECK(program.warnings.all()[0].line() ==
+          "communication records match no MPI call and are left out of the replay: record 1 "
+          "(1.1.1 -> 1.2.1, 8 bytes) is outside any MPI call: send thread 1.1.1 at 10 ns, "
+          "receive 20-20 ns");
 }
 
 TEST_CASE("replay: every collective synchronises its communicator") {
@@ -418,10 +418,11 @@ TEST_CASE("replay: sending and receiving calls without a communication record ar
         "1:2:1:2:1:0:1000000000:1\n2:2:1:2:1:1000000000:50000001:4\n"
         "2:2:1:2:1:1500000000:50000001:0\n");
     const auto program = build_replay_program(test::read_quiet(path));
-    REQUIRE(program.warnings.size() == 2);
-    CHECK(program.warnings[0].starts_with(
-        "1 sending or receiving calls have no communication record"));
-    CHECK(program.warnings[1] == "  MPI_Send at 1000000000 ns on thread 1.1.1");
+    REQUIRE(program.warnings.all().size() == 1);
+    const auto& w = program.warnings.all()[0];
+    CHECK(w.count == 1);
+    CHECK(w.line().starts_with("sending or receiving calls have no communication record"));
+    CHECK(w.instances == std::vector<std::string>{"MPI_Send at 1.000000000 s on thread 1.1.1"});
     network::IdealNetwork ideal;
     CHECK(replay_events(program, ideal).runtime == 2 * s); // rank 0: 1 s + 1 s of bursts
 }
@@ -439,10 +440,10 @@ TEST_CASE(
         "2:2:1:2:1:2000000000:50000001:0\n");
     const auto program = build_replay_program(test::read_quiet(path));
     CHECK(program.messages.empty());
-    REQUIRE(program.warnings.size() == 4);
-    CHECK(program.warnings[0].starts_with(
-        "1 communication records sit in calls that carry no messages"));
-    CHECK(program.warnings[1] == "  record 1 is sent in MPI_Comm_rank and received in MPI_Recv / "
-                                 "MPI_Recv: not calls that carry messages");
-    CHECK(program.warnings[3] == "  MPI_Recv at 1000000000 ns on thread 1.2.1");
+    REQUIRE(program.warnings.all().size() == 2);
+    CHECK(program.warnings.all()[0].instances ==
+          std::vector<std::string>{"record 1 is sent in MPI_Comm_rank and received in MPI_Recv / "
+                                   "MPI_Recv: not calls that carry messages"});
+    CHECK(program.warnings.all()[1].instances ==
+          std::vector<std::string>{"MPI_Recv at 1.000000000 s on thread 1.2.1"});
 }

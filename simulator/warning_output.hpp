@@ -1,0 +1,21 @@
+#pragma once
+// How popsim shows the warnings about a trace: one line per kind on stderr, every instance in
+// the JSON reports.
+#include "replay/warnings.hpp"
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace popsim::simulator {
+
+/// Whether warnings are silenced (the global --quiet flag).
+bool quiet_warnings();
+void set_quiet_warnings(bool quiet);
+
+/// "popsim: warning: PATH: LINE" per kind, on stderr; nothing when `quiet`.
+void print_warnings(const std::string& path, const replay::WarningLog& log, bool quiet);
+
+/// [{"kind", "count", "message", "instances"}, ...]
+nlohmann::json warnings_json(const replay::WarningLog& log);
+
+} // namespace popsim::simulator
