@@ -1,5 +1,6 @@
 #include "replay/paraver_reader.hpp"
 
+#include "replay/application_choice.hpp"
 #include "replay/byte_source.hpp"
 #include "replay/extrae_events.hpp"
 #include "replay/paraver_labels.hpp"
@@ -343,6 +344,7 @@ Trace read_paraver(const std::string& path, const ReadOptions& options) {
     if (options.read_labels)
         trace.labels =
             read_paraver_labels(trace_base_name(path), trace.thread_count(), trace.warnings);
+    keep_one_application(trace, options.application);
     return trace;
 }
 

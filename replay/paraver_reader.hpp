@@ -23,6 +23,11 @@ struct ReadOptions {
     std::size_t block_bytes = 4u << 20;
     /// Event types whose values are kept per thread (see ThreadTimeline::tracked_events).
     std::vector<std::uint32_t> tracked_event_types = default_tracked_event_types();
+    /// The application to analyse in a trace with several (1-based; 0 = the one calling MPI).
+    std::uint32_t application = 0;
+    /// Re-pair communication records that break MPI's matching rules (communication_repair.hpp);
+    /// false refuses such a trace.
+    bool repair_communications = true;
     /// Read the .pcf/.row beside the trace (a missing one only adds a warning).
     bool read_labels = true;
     /// Called with the uncompressed bytes read so far (for progress bars); may be empty.

@@ -286,7 +286,8 @@ class ProgramBuilder {
     ReplayProgram build() {
         if (trace_.header.applications.size() != 1) {
             throw TraceError(trace_.path, 0,
-                             fmt::format("the trace has {} applications; popsim replays one",
+                             fmt::format("the trace has {} applications; popsim replays one "
+                                         "(read it with ReadOptions::application)",
                                          trace_.header.applications.size()));
         }
         refuse_disabled_tracing(trace_);
@@ -319,8 +320,7 @@ class ProgramBuilder {
                                         ? first[task + 1]
                                         : static_cast<ThreadIndex>(trace_.thread_count());
             const auto regions = parallel_regions(trace_.threads[first[task]], trace_.end_time());
-            for (ThreadIndex t = first[task]; t < end && trace_.threads[t].name.application == 1;
-                 ++t) {
+            for (ThreadIndex t = first[task]; t < end; ++t) {
                 const bool replayed =
                     t == first[task] ||
                     (options_.threads && (!regions.empty() || !trace_.threads[t].call_id.empty()));
@@ -371,16 +371,21 @@ class ProgramBuilder {
 
     void read_communicators() {
         for (const auto& c : trace_.header.communicators) {
-            std::vector<std::uint32_t> members;
-            for (auto task : c.tasks) {
-                if (task == 0 || task > p_.tasks) {
-                    throw TraceError(
-                        trace_.path, 0,
-                        fmt::format("communicator {} lists task {}, but the trace has {} tasks",
-                                    c.id, task, p_.tasks));
-                }
-                members.push_back(task - 1);
+            // PROFET's traces list the other application's communicators under this one: they
+            // are left out, and a collective on one of them is an error (join_collective).
+            const auto outside = std::find_if(c.tasks.begin(), c.tasks.end(), [&](auto task) {
+                return task == 0 || task > p_.tasks;
+            });
+            if (outside != c.tasks.end()) {
+                p_.warnings.add(
+                    "foreign-communicators",
+                    "communicator lines list tasks the application does not have "
+                    "and are left out",
+                    fmt::format("communicator {} lists task {} of {}", c.id, *outside, p_.tasks));
+                continue;
             }
+            std::vector<std::uint32_t> members;
+            for (auto task : c.tasks) members.push_back(task - 1);
             if (!world_ && members.size() == p_.tasks)
                 world_ = c.id; // prv2dim's rule for MPI_COMM_WORLD
             communicators_[c.id] = std::move(members);

@@ -18,13 +18,15 @@ std::uint32_t Trace::task_count() const {
 }
 
 ThreadIndex Trace::index_of(const ThreadName& name) const {
+    // Before keep_one_application the header lists every application, after it the kept one.
     const auto& apps = header.applications;
-    if (name.application == 0 || name.application > apps.size())
+    const std::uint32_t first = apps.size() == 1 ? application : 1;
+    if (name.application < first || name.application - first >= apps.size())
         throw std::out_of_range("no such application");
     ThreadIndex index = 0;
-    for (std::uint32_t a = 0; a + 1 < name.application; ++a)
-        for (const auto& t : apps[a].tasks) index += t.threads;
-    const auto& tasks = apps[name.application - 1].tasks;
+    for (std::uint32_t a = first; a < name.application; ++a)
+        for (const auto& t : apps[a - first].tasks) index += t.threads;
+    const auto& tasks = apps[name.application - first].tasks;
     if (name.task == 0 || name.task > tasks.size()) throw std::out_of_range("no such task");
     for (std::uint32_t t = 0; t + 1 < name.task; ++t) index += tasks[t].threads;
     if (name.thread == 0 || name.thread > tasks[name.task - 1].threads)

@@ -18,6 +18,9 @@ namespace popsim::replay {
 
 using ThreadIndex = std::uint32_t; // dense, in header order (application, task, thread)
 
+/// A thread of an application the analysis leaves out (application_choice.hpp).
+inline constexpr ThreadIndex k_dropped_thread = 0xffffffffu;
+
 /// Marks a span of a thread's timeline that no state record covers.
 inline constexpr std::uint8_t k_no_state = 255;
 
@@ -101,7 +104,9 @@ struct TraceLabels {
 
 struct Trace {
     std::string path;
+    /// The header; after keep_one_application, `applications` holds the analysed one only.
     ParaverHeader header;
+    std::uint32_t application = 1; // the analysed application's number in the file (1-based)
     std::vector<ThreadTimeline> threads;
     Communications comms;
     RecordCounts counts;
@@ -109,12 +114,12 @@ struct Trace {
     WarningLog warnings;
 
     Time end_time() const { return header.end_time; }
-    std::uint32_t task_count() const; // of application 1 (MPI ranks)
+    std::uint32_t task_count() const; // of the analysed application (MPI ranks)
     std::uint32_t thread_count() const { return static_cast<std::uint32_t>(threads.size()); }
     /// Dense index of (application, task, thread), or throws std::out_of_range.
     ThreadIndex index_of(const ThreadName& name) const;
-    /// The index of each task's first thread, for application 1: task k (0-based) starts at
-    /// first_thread[k].
+    /// The index of each task's first thread, for the analysed application: task k (0-based)
+    /// starts at first_thread[k].
     std::vector<ThreadIndex> first_threads() const;
 };
 

@@ -10,6 +10,7 @@
 #include "simulator/modelfactors_csv.hpp"
 #include "simulator/progress_bar.hpp"
 #include "simulator/terminal_report.hpp"
+#include "simulator/global_options.hpp"
 #include "simulator/warning_output.hpp"
 
 #include <filesystem>
@@ -70,7 +71,7 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
     std::vector<replay::WarningLog> warnings(paths.size());
     ProgressBar progress("reading", plain_bytes(paths));
     oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), [&](std::size_t i) {
-        replay::ReadOptions read;
+        replay::ReadOptions read = read_options();
         std::uint64_t reported = 0;
         read.on_progress = [&](std::uint64_t bytes) {
             progress.add(bytes - reported);
@@ -99,7 +100,7 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
             });
         out[i].ideal = runs[i].ideal = ideal;
     });
-    for (std::size_t i = 0; i < paths.size(); ++i) print_warnings(paths[i], warnings[i], quiet_warnings());
+    for (std::size_t i = 0; i < paths.size(); ++i) print_warnings(paths[i], warnings[i]);
     return {std::move(out), std::move(runs), std::move(warnings)};
 }
 

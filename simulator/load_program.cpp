@@ -3,6 +3,7 @@
 #include "replay/dimemas_trace.hpp"
 #include "replay/paraver_reader.hpp"
 
+#include "simulator/global_options.hpp"
 #include "simulator/warning_output.hpp"
 
 namespace popsim::simulator {
@@ -13,12 +14,12 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
         loaded.program = replay::read_dimemas_trace(path, options);
         return loaded;
     }
-    loaded.trace = replay::read_paraver(path);
+    loaded.trace = replay::read_paraver(path, read_options());
     loaded.real_runtime = loaded.trace->end_time();
     loaded.program = replay::build_replay_program(*loaded.trace, options);
     replay::WarningLog warnings = loaded.trace->warnings;
     warnings.merge(loaded.program.warnings);
-    print_warnings(path, warnings, quiet_warnings());
+    print_warnings(path, warnings);
     return loaded;
 }
 

@@ -4,7 +4,7 @@
 #include "replay/engine/engine.hpp"
 #include "replay/trace_error.hpp"
 #include "simulator/commands.hpp"
-#include "simulator/warning_output.hpp"
+#include "simulator/global_options.hpp"
 
 #include <iostream>
 
@@ -14,10 +14,7 @@ int main(int argc, char** argv) {
     CLI::App app{"popsim: POP efficiency metrics and ideal-network replay of MPI traces"};
     app.set_version_flag("--version", popsim::k_version);
     app.require_subcommand(1);
-    app.fallthrough(); // the global flags may follow the command's own arguments
-    app.add_flag_callback(
-        "-q,--quiet", [] { set_quiet_warnings(true); },
-        "Print no warnings (the JSON reports still list them)");
+    add_global_options(app);
     add_analyze_command(app);
     add_synth_command(app);
     add_simulate_command(app);

@@ -1,22 +1,13 @@
 #include "simulator/warning_output.hpp"
 
+#include "simulator/global_options.hpp"
+
 #include <iostream>
 
 namespace popsim::simulator {
 
-namespace {
-bool g_quiet = false; // set once from the command line, before any command runs
-} // namespace
-
-bool quiet_warnings() {
-    return g_quiet;
-}
-void set_quiet_warnings(bool quiet) {
-    g_quiet = quiet;
-}
-
-void print_warnings(const std::string& path, const replay::WarningLog& log, bool quiet) {
-    if (quiet) return;
+void print_warnings(const std::string& path, const replay::WarningLog& log) {
+    if (global_options().quiet) return;
     for (const auto& w : log.all())
         std::cerr << "popsim: warning: " << path << ": " << w.line() << "\n";
 }

@@ -8,12 +8,8 @@
 
 namespace popsim::simulator {
 
-/// Whether warnings are silenced (the global --quiet flag).
-bool quiet_warnings();
-void set_quiet_warnings(bool quiet);
-
-/// "popsim: warning: PATH: LINE" per kind, on stderr; nothing when `quiet`.
-void print_warnings(const std::string& path, const replay::WarningLog& log, bool quiet);
+/// "popsim: warning: PATH: LINE" per kind, on stderr; nothing with --quiet.
+void print_warnings(const std::string& path, const replay::WarningLog& log);
 
 /// [{"kind", "count", "message", "instances"}, ...]
 nlohmann::json warnings_json(const replay::WarningLog& log);

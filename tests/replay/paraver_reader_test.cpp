@@ -1,5 +1,6 @@
 // The Paraver reader: what real traces do (paraver-format.md's pitfalls checklist) and every kind
 // of bad input, each with its exact "file:line: cause" message.
+#include "replay/replay_program.hpp"
 #include "replay/trace_error.hpp"
 #include "test_support.hpp"
 
@@ -60,11 +61,48 @@ TEST_CASE("paraver_reader: time units are converted to ns") {
 }
 
 TEST_CASE("paraver_reader: several applications, ':' separators, no resources") {
-    const auto t = test::read_quiet(
-        trace_file("apps", "#Paraver (01/01/2000 at 00:00):139_ns:0:2:1(1:0):2(2:0,1:0)\n"));
-    CHECK(t.header.applications.size() == 2);
-    CHECK(t.thread_count() == 4);
+    const auto path =
+        trace_file("apps", "#Paraver (01/01/2000 at 00:00):139_ns:0:2:1(1:0):2(2:0,1:0)\n");
+    const auto t = test::read_quiet(path);
+    // Neither calls MPI: the first is analysed, the other listed in a warning.
+    CHECK(t.header.applications.size() == 1);
+    CHECK(t.application == 1);
+    CHECK(t.thread_count() == 1);
     CHECK(t.header.cpus_per_node.empty());
+    REQUIRE(t.warnings.find("other-applications") != nullptr);
+    CHECK(t.warnings.find("other-applications")->line() ==
+          "the trace holds 2 applications; popsim analyses application 1 (the one that calls MPI; "
+          "--app N picks another) and leaves out application 2 (2 tasks, 3 threads)");
+    replay::ReadOptions second;
+    second.read_labels = false;
+    second.application = 2;
+    const auto t2 = replay::read_paraver(path, second);
+    CHECK(t2.thread_count() == 3);
+    CHECK(replay::to_string(t2.threads[2].name) == "2.2.1");
+    CHECK(t2.index_of({2, 2, 1}) == 2);
+    second.application = 3;
+    CHECK_THROWS_WITH_AS(replay::read_paraver(path, second),
+                         (path + ": --app 3: the trace has 2 applications").c_str(), TraceError);
+}
+
+TEST_CASE("paraver_reader: the application that calls MPI is analysed; its communicators only") {
+    // Application 1 reads uncore counters (no MPI), application 2 is the MPI program; a
+    // communicator line names a task application 2 does not have (as PROFET's traces do).
+    const auto path =
+        trace_file("mpi_app", "#Paraver (01/01/2000 at 00:00):100_ns:1(3):2:1(1:1):2(1:1,1:1),2\n"
+                              "c:2:1:2:1:2\nc:2:2:3:1:2:3\n"
+                              "1:1:1:1:1:0:100:1\n"
+                              "2:1:2:1:1:10:50000002:8\n2:1:2:1:1:20:50000002:0\n"
+                              "2:1:2:2:1:10:50000002:8\n2:1:2:2:1:20:50000002:0\n");
+    const auto t = test::read_quiet(path);
+    CHECK(t.application == 2);
+    CHECK(t.thread_count() == 2);
+    CHECK(t.header.communicators.size() == 2);
+    const auto program = replay::build_replay_program(t);
+    CHECK(program.collectives.size() == 1);
+    REQUIRE(program.warnings.find("foreign-communicators") != nullptr);
+    CHECK(program.warnings.find("foreign-communicators")->instances[0] ==
+          "communicator 2 lists task 3 of 2");
 }
 
 TEST_CASE("paraver_reader: what real Extrae traces contain is accepted") {

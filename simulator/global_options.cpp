@@ -1,0 +1,33 @@
+#include "simulator/global_options.hpp"
+
+namespace popsim::simulator {
+
+namespace {
+GlobalOptions g_options; // written by the command-line parser only, before any command runs
+} // namespace
+
+const GlobalOptions& global_options() {
+    return g_options;
+}
+
+void add_global_options(CLI::App& app) {
+    app.fallthrough();
+    app.add_flag("-q,--quiet", g_options.quiet,
+                 "Print no warnings (the JSON reports still list them)");
+    app.add_option("--app", g_options.application,
+                   "In a trace with several applications, analyse application N (default: the "
+                   "one that calls MPI)")
+        ->check(CLI::PositiveNumber);
+    app.add_flag("--strict", g_options.strict,
+                 "Refuse traces whose communications need repairs (mispaired or cancelled "
+                 "receives) instead of repairing them");
+}
+
+replay::ReadOptions read_options() {
+    replay::ReadOptions options;
+    options.application = g_options.application;
+    options.repair_communications = !g_options.strict;
+    return options;
+}
+
+} // namespace popsim::simulator

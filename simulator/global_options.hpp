@@ -1,0 +1,24 @@
+#pragma once
+// Options every command takes, about how traces are read and what is printed about them. They
+// may stand before the command or after its arguments (`popsim analyze run.prv --quiet`).
+#include "replay/paraver_reader.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+
+namespace popsim::simulator {
+
+struct GlobalOptions {
+    bool quiet = false;            // no warnings on stderr
+    std::uint32_t application = 0; // --app: which application of a multi-application trace
+    bool strict = false;           // refuse traces that need repairs instead of repairing them
+};
+
+/// The values given on the command line (defaults before parsing).
+const GlobalOptions& global_options();
+void add_global_options(CLI::App& app);
+
+/// ReadOptions with the global options applied.
+replay::ReadOptions read_options();
+
+} // namespace popsim::simulator
