@@ -2,6 +2,7 @@
 
 #include "replay/application_choice.hpp"
 #include "replay/byte_source.hpp"
+#include "replay/communication_repair.hpp"
 #include "replay/extrae_events.hpp"
 #include "replay/paraver_labels.hpp"
 #include "replay/paraver_records.hpp"
@@ -345,6 +346,16 @@ Trace read_paraver(const std::string& path, const ReadOptions& options) {
         trace.labels =
             read_paraver_labels(trace_base_name(path), trace.thread_count(), trace.warnings);
     keep_one_application(trace, options.application);
+    trace.repairs = repair_communications(trace);
+    if (!options.repair_communications && trace.repairs.any()) {
+        throw TraceError(path, 0,
+                         fmt::format("communication records break MPI's matching rules: {} are "
+                                     "received before they are sent, {} receives were "
+                                     "cancelled (refused by --strict; without it popsim "
+                                     "re-pairs them)",
+                                     trace.repairs.backward_records,
+                                     trace.repairs.cancelled_receives));
+    }
     return trace;
 }
 

@@ -43,7 +43,13 @@ struct Op {
 struct Program {
     std::uint32_t ranks = 1;
     std::uint32_t threads_per_rank = 1;
-    std::optional<Time> end;              // trace end; default: when the last thread finishes
+    std::optional<Time> end; // trace end; default: when the last thread finishes
+    /// The end the header declares, when it differs from the real one (Paraver's cutter writes
+    /// the cut's end while records run on a little past it).
+    std::optional<Time> declared_end;
+    /// Tasks of a second application that only compute all along, without MPI (PROFET's uncore
+    /// counter readers); 0 = none.
+    std::uint32_t other_application_tasks = 0;
     std::vector<std::vector<Op>> threads; // index = rank * threads_per_rank + thread
 
     Program(std::uint32_t ranks, std::uint32_t threads_per_rank);

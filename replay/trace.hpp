@@ -85,6 +85,20 @@ struct Communications {
     std::size_t size() const { return sender.size(); }
 };
 
+/// What repair_communications changed (communication_repair.hpp).
+struct CommunicationRepairs {
+    std::uint64_t backward_records = 0;   // records received before they were sent, as read
+    std::uint64_t cancelled_receives = 0; // receives dropped as cancelled (step 1)
+    std::uint64_t repaired_records = 0;   // records whose send now goes with another receive
+    std::uint64_t unpaired_sends = 0;     // sends left without a receive (step 3)
+    std::uint64_t unpaired_receives = 0;  // receives left without a send (step 3)
+    bool any() const {
+        return backward_records + cancelled_receives + repaired_records + unpaired_sends +
+                   unpaired_receives >
+               0;
+    }
+};
+
 struct RecordCounts {
     std::uint64_t lines = 0;
     std::uint64_t states = 0;
@@ -110,6 +124,7 @@ struct Trace {
     std::vector<ThreadTimeline> threads;
     Communications comms;
     RecordCounts counts;
+    CommunicationRepairs repairs;
     TraceLabels labels;
     WarningLog warnings;
 

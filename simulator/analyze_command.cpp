@@ -4,13 +4,13 @@
 #include "replay/paraver_reader.hpp"
 #include "simulator/breakdown_report.hpp"
 #include "simulator/commands.hpp"
+#include "simulator/global_options.hpp"
 #include "simulator/html_report.hpp"
 #include "simulator/hybrid_tables.hpp"
 #include "simulator/json_report.hpp"
 #include "simulator/modelfactors_csv.hpp"
 #include "simulator/progress_bar.hpp"
 #include "simulator/terminal_report.hpp"
-#include "simulator/global_options.hpp"
 #include "simulator/warning_output.hpp"
 
 #include <filesystem>
@@ -50,8 +50,9 @@ metrics::IdealOptions ideal_options(const AnalyzeOptions& o) {
 
 struct Analyzed {
     std::vector<metrics::TraceSummary> summaries;
-    std::vector<metrics::HybridRun> runs; // the same traces, for the OpenMP and hybrid models
+    std::vector<metrics::HybridRun> runs;     // the same traces, for the OpenMP and hybrid models
     std::vector<replay::WarningLog> warnings; // per trace
+    std::vector<replay::CommunicationRepairs> repairs;
 };
 
 /// The uncompressed size of the traces when all are plain (.prv), else 0 (unknown).
@@ -69,6 +70,7 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
     std::vector<metrics::TraceSummary> out(paths.size());
     std::vector<metrics::HybridRun> runs(paths.size());
     std::vector<replay::WarningLog> warnings(paths.size());
+    std::vector<replay::CommunicationRepairs> repairs(paths.size());
     ProgressBar progress("reading", plain_bytes(paths));
     oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), [&](std::size_t i) {
         replay::ReadOptions read = read_options();
@@ -79,6 +81,7 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
         };
         const replay::Trace trace = replay::read_paraver(paths[i], read);
         warnings[i] = trace.warnings;
+        repairs[i] = trace.repairs;
         const auto options = ideal_options(o);
         // The replay program is built on every core; the replay itself is sequential, so the
         // summaries run beside it.
@@ -101,7 +104,7 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
         out[i].ideal = runs[i].ideal = ideal;
     });
     for (std::size_t i = 0; i < paths.size(); ++i) print_warnings(paths[i], warnings[i]);
-    return {std::move(out), std::move(runs), std::move(warnings)};
+    return {std::move(out), std::move(runs), std::move(warnings), std::move(repairs)};
 }
 
 /// The table `--model` names; the OpenMP and hybrid ones list runs by threads and layout.
@@ -122,6 +125,7 @@ nlohmann::json analysis_json(const metrics::SeriesAnalysis& series, const Analyz
             if (analyzed.runs[i].path != t["path"]) continue;
             t["hybrid"] = hybrid_json(analyzed.runs[i]);
             t["warnings"] = warnings_json(analyzed.warnings[i]);
+            t["communication_repairs"] = repairs_json(analyzed.repairs[i]);
         }
     }
     return j;

@@ -31,7 +31,10 @@ table.metrics tr.raw td { color: #555; }
 
 /// Linear interpolation between two RGB colours (components 0-1).
 std::string mix(const double a[3], const double b[3], double t) {
-    auto c = [&](int i) { return static_cast<int>(std::lround(255 * (a[i] + (b[i] - a[i]) * std::clamp(t, 0.0, 1.0)))); };
+    auto c = [&](int i) {
+        return static_cast<int>(
+            std::lround(255 * (a[i] + (b[i] - a[i]) * std::clamp(t, 0.0, 1.0))));
+    };
     return fmt::format("rgb({},{},{})", c(0), c(1), c(2));
 }
 
@@ -40,11 +43,15 @@ std::string cell(const std::optional<double>& v, ValueKind kind) {
     switch (kind) {
     case ValueKind::efficiency: {
         const bool dark = *v < 0.6 || *v > 0.93;
-        return fmt::format(R"(<td style="background:{};color:{}">{:.2f}%</td>)", pop_color(*v), dark ? "#fff" : "#000", 100 * *v);
+        return fmt::format(R"(<td style="background:{};color:{}">{:.2f}%</td>)", pop_color(*v),
+                           dark ? "#fff" : "#000", 100 * *v);
     }
-    case ValueKind::number: return fmt::format("<td>{:.2f}</td>", *v);
-    case ValueKind::time_us: return fmt::format("<td>{:.2f}</td>", *v);
-    case ValueKind::count: return fmt::format("<td>{:.0f}</td>", *v);
+    case ValueKind::number:
+        return fmt::format("<td>{:.2f}</td>", *v);
+    case ValueKind::time_us:
+        return fmt::format("<td>{:.2f}</td>", *v);
+    case ValueKind::count:
+        return fmt::format("<td>{:.0f}</td>", *v);
     }
     return "<td>-</td>";
 }
@@ -55,7 +62,9 @@ std::string table_html(const MetricTable& t) {
     out += "</tr>";
     auto rows = [&](const std::vector<MetricRow>& list, const char* cls) {
         for (const auto& r : list) {
-            out += fmt::format(R"(<tr class="{}"><td class="label" style="padding-left:{}px">{}</td>)", cls, 10 + 22 * r.level, escape_xml(r.label));
+            out +=
+                fmt::format(R"(<tr class="{}"><td class="label" style="padding-left:{}px">{}</td>)",
+                            cls, 10 + 22 * r.level, escape_xml(r.label));
             for (const auto& v : r.values) out += cell(v, r.kind);
             out += "</tr>";
         }
@@ -67,15 +76,19 @@ std::string table_html(const MetricTable& t) {
 
 std::string page(const std::string& title, const std::string& body) {
     const auto now = std::chrono::system_clock::now();
-    return fmt::format("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{0}</title><style>{1}</style></head>"
-                       "<body><h1>{0}</h1><p class=\"meta\">popsim {2}, {3:%Y-%m-%d %H:%M} UTC</p>{4}</body></html>\n",
-                       escape_xml(title), k_style, k_version, fmt::gmtime(std::chrono::system_clock::to_time_t(now)), body);
+    return fmt::format("<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
+                       "charset=\"utf-8\"><title>{0}</title><style>{1}</style></head>"
+                       "<body><h1>{0}</h1><p class=\"meta\">popsim {2}, {3:%Y-%m-%d %H:%M} "
+                       "UTC</p>{4}</body></html>\n",
+                       escape_xml(title), k_style, k_version,
+                       fmt::gmtime(std::chrono::system_clock::to_time_t(now)), body);
 }
 
 std::string scale_legend() {
     std::string out = "<p class=\"scale\">POP scale: ";
     for (double v : {0.3, 0.6, 0.75, 0.85, 0.95}) {
-        out += fmt::format(R"(<span style="background:{};color:{}">{:.0f}%</span>)", pop_color(v), v < 0.6 || v > 0.93 ? "#fff" : "#000", 100 * v);
+        out += fmt::format(R"(<span style="background:{};color:{}">{:.0f}%</span>)", pop_color(v),
+                           v < 0.6 || v > 0.93 ? "#fff" : "#000", 100 * v);
     }
     return out + "(green from 80 %)</p>";
 }
@@ -85,14 +98,18 @@ std::string scaling_charts(const metrics::SeriesAnalysis& s) {
     std::vector<double> procs, ideal, low;
     for (const auto& t : s.traces) procs.push_back(t.processes);
     const double ref = procs.front();
-    LineChart speedup{"Speed-up", "processes", "speed-up over " + fmt::format("{:g}", ref) + " process(es)", procs, {}, {}, true, 0, 0};
+    LineChart speedup{
+        "Speed-up", "processes", "speed-up over " + fmt::format("{:g}", ref) + " process(es)",
+        procs,      {},          {},
+        true,       0,           0};
     Series measured{"measured", "#1f5fa8", {}, false};
     for (std::size_t i = 0; i < procs.size(); ++i) {
         ideal.push_back(procs[i] / ref);
         low.push_back(0.8 * procs[i] / ref);
         measured.y.push_back(s.scaling[i].speedup);
     }
-    speedup.series = {measured, Series{"ideal", "#555", ideal, true}, Series{"80 % of ideal", "#2e8b57", low, true}};
+    speedup.series = {measured, Series{"ideal", "#555", ideal, true},
+                      Series{"80 % of ideal", "#2e8b57", low, true}};
     speedup.bands = {Band{low, ideal, "#2e8b57"}};
     LineChart eff{"Efficiencies", "processes", "efficiency (%)", procs, {}, {}, true, 0, 105};
     auto add = [&](const char* name, const char* color, auto get) {
@@ -103,9 +120,12 @@ std::string scaling_charts(const metrics::SeriesAnalysis& s) {
     add("Parallel efficiency", "#1f5fa8", [&](std::size_t i) { return s.mpi[i].parallel; });
     add("Load balance", "#e07b00", [&](std::size_t i) { return s.mpi[i].load_balance; });
     add("Communication eff.", "#7a3fb0", [&](std::size_t i) { return s.mpi[i].communication; });
-    add("Computation scal.", "#2e8b57", [&](std::size_t i) { return s.scaling[i].computation_scalability; });
-    add("Global efficiency", "#b01313", [&](std::size_t i) { return s.scaling[i].global_efficiency; });
-    return "<h2>Scaling</h2><div class=\"charts\">" + render_svg(speedup) + render_svg(eff) + "</div>";
+    add("Computation scal.", "#2e8b57",
+        [&](std::size_t i) { return s.scaling[i].computation_scalability; });
+    add("Global efficiency", "#b01313",
+        [&](std::size_t i) { return s.scaling[i].global_efficiency; });
+    return "<h2>Scaling</h2><div class=\"charts\">" + render_svg(speedup) + render_svg(eff) +
+           "</div>";
 }
 
 std::string breakdown_charts(const metrics::SeriesAnalysis& s) {
@@ -114,9 +134,15 @@ std::string breakdown_charts(const metrics::SeriesAnalysis& s) {
         const auto ranks = metrics::rank_breakdown(t);
         if (ranks.empty()) continue;
         const std::string name = t.path.substr(t.path.find_last_of('/') + 1);
-        StackedBars bars{fmt::format("{} ({} rank{})", name, ranks.size(), ranks.size() == 1 ? "" : "s"), "rank", "% of the runtime in MPI", {}, {}};
+        StackedBars bars{
+            fmt::format("{} ({} rank{})", name, ranks.size(), ranks.size() == 1 ? "" : "s"),
+            "rank",
+            "% of the runtime in MPI",
+            {},
+            {}};
         Series imbalance{"load imbalance", "#e07b00", {}, false},
-            serialization{"serialisation", "#7a3fb0", {}, false}, transfer{"transfer", "#b01313", {}, false};
+            serialization{"serialisation", "#7a3fb0", {}, false},
+            transfer{"transfer", "#b01313", {}, false};
         const double T = static_cast<double>(t.runtime);
         for (std::size_t r = 0; r < ranks.size(); ++r) {
             bars.categories.push_back(std::to_string(r + 1));
@@ -127,44 +153,64 @@ std::string breakdown_charts(const metrics::SeriesAnalysis& s) {
         bars.parts = {imbalance, serialization, transfer};
         out += render_svg(bars);
     }
-    return out.empty() ? out : "<h2>Per-rank breakdown</h2><p class=\"meta\">Each rank's MPI time (the rest of the runtime is useful computation): "
-                               "transfer is the MPI time the ideal network removes, serialisation the waits that remain on it, load imbalance "
-                               "the wait for slower ranks.</p><div class=\"charts\">" + out + "</div>";
+    return out.empty() ? out
+                       : "<h2>Per-rank breakdown</h2><p class=\"meta\">Each rank's MPI time (the "
+                         "rest of the runtime is useful computation): "
+                         "transfer is the MPI time the ideal network removes, serialisation the "
+                         "waits that remain on it, load imbalance "
+                         "the wait for slower ranks.</p><div class=\"charts\">" +
+                             out + "</div>";
 }
 
 } // namespace
 
 std::string pop_color(double v) {
-    static constexpr double dark_red[3] = {0.690, 0.074, 0.074}, light_red[3] = {0.992, 0.910, 0.910};
-    static constexpr double light_green[3] = {0.910, 0.992, 0.910}, dark_green[3] = {0.074, 0.690, 0.074};
+    static constexpr double dark_red[3] = {0.690, 0.074, 0.074},
+                            light_red[3] = {0.992, 0.910, 0.910};
+    static constexpr double light_green[3] = {0.910, 0.992, 0.910},
+                            dark_green[3] = {0.074, 0.690, 0.074};
     if (v < 0.5) return mix(dark_red, dark_red, 0);
     if (v < 0.8) return mix(dark_red, light_red, (v - 0.5) / 0.3);
     return mix(light_green, dark_green, (v - 0.8) / 0.2);
 }
 
-std::string render_analysis_html(const MetricTable& table, const metrics::SeriesAnalysis& s, const std::string& model) {
+std::string render_analysis_html(const MetricTable& table, const metrics::SeriesAnalysis& s,
+                                 const std::string& model) {
     std::string body = "<p class=\"meta\">Traces:</p><ul class=\"meta\">";
     for (const auto& t : s.traces) body += "<li>" + escape_xml(t.path) + "</li>";
-    body += fmt::format("</ul><p class=\"meta\">Model: {}; {} scaling{}; Serialisation/Transfer convention: {}.</p>", escape_xml(model),
-                        s.kind == metrics::ScalingKind::weak ? "weak" : "strong", s.kind_forced ? " (forced)" : " (detected)",
-                        s.convention == metrics::SerTransConvention::modelfactors ? "modelfactors" : "POP");
+    body += fmt::format("</ul><p class=\"meta\">Model: {}; {} scaling{}; Serialisation/Transfer "
+                        "convention: {}.</p>",
+                        escape_xml(model), s.kind == metrics::ScalingKind::weak ? "weak" : "strong",
+                        s.kind_forced ? " (forced)" : " (detected)",
+                        s.convention == metrics::SerTransConvention::modelfactors ? "modelfactors"
+                                                                                  : "POP");
     body += "<h2>Metrics</h2>" + scale_legend() + table_html(table);
     body += scaling_charts(s) + breakdown_charts(s);
     return page("popsim report", body);
 }
 
-std::string render_whatif_html(const std::string& trace, double real_s, double ideal_s, const std::vector<WhatifPoint>& points) {
-    StackedBars bars{"Predicted runtime per network", "configuration", "runtime (s)", {}, {Series{"predicted runtime", "#1f5fa8", {}, false}}};
-    std::string list = "<table class=\"metrics\"><tr><th>#</th><th>network</th><th>predicted (s)</th><th>speed-up</th></tr>";
+std::string render_whatif_html(const std::string& trace, double real_s, double ideal_s,
+                               const std::vector<WhatifPoint>& points) {
+    StackedBars bars{"Predicted runtime per network",
+                     "configuration",
+                     "runtime (s)",
+                     {},
+                     {Series{"predicted runtime", "#1f5fa8", {}, false}}};
+    std::string list = "<table class=\"metrics\"><tr><th>#</th><th>network</th><th>predicted "
+                       "(s)</th><th>speed-up</th></tr>";
     for (std::size_t i = 0; i < points.size(); ++i) {
         bars.categories.push_back(std::to_string(i + 1));
         bars.parts[0].y.push_back(points[i].predicted_s);
-        list += fmt::format(R"(<tr><td>{}</td><td class="label">{}</td><td>{:.6f}</td><td>{:.4f}</td></tr>)", i + 1, escape_xml(points[i].network),
-                            points[i].predicted_s, points[i].predicted_s > 0 ? real_s / points[i].predicted_s : 0.0);
+        list += fmt::format(
+            R"(<tr><td>{}</td><td class="label">{}</td><td>{:.6f}</td><td>{:.4f}</td></tr>)", i + 1,
+            escape_xml(points[i].network), points[i].predicted_s,
+            points[i].predicted_s > 0 ? real_s / points[i].predicted_s : 0.0);
     }
-    const std::string body = fmt::format("<p class=\"meta\">Trace: {}; real runtime {:.6f} s; ideal network {:.6f} s.</p>", escape_xml(trace), real_s,
-                                         ideal_s) +
-                             "<div class=\"charts\">" + render_svg(bars) + "</div>" + list + "</table>";
+    const std::string body =
+        fmt::format(
+            "<p class=\"meta\">Trace: {}; real runtime {:.6f} s; ideal network {:.6f} s.</p>",
+            escape_xml(trace), real_s, ideal_s) +
+        "<div class=\"charts\">" + render_svg(bars) + "</div>" + list + "</table>";
     return page("popsim what-if sweep", body);
 }
 

@@ -10,7 +10,8 @@ using K = ValueKind;
 
 std::vector<std::string> layout_columns(const std::vector<metrics::HybridRun>& runs) {
     std::vector<std::string> columns;
-    for (const auto& r : runs) columns.push_back(fmt::format("{}x{}", r.processes, r.threads_per_process));
+    for (const auto& r : runs)
+        columns.push_back(fmt::format("{}x{}", r.processes, r.threads_per_process));
     return columns;
 }
 
@@ -21,7 +22,9 @@ std::vector<Model> each(const std::vector<metrics::HybridRun>& runs, Compute com
     return out;
 }
 
-nlohmann::json optional_number(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+nlohmann::json optional_number(const std::optional<double>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
 
 } // namespace
 
@@ -33,16 +36,26 @@ MetricTable openmp_table(const metrics::OpenMpSeries& s) {
     const auto& e = s.efficiencies;
     const auto& c = s.scaling;
     auto& rows = t.factors;
-    rows.push_back(make_row(n, "OpenMP Region Efficiency", "omp_region_efficiency", 2, K::efficiency, [&](auto i) { return e[i].omp_region; }));
-    rows.push_back(make_row(n, "Serial Region Efficiency", "serial_region_efficiency", 2, K::efficiency, [&](auto i) { return e[i].serial_region; }));
-    rows.push_back(make_row(n, "Parallel Efficiency", "parallel_efficiency", 1, K::efficiency, [&](auto i) { return e[i].parallel; }));
-    rows.push_back(make_row(n, "IPC Scaling", "ipc_scaling", 2, K::efficiency, [&](auto i) { return c[i].ipc; }));
-    rows.push_back(make_row(n, "Instruction Scaling", "instruction_scaling", 2, K::efficiency, [&](auto i) { return c[i].instruction; }));
-    rows.push_back(make_row(n, "Frequency Scaling", "frequency_scaling", 2, K::efficiency, [&](auto i) { return c[i].frequency; }));
-    rows.push_back(make_row(n, "Computational Scaling", "computational_scaling", 1, K::efficiency, [&](auto i) { return c[i].computational; }));
-    rows.push_back(make_row(n, "Global Efficiency", "global_efficiency", 0, K::efficiency, [&](auto i) { return c[i].global; }));
-    rows.push_back(make_row(n, "Speedup", "speedup", 0, K::number, [&](auto i) { return c[i].speedup; }));
-    rows.push_back(make_row(n, "Runtime (ns)", "runtime_ns", 0, K::count, [&](auto i) { return static_cast<double>(s.runs[i].runtime); }));
+    rows.push_back(make_row(n, "OpenMP Region Efficiency", "omp_region_efficiency", 2,
+                            K::efficiency, [&](auto i) { return e[i].omp_region; }));
+    rows.push_back(make_row(n, "Serial Region Efficiency", "serial_region_efficiency", 2,
+                            K::efficiency, [&](auto i) { return e[i].serial_region; }));
+    rows.push_back(make_row(n, "Parallel Efficiency", "parallel_efficiency", 1, K::efficiency,
+                            [&](auto i) { return e[i].parallel; }));
+    rows.push_back(make_row(n, "IPC Scaling", "ipc_scaling", 2, K::efficiency,
+                            [&](auto i) { return c[i].ipc; }));
+    rows.push_back(make_row(n, "Instruction Scaling", "instruction_scaling", 2, K::efficiency,
+                            [&](auto i) { return c[i].instruction; }));
+    rows.push_back(make_row(n, "Frequency Scaling", "frequency_scaling", 2, K::efficiency,
+                            [&](auto i) { return c[i].frequency; }));
+    rows.push_back(make_row(n, "Computational Scaling", "computational_scaling", 1, K::efficiency,
+                            [&](auto i) { return c[i].computational; }));
+    rows.push_back(make_row(n, "Global Efficiency", "global_efficiency", 0, K::efficiency,
+                            [&](auto i) { return c[i].global; }));
+    rows.push_back(
+        make_row(n, "Speedup", "speedup", 0, K::number, [&](auto i) { return c[i].speedup; }));
+    rows.push_back(make_row(n, "Runtime (ns)", "runtime_ns", 0, K::count,
+                            [&](auto i) { return static_cast<double>(s.runs[i].runtime); }));
     return t;
 }
 
@@ -53,15 +66,26 @@ MetricTable hybrid_additive_table(const std::vector<metrics::HybridRun>& runs) {
     const auto a = each<metrics::HybridAdditive>(runs, metrics::hybrid_additive);
     const auto n = runs.size();
     auto& rows = t.factors;
-    rows.push_back(make_row(n, "Parallel efficiency", "parallel_efficiency", 0, K::efficiency, [&](auto i) { return a[i].parallel; }));
-    rows.push_back(make_row(n, "Process efficiency", "process_efficiency", 1, K::efficiency, [&](auto i) { return a[i].process; }));
-    rows.push_back(make_row(n, "Process load balance", "process_load_balance", 2, K::efficiency, [&](auto i) { return a[i].process_load_balance; }));
-    rows.push_back(make_row(n, "Process communication efficiency", "process_communication_efficiency", 2, K::efficiency, [&](auto i) { return a[i].process_communication; }));
-    rows.push_back(make_row(n, "Process serialisation efficiency", "process_serialization_efficiency", 3, K::efficiency, [&](auto i) { return a[i].process_serialization; }));
-    rows.push_back(make_row(n, "Process transfer efficiency", "process_transfer_efficiency", 3, K::efficiency, [&](auto i) { return a[i].process_transfer; }));
-    rows.push_back(make_row(n, "Thread efficiency", "thread_efficiency", 1, K::efficiency, [&](auto i) { return a[i].thread; }));
-    rows.push_back(make_row(n, "OpenMP region efficiency", "omp_region_efficiency", 2, K::efficiency, [&](auto i) { return a[i].omp_region; }));
-    rows.push_back(make_row(n, "Serial region efficiency", "serial_region_efficiency", 2, K::efficiency, [&](auto i) { return a[i].serial_region; }));
+    rows.push_back(make_row(n, "Parallel efficiency", "parallel_efficiency", 0, K::efficiency,
+                            [&](auto i) { return a[i].parallel; }));
+    rows.push_back(make_row(n, "Process efficiency", "process_efficiency", 1, K::efficiency,
+                            [&](auto i) { return a[i].process; }));
+    rows.push_back(make_row(n, "Process load balance", "process_load_balance", 2, K::efficiency,
+                            [&](auto i) { return a[i].process_load_balance; }));
+    rows.push_back(make_row(n, "Process communication efficiency",
+                            "process_communication_efficiency", 2, K::efficiency,
+                            [&](auto i) { return a[i].process_communication; }));
+    rows.push_back(make_row(n, "Process serialisation efficiency",
+                            "process_serialization_efficiency", 3, K::efficiency,
+                            [&](auto i) { return a[i].process_serialization; }));
+    rows.push_back(make_row(n, "Process transfer efficiency", "process_transfer_efficiency", 3,
+                            K::efficiency, [&](auto i) { return a[i].process_transfer; }));
+    rows.push_back(make_row(n, "Thread efficiency", "thread_efficiency", 1, K::efficiency,
+                            [&](auto i) { return a[i].thread; }));
+    rows.push_back(make_row(n, "OpenMP region efficiency", "omp_region_efficiency", 2,
+                            K::efficiency, [&](auto i) { return a[i].omp_region; }));
+    rows.push_back(make_row(n, "Serial region efficiency", "serial_region_efficiency", 2,
+                            K::efficiency, [&](auto i) { return a[i].serial_region; }));
     return t;
 }
 
@@ -72,17 +96,28 @@ MetricTable hybrid_multiplicative_table(const std::vector<metrics::HybridRun>& r
     const auto m = each<metrics::HybridMultiplicative>(runs, metrics::hybrid_multiplicative);
     const auto n = runs.size();
     auto& rows = t.factors;
-    rows.push_back(make_row(n, "Hybrid parallel efficiency", "hybrid_parallel_efficiency", 0, K::efficiency, [&](auto i) { return m[i].hybrid_parallel; }));
-    rows.push_back(make_row(n, "Hybrid load balance", "hybrid_load_balance", 1, K::efficiency, [&](auto i) { return m[i].hybrid_load_balance; }));
-    rows.push_back(make_row(n, "Hybrid communication efficiency", "hybrid_communication_efficiency", 1, K::efficiency, [&](auto i) { return m[i].hybrid_communication; }));
-    rows.push_back(make_row(n, "MPI parallel efficiency", "mpi_parallel_efficiency", 1, K::efficiency, [&](auto i) { return m[i].mpi_parallel; }));
-    rows.push_back(make_row(n, "MPI load balance", "mpi_load_balance", 2, K::efficiency, [&](auto i) { return m[i].mpi_load_balance; }));
-    rows.push_back(make_row(n, "MPI communication efficiency", "mpi_communication_efficiency", 2, K::efficiency, [&](auto i) { return m[i].mpi_communication; }));
-    rows.push_back(make_row(n, "MPI serialisation efficiency", "mpi_serialization_efficiency", 3, K::efficiency, [&](auto i) { return m[i].mpi_serialization; }));
-    rows.push_back(make_row(n, "MPI transfer efficiency", "mpi_transfer_efficiency", 3, K::efficiency, [&](auto i) { return m[i].mpi_transfer; }));
-    rows.push_back(make_row(n, "OpenMP parallel efficiency", "omp_parallel_efficiency", 1, K::efficiency, [&](auto i) { return m[i].omp_parallel; }));
-    rows.push_back(make_row(n, "OpenMP load balance", "omp_load_balance", 2, K::efficiency, [&](auto i) { return m[i].omp_load_balance; }));
-    rows.push_back(make_row(n, "OpenMP communication efficiency", "omp_communication_efficiency", 2, K::efficiency, [&](auto i) { return m[i].omp_communication; }));
+    rows.push_back(make_row(n, "Hybrid parallel efficiency", "hybrid_parallel_efficiency", 0,
+                            K::efficiency, [&](auto i) { return m[i].hybrid_parallel; }));
+    rows.push_back(make_row(n, "Hybrid load balance", "hybrid_load_balance", 1, K::efficiency,
+                            [&](auto i) { return m[i].hybrid_load_balance; }));
+    rows.push_back(make_row(n, "Hybrid communication efficiency", "hybrid_communication_efficiency",
+                            1, K::efficiency, [&](auto i) { return m[i].hybrid_communication; }));
+    rows.push_back(make_row(n, "MPI parallel efficiency", "mpi_parallel_efficiency", 1,
+                            K::efficiency, [&](auto i) { return m[i].mpi_parallel; }));
+    rows.push_back(make_row(n, "MPI load balance", "mpi_load_balance", 2, K::efficiency,
+                            [&](auto i) { return m[i].mpi_load_balance; }));
+    rows.push_back(make_row(n, "MPI communication efficiency", "mpi_communication_efficiency", 2,
+                            K::efficiency, [&](auto i) { return m[i].mpi_communication; }));
+    rows.push_back(make_row(n, "MPI serialisation efficiency", "mpi_serialization_efficiency", 3,
+                            K::efficiency, [&](auto i) { return m[i].mpi_serialization; }));
+    rows.push_back(make_row(n, "MPI transfer efficiency", "mpi_transfer_efficiency", 3,
+                            K::efficiency, [&](auto i) { return m[i].mpi_transfer; }));
+    rows.push_back(make_row(n, "OpenMP parallel efficiency", "omp_parallel_efficiency", 1,
+                            K::efficiency, [&](auto i) { return m[i].omp_parallel; }));
+    rows.push_back(make_row(n, "OpenMP load balance", "omp_load_balance", 2, K::efficiency,
+                            [&](auto i) { return m[i].omp_load_balance; }));
+    rows.push_back(make_row(n, "OpenMP communication efficiency", "omp_communication_efficiency", 2,
+                            K::efficiency, [&](auto i) { return m[i].omp_communication; }));
     return t;
 }
 
@@ -93,14 +128,22 @@ MetricTable talp_table(const std::vector<metrics::HybridRun>& runs) {
     const auto e = each<metrics::TalpEfficiencies>(runs, metrics::talp);
     const auto n = runs.size();
     auto& rows = t.factors;
-    rows.push_back(make_row(n, "Parallel efficiency", "parallel_efficiency", 0, K::efficiency, [&](auto i) { return e[i].parallel; }));
-    rows.push_back(make_row(n, "MPI parallel efficiency", "mpi_parallel_efficiency", 1, K::efficiency, [&](auto i) { return e[i].mpi_parallel; }));
-    rows.push_back(make_row(n, "MPI communication efficiency", "mpi_communication_efficiency", 2, K::efficiency, [&](auto i) { return e[i].mpi_communication; }));
-    rows.push_back(make_row(n, "MPI load balance", "mpi_load_balance", 2, K::efficiency, [&](auto i) { return e[i].mpi_load_balance; }));
-    rows.push_back(make_row(n, "OpenMP parallel efficiency", "omp_parallel_efficiency", 1, K::efficiency, [&](auto i) { return e[i].omp_parallel; }));
-    rows.push_back(make_row(n, "OpenMP serialisation efficiency", "omp_serialization_efficiency", 2, K::efficiency, [&](auto i) { return e[i].omp_serialization; }));
-    rows.push_back(make_row(n, "OpenMP load balance", "omp_load_balance", 2, K::efficiency, [&](auto i) { return e[i].omp_load_balance; }));
-    rows.push_back(make_row(n, "OpenMP scheduling efficiency", "omp_scheduling_efficiency", 2, K::efficiency, [&](auto i) { return e[i].omp_scheduling; }));
+    rows.push_back(make_row(n, "Parallel efficiency", "parallel_efficiency", 0, K::efficiency,
+                            [&](auto i) { return e[i].parallel; }));
+    rows.push_back(make_row(n, "MPI parallel efficiency", "mpi_parallel_efficiency", 1,
+                            K::efficiency, [&](auto i) { return e[i].mpi_parallel; }));
+    rows.push_back(make_row(n, "MPI communication efficiency", "mpi_communication_efficiency", 2,
+                            K::efficiency, [&](auto i) { return e[i].mpi_communication; }));
+    rows.push_back(make_row(n, "MPI load balance", "mpi_load_balance", 2, K::efficiency,
+                            [&](auto i) { return e[i].mpi_load_balance; }));
+    rows.push_back(make_row(n, "OpenMP parallel efficiency", "omp_parallel_efficiency", 1,
+                            K::efficiency, [&](auto i) { return e[i].omp_parallel; }));
+    rows.push_back(make_row(n, "OpenMP serialisation efficiency", "omp_serialization_efficiency", 2,
+                            K::efficiency, [&](auto i) { return e[i].omp_serialization; }));
+    rows.push_back(make_row(n, "OpenMP load balance", "omp_load_balance", 2, K::efficiency,
+                            [&](auto i) { return e[i].omp_load_balance; }));
+    rows.push_back(make_row(n, "OpenMP scheduling efficiency", "omp_scheduling_efficiency", 2,
+                            K::efficiency, [&](auto i) { return e[i].omp_scheduling; }));
     return t;
 }
 
@@ -115,7 +158,9 @@ std::string format_pypop_csv(const MetricTable& table) {
         out += fmt::format("\"{}\"", row.label);
         for (const auto& v : row.values) {
             out += ',';
-            out += !v ? std::string("NaN") : row.kind == K::count ? fmt::format("{:e}", *v) : fmt::format("{:.6f}", *v);
+            out += !v                     ? std::string("NaN")
+                   : row.kind == K::count ? fmt::format("{:e}", *v)
+                                          : fmt::format("{:.6f}", *v);
         }
         out += '\n';
     }
@@ -127,35 +172,63 @@ nlohmann::json hybrid_json(const metrics::HybridRun& r) {
     const auto a = metrics::hybrid_additive(r);
     const auto m = metrics::hybrid_multiplicative(r);
     const auto t = metrics::talp(r);
-    return {{"layout", {{"processes", r.processes}, {"threads_per_process", r.threads_per_process}, {"total_threads", r.total_threads}}},
-            {"runtime_ns_pypop", r.runtime},
-            {"openmp", {{"omp_region_efficiency", omp.omp_region}, {"serial_region_efficiency", omp.serial_region}, {"parallel_efficiency", omp.parallel}}},
-            {"hybrid_additive",
-             {{"parallel_efficiency", a.parallel}, {"process_efficiency", a.process}, {"process_load_balance", a.process_load_balance},
-              {"process_communication_efficiency", a.process_communication}, {"process_transfer_efficiency", optional_number(a.process_transfer)},
-              {"process_serialization_efficiency", optional_number(a.process_serialization)},
-              {"process_transfer_efficiency_s1", optional_number(a.process_transfer_s1)},
-              {"process_serialization_efficiency_s1", optional_number(a.process_serialization_s1)}, {"thread_efficiency", a.thread},
-              {"omp_region_efficiency", a.omp_region}, {"serial_region_efficiency", a.serial_region}}},
-            {"hybrid_multiplicative",
-             {{"hybrid_parallel_efficiency", m.hybrid_parallel}, {"hybrid_load_balance", m.hybrid_load_balance},
-              {"hybrid_communication_efficiency", m.hybrid_communication}, {"mpi_parallel_efficiency", m.mpi_parallel},
-              {"mpi_load_balance", m.mpi_load_balance}, {"mpi_communication_efficiency", m.mpi_communication},
-              {"mpi_serialization_efficiency", optional_number(m.mpi_serialization)}, {"mpi_transfer_efficiency", optional_number(m.mpi_transfer)},
-              {"omp_parallel_efficiency", m.omp_parallel}, {"omp_load_balance", m.omp_load_balance}, {"omp_communication_efficiency", m.omp_communication}}},
-            {"regions", [&] {
-                 auto list = nlohmann::json::array();
-                 for (const auto& g : metrics::region_metrics(r))
-                     list.push_back({{"region", g.region}, {"instances", g.instances}, {"total_length_ns", g.total_length},
-                                     {"parallel_efficiency", g.parallel_efficiency}, {"load_balance", g.load_balance},
-                                     {"parallel_inefficiency_contribution", g.parallel_inefficiency_contribution},
-                                     {"load_imbalance_contribution", g.load_imbalance_contribution}});
-                 return list;
-             }()},
-            {"talp",
-             {{"parallel_efficiency", t.parallel}, {"mpi_parallel_efficiency", t.mpi_parallel}, {"mpi_communication_efficiency", t.mpi_communication},
-              {"mpi_load_balance", t.mpi_load_balance}, {"omp_parallel_efficiency", t.omp_parallel}, {"omp_serialization_efficiency", t.omp_serialization},
-              {"omp_load_balance", t.omp_load_balance}, {"omp_scheduling_efficiency", t.omp_scheduling}}}};
+    return {
+        {"layout",
+         {{"processes", r.processes},
+          {"threads_per_process", r.threads_per_process},
+          {"total_threads", r.total_threads}}},
+        {"runtime_ns_pypop", r.runtime},
+        {"openmp",
+         {{"omp_region_efficiency", omp.omp_region},
+          {"serial_region_efficiency", omp.serial_region},
+          {"parallel_efficiency", omp.parallel}}},
+        {"hybrid_additive",
+         {{"parallel_efficiency", a.parallel},
+          {"process_efficiency", a.process},
+          {"process_load_balance", a.process_load_balance},
+          {"process_communication_efficiency", a.process_communication},
+          {"process_transfer_efficiency", optional_number(a.process_transfer)},
+          {"process_serialization_efficiency", optional_number(a.process_serialization)},
+          {"process_transfer_efficiency_s1", optional_number(a.process_transfer_s1)},
+          {"process_serialization_efficiency_s1", optional_number(a.process_serialization_s1)},
+          {"thread_efficiency", a.thread},
+          {"omp_region_efficiency", a.omp_region},
+          {"serial_region_efficiency", a.serial_region}}},
+        {"hybrid_multiplicative",
+         {{"hybrid_parallel_efficiency", m.hybrid_parallel},
+          {"hybrid_load_balance", m.hybrid_load_balance},
+          {"hybrid_communication_efficiency", m.hybrid_communication},
+          {"mpi_parallel_efficiency", m.mpi_parallel},
+          {"mpi_load_balance", m.mpi_load_balance},
+          {"mpi_communication_efficiency", m.mpi_communication},
+          {"mpi_serialization_efficiency", optional_number(m.mpi_serialization)},
+          {"mpi_transfer_efficiency", optional_number(m.mpi_transfer)},
+          {"omp_parallel_efficiency", m.omp_parallel},
+          {"omp_load_balance", m.omp_load_balance},
+          {"omp_communication_efficiency", m.omp_communication}}},
+        {"regions",
+         [&] {
+             auto list = nlohmann::json::array();
+             for (const auto& g : metrics::region_metrics(r))
+                 list.push_back(
+                     {{"region", g.region},
+                      {"instances", g.instances},
+                      {"total_length_ns", g.total_length},
+                      {"parallel_efficiency", g.parallel_efficiency},
+                      {"load_balance", g.load_balance},
+                      {"parallel_inefficiency_contribution", g.parallel_inefficiency_contribution},
+                      {"load_imbalance_contribution", g.load_imbalance_contribution}});
+             return list;
+         }()},
+        {"talp",
+         {{"parallel_efficiency", t.parallel},
+          {"mpi_parallel_efficiency", t.mpi_parallel},
+          {"mpi_communication_efficiency", t.mpi_communication},
+          {"mpi_load_balance", t.mpi_load_balance},
+          {"omp_parallel_efficiency", t.omp_parallel},
+          {"omp_serialization_efficiency", t.omp_serialization},
+          {"omp_load_balance", t.omp_load_balance},
+          {"omp_scheduling_efficiency", t.omp_scheduling}}}};
 }
 
 } // namespace popsim::simulator

@@ -9,7 +9,9 @@ namespace {
 
 using nlohmann::json;
 
-json optional_number(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+json optional_number(const std::optional<double>& v) {
+    return v ? json(*v) : json(nullptr);
+}
 
 const char* convention_name(metrics::SerTransConvention c) {
     return c == metrics::SerTransConvention::modelfactors ? "modelfactors" : "pop";
@@ -21,17 +23,25 @@ json summary_json(const metrics::TraceSummary& s) {
     j["processes"] = s.processes;
     j["threads"] = s.threads;
     j["runtime_ns"] = s.runtime;
-    j["useful_ns"] = {{"average", s.useful_average()}, {"maximum", s.useful_max()}, {"total", s.useful_total()}, {"per_thread", s.useful}};
+    j["useful_ns"] = {{"average", s.useful_average()},
+                      {"maximum", s.useful_max()},
+                      {"total", s.useful_total()},
+                      {"per_thread", s.useful}};
     j["useful_instructions"] = s.has_counters ? json(s.instructions) : json(nullptr);
     j["useful_cycles"] = s.has_counters ? json(s.cycles) : json(nullptr);
-    j["ideal"] = s.ideal ? json{{"runtime_ns", s.ideal->runtime}, {"max_useful_ns", s.ideal->max_useful},
-                                {"task_useful_ns", s.ideal->task_useful}, {"task_end_ns", s.ideal->task_end}}
+    j["ideal"] = s.ideal ? json{{"runtime_ns", s.ideal->runtime},
+                                {"max_useful_ns", s.ideal->max_useful},
+                                {"task_useful_ns", s.ideal->task_useful},
+                                {"task_end_ns", s.ideal->task_end}}
                          : json(nullptr);
     j["rank_breakdown_ns"] = json::array();
     const auto ranks = metrics::rank_breakdown(s);
     for (std::size_t r = 0; r < ranks.size(); ++r) {
-        j["rank_breakdown_ns"].push_back({{"rank", r + 1}, {"useful", ranks[r].useful}, {"load_imbalance", ranks[r].load_imbalance},
-                                         {"serialization", ranks[r].serialization}, {"transfer", ranks[r].transfer}});
+        j["rank_breakdown_ns"].push_back({{"rank", r + 1},
+                                          {"useful", ranks[r].useful},
+                                          {"load_imbalance", ranks[r].load_imbalance},
+                                          {"serialization", ranks[r].serialization},
+                                          {"transfer", ranks[r].transfer}});
     }
     return j;
 }

@@ -12,9 +12,12 @@ namespace {
 std::string cell(const std::optional<double>& v, ValueKind kind) {
     if (!v) return "NaN";
     switch (kind) {
-    case ValueKind::efficiency: return fmt::format("{:.6f}", *v * 100.0);
-    case ValueKind::number: return fmt::format("{:.6f}", *v);
-    default: return fmt::format("{:.2f}", *v);
+    case ValueKind::efficiency:
+        return fmt::format("{:.6f}", *v * 100.0);
+    case ValueKind::number:
+        return fmt::format("{:.6f}", *v);
+    default:
+        return fmt::format("{:.2f}", *v);
     }
 }
 } // namespace
@@ -49,7 +52,8 @@ std::string format_modelfactors_csv(const MetricTable& table) {
 
 void write_text_file(const std::string& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary);
-    if (!out) throw std::runtime_error(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+    if (!out)
+        throw std::runtime_error(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
     out << text;
     if (!out.flush()) throw std::runtime_error(fmt::format("{}: write failed", path));
 }

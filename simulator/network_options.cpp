@@ -11,19 +11,29 @@ namespace popsim::simulator {
 
 void add_network_options(CLI::App* cmd, NetworkOptions& o, bool single_values) {
     const char* list = single_values ? "" : " (a comma-separated list sweeps it)";
-    cmd->add_option("--network", o.model, "Network model: ideal or dimemas")->check(CLI::IsMember({"ideal", "dimemas"}))->capture_default_str();
-    cmd->add_option("--config", o.config, "A Dimemas configuration file (.cfg; implies --network dimemas)")->check(CLI::ExistingFile);
+    cmd->add_option("--network", o.model, "Network model: ideal or dimemas")
+        ->check(CLI::IsMember({"ideal", "dimemas"}))
+        ->capture_default_str();
+    cmd->add_option("--config", o.config,
+                    "A Dimemas configuration file (.cfg; implies --network dimemas)")
+        ->check(CLI::ExistingFile);
     cmd->add_option("--latency", o.latency, std::string("Inter-node latency, e.g. 5us") + list);
-    cmd->add_option("--bandwidth", o.bandwidth, std::string("Inter-node bandwidth, e.g. 10GB/s, 500MiB/s, inf") + list);
-    cmd->add_option("--buses", o.buses, std::string("Concurrent inter-node transfers, 0 = unlimited") + list);
+    cmd->add_option("--bandwidth", o.bandwidth,
+                    std::string("Inter-node bandwidth, e.g. 10GB/s, 500MiB/s, inf") + list);
+    cmd->add_option("--buses", o.buses,
+                    std::string("Concurrent inter-node transfers, 0 = unlimited") + list);
     cmd->add_option("--links", o.links, "Input and output links per node, 0 = unlimited");
-    cmd->add_option("--tasks-per-node", o.tasks_per_node, std::string("Tasks per node (filled in order)") + list);
-    cmd->add_option("--cpu-ratio", o.cpu_ratio, std::string("Relative CPU speed: bursts take traced / ratio") + list);
+    cmd->add_option("--tasks-per-node", o.tasks_per_node,
+                    std::string("Tasks per node (filled in order)") + list);
+    cmd->add_option("--cpu-ratio", o.cpu_ratio,
+                    std::string("Relative CPU speed: bursts take traced / ratio") + list);
     cmd->add_option("--mapping", o.mapping,
-                    "Tasks to nodes: fill (tasks-per-node consecutive tasks per node), interleaved (round robin), or a list of "
+                    "Tasks to nodes: fill (tasks-per-node consecutive tasks per node), interleaved "
+                    "(round robin), or a list of "
                     "0-based nodes, one per task (0:0:1:1)")
         ->capture_default_str();
-    cmd->add_option("--eager", o.eager, "Sends of at least this size use rendezvous (Dimemas -S)")->capture_default_str();
+    cmd->add_option("--eager", o.eager, "Sends of at least this size use rendezvous (Dimemas -S)")
+        ->capture_default_str();
 }
 
 replay::ProgramOptions program_options(const NetworkOptions& o) {
@@ -35,7 +45,8 @@ replay::ProgramOptions program_options(const NetworkOptions& o) {
 namespace {
 
 /// Node of each task for --mapping (empty for fill, which tasks_per_node describes).
-std::vector<std::uint32_t> task_nodes(const std::string& mapping, std::uint32_t tasks, std::uint32_t per_node) {
+std::vector<std::uint32_t> task_nodes(const std::string& mapping, std::uint32_t tasks,
+                                      std::uint32_t per_node) {
     std::vector<std::uint32_t> nodes;
     if (mapping == "fill") return nodes;
     if (mapping == "interleaved") {
@@ -47,26 +58,33 @@ std::vector<std::uint32_t> task_nodes(const std::string& mapping, std::uint32_t 
     while (start <= mapping.size()) {
         const auto colon = std::min(mapping.find(':', start), mapping.size());
         std::uint32_t node = 0;
-        const auto [end, ec] = std::from_chars(mapping.data() + start, mapping.data() + colon, node);
+        const auto [end, ec] =
+            std::from_chars(mapping.data() + start, mapping.data() + colon, node);
         if (ec != std::errc{} || end != mapping.data() + colon) {
-            throw std::invalid_argument(fmt::format("--mapping '{}' is not fill, interleaved or a list of node numbers like 0:0:1:1", mapping));
+            throw std::invalid_argument(fmt::format(
+                "--mapping '{}' is not fill, interleaved or a list of node numbers like 0:0:1:1",
+                mapping));
         }
         nodes.push_back(node);
         start = colon + 1;
     }
-    if (nodes.size() != tasks) throw std::invalid_argument(fmt::format("--mapping lists {} nodes for {} tasks", nodes.size(), tasks));
+    if (nodes.size() != tasks)
+        throw std::invalid_argument(
+            fmt::format("--mapping lists {} nodes for {} tasks", nodes.size(), tasks));
     return nodes;
 }
 
 } // namespace
 
-replay::network::DimemasParameters dimemas_parameters(const NetworkOptions& o, std::uint32_t tasks) {
+replay::network::DimemasParameters dimemas_parameters(const NetworkOptions& o,
+                                                      std::uint32_t tasks) {
     replay::network::DimemasParameters p;
     if (!o.config.empty()) p = replay::network::read_dimemas_config(o.config);
     auto count = [](const std::string& text, const char* what) {
         std::uint32_t v = 0;
         const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-        if (ec != std::errc{} || end != text.data() + text.size()) throw std::invalid_argument(fmt::format("{} '{}' is not a whole number", what, text));
+        if (ec != std::errc{} || end != text.data() + text.size())
+            throw std::invalid_argument(fmt::format("{} '{}' is not a whole number", what, text));
         return v;
     };
     if (o.latency) p.inter_latency = parse_time(*o.latency);
@@ -75,7 +93,8 @@ replay::network::DimemasParameters dimemas_parameters(const NetworkOptions& o, s
     if (o.links) p.in_links = p.out_links = count(*o.links, "--links");
     if (o.tasks_per_node) {
         p.tasks_per_node = count(*o.tasks_per_node, "--tasks-per-node");
-        if (p.tasks_per_node == 0) throw std::invalid_argument("--tasks-per-node must be at least 1");
+        if (p.tasks_per_node == 0)
+            throw std::invalid_argument("--tasks-per-node must be at least 1");
     }
     if (o.cpu_ratio) {
         p.cpu_ratio = std::stod(*o.cpu_ratio);
@@ -85,18 +104,24 @@ replay::network::DimemasParameters dimemas_parameters(const NetworkOptions& o, s
     return p;
 }
 
-std::unique_ptr<replay::network::NetworkModel> make_network(const NetworkOptions& o, std::uint32_t tasks) {
-    const bool dimemas = o.model == "dimemas" || !o.config.empty() || o.latency || o.bandwidth || o.buses || o.links || o.tasks_per_node ||
-                         o.cpu_ratio || o.mapping != "fill";
+std::unique_ptr<replay::network::NetworkModel> make_network(const NetworkOptions& o,
+                                                            std::uint32_t tasks) {
+    const bool dimemas = o.model == "dimemas" || !o.config.empty() || o.latency || o.bandwidth ||
+                         o.buses || o.links || o.tasks_per_node || o.cpu_ratio ||
+                         o.mapping != "fill";
     if (!dimemas) return std::make_unique<replay::network::IdealNetwork>();
     return std::make_unique<replay::network::DimemasNetwork>(dimemas_parameters(o, tasks));
 }
 
 std::string describe_network(const NetworkOptions& o, std::uint32_t tasks) {
-    if (make_network(o, tasks)->name() == "ideal") return fmt::format("ideal (eager limit {})", o.eager);
+    if (make_network(o, tasks)->name() == "ideal")
+        return fmt::format("ideal (eager limit {})", o.eager);
     const auto p = dimemas_parameters(o, tasks);
-    return fmt::format("dimemas{}: latency {} ns, bandwidth {} MB/s (2^20 B), buses {}, links {}, {} tasks/node, CPU ratio {}, mapping {}, eager limit {}",
-                       o.config.empty() ? "" : " (" + o.config + ")", p.inter_latency, p.inter_bandwidth_mbps == 0 ? std::string("inf") : fmt::format("{:g}", p.inter_bandwidth_mbps),
+    return fmt::format("dimemas{}: latency {} ns, bandwidth {} MB/s (2^20 B), buses {}, links {}, "
+                       "{} tasks/node, CPU ratio {}, mapping {}, eager limit {}",
+                       o.config.empty() ? "" : " (" + o.config + ")", p.inter_latency,
+                       p.inter_bandwidth_mbps == 0 ? std::string("inf")
+                                                   : fmt::format("{:g}", p.inter_bandwidth_mbps),
                        p.buses, p.in_links, p.tasks_per_node, p.cpu_ratio, o.mapping, o.eager);
 }
 

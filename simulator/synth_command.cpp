@@ -26,11 +26,17 @@ void run_synth(const SynthOptions& o) {
 
 void add_synth_command(CLI::App& app) {
     auto options = std::make_shared<SynthOptions>();
-    auto* cmd = app.add_subcommand("synth", "Write a synthetic Paraver trace from a description (docs/synth.md)");
-    cmd->add_option("description", options->description, "Description file")->check(CLI::ExistingFile);
-    cmd->add_option("-o,--output", options->output, "Output .prv path (the .pcf and .row are written beside it)")->required();
-    cmd->add_option("--halo", options->halo_ranks, "Instead of a description: a halo-exchange benchmark with RANKS ranks");
-    cmd->add_option("--steps", options->halo_steps, "Iterations of the halo-exchange benchmark")->capture_default_str();
+    auto* cmd = app.add_subcommand(
+        "synth", "Write a synthetic Paraver trace from a description (docs/synth.md)");
+    cmd->add_option("description", options->description, "Description file")
+        ->check(CLI::ExistingFile);
+    cmd->add_option("-o,--output", options->output,
+                    "Output .prv path (the .pcf and .row are written beside it)")
+        ->required();
+    cmd->add_option("--halo", options->halo_ranks,
+                    "Instead of a description: a halo-exchange benchmark with RANKS ranks");
+    cmd->add_option("--steps", options->halo_steps, "Iterations of the halo-exchange benchmark")
+        ->capture_default_str();
     cmd->callback([options] { run_synth(*options); });
 }
 

@@ -20,20 +20,27 @@ const char* color_for(double v) {
 std::string value_text(const std::optional<double>& v, ValueKind kind, const TerminalStyle& style) {
     if (!v) return "-";
     switch (kind) {
-    case ValueKind::efficiency: return style.fraction ? fmt::format("{:.4f}", *v) : fmt::format("{:.2f}%", *v * 100.0);
-    case ValueKind::number: return fmt::format("{:.2f}", *v);
-    case ValueKind::time_us: return fmt::format("{:.2f}", *v);
-    case ValueKind::count: return fmt::format("{:.0f}", *v);
+    case ValueKind::efficiency:
+        return style.fraction ? fmt::format("{:.4f}", *v) : fmt::format("{:.2f}%", *v * 100.0);
+    case ValueKind::number:
+        return fmt::format("{:.2f}", *v);
+    case ValueKind::time_us:
+        return fmt::format("{:.2f}", *v);
+    case ValueKind::count:
+        return fmt::format("{:.0f}", *v);
     }
     return "-";
 }
 
-void append_rows(std::string& out, const std::vector<MetricRow>& rows, std::size_t label_width, const TerminalStyle& style) {
+void append_rows(std::string& out, const std::vector<MetricRow>& rows, std::size_t label_width,
+                 const TerminalStyle& style) {
     for (const auto& row : rows) {
-        const std::string label = std::string(static_cast<std::size_t>(row.level) * 2, ' ') + row.label;
+        const std::string label =
+            std::string(static_cast<std::size_t>(row.level) * 2, ' ') + row.label;
         out += fmt::format("{:<{}}", label, label_width);
         for (const auto& v : row.values) {
-            const std::string text = fmt::format("{:>{}}", value_text(v, row.kind, style), k_column_width);
+            const std::string text =
+                fmt::format("{:>{}}", value_text(v, row.kind, style), k_column_width);
             const bool colored = style.color && v && row.kind == ValueKind::efficiency;
             out += " | ";
             if (colored) out += color_for(*v);
@@ -50,7 +57,8 @@ void append_rows(std::string& out, const std::vector<MetricRow>& rows, std::size
 std::string format_terminal_table(const MetricTable& table, const TerminalStyle& style) {
     std::size_t width = 0;
     for (const auto* rows : {&table.factors, &table.raw})
-        for (const auto& r : *rows) width = std::max(width, r.label.size() + static_cast<std::size_t>(r.level) * 2);
+        for (const auto& r : *rows)
+            width = std::max(width, r.label.size() + static_cast<std::size_t>(r.level) * 2);
     width = std::max<std::size_t>(width, 20) + 1;
     std::string header = fmt::format("{:<{}}", table.column_title, width);
     for (const auto& c : table.columns) header += fmt::format(" | {:>{}}", c, k_column_width);

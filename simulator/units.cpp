@@ -14,9 +14,12 @@ namespace {
 
 using replay::UnitSuffix;
 
-template <std::size_t N> double quantity_or_throw(std::string_view text, const UnitSuffix (&units)[N], const char* what, const char* forms) {
+template <std::size_t N>
+double quantity_or_throw(std::string_view text, const UnitSuffix (&units)[N], const char* what,
+                         const char* forms) {
     const auto v = replay::parse_quantity(text, units);
-    if (!v) throw std::invalid_argument(fmt::format("'{}' is not a {} (e.g. {})", text, what, forms));
+    if (!v)
+        throw std::invalid_argument(fmt::format("'{}' is not a {} (e.g. {})", text, what, forms));
     return *v;
 }
 
@@ -24,22 +27,28 @@ template <std::size_t N> double quantity_or_throw(std::string_view text, const U
 
 Time parse_time(std::string_view text) {
     const auto t = replay::parse_duration(text);
-    if (!t) throw std::invalid_argument(fmt::format("'{}' is not a time (e.g. 5us, 1.5ms, 2s, 300ns)", text));
+    if (!t)
+        throw std::invalid_argument(
+            fmt::format("'{}' is not a time (e.g. 5us, 1.5ms, 2s, 300ns)", text));
     return *t;
 }
 
 double parse_bandwidth_mbps(std::string_view text) {
     if (text == "inf") return 0;
     constexpr double mib = 1024.0 * 1024.0;
-    static constexpr UnitSuffix units[] = {{"GiB/s", 1024.0}, {"MiB/s", 1.0}, {"KiB/s", 1.0 / 1024},     {"GB/s", 1e9 / mib},
-                                     {"MB/s", 1e6 / mib}, {"KB/s", 1e3 / mib}, {"B/s", 1.0 / mib}};
-    return quantity_or_throw(text, units, "bandwidth", "10GB/s, 500MiB/s, inf, or Dimemas MB/s as a number");
+    static constexpr UnitSuffix units[] = {
+        {"GiB/s", 1024.0},   {"MiB/s", 1.0},      {"KiB/s", 1.0 / 1024}, {"GB/s", 1e9 / mib},
+        {"MB/s", 1e6 / mib}, {"KB/s", 1e3 / mib}, {"B/s", 1.0 / mib}};
+    return quantity_or_throw(text, units, "bandwidth",
+                             "10GB/s, 500MiB/s, inf, or Dimemas MB/s as a number");
 }
 
 std::uint64_t parse_bytes(std::string_view text) {
-    static constexpr UnitSuffix units[] = {{"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"KB", 1e3}, {"MB", 1e6},
-                                     {"GB", 1e9},     {"k", 1024.0},      {"K", 1024.0},         {"M", 1048576.0}, {"B", 1}};
-    return static_cast<std::uint64_t>(std::llround(quantity_or_throw(text, units, "size", "64KiB, 32k, 1MB, 4096")));
+    static constexpr UnitSuffix units[] = {
+        {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"KB", 1e3},      {"MB", 1e6},
+        {"GB", 1e9},     {"k", 1024.0},      {"K", 1024.0},         {"M", 1048576.0}, {"B", 1}};
+    return static_cast<std::uint64_t>(
+        std::llround(quantity_or_throw(text, units, "size", "64KiB, 32k, 1MB, 4096")));
 }
 
 } // namespace popsim::simulator

@@ -25,4 +25,12 @@ nlohmann::json warnings_json(const replay::WarningLog& log) {
     return out;
 }
 
+nlohmann::json repairs_json(const replay::CommunicationRepairs& r) {
+    return {{"backward_records", r.backward_records},
+            {"cancelled_receives", r.cancelled_receives},
+            {"repaired_records", r.repaired_records},
+            {"unpaired_sends", r.unpaired_sends},
+            {"unpaired_receives", r.unpaired_receives}};
+}
+
 } // namespace popsim::simulator

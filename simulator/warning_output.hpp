@@ -1,6 +1,7 @@
 #pragma once
 // How popsim shows the warnings about a trace: one line per kind on stderr, every instance in
 // the JSON reports.
+#include "replay/trace.hpp"
 #include "replay/warnings.hpp"
 
 #include <nlohmann/json.hpp>
@@ -13,5 +14,8 @@ void print_warnings(const std::string& path, const replay::WarningLog& log);
 
 /// [{"kind", "count", "message", "instances"}, ...]
 nlohmann::json warnings_json(const replay::WarningLog& log);
+
+/// {"backward_records", "cancelled_receives", ...}: what the reader re-paired.
+nlohmann::json repairs_json(const replay::CommunicationRepairs& r);
 
 } // namespace popsim::simulator

@@ -139,14 +139,15 @@ TEST_CASE("replay: Waitany and Test complete exactly the message the trace says"
 0 compute 2s
 0 Send 1ms to=1 size=8
 1 Irecv 1ms from=0 size=8 req=a
+1 compute 3s
 1 Test 1ms req=a
 1 compute 1s
 1 Waitany 2s req=a
 1 compute 1s
 )");
-    // The Test (traced as the completion) comes first: it waits until the send at 2 s; then 1 s + 1
-    // s.
-    CHECK(r.events.threads[1].end == 4 * s);
+    // The Test (traced as the completion) comes first: the message, sent at 2 s, is there when it
+    // runs at 3 s; the Waitany completes nothing. 3 s + 1 s + 1 s.
+    CHECK(r.events.threads[1].end == 5 * s);
 }
 
 TEST_CASE("replay: Sendrecv exchange with rendezvous does not deadlock") {
