@@ -23,12 +23,13 @@ struct IdealOptions {
 
 /// Replays the trace on the ideal network. Warnings (e.g. records that match no call) are
 /// appended to `warnings`. Throws TraceError or ReplayDeadlock when it cannot be replayed.
-IdealRun ideal_run(const replay::Trace& trace, const IdealOptions& options, replay::WarningLog* warnings = nullptr);
+IdealRun ideal_run(const replay::Trace& trace, const IdealOptions& options,
+                   replay::WarningLog* warnings = nullptr);
 /// The same from a program already built with replay::build_replay_program(trace,
 /// options.program), for callers with other work to overlap: building uses every core, the
 /// replay itself one.
-IdealRun ideal_run(const replay::Trace& trace, const replay::ReplayProgram& program, const IdealOptions& options,
-                   replay::WarningLog* warnings = nullptr);
+IdealRun ideal_run(const replay::Trace& trace, const replay::ReplayProgram& program,
+                   const IdealOptions& options, replay::WarningLog* warnings = nullptr);
 
 /// Per MPI task, where its MPI time goes (all in ns; useful + the three = runtime):
 /// transfer = MPI time the ideal network removes, serialisation = waits that remain on it along

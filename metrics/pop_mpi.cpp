@@ -3,7 +3,9 @@
 namespace popsim::metrics {
 
 namespace {
-double ratio(double num, double den) { return den == 0 ? 0.0 : num / den; }
+double ratio(double num, double den) {
+    return den == 0 ? 0.0 : num / den;
+}
 } // namespace
 
 MpiEfficiencies mpi_multiplicative(const TraceSummary& s, SerTransConvention convention) {
@@ -27,7 +29,8 @@ MpiEfficiencies mpi_multiplicative(const TraceSummary& s, SerTransConvention con
     if (s.has_counters && s.cycles > 0) {
         e.ipc = static_cast<double>(s.instructions) / static_cast<double>(s.cycles);
         // cycles per ns = GHz
-        e.frequency_ghz = ratio(static_cast<double>(s.cycles), static_cast<double>(s.useful_total()));
+        e.frequency_ghz =
+            ratio(static_cast<double>(s.cycles), static_cast<double>(s.useful_total()));
     }
     return e;
 }

@@ -3,7 +3,8 @@
 //
 // Example:
 //   auto s = popsim::metrics::summarize(popsim::replay::read_paraver("run.prv"));
-//   auto e = popsim::metrics::mpi_multiplicative(s, popsim::metrics::SerTransConvention::modelfactors);
+//   auto e = popsim::metrics::mpi_multiplicative(s,
+//   popsim::metrics::SerTransConvention::modelfactors);
 //   // e.parallel == e.load_balance * e.communication
 #include "metrics/trace_summary.hpp"
 
@@ -15,7 +16,7 @@ namespace popsim::metrics {
 /// ~0.15 points on real traces; metrics-reference §6.1).
 enum class SerTransConvention {
     modelfactors, ///< BSC modelfactors: SerE = max ideal useful / ideal runtime, TE = CommE / SerE
-    pop,          ///< POP documents, PyPOP, KapitanPOP: TE = ideal runtime / runtime, SerE = CommE / TE
+    pop, ///< POP documents, PyPOP, KapitanPOP: TE = ideal runtime / runtime, SerE = CommE / TE
 };
 
 /// Multiplicative model: PE = LB x CommE, CommE = SerE x TE (fractions, 1 = perfect).
@@ -25,7 +26,7 @@ struct MpiEfficiencies {
     double communication = 0;
     std::optional<double> serialization; // need the ideal-network replay
     std::optional<double> transfer;
-    std::optional<double> ipc;           // need hardware counters
+    std::optional<double> ipc; // need hardware counters
     std::optional<double> frequency_ghz;
 };
 

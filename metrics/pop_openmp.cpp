@@ -3,16 +3,20 @@
 #include "replay/extrae_events.hpp"
 
 #include <algorithm>
-#include <map>
 #include <limits>
+#include <map>
 #include <numeric>
 
 namespace popsim::metrics {
 
 namespace {
 
-double ratio(double num, double den) { return den == 0 ? 1.0 : num / den; }
-double as_double(Time t) { return static_cast<double>(t); }
+double ratio(double num, double den) {
+    return den == 0 ? 1.0 : num / den;
+}
+double as_double(Time t) {
+    return static_cast<double>(t);
+}
 
 template <class F> double mean_over(std::size_t n, F f) {
     double sum = 0;
@@ -24,10 +28,13 @@ template <class F> double mean_over(std::size_t n, F f) {
 Time useful_between(const replay::ThreadTimeline& t, Time begin, Time end) {
     Time total = 0;
     const auto first = std::upper_bound(t.state_begin.begin(), t.state_begin.end(), begin);
-    std::size_t i = first == t.state_begin.begin() ? 0 : static_cast<std::size_t>(first - t.state_begin.begin() - 1);
+    std::size_t i = first == t.state_begin.begin()
+                        ? 0
+                        : static_cast<std::size_t>(first - t.state_begin.begin() - 1);
     for (; i < t.state_count() && t.state_begin[i] < end; ++i) {
         if (t.state_value[i] != replay::extrae::k_state_running) continue;
-        total += std::max<Time>(0, std::min(end, t.state_end(i)) - std::max(begin, t.state_begin[i]));
+        total +=
+            std::max<Time>(0, std::min(end, t.state_end(i)) - std::max(begin, t.state_begin[i]));
     }
     return total;
 }
@@ -56,7 +63,8 @@ std::vector<RegionMetrics> region_metrics(const HybridRun& r) {
         if (m.instances == 0) m = RegionMetrics{i.region, 0, 0, 0, 0, 0, 0};
         ++m.instances;
         m.total_length += i.length;
-        m.parallel_efficiency += length == 0 ? 0 : i.mean_useful; // weighted by length: sum(mean useful), divided below
+        m.parallel_efficiency +=
+            length == 0 ? 0 : i.mean_useful; // weighted by length: sum(mean useful), divided below
         m.load_balance += length - (as_double(i.max_useful) - i.mean_useful);
         m.parallel_inefficiency_contribution += (length - i.mean_useful) / scale;
         m.load_imbalance_contribution += (as_double(i.max_useful) - i.mean_useful) / scale;
@@ -82,7 +90,8 @@ HybridRun hybrid_run(const replay::Trace& trace) {
     run.processes = trace.task_count();
     run.threads = thread_breakdowns(trace);
     run.total_threads = static_cast<std::uint32_t>(run.threads.size());
-    run.threads_per_process = trace.header.applications.empty() ? 1 : trace.header.applications[0].tasks[0].threads;
+    run.threads_per_process =
+        trace.header.applications.empty() ? 1 : trace.header.applications[0].tasks[0].threads;
     for (const auto first : trace.first_threads()) run.master.push_back(first);
     run.process_of.resize(run.total_threads);
     for (std::uint32_t p = 0; p < run.processes; ++p) {
@@ -102,8 +111,9 @@ HybridRun hybrid_run(const replay::Trace& trace) {
             const Time least = *std::min_element(idle.begin(), idle.end());
             for (Time i : idle) imbalance += i - least;
             scheduling += static_cast<Time>(idle.size()) * least;
-            run.region_instances.push_back({p, region_key(trace.threads[run.master[p]], b), e - b,
-                                            static_cast<double>(useful_sum) / static_cast<double>(idle.size()), useful_max});
+            run.region_instances.push_back(
+                {p, region_key(trace.threads[run.master[p]], b), e - b,
+                 static_cast<double>(useful_sum) / static_cast<double>(idle.size()), useful_max});
         }
         run.omp_load_imbalance.push_back(imbalance);
         run.omp_scheduling.push_back(scheduling);
@@ -126,37 +136,55 @@ OpenMpEfficiencies openmp_efficiencies(const HybridRun& r) {
                            }
                            return as_double(r.threads[r.master[p]].omp_region) - omp_useful / count;
                        }) / T;
-    e.serial_region = 1 - mean_over(r.processes, [&](std::size_t p) { return as_double(r.threads[r.master[p]].useful_outside_omp()); }) / T *
-                              (1 - 1 / n);
-    e.parallel = mean_over(r.total_threads, [&](std::size_t t) { return as_double(r.threads[t].useful); }) / T;
+    e.serial_region =
+        1 - mean_over(r.processes,
+                      [&](std::size_t p) {
+                          return as_double(r.threads[r.master[p]].useful_outside_omp());
+                      }) /
+                T * (1 - 1 / n);
+    e.parallel =
+        mean_over(r.total_threads, [&](std::size_t t) { return as_double(r.threads[t].useful); }) /
+        T;
     return e;
 }
 
 OpenMpSeries analyze_openmp_series(std::vector<HybridRun> runs) {
     std::stable_sort(runs.begin(), runs.end(), [](const HybridRun& a, const HybridRun& b) {
-        return std::pair{a.total_threads, a.threads_per_process} < std::pair{b.total_threads, b.threads_per_process};
+        return std::pair{a.total_threads, a.threads_per_process} <
+               std::pair{b.total_threads, b.threads_per_process};
     });
     OpenMpSeries s;
     s.runs = std::move(runs);
-    auto thread_mean = [](const HybridRun& r, auto value) { return mean_over(r.total_threads, [&](std::size_t t) { return value(r.threads[t]); }); };
-    auto ipc = [](const ThreadBreakdown& t) { return ratio(static_cast<double>(t.instructions), static_cast<double>(t.cycles)); };
-    auto frequency = [](const ThreadBreakdown& t) { return ratio(static_cast<double>(t.cycles), as_double(t.useful)); };
+    auto thread_mean = [](const HybridRun& r, auto value) {
+        return mean_over(r.total_threads, [&](std::size_t t) { return value(r.threads[t]); });
+    };
+    auto ipc = [](const ThreadBreakdown& t) {
+        return ratio(static_cast<double>(t.instructions), static_cast<double>(t.cycles));
+    };
+    auto frequency = [](const ThreadBreakdown& t) {
+        return ratio(static_cast<double>(t.cycles), as_double(t.useful));
+    };
     auto sum = [](const HybridRun& r, auto value) {
-        return std::accumulate(r.threads.begin(), r.threads.end(), 0.0, [&](double acc, const ThreadBreakdown& t) { return acc + value(t); });
+        return std::accumulate(
+            r.threads.begin(), r.threads.end(), 0.0,
+            [&](double acc, const ThreadBreakdown& t) { return acc + value(t); });
     };
     const HybridRun& ref = s.runs.front();
     for (const auto& r : s.runs) {
         s.efficiencies.push_back(openmp_efficiencies(r));
         OpenMpScaling sc;
-        const bool counters = sum(r, [](const auto& t) { return static_cast<double>(t.cycles); }) > 0 &&
-                              sum(ref, [](const auto& t) { return static_cast<double>(t.cycles); }) > 0;
+        const bool counters =
+            sum(r, [](const auto& t) { return static_cast<double>(t.cycles); }) > 0 &&
+            sum(ref, [](const auto& t) { return static_cast<double>(t.cycles); }) > 0;
         if (counters) {
             sc.ipc = thread_mean(r, ipc) / thread_mean(ref, ipc);
-            sc.instruction = sum(ref, [](const auto& t) { return static_cast<double>(t.instructions); }) /
-                             sum(r, [](const auto& t) { return static_cast<double>(t.instructions); });
+            sc.instruction =
+                sum(ref, [](const auto& t) { return static_cast<double>(t.instructions); }) /
+                sum(r, [](const auto& t) { return static_cast<double>(t.instructions); });
             sc.frequency = thread_mean(r, frequency) / thread_mean(ref, frequency);
         }
-        sc.computational = ratio(sum(ref, [](const auto& t) { return as_double(t.useful); }), sum(r, [](const auto& t) { return as_double(t.useful); }));
+        sc.computational = ratio(sum(ref, [](const auto& t) { return as_double(t.useful); }),
+                                 sum(r, [](const auto& t) { return as_double(t.useful); }));
         sc.global = sc.computational * s.efficiencies.back().parallel;
         sc.speedup = ratio(as_double(ref.runtime), as_double(r.runtime));
         s.scaling.push_back(sc);
@@ -181,7 +209,8 @@ HybridAdditive hybrid_additive(const HybridRun& r) {
     a.process_load_balance = 1 - (max_n - avg_n) / T;
     a.process_communication = max_n / T;
     if (r.ideal) {
-        Time min_mpi = std::numeric_limits<Time>::max(), min_ideal = std::numeric_limits<Time>::max();
+        Time min_mpi = std::numeric_limits<Time>::max(),
+             min_ideal = std::numeric_limits<Time>::max();
         for (std::uint32_t p = 0; p < r.processes; ++p) {
             min_mpi = std::min(min_mpi, r.threads[r.master[p]].mpi_outside_omp);
             min_ideal = std::min(min_ideal, r.ideal->task_mpi_outside_omp[p]);
@@ -225,7 +254,8 @@ HybridMultiplicative hybrid_multiplicative(const HybridRun& r) {
 
 TalpEfficiencies talp(const HybridRun& r) {
     const double E = as_double(r.runtime);
-    double useful = 0, mpi = 0, worker_idle_in_mpi = 0, serialization = 0, load_imbalance = 0, scheduling = 0;
+    double useful = 0, mpi = 0, worker_idle_in_mpi = 0, serialization = 0, load_imbalance = 0,
+           scheduling = 0;
     double min_mpi_per_cpu = std::numeric_limits<double>::max();
     for (std::uint32_t p = 0; p < r.processes; ++p) {
         const std::uint32_t end = p + 1 < r.processes ? r.master[p + 1] : r.total_threads;
@@ -239,9 +269,12 @@ TalpEfficiencies talp(const HybridRun& r) {
             process_mpi += as_double(r.threads[t].mpi);
         }
         mpi += process_mpi;
-        worker_idle_in_mpi += (cpus - 1) * master_mpi_out; // workers wait while the master is in MPI
-        serialization += (cpus - 1) * std::max(0.0, E - region_time - master_mpi_out); // and outside regions
-        min_mpi_per_cpu = std::min(min_mpi_per_cpu, (process_mpi + (cpus - 1) * master_mpi_out) / cpus);
+        worker_idle_in_mpi +=
+            (cpus - 1) * master_mpi_out; // workers wait while the master is in MPI
+        serialization +=
+            (cpus - 1) * std::max(0.0, E - region_time - master_mpi_out); // and outside regions
+        min_mpi_per_cpu =
+            std::min(min_mpi_per_cpu, (process_mpi + (cpus - 1) * master_mpi_out) / cpus);
         load_imbalance += as_double(r.omp_load_imbalance[p]);
         scheduling += as_double(r.omp_scheduling[p]);
     }

@@ -1,7 +1,8 @@
 #pragma once
 // The OpenMP and hybrid MPI+OpenMP POP models (docs/metrics.md gives every formula and source):
 //  - PyPOP's OpenMP metrics (OpenMP Region / Serial Region / Parallel efficiency, scalings);
-//  - the hybrid additive model (S0/S1; PyPOP's MPI_OpenMP_Metrics): Parallel = Process + Thread - 1;
+//  - the hybrid additive model (S0/S1; PyPOP's MPI_OpenMP_Metrics): Parallel = Process + Thread -
+//  1;
 //  - the hybrid multiplicative model (S1): Hybrid = MPI x OpenMP;
 //  - TALP's split of OpenMP idle time into serialisation, load imbalance and scheduling.
 // Pure OpenMP (one process) and pure MPI (one thread) traces are ordinary cases of all of them.
@@ -25,12 +26,13 @@ struct HybridRun {
     std::uint32_t processes = 0;
     std::uint32_t threads_per_process = 1; // of the first process, as PyPOP
     std::uint32_t total_threads = 0;
-    Time runtime = 0;                      // PyPOP: the longest time a thread spends outside Idle/Tracing disabled
+    Time runtime = 0; // PyPOP: the longest time a thread spends outside Idle/Tracing disabled
     std::vector<ThreadBreakdown> threads;
     std::vector<std::uint32_t> master;     // per process, its first thread
     std::vector<std::uint32_t> process_of; // per thread
     std::optional<IdealRun> ideal;         // from the ideal-network replay
-    std::vector<std::vector<std::pair<Time, Time>>> regions; // per process: its master's parallel regions
+    std::vector<std::vector<std::pair<Time, Time>>>
+        regions; // per process: its master's parallel regions
     /// Per process, TALP's split of its threads' idle time inside parallel regions: per region
     /// instance, with idle_j = region length - useful of thread j, load imbalance = sum(idle_j -
     /// min idle) and scheduling = threads x min idle.
@@ -40,14 +42,16 @@ struct HybridRun {
     /// One execution of a parallel region on one process.
     struct RegionInstance {
         std::uint32_t process = 0;
-        std::uint64_t region = 0; // the outlined function (60000018) run at its start, else the 60000001 value
+        std::uint64_t region =
+            0; // the outlined function (60000018) run at its start, else the 60000001 value
         Time length = 0;
-        double mean_useful = 0;   // over the process's threads
+        double mean_useful = 0; // over the process's threads
         Time max_useful = 0;
     };
     std::vector<RegionInstance> region_instances;
 
-    /// PyPOP's "Total Non-MPI Runtime" of a process: serial useful + OpenMP region time of its master.
+    /// PyPOP's "Total Non-MPI Runtime" of a process: serial useful + OpenMP region time of its
+    /// master.
     Time non_mpi(std::size_t process) const;
 };
 
@@ -75,8 +79,10 @@ OpenMpSeries analyze_openmp_series(std::vector<HybridRun> runs);
 
 struct HybridAdditive {
     double parallel = 1, process = 1, process_load_balance = 1, process_communication = 1;
-    std::optional<double> process_transfer, process_serialization;       // S0: from per-process MPI time, real and ideal
-    std::optional<double> process_transfer_s1, process_serialization_s1; // S1/PyPOP: from the ideal runtime
+    std::optional<double> process_transfer,
+        process_serialization; // S0: from per-process MPI time, real and ideal
+    std::optional<double> process_transfer_s1,
+        process_serialization_s1; // S1/PyPOP: from the ideal runtime
     double thread = 1, omp_region = 1, serial_region = 1;
 };
 
@@ -101,8 +107,8 @@ struct RegionMetrics {
     std::uint64_t region = 0;
     std::uint32_t instances = 0;
     Time total_length = 0;
-    double parallel_efficiency = 1;             // length-weighted mean of mean useful / length
-    double load_balance = 1;                    // length-weighted mean of 1 - (max - mean) / length
+    double parallel_efficiency = 1; // length-weighted mean of mean useful / length
+    double load_balance = 1;        // length-weighted mean of 1 - (max - mean) / length
     double parallel_inefficiency_contribution = 0; // sum(length - mean useful) / (P T)
     double load_imbalance_contribution = 0;        // sum(max - mean useful) / (P T)
 };

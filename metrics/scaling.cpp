@@ -8,7 +8,8 @@ namespace {
 
 constexpr double k_weak_threshold = 0.9;
 
-std::optional<double> relative(const std::optional<double>& value, const std::optional<double>& ref) {
+std::optional<double> relative(const std::optional<double>& value,
+                               const std::optional<double>& ref) {
     if (!value || !ref || *ref == 0) return std::nullopt;
     return *value / *ref;
 }
@@ -16,19 +17,23 @@ std::optional<double> relative(const std::optional<double>& value, const std::op
 ScalingFactors scaling_of(const TraceSummary& s, const MpiEfficiencies& e, const TraceSummary& ref,
                           const MpiEfficiencies& ref_e, ScalingKind kind) {
     // Weak scaling scales the work with the process count: the factors take P / P_ref.
-    const double load_factor =
-        kind == ScalingKind::weak ? static_cast<double>(s.processes) / static_cast<double>(ref.processes) : 1.0;
+    const double load_factor = kind == ScalingKind::weak ? static_cast<double>(s.processes) /
+                                                               static_cast<double>(ref.processes)
+                                                         : 1.0;
     ScalingFactors f;
     const double useful = static_cast<double>(s.useful_total());
-    f.computation_scalability = useful == 0 ? 0 : static_cast<double>(ref.useful_total()) / useful * load_factor;
+    f.computation_scalability =
+        useful == 0 ? 0 : static_cast<double>(ref.useful_total()) / useful * load_factor;
     f.global_efficiency = e.parallel * f.computation_scalability;
     f.ipc_scalability = relative(e.ipc, ref_e.ipc);
     f.frequency_scalability = relative(e.frequency_ghz, ref_e.frequency_ghz);
     if (s.has_counters && ref.has_counters && s.instructions > 0) {
-        f.instruction_scalability =
-            static_cast<double>(ref.instructions) / static_cast<double>(s.instructions) * load_factor;
+        f.instruction_scalability = static_cast<double>(ref.instructions) /
+                                    static_cast<double>(s.instructions) * load_factor;
     }
-    f.speedup = s.runtime == 0 ? 0 : static_cast<double>(ref.runtime) / static_cast<double>(s.runtime) * load_factor;
+    f.speedup = s.runtime == 0 ? 0
+                               : static_cast<double>(ref.runtime) / static_cast<double>(s.runtime) *
+                                     load_factor;
     return f;
 }
 
@@ -40,33 +45,39 @@ std::optional<double> weak_scaling_indicator(const std::vector<TraceSummary>& so
     if (!ref.has_counters || ref.instructions == 0) return std::nullopt;
     double sum = 0;
     for (const auto& s : sorted) {
-        const double ins_ratio = static_cast<double>(s.instructions) / static_cast<double>(ref.instructions);
-        const double proc_ratio = static_cast<double>(s.processes) / static_cast<double>(ref.processes);
+        const double ins_ratio =
+            static_cast<double>(s.instructions) / static_cast<double>(ref.instructions);
+        const double proc_ratio =
+            static_cast<double>(s.processes) / static_cast<double>(ref.processes);
         sum += ins_ratio / proc_ratio;
     }
     return (sum - 1.0) / static_cast<double>(sorted.size() - 1);
 }
 
-SeriesAnalysis analyze_series(std::vector<TraceSummary> traces, std::optional<ScalingKind> forced_kind,
+SeriesAnalysis analyze_series(std::vector<TraceSummary> traces,
+                              std::optional<ScalingKind> forced_kind,
                               SerTransConvention convention) {
     SeriesAnalysis a;
     a.convention = convention;
-    std::stable_sort(traces.begin(), traces.end(),
-                     [](const TraceSummary& x, const TraceSummary& y) { return x.processes < y.processes; });
+    std::stable_sort(
+        traces.begin(), traces.end(),
+        [](const TraceSummary& x, const TraceSummary& y) { return x.processes < y.processes; });
     a.traces = std::move(traces);
     a.weak_indicator = weak_scaling_indicator(a.traces);
     a.kind_forced = forced_kind.has_value();
     if (forced_kind) {
         a.kind = *forced_kind;
     } else {
-        a.kind = a.weak_indicator && *a.weak_indicator > k_weak_threshold ? ScalingKind::weak : ScalingKind::strong;
+        a.kind = a.weak_indicator && *a.weak_indicator > k_weak_threshold ? ScalingKind::weak
+                                                                          : ScalingKind::strong;
     }
     for (const auto& s : a.traces) {
         a.mpi.push_back(mpi_multiplicative(s, convention));
         a.mpi_additive.push_back(mpi_additive(s));
     }
     for (std::size_t i = 0; i < a.traces.size(); ++i) {
-        a.scaling.push_back(scaling_of(a.traces[i], a.mpi[i], a.traces.front(), a.mpi.front(), a.kind));
+        a.scaling.push_back(
+            scaling_of(a.traces[i], a.mpi[i], a.traces.front(), a.mpi.front(), a.kind));
     }
     return a;
 }

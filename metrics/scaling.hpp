@@ -4,8 +4,8 @@
 //
 // Example:
 //   std::vector<popsim::metrics::TraceSummary> runs = ...;     // any order
-//   auto series = popsim::metrics::analyze_series(runs, std::nullopt, SerTransConvention::modelfactors);
-//   series.scaling[i].speedup;                                  // runs sorted by process count
+//   auto series = popsim::metrics::analyze_series(runs, std::nullopt,
+//   SerTransConvention::modelfactors); series.scaling[i].speedup; // runs sorted by process count
 #include "metrics/pop_mpi.hpp"
 #include "metrics/trace_summary.hpp"
 
@@ -28,7 +28,8 @@ struct ScalingFactors {
 struct SeriesAnalysis {
     ScalingKind kind = ScalingKind::strong;
     bool kind_forced = false;
-    /// modelfactors' weak-scaling indicator: mean of (I/I_ref)/(P/P_ref) over the other runs; > 0.9 = weak.
+    /// modelfactors' weak-scaling indicator: mean of (I/I_ref)/(P/P_ref) over the other runs; > 0.9
+    /// = weak.
     std::optional<double> weak_indicator;
     SerTransConvention convention = SerTransConvention::modelfactors;
     std::vector<TraceSummary> traces; // sorted by process count (stable)
@@ -37,7 +38,8 @@ struct SeriesAnalysis {
     std::vector<ScalingFactors> scaling;
 };
 
-SeriesAnalysis analyze_series(std::vector<TraceSummary> traces, std::optional<ScalingKind> forced_kind,
+SeriesAnalysis analyze_series(std::vector<TraceSummary> traces,
+                              std::optional<ScalingKind> forced_kind,
                               SerTransConvention convention);
 
 /// modelfactors' detection rule on its own, for runs sorted by process count.

@@ -1,6 +1,7 @@
 #include "metrics/trace_summary.hpp"
 
 #include "replay/extrae_events.hpp"
+#include "replay/traced_windows.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -15,17 +16,25 @@ Time time_in_state(const replay::ThreadTimeline& t, std::uint8_t state) {
 }
 
 double TraceSummary::useful_average() const {
-    return useful.empty() ? 0.0 : static_cast<double>(useful_total()) / static_cast<double>(useful.size());
+    return useful.empty()
+               ? 0.0
+               : static_cast<double>(useful_total()) / static_cast<double>(useful.size());
 }
-Time TraceSummary::useful_max() const { return useful.empty() ? 0 : *std::max_element(useful.begin(), useful.end()); }
-Time TraceSummary::useful_total() const { return std::accumulate(useful.begin(), useful.end(), Time{0}); }
+Time TraceSummary::useful_max() const {
+    return useful.empty() ? 0 : *std::max_element(useful.begin(), useful.end());
+}
+Time TraceSummary::useful_total() const {
+    return std::accumulate(useful.begin(), useful.end(), Time{0});
+}
 
-TraceSummary summarize(const replay::Trace& trace) {
+TraceSummary summarize(const replay::Trace& trace, bool whole_trace) {
     TraceSummary s;
     s.path = trace.path;
     s.processes = trace.task_count();
     s.threads = trace.thread_count();
-    s.runtime = trace.end_time();
+    s.windows = replay::traced_windows(trace, whole_trace ? replay::Intervals{}
+                                                          : replay::untraced_spans(trace));
+    for (const auto& [begin, end] : s.windows) s.runtime += end - begin;
     s.task_first_thread = trace.first_threads();
     for (const auto& t : trace.threads) {
         s.useful.push_back(time_in_state(t, replay::extrae::k_state_running));

@@ -5,6 +5,7 @@
 //   auto trace = popsim::replay::read_paraver("epoch_4proc.prv.gz");
 //   popsim::metrics::TraceSummary s = popsim::metrics::summarize(trace);
 //   double pe = s.useful_average() / s.runtime;   // Parallel efficiency
+#include "replay/openmp_regions.hpp"
 #include "replay/time.hpp"
 #include "replay/trace.hpp"
 
@@ -30,8 +31,11 @@ struct IdealRun {
 struct TraceSummary {
     std::string path;
     std::uint32_t processes = 0;
-    std::uint32_t threads = 0;                          // over all processes
-    Time runtime = 0;                                   // trace span, as modelfactors
+    std::uint32_t threads = 0; // over all processes
+    /// The traced windows analysed: [0, end) less the spans where tracing was off on every
+    /// thread (the whole trace with --whole-trace).
+    replay::Intervals windows;
+    Time runtime = 0; // the windows' total length; the trace span, as modelfactors, without gaps
     std::vector<Time> useful;                           // per thread: time in the Running state
     std::vector<replay::ThreadIndex> task_first_thread; // per MPI task, its first thread
     std::uint64_t instructions = 0;                     // useful, all threads
@@ -44,7 +48,8 @@ struct TraceSummary {
     Time useful_total() const;
 };
 
-TraceSummary summarize(const replay::Trace& trace);
+/// `whole_trace`: analyse [0, end) even where tracing was off (replay/traced_windows.hpp).
+TraceSummary summarize(const replay::Trace& trace, bool whole_trace = false);
 
 /// Time thread `t` spends in state `state` (0-254), summed over its state intervals.
 Time time_in_state(const replay::ThreadTimeline& t, std::uint8_t state);

@@ -4,6 +4,7 @@
 #include "replay/mpi_calls.hpp"
 #include "replay/openmp_regions.hpp"
 #include "replay/trace_error.hpp"
+#include "replay/traced_windows.hpp"
 
 #include <algorithm>
 #include <array>
@@ -215,29 +216,6 @@ class RoleTable {
     std::size_t next_ = 0;
 };
 
-/// Throws for the first thread, in header order, with a tracing-disabled state (threads are
-/// searched in parallel: this reads every state of the trace).
-void refuse_disabled_tracing(const Trace& trace) {
-    std::vector<std::size_t> first_disabled(trace.threads.size());
-    oneapi::tbb::parallel_for(std::size_t{0}, trace.threads.size(), [&](std::size_t t) {
-        const auto& tl = trace.threads[t];
-        std::size_t i = 0;
-        while (i < tl.state_count() && tl.state_value[i] != extrae::k_state_tracing_disabled) ++i;
-        first_disabled[t] = i;
-    });
-    for (std::size_t t = 0; t < trace.threads.size(); ++t) {
-        const auto& tl = trace.threads[t];
-        const std::size_t i = first_disabled[t];
-        if (i == tl.state_count()) continue;
-        throw TraceError(trace.path, 0,
-                         fmt::format("thread {} has tracing disabled from {} ns to {} ns; "
-                                     "messages and calls in that span are "
-                                     "missing, so the trace cannot be replayed. Cut the trace "
-                                     "to a region traced throughout.",
-                                     to_string(tl.name), tl.state_begin[i], tl.state_end(i)));
-    }
-}
-
 /// Per replay thread: its calls, and which messages each call posts, sends and completes.
 struct ThreadRoles {
     explicit ThreadRoles(const ThreadTimeline& tl) : calls(tl) {}
@@ -290,7 +268,11 @@ class ProgramBuilder {
                                          "(read it with ReadOptions::application)",
                                          trace_.header.applications.size()));
         }
-        refuse_disabled_tracing(trace_);
+        if (!options_.whole_trace) {
+            untraced_ = untraced_spans(trace_);
+            warn_partly_disabled(trace_, untraced_, p_.warnings);
+            p_.untraced = untraced_;
+        }
         p_.tasks = trace_.task_count();
         choose_replay_threads();
         read_communicators();
@@ -648,6 +630,12 @@ class ProgramBuilder {
         return out.next.op++;
     }
 
+    /// The computation between two trace times, less the spans where tracing was off.
+    void put_burst_between(ThreadOps& out, Time from, Time to) {
+        if (to <= from) return;
+        put_burst(out, to - from - overlap(untraced_, from, to));
+    }
+
     void put_burst(ThreadOps& out, Time duration) {
         if (duration <= 0) return;
         if (!out.counting) p_.burst_durations[out.next.burst] = duration;
@@ -670,7 +658,7 @@ class ProgramBuilder {
             at.previous_end = std::max(at.previous_end, begin);
             emit_calls_before(th, out, end, at, arrivals_[th][k]);
             join_thread_barrier(out, fork_join_[task][k].second);
-            if (master) put_burst(out, end - last_arrival_[task][k]);
+            if (master) put_burst_between(out, last_arrival_[task][k], end);
             at.previous_end = std::max(at.previous_end, end);
         }
         const Time last_record = trace_.threads[p_.trace_thread[th]].last_record;
@@ -685,12 +673,12 @@ class ProgramBuilder {
         auto& r = roles_[th];
         while (at.next_call < r.calls.size() && r.calls.begin(at.next_call) < limit) {
             const std::uint32_t call = at.next_call++;
-            if (bursts_until) put_burst(out, r.calls.begin(call) - at.previous_end);
+            if (bursts_until) put_burst_between(out, at.previous_end, r.calls.begin(call));
             at.previous_end = r.calls.end(call);
             emit_call(th, out, call, at);
         }
         if (!bursts_until) return;
-        put_burst(out, *bursts_until - at.previous_end);
+        put_burst_between(out, at.previous_end, *bursts_until);
         at.previous_end = std::max(at.previous_end, *bursts_until);
     }
 
@@ -806,6 +794,7 @@ class ProgramBuilder {
     const Trace& trace_;
     const ProgramOptions& options_;
     ReplayProgram p_;
+    Intervals untraced_; // tracing off on every thread: left out of the bursts
     std::vector<ReplayThread> thread_of_trace_; // k_none for threads not replayed
     std::vector<Intervals> regions_;            // per task, when it replays several threads
     std::vector<std::vector<Time>>

@@ -41,6 +41,9 @@ struct ProgramOptions {
     /// Replay OpenMP worker threads and MPI calls of non-first threads; false replays each task's
     /// first thread only, its bursts spanning its parallel regions (prv2dim's translation).
     bool threads = true;
+    /// Replay the spans where tracing was off on every thread as computation; false leaves them
+    /// out, so the traced windows replay back to back (replay/traced_windows.hpp).
+    bool whole_trace = false;
 };
 
 using ReplayThread =
@@ -99,6 +102,8 @@ struct ReplayProgram {
     std::vector<Collective> collectives;
     std::vector<OpIndex> collective_members; // the member ops of each collective
     WarningLog warnings;                     // records that match no call, and the like
+    /// The spans left out of the replay (tracing off on every thread; empty with whole_trace).
+    std::vector<std::pair<Time, Time>> untraced;
 
     std::size_t op_count() const { return op_kind.size(); }
     Time burst_duration(OpIndex burst) const { return burst_durations[op_ref[burst]]; }
@@ -142,8 +147,8 @@ struct MessageOps {
 };
 MessageOps message_ops(const ReplayProgram& program);
 
-/// Builds the program from a trace; throws TraceError for what cannot be replayed (tracing
-/// disabled regions, collectives that do not match across their communicator).
+/// Builds the program from a trace; throws TraceError for what cannot be replayed (collectives
+/// that do not match across their communicator).
 ReplayProgram build_replay_program(const Trace& trace, const ProgramOptions& options = {});
 
 } // namespace popsim::replay

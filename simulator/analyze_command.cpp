@@ -36,6 +36,7 @@ struct AnalyzeOptions {
     bool fraction = false;
     bool no_color = false;
     bool replay = true;
+    bool whole_trace = false;
     std::string replay_method = "events";
     std::uint64_t eager_limit = 32 * 1024;
 };
@@ -43,6 +44,7 @@ struct AnalyzeOptions {
 metrics::IdealOptions ideal_options(const AnalyzeOptions& o) {
     metrics::IdealOptions options;
     options.program.eager_limit_bytes = o.eager_limit;
+    options.program.whole_trace = o.whole_trace;
     options.method = o.replay_method == "longest-path" ? metrics::ReplayMethod::longest_path
                                                        : metrics::ReplayMethod::events;
     return options;
@@ -54,6 +56,20 @@ struct Analyzed {
     std::vector<replay::WarningLog> warnings; // per trace
     std::vector<replay::CommunicationRepairs> repairs;
 };
+
+/// Tells which windows are analysed when tracing was switched off on every thread for a while.
+void note_untraced_spans(const metrics::TraceSummary& s, Time trace_end, replay::WarningLog& log) {
+    if (s.runtime == trace_end) return;
+    Time covered = 0;
+    for (const auto& [begin, end] : s.windows) covered += end - begin;
+    log.add("untraced-spans",
+            fmt::format("tracing was switched off on every thread for {} of the trace's {}: the "
+                        "analysis covers the {} traced window{} ({} in total; --whole-trace "
+                        "analyses everything)",
+                        replay::seconds(trace_end - covered), replay::seconds(trace_end),
+                        s.windows.size(), s.windows.size() == 1 ? "" : "s",
+                        replay::seconds(covered)));
+}
 
 /// The uncompressed size of the traces when all are plain (.prv), else 0 (unknown).
 std::uint64_t plain_bytes(const std::vector<std::string>& paths) {
@@ -90,7 +106,7 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
         std::optional<metrics::IdealRun> ideal;
         oneapi::tbb::parallel_invoke(
             [&] {
-                out[i] = metrics::summarize(trace);
+                out[i] = metrics::summarize(trace, o.whole_trace);
                 runs[i] = metrics::hybrid_run(trace);
             },
             [&] {
@@ -102,6 +118,7 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
                 }
             });
         out[i].ideal = runs[i].ideal = ideal;
+        note_untraced_spans(out[i], trace.end_time(), warnings[i]);
     });
     for (std::size_t i = 0; i < paths.size(); ++i) print_warnings(paths[i], warnings[i]);
     return {std::move(out), std::move(runs), std::move(warnings), std::move(repairs)};
@@ -201,6 +218,9 @@ void add_analyze_command(CLI::App& app) {
     cmd->add_option("--eager-limit", options->eager_limit,
                     "Sends of at least this many bytes use rendezvous (Dimemas -S)")
         ->capture_default_str();
+    cmd->add_flag("--whole-trace", options->whole_trace,
+                  "Analyse the whole trace, also where tracing was switched off on every thread "
+                  "(by default those spans are left out: the traced windows are analysed)");
     cmd->add_flag("--fraction", options->fraction,
                   "Show efficiencies as fractions (0-1) instead of %");
     cmd->add_flag("--no-color", options->no_color, "No colours, even on a terminal");

@@ -23,6 +23,8 @@ json summary_json(const metrics::TraceSummary& s) {
     j["processes"] = s.processes;
     j["threads"] = s.threads;
     j["runtime_ns"] = s.runtime;
+    j["analysed_windows_ns"] = json::array(); // [begin, end) of each traced window analysed
+    for (const auto& [begin, end] : s.windows) j["analysed_windows_ns"].push_back({begin, end});
     j["useful_ns"] = {{"average", s.useful_average()},
                       {"maximum", s.useful_max()},
                       {"total", s.useful_total()},

@@ -192,3 +192,63 @@ TEST_CASE("real traces: HPCC's mispaired records are repaired, and its ideal run
     CHECK(ideal <= trace.end_time());
     CHECK(trace.end_time() == 295626750); // README: real runtime
 }
+
+TEST_CASE("real traces: a span with tracing disabled on every thread is left out of the analysis") {
+    // The POP seed example (useful 8 s and 6 s, MPI 4 s and 6 s: PE 14 / 24 = 58.3 %, CommE
+    // 8 / 12 = 66.7 %) after 2 s of tracing switched off on both ranks. The traced window is
+    // [2 s, 14 s): runtime 12 s and the seed's numbers. The whole trace (--whole-trace) is 14 s:
+    // PE 14 / 28 = 50 %, and its replay counts the disabled 2 s as computation (ideal 10 s).
+    const auto trace = test::read_quiet(test::synth_trace("disabled_start", R"(ranks 2
+0 state 14 2s
+0 compute 8s
+0 Barrier 4s
+1 state 14 2s
+1 compute 6s
+1 Barrier 6s
+)"));
+    auto window = metrics::summarize(trace);
+    CHECK(window.windows == Intervals{{2 * k_ns_per_s, 14 * k_ns_per_s}});
+    CHECK(window.runtime == 12 * k_ns_per_s);
+    window.ideal = metrics::ideal_run(trace, {});
+    CHECK(window.ideal->runtime == 8 * k_ns_per_s);
+    const auto m = metrics::mpi_multiplicative(window, metrics::SerTransConvention::modelfactors);
+    CHECK(m.parallel == doctest::Approx(14.0 / 24));
+    CHECK(m.communication == doctest::Approx(8.0 / 12));
+
+    auto whole = metrics::summarize(trace, true);
+    CHECK(whole.runtime == 14 * k_ns_per_s);
+    metrics::IdealOptions whole_replay;
+    whole_replay.program.whole_trace = true;
+    whole.ideal = metrics::ideal_run(trace, whole_replay);
+    CHECK(whole.ideal->runtime == 10 * k_ns_per_s);
+    CHECK(metrics::mpi_multiplicative(whole, metrics::SerTransConvention::modelfactors).parallel ==
+          doctest::Approx(0.5));
+}
+
+TEST_CASE("real traces: windows between disabled spans replay back to back") {
+    // Rank 0 computes 1 s, sends to rank 1 at 1 s, computes until 2 s and switches tracing off
+    // until 5 s; rank 1 receives (0-1 s), computes 0.5 s and switches off from 1.5 s to 5 s: only
+    // [2 s, 5 s) is off on every thread, and rank 1's [1.5 s, 2 s) is a warning. Both compute
+    // 1 s after 5 s: the traced windows are [0, 2 s) and [5 s, 6 s).
+    const auto trace = test::read_quiet(test::synth_trace("disabled_middle", R"(ranks 2
+0 compute 1s
+0 Send 1ms to=1 size=8
+0 compute 999ms
+0 state 14 3s
+0 compute 1s
+1 Recv 1s from=0 size=8
+1 compute 500ms
+1 state 14 3500ms
+1 compute 1s
+)"));
+    const auto s = metrics::summarize(trace);
+    CHECK(s.windows == Intervals{{0, 2 * k_ns_per_s}, {5 * k_ns_per_s, 6 * k_ns_per_s}});
+    CHECK(s.runtime == 3 * k_ns_per_s);
+    const auto program = build_replay_program(trace);
+    REQUIRE(program.warnings.find("partly-disabled") != nullptr);
+    CHECK(program.warnings.find("partly-disabled")->instances ==
+          std::vector<std::string>{"thread 1.2.1 from 1.500000000 s to 5.000000000 s"});
+    // Ideal: rank 0: 1 s + 0.999 s + 1 s = 2.999 s. Rank 1: its Recv waits for the send at 1 s,
+    // then 0.5 s + 0.5 s (its own disabled time while rank 0 is traced) + 1 s: 3 s.
+    CHECK(ideal_runtime(trace) == 3 * k_ns_per_s);
+}

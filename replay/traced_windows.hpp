@@ -1,0 +1,24 @@
+#pragma once
+// Spans where tracing was switched off on every thread (Extrae_shutdown ... Extrae_restart, state
+// 14 "Tracing disabled"): users mark the region to measure this way, so by default the analysis
+// covers the traced windows between them (docs/metrics.md, "Traced windows").
+#include "replay/openmp_regions.hpp"
+#include "replay/trace.hpp"
+
+namespace popsim::replay {
+
+/// The spans where no thread is traced: every thread is in state 14, has no state or has not been
+/// created yet, and at least one is in state 14. Sorted and disjoint; empty for most traces.
+Intervals untraced_spans(const Trace& trace);
+
+/// [0, trace end) without `untraced`.
+Intervals traced_windows(const Trace& trace, const Intervals& untraced);
+
+/// How much of [begin, end) lies in `intervals`.
+Time overlap(const Intervals& intervals, Time begin, Time end);
+
+/// Warns (kind "partly-disabled") about threads with tracing disabled outside `untraced`: their
+/// calls there are missing and the replay counts that time as computation.
+void warn_partly_disabled(const Trace& trace, const Intervals& untraced, WarningLog& warnings);
+
+} // namespace popsim::replay
