@@ -45,11 +45,17 @@ DependencyGraph build_dependency_graph(const ReplayProgram& p) {
     const auto collective_base = static_cast<std::uint32_t>(p.op_count());
     for (CollectiveIndex c = 0; c < p.collectives.size(); ++c) {
         const auto& coll = p.collectives[c];
+        // The collective's vertex is reached when the members it waits for have arrived; it
+        // releases the members that wait for them (CollectiveFlow).
         for (auto i = coll.first_member; i < coll.first_member + coll.member_count; ++i) {
             const OpIndex member = p.collective_members[i];
-            list.add(predecessor(p, member), collective_base + c, 0);
-            list.edges.emplace_back(collective_base + c, member);
-            list.weights.push_back({0});
+            const bool root = coll.flow != CollectiveFlow::all_members && p.is_root(member);
+            if (coll.flow != CollectiveFlow::from_root || root)
+                list.add(predecessor(p, member), collective_base + c, 0);
+            if (coll.flow != CollectiveFlow::to_root || root) {
+                list.edges.emplace_back(collective_base + c, member);
+                list.weights.push_back({0});
+            }
         }
     }
     const auto vertices = collective_base + static_cast<std::uint32_t>(p.collectives.size());

@@ -769,9 +769,29 @@ class ProgramBuilder {
         members_[ci].push_back(op);
     }
 
+    /// Where a rooted collective's data flows; every other collective waits for all members.
+    CollectiveFlow flow_of(const Collective& coll) const {
+        if (options_.collectives == CollectiveSync::dimemas || coll.thread_barrier ||
+            coll.root_task == k_none)
+            return CollectiveFlow::all_members;
+        switch (coll.call_id) {
+        case 9:  // Reduce
+        case 13: // Gather
+        case 14: // Gatherv
+            return CollectiveFlow::to_root;
+        case 7:  // Bcast
+        case 15: // Scatter
+        case 16: // Scatterv
+            return CollectiveFlow::from_root;
+        default:
+            return CollectiveFlow::all_members;
+        }
+    }
+
     void finish_collectives() {
         for (CollectiveIndex ci = 0; ci < p_.collectives.size(); ++ci) {
             auto& coll = p_.collectives[ci];
+            coll.flow = flow_of(coll);
             if (members_[ci].size() != expected_members_[ci]) {
                 const OpIndex first = members_[ci].front();
                 const ReplayThread th = p_.thread_of(first);

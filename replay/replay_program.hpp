@@ -33,6 +33,19 @@ using MessageIndex = std::uint32_t;
 using CollectiveIndex = std::uint32_t;
 inline constexpr std::uint32_t k_none = std::numeric_limits<std::uint32_t>::max();
 
+/// Which members of a collective wait for which (ProgramOptions::collectives).
+enum class CollectiveFlow : std::uint8_t {
+    all_members, // every member leaves once the last has arrived (Dimemas; also Allreduce, ...)
+    to_root,     // Gather, Gatherv, Reduce: the root waits for all, the others leave at once
+    from_root,   // Bcast, Scatter, Scatterv: the others wait for the root, which leaves at once
+};
+
+/// How collectives synchronise their members in the replay.
+enum class CollectiveSync : std::uint8_t {
+    dimemas, // every collective waits for its last member, as Dimemas replays them (default)
+    mpi,     // each waits only where its data flows (CollectiveFlow by call)
+};
+
 struct ProgramOptions {
     /// Sends of at least this many bytes use the rendezvous protocol (Dimemas -S 32k).
     std::uint64_t eager_limit_bytes = 32 * 1024;
@@ -44,6 +57,7 @@ struct ProgramOptions {
     /// Replay the spans where tracing was off on every thread as computation; false leaves them
     /// out, so the traced windows replay back to back (replay/traced_windows.hpp).
     bool whole_trace = false;
+    CollectiveSync collectives = CollectiveSync::dimemas;
 };
 
 using ReplayThread =
@@ -76,6 +90,7 @@ struct Collective {
     std::uint32_t member_count = 0;
     /// An OpenMP fork or join among one task's threads: no network, it ends when the last arrives.
     bool thread_barrier = false;
+    CollectiveFlow flow = CollectiveFlow::all_members;
 };
 
 struct ReplayProgram {
@@ -127,6 +142,10 @@ struct ReplayProgram {
     ReplayThread master_thread(std::uint32_t task) const { return task_first_thread[task]; }
     OpIndex thread_end_op(ReplayThread thread) const { return thread_first_op[thread + 1]; }
     ReplayThread thread_of(OpIndex op) const;
+    /// Whether collective member `op` is its collective's root task.
+    bool is_root(OpIndex op) const {
+        return thread_task[thread_of(op)] == collectives[op_ref[op]].root_task;
+    }
     bool is_thread_barrier(OpIndex op) const {
         return op_kind[op] == OpKind::collective && collectives[op_ref[op]].thread_barrier;
     }

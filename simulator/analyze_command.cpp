@@ -9,6 +9,7 @@
 #include "simulator/hybrid_tables.hpp"
 #include "simulator/json_report.hpp"
 #include "simulator/modelfactors_csv.hpp"
+#include "simulator/network_options.hpp"
 #include "simulator/progress_bar.hpp"
 #include "simulator/terminal_report.hpp"
 #include "simulator/warning_output.hpp"
@@ -37,6 +38,7 @@ struct AnalyzeOptions {
     bool no_color = false;
     bool replay = true;
     bool whole_trace = false;
+    std::string collectives = "dimemas";
     std::string replay_method = "events";
     std::uint64_t eager_limit = 32 * 1024;
 };
@@ -45,6 +47,7 @@ metrics::IdealOptions ideal_options(const AnalyzeOptions& o) {
     metrics::IdealOptions options;
     options.program.eager_limit_bytes = o.eager_limit;
     options.program.whole_trace = o.whole_trace;
+    options.program.collectives = collective_sync(o.collectives);
     options.method = o.replay_method == "longest-path" ? metrics::ReplayMethod::longest_path
                                                        : metrics::ReplayMethod::events;
     return options;
@@ -218,6 +221,7 @@ void add_analyze_command(CLI::App& app) {
     cmd->add_option("--eager-limit", options->eager_limit,
                     "Sends of at least this many bytes use rendezvous (Dimemas -S)")
         ->capture_default_str();
+    add_collectives_option(cmd, options->collectives);
     cmd->add_flag("--whole-trace", options->whole_trace,
                   "Analyse the whole trace, also where tracing was switched off on every thread "
                   "(by default those spans are left out: the traced windows are analysed)");

@@ -34,11 +34,26 @@ void add_network_options(CLI::App* cmd, NetworkOptions& o, bool single_values) {
         ->capture_default_str();
     cmd->add_option("--eager", o.eager, "Sends of at least this size use rendezvous (Dimemas -S)")
         ->capture_default_str();
+    add_collectives_option(cmd, o.collectives);
+}
+
+void add_collectives_option(CLI::App* cmd, std::string& value) {
+    cmd->add_option("--collectives", value,
+                    "How collectives synchronise in the replay: dimemas (every member waits for "
+                    "the last, as Dimemas and published POP numbers) or mpi (only where data "
+                    "flows: Gather/Reduce roots wait for all, Bcast/Scatter members for the root)")
+        ->check(CLI::IsMember({"dimemas", "mpi"}))
+        ->capture_default_str();
+}
+
+replay::CollectiveSync collective_sync(const std::string& value) {
+    return value == "mpi" ? replay::CollectiveSync::mpi : replay::CollectiveSync::dimemas;
 }
 
 replay::ProgramOptions program_options(const NetworkOptions& o) {
     replay::ProgramOptions p;
     p.eager_limit_bytes = parse_bytes(o.eager);
+    p.collectives = collective_sync(o.collectives);
     return p;
 }
 

@@ -17,6 +17,7 @@ struct NetworkOptions {
     std::optional<std::string> latency, bandwidth, buses, tasks_per_node, cpu_ratio, links;
     std::string mapping = "fill"; // fill | interleaved | an explicit list of 0-based nodes per task
     std::string eager = "32k";
+    std::string collectives = "dimemas";
 };
 
 /// Registers --network, --config, --latency, --bandwidth, --buses, --links, --tasks-per-node,
@@ -24,9 +25,15 @@ struct NetworkOptions {
 void add_network_options(CLI::App* cmd, NetworkOptions& options, bool single_values);
 
 replay::ProgramOptions program_options(const NetworkOptions& options);
+
+/// --collectives dimemas|mpi on `cmd` (analyze takes it too).
+void add_collectives_option(CLI::App* cmd, std::string& value);
+replay::CollectiveSync collective_sync(const std::string& value);
 /// The Dimemas parameters the options describe (the .cfg, then the overrides) for `tasks` tasks.
-replay::network::DimemasParameters dimemas_parameters(const NetworkOptions& options, std::uint32_t tasks);
-std::unique_ptr<replay::network::NetworkModel> make_network(const NetworkOptions& options, std::uint32_t tasks);
+replay::network::DimemasParameters dimemas_parameters(const NetworkOptions& options,
+                                                      std::uint32_t tasks);
+std::unique_ptr<replay::network::NetworkModel> make_network(const NetworkOptions& options,
+                                                            std::uint32_t tasks);
 /// A one-line description of the model and its parameters, for reports.
 std::string describe_network(const NetworkOptions& options, std::uint32_t tasks);
 

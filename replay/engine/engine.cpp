@@ -39,7 +39,7 @@ template <class Model> class Engine {
           arrived_in_collective_(p.thread_count(), false), startup_paid_(p.thread_count(), false),
           message_(p.messages.size()), transfer_start_(zero_cost_ ? 0 : p.messages.size(), k_unset),
           arrival_(p.messages.size(), k_unset), coll_arrived_(p.collectives.size(), 0),
-          coll_latest_(p.collectives.size(), 0) {
+          coll_latest_(p.collectives.size(), 0), root_arrival_(p.collectives.size(), k_unset) {
         result_.threads.resize(p.thread_count());
         if (timeline_) {
             result_.op_begin.assign(p.op_count(), k_unset);
@@ -237,26 +237,66 @@ template <class Model> class Engine {
 
     bool join(ReplayThread thread, OpIndex op) {
         const CollectiveIndex c = p_.op_ref[op];
+        const auto& coll = p_.collectives[c];
         if (!arrived_in_collective_[thread]) {
             arrived_in_collective_[thread] = true;
             ++coll_arrived_[c];
             coll_latest_[c] = std::max(coll_latest_[c], now_);
+            if (coll.flow != CollectiveFlow::all_members && p_.is_root(op)) root_arrival_[c] = now_;
         }
-        const auto& coll = p_.collectives[c];
-        if (coll_arrived_[c] < coll.member_count) {
-            blocked_[thread] = true;
+        switch (coll.flow) {
+        case CollectiveFlow::all_members:
+            if (coll_arrived_[c] == coll.member_count) {
+                const Time done = coll.thread_barrier ? coll_latest_[c]
+                                                      : model_.collective(coll, coll_latest_[c]);
+                for (auto i = coll.first_member; i < coll.first_member + coll.member_count; ++i)
+                    leave_collective(p_.collective_members[i], done);
+                return false;
+            }
+            break;
+        case CollectiveFlow::to_root: // the root needs every member's data, the others go on
+            if (p_.is_root(op))
+                blocked_[thread] = true;
+            else
+                leave_collective(op, model_.collective(coll, now_));
+            release_root_when_complete(c);
+            return false;
+        case CollectiveFlow::from_root: // the others need the root's data
+            if (root_arrival_[c] == k_unset) break;
+            if (p_.is_root(op)) {
+                for (auto i = coll.first_member; i < coll.first_member + coll.member_count; ++i)
+                    if (waits_in(p_.collective_members[i]))
+                        leave_collective(p_.collective_members[i], model_.collective(coll, now_));
+            } else {
+                leave_collective(op, model_.collective(coll, now_));
+            }
             return false;
         }
-        const Time done =
-            coll.thread_barrier ? coll_latest_[c] : model_.collective(coll, coll_latest_[c]);
+        blocked_[thread] = true;
+        return false;
+    }
+
+    /// Whether collective member `op`'s thread has arrived at it and still waits there.
+    bool waits_in(OpIndex op) const {
+        const ReplayThread t = p_.thread_of(op);
+        return pc_[t] == op && arrived_in_collective_[t];
+    }
+
+    void leave_collective(OpIndex member, Time done) {
+        const ReplayThread t = p_.thread_of(member);
+        arrived_in_collective_[t] = false;
+        finish_op(t, member, done);
+        schedule(t, done);
+    }
+
+    void release_root_when_complete(CollectiveIndex c) {
+        const auto& coll = p_.collectives[c];
+        if (coll_arrived_[c] < coll.member_count) return;
         for (auto i = coll.first_member; i < coll.first_member + coll.member_count; ++i) {
             const OpIndex member = p_.collective_members[i];
-            const ReplayThread member_thread = p_.thread_of(member);
-            arrived_in_collective_[member_thread] = false;
-            finish_op(member_thread, member, done);
-            schedule(member_thread, done);
+            if (p_.is_root(member) && waits_in(member))
+                leave_collective(member, model_.collective(coll, coll_latest_[c]));
         }
-        return false;
     }
 
     void check_all_finished() const {
@@ -282,8 +322,9 @@ template <class Model> class Engine {
             return std::max<Time>(part, 0);
         }
         case OpKind::collective:
-            return p_.is_thread_barrier(op) ? 0
-                                            : end - std::max(begin, coll_latest_[p_.op_ref[op]]);
+            return p_.is_thread_barrier(op)
+                       ? 0
+                       : std::max<Time>(0, end - std::max(begin, coll_latest_[p_.op_ref[op]]));
         default:
             return 0;
         }
@@ -310,6 +351,7 @@ template <class Model> class Engine {
     std::vector<Time> arrival_;
     std::vector<std::uint32_t> coll_arrived_;
     std::vector<Time> coll_latest_;
+    std::vector<Time> root_arrival_; // rooted data-flow collectives: when the root arrived
     ReplayResult result_;
 };
 

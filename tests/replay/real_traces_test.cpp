@@ -252,3 +252,70 @@ TEST_CASE("real traces: windows between disabled spans replay back to back") {
     // then 0.5 s + 0.5 s (its own disabled time while rank 0 is traced) + 1 s: 3 s.
     CHECK(ideal_runtime(trace) == 3 * k_ns_per_s);
 }
+
+namespace {
+Time ideal_runtime_mpi_collectives(const Trace& trace) {
+    const auto program = build_replay_program(trace, {.collectives = CollectiveSync::mpi});
+    network::IdealNetwork ideal;
+    const auto events = replay_events(program, ideal);
+    const auto longest = replay_longest_path(program, build_dependency_graph(program));
+    CHECK(events.runtime == longest.runtime);
+    CHECK(events.op_end == longest.op_end);
+    return events.runtime;
+}
+} // namespace
+
+TEST_CASE("real traces: --collectives mpi waits only where a rooted collective's data flows") {
+    // Gather to rank 0: rank 0 computes 1 s, ranks 1 and 2 compute 3 s and 2 s, then each
+    // computes 1 s after the Gather. Every member waiting for the last (Dimemas): all leave at
+    // 3 s, end 4 s. Data flow: the root leaves at 3 s (4 s), rank 2 at 2 s (3 s), rank 1 at 3 s
+    // (4 s): still 4 s, but rank 2 ends 1 s earlier.
+    const auto gather = test::read_quiet(test::synth_trace("gather_flow", R"(ranks 3
+0 compute 1s
+0 Gather 2s root=0 size=8
+0 compute 1s
+1 compute 3s
+1 Gather 0s root=0 size=8
+1 compute 1s
+2 compute 2s
+2 Gather 1s root=0 size=8
+2 compute 1s
+)"));
+    CHECK(ideal_runtime(gather) == 4 * k_ns_per_s);
+    CHECK(ideal_runtime_mpi_collectives(gather) == 4 * k_ns_per_s);
+    // Bcast from rank 0, whose compute is the shortest (1 s) and whose work after it the longest
+    // (3 s): the others (2 s and 3 s of compute, 1 s after) need only the root's data. Dimemas:
+    // all leave at 3 s, the root ends at 6 s. Data flow: the root leaves at 1 s and ends at 4 s;
+    // rank 1 at 2 s (3 s), rank 2 at 3 s (4 s).
+    const auto bcast = test::read_quiet(test::synth_trace("bcast_flow", R"(ranks 3
+0 compute 1s
+0 Bcast 2s root=0 size=8
+0 compute 3s
+1 compute 2s
+1 Bcast 1s root=0 size=8
+1 compute 1s
+2 compute 3s
+2 Bcast 0s root=0 size=8
+2 compute 1s
+)"));
+    CHECK(ideal_runtime(bcast) == 6 * k_ns_per_s);
+    CHECK(ideal_runtime_mpi_collectives(bcast) == 4 * k_ns_per_s);
+}
+
+TEST_CASE("real traces: a Gather whose members left early (dosimont gather.prv)") {
+    // Dimemas 5.5.0 gives 10774219 ns for this trace (ranks 2 and 3 leave MPI_Gather at 3.89 ms
+    // and compute on; replayed waiting for the last member, their work ends after the real run).
+    const auto trace =
+        test::read_quiet(test::shared_data("collected/dosimont_microbench/gather.prv.gz"));
+    WarningLog warnings;
+    const auto run = metrics::ideal_run(trace, {}, &warnings);
+    CHECK(run.runtime == 10774219);
+    REQUIRE(warnings.find("ideal-after-real") != nullptr);
+    CHECK(warnings.find("ideal-after-real")->line() ==
+          "the ideal-network replay (10774219 ns) takes longer than the trace (7634976 ns), so "
+          "Transfer efficiency exceeds 100 %: 1 collectives let members leave before the last one "
+          "arrived (the first: MPI_Gather: task 2 left it at 0.003891991 s, before task 1 entered "
+          "at 0.007262814 s), which the default replay, where every member waits for the last as "
+          "in Dimemas, cannot reproduce; --collectives mpi waits only where data flows");
+    CHECK(ideal_runtime_mpi_collectives(trace) <= trace.end_time());
+}
