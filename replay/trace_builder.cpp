@@ -124,6 +124,36 @@ void TraceBuilder::attribute_counter(ThreadIndex t, Time time, const EventPair& 
         pending.latest = false;
     }
     (instructions ? tl.useful_instructions : tl.useful_cycles) += bursts * pair.value;
+    const bool inside_running = tl.state_count() > 0 && time > tl.state_begin.back() &&
+                                time < tl.states_end &&
+                                tl.state_value.back() == extrae::k_state_running;
+    if (inside_running) (instructions ? s.sampled_instructions : s.sampled_cycles) += pair.value;
+}
+
+// Counters read only at sample points inside bursts give nothing at burst ends: then the reads
+// that fall in Running bursts are summed instead; when even those are 0, no counter is shown.
+void TraceBuilder::use_sampled_counters_if_needed() {
+    std::uint64_t at_ends = 0, sampled = 0;
+    bool any_reads = false;
+    for (ThreadIndex t = 0; t < trace_.threads.size(); ++t) {
+        at_ends += trace_.threads[t].useful_instructions + trace_.threads[t].useful_cycles;
+        sampled += scratch_[t].sampled_instructions + scratch_[t].sampled_cycles;
+        any_reads = any_reads || trace_.threads[t].has_counters;
+    }
+    if (!any_reads || at_ends > 0) return;
+    for (ThreadIndex t = 0; t < trace_.threads.size(); ++t) {
+        auto& tl = trace_.threads[t];
+        tl.useful_instructions = scratch_[t].sampled_instructions;
+        tl.useful_cycles = scratch_[t].sampled_cycles;
+        tl.has_counters = sampled > 0;
+    }
+    trace_.warnings.add(
+        "sampled-counters",
+        sampled > 0 ? "hardware counters are read at sample points, not at the ends of useful "
+                      "bursts: useful instructions and cycles are the sums of the reads that "
+                      "fall inside Running bursts"
+                    : "hardware counters are read, but no read falls in a useful burst: "
+                      "instructions, cycles and IPC are not available");
 }
 
 void TraceBuilder::enter_call(ThreadIndex t, Time time, const EventPair& pair, std::uint64_t line) {
@@ -267,6 +297,7 @@ void TraceBuilder::add_comm(const CommRecord& r, std::uint64_t line) {
 }
 
 void TraceBuilder::finish() {
+    use_sampled_counters_if_needed();
     if (overlaps_ > 0) {
         trace_.warnings.add_many("overlapping-states",
                                  "state records overlap earlier states of their thread; the "

@@ -32,6 +32,10 @@ class TraceBuilder {
         PendingReads cycles;
         bool call_open = false;
         bool cut_start_noted = false; // its cut-start exit is in the warnings already
+        // Reads that fall inside a Running burst rather than at its end: counters sampled at
+        // sample points (e.g. folding's NAMD trace), summed as a fallback (finish()).
+        std::uint64_t sampled_instructions = 0;
+        std::uint64_t sampled_cycles = 0;
     };
 
     ThreadIndex resolve(const RecordOwner& owner, std::uint64_t line) const;
@@ -43,6 +47,7 @@ class TraceBuilder {
     void add_collective_attribute(ThreadIndex thread, Time time, const EventPair& pair,
                                   std::uint64_t line);
     void track(ThreadIndex thread, Time time, const EventPair& pair);
+    void use_sampled_counters_if_needed();
     void note_overlap(const ThreadTimeline& tl, const StateRecord& r, std::uint64_t line);
     [[noreturn]] void fail(std::uint64_t line, const std::string& cause) const;
 

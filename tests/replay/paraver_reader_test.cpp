@@ -320,3 +320,27 @@ TEST_CASE("paraver_reader: communicator lines may fill several blocks, and any b
     check_error("many_communicators_bad", content + "1:1:1:1:1:0:x:1\n", 2004,
                 "state record field 6 (end time) is not an unsigned integer: 'x'");
 }
+
+TEST_CASE("paraver_reader: counters read only at sample points are summed over useful bursts") {
+    // One Running burst [0, 100) with reads inside it at 10 (0), 30 (10 instructions, 20 cycles)
+    // and 60 (5, 10), none at its end (folding's NAMD trace): the burst-end rule finds 0, so the
+    // reads inside Running bursts are summed: 15 instructions, 30 cycles. A read in the Idle state
+    // [100, 200) does not count.
+    const auto t = test::read_quiet(trace_file(
+        "sampled", "#Paraver (d):200_ns:1(1):1:1(1:1),0\n1:1:1:1:1:0:100:1\n"
+                   "2:1:1:1:1:10:42000050:0:42000059:0\n2:1:1:1:1:30:42000050:10:42000059:20\n"
+                   "2:1:1:1:1:60:42000050:5:42000059:10\n1:1:1:1:1:100:200:0\n"
+                   "2:1:1:1:1:150:42000050:7:42000059:7\n"));
+    CHECK(t.threads[0].has_counters);
+    CHECK(t.threads[0].useful_instructions == 15);
+    CHECK(t.threads[0].useful_cycles == 30);
+    REQUIRE(t.warnings.find("sampled-counters") != nullptr);
+    // Reads that never fall in a useful burst: no counters rather than 0.
+    const auto none = test::read_quiet(
+        trace_file("unsampled", "#Paraver (d):200_ns:1(1):1:1(1:1),0\n1:1:1:1:1:0:100:0\n"
+                                "2:1:1:1:1:50:42000050:9:42000059:9\n1:1:1:1:1:100:200:1\n"));
+    CHECK_FALSE(none.threads[0].has_counters);
+    CHECK(none.warnings.find("sampled-counters")->line() ==
+          "hardware counters are read, but no read falls in a useful burst: instructions, cycles "
+          "and IPC are not available");
+}
