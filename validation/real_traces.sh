@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Analyses every real trace of ../shared/data (the collected ones, HPCC, prime, LAMMPS, epoch) and
+# prints one row each: exit status, runtime, ideal runtime, PE, SerE, TE and the kinds of warnings.
+#   validation/real_traces.sh [POPSIM [DATA]]
+# Exits 1 when a trace that must be analysed is refused; the few that may be refused (malformed
+# COMPSs traces, the 2004-format qsort) must be refused with their known cause.
+set -uo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+popsim=${1:-$here/build/popsim}
+data=${2:-$here/../shared/data}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# Traces popsim may refuse, and the cause it must give.
+declare -A refused=(
+    [cholesky_autoparallel]="state record ends before it begins"
+    [jacobi2d_autoparallel]="state record ends before it begins"
+    [qsort_beo3]="communicator line field 4 (task) is not an unsigned integer: '-1'"
+)
+
+failures=0
+printf '%-58s %4s %12s %12s %7s %7s %7s  %s\n' trace exit "runtime ms" "ideal ms" PE SerE TE warnings
+for trace in "$data"/collected/*/*.prv.gz "$data"/hpcc/*.prv.gz "$data"/prime/*.prv.gz \
+             "$data"/lammps-melt/*.prv.gz "$data"/epoch/*.prv.gz; do
+    name=$(basename "$trace" .prv.gz)
+    json=$work/$name.json
+    "$popsim" analyze "$trace" --quiet --json "$json" > /dev/null 2> "$work/err"
+    status=$?
+    if [ "$status" -ne 0 ]; then
+        cause=$(cat "$work/err")
+        expected=${refused[$name]:-}
+        if [ -n "$expected" ] && [[ "$cause" == *"$expected"* ]]; then
+            printf '%-58s %4s  refused as expected: %s\n' "${trace#"$data"/}" "$status" "${cause#*: error: }"
+        else
+            printf '%-58s %4s  UNEXPECTED: %s\n' "${trace#"$data"/}" "$status" "$cause"
+            failures=$((failures + 1))
+        fi
+        continue
+    fi
+    python3 - "$json" "${trace#"$data"/}" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))["traces"][0]
+m = t["mpi_multiplicative"]
+pct = lambda v: "-" if v is None else f"{100 * v:.2f}"
+ideal = t["ideal"]["runtime_ns"] / 1e6 if t["ideal"] else float("nan")
+kinds = ",".join(f'{w["kind"]}({w["count"]})' for w in t["warnings"]) or "-"
+print(f'{sys.argv[2]:<58} {0:>4} {t["runtime_ns"] / 1e6:>12.3f} {ideal:>12.3f} '
+      f'{pct(m["parallel_efficiency"]):>7} {pct(m["serialization_efficiency"]):>7} '
+      f'{pct(m["transfer_efficiency"]):>7}  {kinds}')
+PY
+done
+echo
+echo "$failures unexpected refusals"
+[ "$failures" -eq 0 ]
