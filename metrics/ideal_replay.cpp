@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <limits>
+#include <optional>
 
 namespace popsim::metrics {
 
@@ -37,38 +38,16 @@ std::vector<Time> mpi_outside_omp(const replay::Trace& trace, const replay::Repl
 }
 
 /// Collectives replayed as "every member waits for the last" whose members left, in the trace,
-/// before the last one arrived (a Gather's non-roots go on at once): how many, and the first.
+/// before the last one arrived: how many, and the first.
 std::pair<std::size_t, std::string> collectives_left_early(const replay::Trace& trace,
                                                            const replay::ReplayProgram& p) {
     std::size_t count = 0;
-    std::string first;
-    for (const auto& coll : p.collectives) {
-        if (coll.thread_barrier || coll.flow != replay::CollectiveFlow::all_members) continue;
-        Time last_entry = 0, first_exit = std::numeric_limits<Time>::max();
-        std::uint32_t early_task = 0, late_task = 0;
-        for (auto i = coll.first_member; i < coll.first_member + coll.member_count; ++i) {
-            const auto op = p.collective_members[i];
-            const auto thread = p.thread_of(op);
-            const auto& tl = trace.threads[p.trace_thread[thread]];
-            const auto call = p.op_call[op];
-            if (call == replay::k_none) continue;
-            if (tl.call_begin[call] > last_entry) {
-                last_entry = tl.call_begin[call];
-                late_task = p.thread_task[thread];
-            }
-            if (tl.call_end[call] < first_exit) {
-                first_exit = tl.call_end[call];
-                early_task = p.thread_task[thread];
-            }
-        }
-        if (first_exit >= last_entry) continue;
-        if (count++ == 0) {
-            const auto call = replay::mpi_call_by_id(coll.call_id);
-            first =
-                fmt::format("MPI_{}: task {} left it at {}, before task {} entered at {}",
-                            call ? call->name : "?", early_task + 1, replay::seconds(first_exit),
-                            late_task + 1, replay::seconds(last_entry));
-        }
+    std::string first, description;
+    for (replay::CollectiveIndex c = 0; c < p.collectives.size(); ++c) {
+        if (p.collectives[c].flow != replay::CollectiveFlow::all_members ||
+            !replay::left_before_last_arrived(trace, p, c, &description))
+            continue;
+        if (count++ == 0) first = description;
     }
     return {count, first};
 }
@@ -88,17 +67,64 @@ IdealRun ideal_run(const replay::Trace& trace, const IdealOptions& options,
                      warnings);
 }
 
+namespace {
+
+replay::ReplayResult replay_ideal(const replay::ReplayProgram& program, ReplayMethod method,
+                                  bool timeline) {
+    if (method == ReplayMethod::longest_path)
+        return replay::replay_longest_path(program, replay::build_dependency_graph(program));
+    replay::network::IdealNetwork ideal;
+    return replay::replay_events(program, ideal, {.timeline = timeline});
+}
+
+/// The ideal replay; where it deadlocks in collectives whose members left early in the trace
+/// (every member waiting for the last, as in Dimemas, closes a cycle with the messages a member
+/// sent after leaving), those collectives replay as their data flows instead: only their edges
+/// that run backwards in traced time are dropped. Other deadlocks propagate.
+replay::ReplayResult replay_breaking_cycles(const replay::Trace& trace,
+                                            const replay::ReplayProgram& program,
+                                            ReplayMethod method, bool timeline,
+                                            replay::WarningLog* warnings) {
+    std::optional<replay::ReplayProgram> relaxed;
+    const replay::ReplayProgram* current = &program;
+    for (;;) {
+        try {
+            return replay_ideal(*current, method, timeline);
+        } catch (const replay::ReplayDeadlock& e) {
+            std::vector<std::pair<replay::CollectiveIndex, std::string>> to_relax;
+            std::string description;
+            for (const auto c : e.blocked_collectives) {
+                const auto& coll = current->collectives[c];
+                if (coll.flow == replay::CollectiveFlow::all_members &&
+                    replay::data_flow(coll) != replay::CollectiveFlow::all_members &&
+                    replay::left_before_last_arrived(trace, *current, c, &description))
+                    to_relax.emplace_back(c, description);
+            }
+            if (to_relax.empty()) throw;
+            if (!relaxed) current = &relaxed.emplace(program);
+            for (const auto& [c, text] : to_relax) {
+                relaxed->collectives[c].flow = replay::data_flow(relaxed->collectives[c]);
+                if (warnings) {
+                    warnings->add("collectives-replayed-as-data-flows",
+                                  "collectives close a dependency cycle when every member waits "
+                                  "for the last, as Dimemas replays them (their members left "
+                                  "early in the trace); they replay as their data flows instead "
+                                  "(--collectives mpi does so for all)",
+                                  text);
+                }
+            }
+        }
+    }
+}
+
+} // namespace
+
 IdealRun ideal_run(const replay::Trace& trace, const replay::ReplayProgram& program,
                    const IdealOptions& options, replay::WarningLog* warnings) {
     if (warnings) warnings->merge(program.warnings);
     const bool hybrid = has_parallel_regions(trace); // needs per-operation times to split MPI time
-    replay::ReplayResult result;
-    if (options.method == ReplayMethod::events) {
-        replay::network::IdealNetwork ideal;
-        result = replay::replay_events(program, ideal, {.timeline = hybrid});
-    } else {
-        result = replay::replay_longest_path(program, replay::build_dependency_graph(program));
-    }
+    const replay::ReplayResult result =
+        replay_breaking_cycles(trace, program, options.method, hybrid, warnings);
     IdealRun run;
     run.runtime = result.runtime;
     run.max_useful = result.max_useful(program);

@@ -106,7 +106,7 @@ ReplayResult replay_longest_path(const ReplayProgram& p, const DependencyGraph& 
                 break;
             }
         }
-        throw ReplayDeadlock(describe_blocked_tasks(p, position, reached_at));
+        throw deadlock(p, position, reached_at);
     }
     for (ReplayThread t = 0; t < p.thread_count(); ++t) {
         auto& times = r.threads[t];

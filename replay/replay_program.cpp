@@ -769,29 +769,10 @@ class ProgramBuilder {
         members_[ci].push_back(op);
     }
 
-    /// Where a rooted collective's data flows; every other collective waits for all members.
-    CollectiveFlow flow_of(const Collective& coll) const {
-        if (options_.collectives == CollectiveSync::dimemas || coll.thread_barrier ||
-            coll.root_task == k_none)
-            return CollectiveFlow::all_members;
-        switch (coll.call_id) {
-        case 9:  // Reduce
-        case 13: // Gather
-        case 14: // Gatherv
-            return CollectiveFlow::to_root;
-        case 7:  // Bcast
-        case 15: // Scatter
-        case 16: // Scatterv
-            return CollectiveFlow::from_root;
-        default:
-            return CollectiveFlow::all_members;
-        }
-    }
-
     void finish_collectives() {
         for (CollectiveIndex ci = 0; ci < p_.collectives.size(); ++ci) {
             auto& coll = p_.collectives[ci];
-            coll.flow = flow_of(coll);
+            if (options_.collectives == CollectiveSync::mpi) coll.flow = data_flow(coll);
             if (members_[ci].size() != expected_members_[ci]) {
                 const OpIndex first = members_[ci].front();
                 const ReplayThread th = p_.thread_of(first);
@@ -833,6 +814,52 @@ class ProgramBuilder {
 };
 
 } // namespace
+
+CollectiveFlow data_flow(const Collective& coll) {
+    if (coll.thread_barrier || coll.root_task == k_none) return CollectiveFlow::all_members;
+    switch (coll.call_id) {
+    case 9:  // Reduce
+    case 13: // Gather
+    case 14: // Gatherv
+        return CollectiveFlow::to_root;
+    case 7:  // Bcast
+    case 15: // Scatter
+    case 16: // Scatterv
+        return CollectiveFlow::from_root;
+    default:
+        return CollectiveFlow::all_members;
+    }
+}
+
+bool left_before_last_arrived(const Trace& trace, const ReplayProgram& p, CollectiveIndex c,
+                              std::string* description) {
+    const auto& coll = p.collectives[c];
+    if (coll.thread_barrier) return false;
+    Time last_entry = 0, first_exit = std::numeric_limits<Time>::max();
+    std::uint32_t early_task = 0, late_task = 0;
+    for (auto i = coll.first_member; i < coll.first_member + coll.member_count; ++i) {
+        const OpIndex op = p.collective_members[i];
+        const ReplayThread thread = p.thread_of(op);
+        const std::uint32_t call = p.op_call[op];
+        if (call == k_none) continue;
+        const auto& tl = trace.threads[p.trace_thread[thread]];
+        if (tl.call_begin[call] > last_entry) {
+            last_entry = tl.call_begin[call];
+            late_task = p.thread_task[thread];
+        }
+        if (tl.call_end[call] < first_exit) {
+            first_exit = tl.call_end[call];
+            early_task = p.thread_task[thread];
+        }
+    }
+    if (first_exit >= last_entry) return false;
+    if (description) {
+        *description = fmt::format("{}: task {} left it at {}, before task {} entered at {}",
+                                   call_name(coll.call_id), early_task + 1, seconds(first_exit),
+                                   late_task + 1, seconds(last_entry));
+    }
+    return true;
+}
 
 ReplayProgram build_replay_program(const Trace& trace, const ProgramOptions& options) {
     return ProgramBuilder(trace, options).build();

@@ -166,6 +166,16 @@ struct MessageOps {
 };
 MessageOps message_ops(const ReplayProgram& program);
 
+/// Where a rooted collective's data flows (Gather/Reduce: to the root, Bcast/Scatter: from it);
+/// all_members for the others and for one whose root the trace does not mark.
+CollectiveFlow data_flow(const Collective& collective);
+
+/// Whether, in the trace, a member of collective `c` left it before its last member entered (a
+/// Gather's non-roots go on at once): waiting for the last member, its replay runs later than
+/// the trace. `description` gets which members, when, for warnings.
+bool left_before_last_arrived(const Trace& trace, const ReplayProgram& program, CollectiveIndex c,
+                              std::string* description = nullptr);
+
 /// Builds the program from a trace; throws TraceError for what cannot be replayed (collectives
 /// that do not match across their communicator).
 ReplayProgram build_replay_program(const Trace& trace, const ProgramOptions& options = {});

@@ -304,7 +304,7 @@ template <class Model> class Engine {
         bool stuck = false;
         for (ReplayThread t = 0; t < p_.thread_count(); ++t)
             stuck = stuck || pc_[t] < p_.thread_end_op(t);
-        if (stuck) throw ReplayDeadlock(describe_blocked_tasks(p_, position, op_begin_));
+        if (stuck) throw deadlock(p_, position, op_begin_);
     }
 
     /// The part of an operation's blocked time spent after its data (or collective) started moving.
@@ -356,6 +356,19 @@ template <class Model> class Engine {
 };
 
 } // namespace
+
+ReplayDeadlock deadlock(const ReplayProgram& p, const std::vector<OpIndex>& position,
+                        const std::vector<Time>& reached_at) {
+    std::vector<CollectiveIndex> blocked;
+    for (ReplayThread t = 0; t < p.thread_count(); ++t) {
+        const OpIndex op = position[t];
+        if (op < p.thread_end_op(t) && p.op_kind[op] == OpKind::collective &&
+            !p.is_thread_barrier(op) &&
+            std::find(blocked.begin(), blocked.end(), p.op_ref[op]) == blocked.end())
+            blocked.push_back(p.op_ref[op]);
+    }
+    return ReplayDeadlock(describe_blocked_tasks(p, position, reached_at), std::move(blocked));
+}
 
 std::string describe_blocked_tasks(const ReplayProgram& p, const std::vector<OpIndex>& position,
                                    const std::vector<Time>& reached_at) {

@@ -24,16 +24,25 @@ struct EngineOptions {
 
 /// Replays `program` on `model`. Throws ReplayDeadlock when tasks wait on each other forever
 /// (the trace's dependencies form a cycle), naming the blocked tasks and calls.
-ReplayResult replay_events(const ReplayProgram& program, network::NetworkModel& model, const EngineOptions& options = {});
+ReplayResult replay_events(const ReplayProgram& program, network::NetworkModel& model,
+                           const EngineOptions& options = {});
 
 class ReplayDeadlock : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
+  public:
+    ReplayDeadlock(const std::string& what, std::vector<CollectiveIndex> blocked)
+        : std::runtime_error(what), blocked_collectives(std::move(blocked)) {}
+    /// The (MPI) collectives some blocked task waits in.
+    std::vector<CollectiveIndex> blocked_collectives;
 };
 
 /// Describes where each task is blocked (`position`: its current operation, `reached_at`: since
 /// when, per task), for deadlock reports.
-std::string describe_blocked_tasks(const ReplayProgram& program, const std::vector<OpIndex>& position,
+std::string describe_blocked_tasks(const ReplayProgram& program,
+                                   const std::vector<OpIndex>& position,
                                    const std::vector<Time>& reached_at);
+
+/// The deadlock of tasks blocked at `position` (per replay thread), as thrown by both replays.
+ReplayDeadlock deadlock(const ReplayProgram& program, const std::vector<OpIndex>& position,
+                        const std::vector<Time>& reached_at);
 
 } // namespace popsim::replay
