@@ -178,11 +178,12 @@ CommunicationRepairs repair_communications(Trace& trace) {
     for (std::uint32_t i = 0; i < c.size(); ++i) {
         const bool backward = c.physical_recv[i] < c.logical_send[i];
         if (backward && counts.backward_records++ == 0) {
-            first_backward =
-                fmt::format("record {} ({} -> {}, tag {}) sent at {} and received at {}", i + 1,
-                            to_string(trace.threads[c.sender[i]].name),
-                            to_string(trace.threads[c.receiver[i]].name), c.tag[i],
-                            seconds(c.logical_send[i]), seconds(c.physical_recv[i]));
+            first_backward = fmt::format(
+                "the first received before it is sent: record {} ({} -> {}, tag {}) sent at {} and "
+                "received at {}",
+                i + 1, to_string(trace.threads[c.sender[i]].name),
+                to_string(trace.threads[c.receiver[i]].name), c.tag[i], seconds(c.logical_send[i]),
+                seconds(c.physical_recv[i]));
         }
         if (backward || !cancels[c.receiver[i]].empty())
             suspect[{c.sender[i], c.receiver[i], c.tag[i]}] = true;

@@ -17,9 +17,9 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
     loaded.trace = replay::read_paraver(path, read_options());
     loaded.real_runtime = loaded.trace->end_time();
     loaded.program = replay::build_replay_program(*loaded.trace, options);
-    replay::WarningLog warnings = loaded.trace->warnings;
-    warnings.merge(loaded.program.warnings);
-    print_warnings(path, warnings);
+    loaded.warnings = loaded.trace->warnings;
+    loaded.warnings.merge(loaded.program.warnings);
+    print_warnings(path, loaded.warnings);
     return loaded;
 }
 

@@ -13,6 +13,7 @@ struct LoadedProgram {
     std::optional<replay::Trace> trace; // absent for .dim input
     replay::ReplayProgram program;
     std::optional<Time> real_runtime; // the traced runtime, when known
+    replay::WarningLog warnings;      // the reader's and the program builder's
 };
 
 /// Reads `path` (.prv, .prv.gz or .dim), printing the warnings to stderr (unless --quiet).

@@ -10,6 +10,7 @@
 #include "simulator/load_program.hpp"
 #include "simulator/modelfactors_csv.hpp"
 #include "simulator/network_options.hpp"
+#include "simulator/warning_output.hpp"
 
 #include <fmt/format.h>
 #include <iostream>
@@ -26,8 +27,10 @@ struct SimulateOptions {
     std::string json_path;
 };
 
-nlohmann::json result_json(const SimulateOptions& o, const std::optional<Time>& real_runtime,
-                           const replay::ReplayProgram& p, const replay::ReplayResult& r) {
+nlohmann::json result_json(const SimulateOptions& o, const LoadedProgram& loaded,
+                           const replay::ReplayResult& r) {
+    const auto& p = loaded.program;
+    const auto& real_runtime = loaded.real_runtime;
     nlohmann::json j;
     j["popsim_version"] = k_version;
     j["trace"] = o.trace;
@@ -35,6 +38,7 @@ nlohmann::json result_json(const SimulateOptions& o, const std::optional<Time>& 
     j["real_runtime_ns"] = real_runtime ? nlohmann::json(*real_runtime) : nlohmann::json(nullptr);
     j["predicted_runtime_ns"] = r.runtime;
     j["predicted_max_useful_ns"] = r.max_useful(p);
+    j["warnings"] = warnings_json(loaded.warnings);
     j["threads"] = nlohmann::json::array(); // the replay threads: each task's first thread, then
                                             // its OpenMP workers
     for (replay::ReplayThread t = 0; t < p.thread_count(); ++t) {
@@ -75,7 +79,7 @@ void run_simulate(const SimulateOptions& o) {
         std::cerr << "popsim: wrote " << o.output << " and its .pcf/.row\n";
     }
     if (!o.json_path.empty())
-        write_text_file(o.json_path, result_json(o, real, loaded.program, result).dump(2) + "\n");
+        write_text_file(o.json_path, result_json(o, loaded, result).dump(2) + "\n");
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 #include "simulator/load_program.hpp"
 #include "simulator/modelfactors_csv.hpp"
 #include "simulator/network_options.hpp"
+#include "simulator/warning_output.hpp"
 
 #include <fmt/format.h>
 #include <iostream>
@@ -135,7 +136,8 @@ void run_whatif(const WhatifOptions& o) {
         nlohmann::json j{{"popsim_version", k_version},
                          {"trace", o.trace},
                          {"real_runtime_ns", real_runtime},
-                         {"ideal_runtime_ns", ideal_runtime}};
+                         {"ideal_runtime_ns", ideal_runtime},
+                         {"warnings", warnings_json(loaded.warnings)}};
         j["configurations"] = nlohmann::json::array();
         for (const auto& r : rows)
             j["configurations"].push_back({{"network", r.network},

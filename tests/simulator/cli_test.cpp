@@ -163,3 +163,48 @@ TEST_CASE("cli: task-to-node mappings") {
     CHECK(read_json(json)["predicted_runtime_ns"] == 1000000);
     CHECK(run_popsim(base + " --mapping 0:1").status == 1);
 }
+
+TEST_CASE("cli: real traces: warnings one line per kind, --quiet, --strict, --app, JSON") {
+    const auto dir = test::scratch_dir("cli_real_traces");
+    const auto hpcc = test::shared_data("hpcc/hpcc_2.prv.gz");
+    const auto json = (dir / "hpcc.json").string();
+    const auto r = run_popsim("analyze " + hpcc + " --json " + json);
+    CHECK(r.status == 0);
+    CHECK(
+        r.output.find("popsim: warning: " + hpcc +
+                      ": communication records break MPI's matching rules and were re-paired: "
+                      "12334 records received before they are sent, 8 receives dropped as "
+                      "cancelled, 12348 records re-paired, 8 sends and 0 receives left without "
+                      "a partner (they replay without a message): the first received before it is "
+                      "sent: record 17 (1.2.1 -> 1.1.1, tag 2) sent at 0.014336570 s") !=
+        std::string::npos);
+    const auto t = read_json(json)["traces"][0];
+    CHECK(t["communication_repairs"]["cancelled_receives"] == 8);
+    CHECK(t["warnings"][0]["kind"] == "repaired-communications");
+    CHECK(t["ideal"]["runtime_ns"].get<std::int64_t>() <= t["runtime_ns"].get<std::int64_t>());
+    CHECK(t["analysed_windows_ns"] == nlohmann::json::array({{0, 295626750}}));
+
+    const auto quiet = run_popsim("analyze " + hpcc + " --quiet --no-color");
+    CHECK(quiet.status == 0);
+    CHECK(quiet.output.find("warning") == std::string::npos);
+
+    const auto strict = run_popsim("--strict analyze " + hpcc);
+    CHECK(strict.status == 2);
+    CHECK(strict.output == "popsim: error: " + hpcc +
+                               ": communication records break MPI's matching rules: 12334 are "
+                               "received before they are sent, 8 receives were cancelled "
+                               "(refused by --strict; without it popsim re-pairs them)\n");
+
+    const auto lulesh = test::shared_data(
+        "collected/profet_lulesh/lulesh_7p1_with_uncores_sockets1p2.chop8.prv.gz");
+    const auto app3 = run_popsim("simulate " + lulesh + " --app 3");
+    CHECK(app3.status == 2);
+    CHECK(app3.output == "popsim: error: " + lulesh + ": --app 3: the trace has 2 applications\n");
+    const auto sim_json = (dir / "lulesh.json").string();
+    CHECK(run_popsim("simulate " + lulesh + " --quiet --json " + sim_json).status == 0);
+    const auto kinds = read_json(sim_json)["warnings"];
+    std::vector<std::string> names;
+    for (const auto& w : kinds) names.push_back(w["kind"]);
+    CHECK(names == std::vector<std::string>{"reset-records", "other-applications",
+                                            "foreign-communicators", "calls-without-record"});
+}
