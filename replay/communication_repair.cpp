@@ -101,14 +101,20 @@ class ChannelRepair {
         return cancelled;
     }
 
+    /// `records` in the order of one of their times (ties keep file order).
+    static std::vector<std::uint32_t> by_time(std::vector<std::uint32_t> records,
+                                              const Column<Time>& time) {
+        std::stable_sort(records.begin(), records.end(),
+                         [&](auto a, auto b) { return time[a] < time[b]; });
+        return records;
+    }
+
     /// MPI's order: the k-th send (by send time) with the k-th receive (by post time).
     std::vector<std::pair<std::uint32_t, std::uint32_t>>
     first_in_first_out(std::vector<std::uint32_t> sends,
                        std::vector<std::uint32_t> receives) const {
-        std::stable_sort(sends.begin(), sends.end(),
-                         [&](auto a, auto b) { return c_.logical_send[a] < c_.logical_send[b]; });
-        std::stable_sort(receives.begin(), receives.end(),
-                         [&](auto a, auto b) { return c_.logical_recv[a] < c_.logical_recv[b]; });
+        sends = by_time(std::move(sends), c_.logical_send);
+        receives = by_time(std::move(receives), c_.logical_recv);
         std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
         for (std::size_t k = 0; k < std::min(sends.size(), receives.size()); ++k)
             pairs.emplace_back(sends[k], receives[k]);
@@ -120,10 +126,8 @@ class ChannelRepair {
     std::vector<std::pair<std::uint32_t, std::uint32_t>>
     earliest_earlier_send(std::vector<std::uint32_t> sends,
                           std::vector<std::uint32_t> receives) const {
-        std::stable_sort(sends.begin(), sends.end(),
-                         [&](auto a, auto b) { return c_.logical_send[a] < c_.logical_send[b]; });
-        std::stable_sort(receives.begin(), receives.end(),
-                         [&](auto a, auto b) { return c_.physical_recv[a] < c_.physical_recv[b]; });
+        sends = by_time(std::move(sends), c_.logical_send);
+        receives = by_time(std::move(receives), c_.physical_recv);
         std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
         std::size_t next_send = 0;
         for (auto r : receives) {

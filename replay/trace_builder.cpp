@@ -30,6 +30,10 @@ TraceBuilder::TraceBuilder(Trace& trace, std::vector<std::uint32_t> tracked_even
     scratch_.resize(trace_.threads.size());
 }
 
+std::string TraceBuilder::where(const ThreadTimeline& tl, Time time, std::uint64_t line) {
+    return fmt::format("thread {} at {} (line {})", to_string(tl.name), seconds(time), line);
+}
+
 void TraceBuilder::fail(std::uint64_t line, const std::string& cause) const {
     throw TraceError(trace_.path, line, cause);
 }
@@ -183,11 +187,10 @@ void TraceBuilder::leave_call(ThreadIndex t, Time time, const EventPair& pair, b
     if (!s.call_open) {
         if (tl.call_id.empty()) {
             if (std::exchange(s.cut_start_noted, true)) return;
-            trace_.warnings.add(
-                "cut-start",
-                "threads begin with an MPI exit (a cut trace): what lay before "
-                "the cut is not replayed",
-                fmt::format("thread {} at {} (line {})", to_string(tl.name), seconds(time), line));
+            trace_.warnings.add("cut-start",
+                                "threads begin with an MPI exit (a cut trace): what lay before "
+                                "the cut is not replayed",
+                                where(tl, time, line));
             return;
         }
         if (reset_record) return;
@@ -205,11 +208,10 @@ void TraceBuilder::add_collective_attribute(ThreadIndex t, Time time, const Even
     auto& tl = trace_.threads[t];
     if (!scratch_[t].call_open || tl.call_begin.back() != time) {
         if (pair.value == 0) { // a cutter's closing record resets every open event type
-            trace_.warnings.add(
-                "reset-records",
-                "collective attributes are reset to 0 away from a call entry "
-                "(a cutter's closing record); they are ignored",
-                fmt::format("thread {} at {} (line {})", to_string(tl.name), seconds(time), line));
+            trace_.warnings.add("reset-records",
+                                "collective attributes are reset to 0 away from a call entry "
+                                "(a cutter's closing record); they are ignored",
+                                where(tl, time, line));
             return;
         }
         fail(line,

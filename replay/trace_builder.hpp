@@ -50,6 +50,8 @@ class TraceBuilder {
     void use_sampled_counters_if_needed();
     void note_overlap(const ThreadTimeline& tl, const StateRecord& r, std::uint64_t line);
     [[noreturn]] void fail(std::uint64_t line, const std::string& cause) const;
+    /// "thread 1.2.1 at 0.5 s (line 12)", for warnings.
+    static std::string where(const ThreadTimeline& tl, Time time, std::uint64_t line);
 
     Trace& trace_;
     std::vector<std::uint32_t> tracked_types_;

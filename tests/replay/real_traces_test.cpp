@@ -19,8 +19,8 @@ namespace {
 constexpr Time ms = k_ns_per_ms;
 
 /// The ideal runtime, checked to be the same from the event engine and the longest path.
-Time ideal_runtime(const Trace& trace) {
-    const auto program = build_replay_program(trace);
+Time ideal_runtime(const Trace& trace, const ProgramOptions& options = {}) {
+    const auto program = build_replay_program(trace, options);
     network::IdealNetwork ideal;
     const auto events = replay_events(program, ideal);
     const auto longest = replay_longest_path(program, build_dependency_graph(program));
@@ -253,18 +253,6 @@ TEST_CASE("real traces: windows between disabled spans replay back to back") {
     CHECK(ideal_runtime(trace) == 3 * k_ns_per_s);
 }
 
-namespace {
-Time ideal_runtime_mpi_collectives(const Trace& trace) {
-    const auto program = build_replay_program(trace, {.collectives = CollectiveSync::mpi});
-    network::IdealNetwork ideal;
-    const auto events = replay_events(program, ideal);
-    const auto longest = replay_longest_path(program, build_dependency_graph(program));
-    CHECK(events.runtime == longest.runtime);
-    CHECK(events.op_end == longest.op_end);
-    return events.runtime;
-}
-} // namespace
-
 TEST_CASE("real traces: --collectives mpi waits only where a rooted collective's data flows") {
     // Gather to rank 0: rank 0 computes 1 s, ranks 1 and 2 compute 3 s and 2 s, then each
     // computes 1 s after the Gather. Every member waiting for the last (Dimemas): all leave at
@@ -282,7 +270,7 @@ TEST_CASE("real traces: --collectives mpi waits only where a rooted collective's
 2 compute 1s
 )"));
     CHECK(ideal_runtime(gather) == 4 * k_ns_per_s);
-    CHECK(ideal_runtime_mpi_collectives(gather) == 4 * k_ns_per_s);
+    CHECK(ideal_runtime(gather, {.collectives = CollectiveSync::mpi}) == 4 * k_ns_per_s);
     // Bcast from rank 0, whose compute is the shortest (1 s) and whose work after it the longest
     // (3 s): the others (2 s and 3 s of compute, 1 s after) need only the root's data. Dimemas:
     // all leave at 3 s, the root ends at 6 s. Data flow: the root leaves at 1 s and ends at 4 s;
@@ -299,7 +287,7 @@ TEST_CASE("real traces: --collectives mpi waits only where a rooted collective's
 2 compute 1s
 )"));
     CHECK(ideal_runtime(bcast) == 6 * k_ns_per_s);
-    CHECK(ideal_runtime_mpi_collectives(bcast) == 4 * k_ns_per_s);
+    CHECK(ideal_runtime(bcast, {.collectives = CollectiveSync::mpi}) == 4 * k_ns_per_s);
 }
 
 TEST_CASE("real traces: a Gather whose members left early (dosimont gather.prv)") {
@@ -317,7 +305,7 @@ TEST_CASE("real traces: a Gather whose members left early (dosimont gather.prv)"
           "arrived (the first: MPI_Gather: task 2 left it at 0.003891991 s, before task 1 entered "
           "at 0.007262814 s), which the default replay, where every member waits for the last as "
           "in Dimemas, cannot reproduce; --collectives mpi waits only where data flows");
-    CHECK(ideal_runtime_mpi_collectives(trace) <= trace.end_time());
+    CHECK(ideal_runtime(trace, {.collectives = CollectiveSync::mpi}) <= trace.end_time());
 }
 
 TEST_CASE("real traces: a collective closing a dependency cycle replays as its data flows") {
@@ -374,6 +362,6 @@ TEST_CASE("real traces: on one clock, every message runs forward and the ideal r
         REQUIRE(trace.header.cpus_per_node.size() == 1);
         for (std::size_t i = 0; i < trace.comms.size(); ++i)
             REQUIRE(trace.comms.logical_send[i] <= trace.comms.physical_recv[i]);
-        CHECK(ideal_runtime_mpi_collectives(trace) <= trace.end_time());
+        CHECK(ideal_runtime(trace, {.collectives = CollectiveSync::mpi}) <= trace.end_time());
     }
 }
