@@ -15,8 +15,10 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
         return loaded;
     }
     loaded.trace = replay::read_paraver(path, read_options());
-    loaded.real_runtime = loaded.trace->end_time();
     loaded.program = replay::build_replay_program(*loaded.trace, options);
+    // Spans with tracing off on every thread are left out of the replay, and of the real run.
+    loaded.real_runtime = loaded.trace->end_time();
+    for (const auto& [begin, end] : loaded.program.untraced) *loaded.real_runtime -= end - begin;
     loaded.warnings = loaded.trace->warnings;
     loaded.warnings.merge(loaded.program.warnings);
     print_warnings(path, loaded.warnings);

@@ -208,3 +208,14 @@ TEST_CASE("cli: real traces: warnings one line per kind, --quiet, --strict, --ap
     CHECK(names == std::vector<std::string>{"reset-records", "other-applications",
                                             "foreign-communicators", "calls-without-record"});
 }
+
+TEST_CASE("cli: simulate leaves spans with tracing off out of the real run as of the replay") {
+    const auto dir = test::scratch_dir("cli_simulate_disabled");
+    const auto trace = test::synth_trace("cli_disabled", "ranks 2\n0 state 14 2s\n0 compute 8s\n"
+                                                         "0 Barrier 4s\n1 state 14 2s\n"
+                                                         "1 compute 6s\n1 Barrier 6s\n");
+    const auto json = (dir / "sim.json").string();
+    REQUIRE(run_popsim("simulate " + trace + " --json " + json).status == 0);
+    CHECK(read_json(json)["real_runtime_ns"] == 12000000000); // 14 s less the 2 s off
+    CHECK(read_json(json)["predicted_runtime_ns"] == 8000000000);
+}
