@@ -75,7 +75,10 @@ class DescriptionParser {
 
     Time duration(std::string_view word) const {
         const auto d = parse_duration(word);
-        if (!d) fail(fmt::format("'{}' is not a duration (e.g. 8s, 250ms, 3us, 12ns)", word));
+        if (!d)
+            fail(fmt::format("'{}' is not a duration of at most 2^62 ns (e.g. 8s, 250ms, 3us, "
+                             "12ns)",
+                             word));
         return *d;
     }
 
@@ -246,6 +249,16 @@ struct OpTimes {
     std::vector<std::vector<Time>> end;
 };
 
+struct OpRef {
+    std::uint32_t thread;
+    std::uint32_t op;
+};
+
+std::string describe(const Program& p, const OpRef& r) {
+    return fmt::format("rank {} thread {} operation {}", r.thread / p.threads_per_rank,
+                       r.thread % p.threads_per_rank, r.op + 1);
+}
+
 OpTimes compute_times(const Program& p, const std::string& path) {
     OpTimes t;
     for (std::size_t th = 0; th < p.threads.size(); ++th) {
@@ -261,21 +274,20 @@ OpTimes compute_times(const Program& p, const std::string& path) {
                 clock = op.duration;
             }
             b.push_back(clock);
-            if (op.kind != Op::Kind::jump && op.kind != Op::Kind::event) clock += op.duration;
+            if (op.kind != Op::Kind::jump && op.kind != Op::Kind::event) {
+                if (op.duration > k_max_time - clock)
+                    throw TraceError(
+                        path, 0,
+                        fmt::format("{} ends after 2^62 ns, the longest time popsim "
+                                    "handles",
+                                    describe(p, {static_cast<std::uint32_t>(th),
+                                                 static_cast<std::uint32_t>(b.size() - 1)})));
+                clock += op.duration;
+            }
             e.push_back(clock);
         }
     }
     return t;
-}
-
-struct OpRef {
-    std::uint32_t thread;
-    std::uint32_t op;
-};
-
-std::string describe(const Program& p, const OpRef& r) {
-    return fmt::format("rank {} thread {} operation {}", r.thread / p.threads_per_rank,
-                       r.thread % p.threads_per_rank, r.op + 1);
 }
 
 /// The completion time of each immediate receive: the end of the Wait* that names its request.
@@ -391,7 +403,11 @@ class ThreadEmitter {
           thread_(thread), who_{thread + 1, 1, thread / p.threads_per_rank + 1,
                                 thread % p.threads_per_rank + 1} {}
 
-    bool done() const { return next_op_ >= p_.threads[thread_].size() && pending_.empty(); }
+    /// True once every record is emitted (operations of zero length emit none).
+    bool done() {
+        fill();
+        return pending_.empty();
+    }
     Time next_time() {
         fill();
         return pending_.front().time;

@@ -24,7 +24,7 @@ std::optional<double> parse_quantity(std::string_view text, std::span<const Unit
 std::optional<Time> parse_duration(std::string_view text) {
     static constexpr UnitSuffix units[] = {{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
     const auto ns = parse_quantity(text, units);
-    if (!ns) return std::nullopt;
+    if (!ns || *ns > static_cast<double>(k_max_time)) return std::nullopt;
     return static_cast<Time>(std::llround(*ns));
 }
 

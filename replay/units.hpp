@@ -18,7 +18,7 @@ struct UnitSuffix {
 /// suffixes first), times that unit's factor; nullopt if the text is not of that form.
 std::optional<double> parse_quantity(std::string_view text, std::span<const UnitSuffix> units);
 
-/// "8s", "250ms", "3us", "12ns", or a bare number of ns.
+/// "8s", "250ms", "3us", "12ns", or a bare number of ns; nullopt above k_max_time.
 std::optional<Time> parse_duration(std::string_view text);
 
 } // namespace popsim::replay

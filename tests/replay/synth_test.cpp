@@ -1,0 +1,38 @@
+// popsim synth on extreme descriptions: operations of zero length and times near the limit.
+#include "replay/trace_error.hpp"
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+#include <filesystem>
+
+using namespace popsim;
+
+TEST_CASE("synth: operations of zero length write no records and no crash") {
+    // A 1-rank description whose only or last operation lasts 0 s (or rounds to 0 ns) crashed the
+    // writer (issue: hardening, item 1).
+    for (const char* description :
+         {"ranks 1\n0 compute 0s\n", "ranks 1\n0 compute 1s\n0 idle 0s\n",
+          "ranks 1\n0 compute 0.4ns\n", "ranks 2\n0 compute 1s\n1 idle 0s\n"}) {
+        CAPTURE(description);
+        const auto trace = test::read_quiet(test::synth_trace("zero_length", description));
+        CHECK(trace.end_time() <= 1 * k_ns_per_s);
+    }
+}
+
+TEST_CASE("synth: durations and times past 2^62 ns are refused before anything is written") {
+    const auto dir = test::scratch_dir("synth_limits");
+    CHECK_THROWS_WITH_AS(
+        replay::synth::parse_description("ranks 1\n0 compute 10000000000s\n", "big.synth"),
+        "big.synth:2: '10000000000s' is not a duration of at most 2^62 ns (e.g. 8s, 250ms, 3us, "
+        "12ns)",
+        replay::TraceError);
+    const auto sum = replay::synth::parse_description(
+        "ranks 1\n0 compute 4000000000s\n0 compute 4000000000s\n", "sum.synth");
+    const auto out = (dir / "sum.prv").string();
+    CHECK_THROWS_WITH_AS(replay::synth::write_paraver(sum, out),
+                         (out + ": rank 0 thread 0 operation 2 ends after 2^62 ns, the longest "
+                                "time popsim handles")
+                             .c_str(),
+                         replay::TraceError);
+    CHECK_FALSE(std::filesystem::exists(out));
+}
