@@ -2,6 +2,7 @@
 
 #include "metrics/thread_breakdown.hpp"
 
+#include "replay/cycle_breaking.hpp"
 #include "replay/dependency_graph.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/network/ideal.hpp"
@@ -77,54 +78,16 @@ replay::ReplayResult replay_ideal(const replay::ReplayProgram& program, ReplayMe
     return replay::replay_events(program, ideal, {.timeline = timeline});
 }
 
-/// The ideal replay; where it deadlocks in collectives whose members left early in the trace
-/// (every member waiting for the last, as in Dimemas, closes a cycle with the messages a member
-/// sent after leaving), those collectives replay as their data flows instead: only their edges
-/// that run backwards in traced time are dropped. Other deadlocks propagate.
-replay::ReplayResult replay_breaking_cycles(const replay::Trace& trace,
-                                            const replay::ReplayProgram& program,
-                                            ReplayMethod method, bool timeline,
-                                            replay::WarningLog* warnings) {
-    std::optional<replay::ReplayProgram> relaxed;
-    const replay::ReplayProgram* current = &program;
-    for (;;) {
-        try {
-            return replay_ideal(*current, method, timeline);
-        } catch (const replay::ReplayDeadlock& e) {
-            std::vector<std::pair<replay::CollectiveIndex, std::string>> to_relax;
-            std::string description;
-            for (const auto c : e.blocked_collectives) {
-                const auto& coll = current->collectives[c];
-                if (coll.flow == replay::CollectiveFlow::all_members &&
-                    replay::data_flow(coll) != replay::CollectiveFlow::all_members &&
-                    replay::left_before_last_arrived(trace, *current, c, &description))
-                    to_relax.emplace_back(c, description);
-            }
-            if (to_relax.empty()) throw;
-            if (!relaxed) current = &relaxed.emplace(program);
-            for (const auto& [c, text] : to_relax) {
-                relaxed->collectives[c].flow = replay::data_flow(relaxed->collectives[c]);
-                if (warnings) {
-                    warnings->add("collectives-replayed-as-data-flows",
-                                  "collectives close a dependency cycle when every member waits "
-                                  "for the last, as Dimemas replays them (their members left "
-                                  "early in the trace); they replay as their data flows instead "
-                                  "(--collectives mpi does so for all)",
-                                  text);
-                }
-            }
-        }
-    }
-}
-
 } // namespace
 
 IdealRun ideal_run(const replay::Trace& trace, const replay::ReplayProgram& program,
                    const IdealOptions& options, replay::WarningLog* warnings) {
     if (warnings) warnings->merge(program.warnings);
     const bool hybrid = has_parallel_regions(trace); // needs per-operation times to split MPI time
-    const replay::ReplayResult result =
-        replay_breaking_cycles(trace, program, options.method, hybrid, warnings);
+    const replay::ReplayResult result = replay::replay_breaking_cycles(
+        &trace, program,
+        [&](const replay::ReplayProgram& p) { return replay_ideal(p, options.method, hybrid); },
+        warnings);
     IdealRun run;
     run.runtime = result.runtime;
     run.max_useful = result.max_useful(program);

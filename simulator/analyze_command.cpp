@@ -116,8 +116,9 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
                 if (!o.replay) return;
                 try {
                     ideal = metrics::ideal_run(trace, program, options, &warnings[i]);
-                } catch (const replay::ReplayDeadlock& e) {
-                    throw std::runtime_error(paths[i] + ": " + e.what());
+                } catch (const replay::ReplayDeadlock& e) { // bad input: exit 2, naming the trace
+                    throw replay::ReplayDeadlock(paths[i] + ": " + e.what(), e.blocked_collectives,
+                                                 e.blocked_rendezvous);
                 }
             });
         out[i].ideal = runs[i].ideal = ideal;

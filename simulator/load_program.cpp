@@ -1,5 +1,6 @@
 #include "simulator/load_program.hpp"
 
+#include "replay/cycle_breaking.hpp"
 #include "replay/dimemas_trace.hpp"
 #include "replay/paraver_reader.hpp"
 
@@ -10,6 +11,7 @@ namespace popsim::simulator {
 
 LoadedProgram load_program(const std::string& path, const replay::ProgramOptions& options) {
     LoadedProgram loaded;
+    loaded.path = path;
     if (path.ends_with(".dim")) {
         loaded.program = replay::read_dimemas_trace(path, options);
         return loaded;
@@ -23,6 +25,21 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
     loaded.warnings.merge(loaded.program.warnings);
     print_warnings(path, loaded.warnings);
     return loaded;
+}
+
+replay::ReplayResult replay_on(const LoadedProgram& loaded, replay::network::NetworkModel& model,
+                               const replay::EngineOptions& options, replay::WarningLog* warnings) {
+    try {
+        return replay::replay_breaking_cycles(
+            loaded.trace ? &*loaded.trace : nullptr, loaded.program,
+            [&](const replay::ReplayProgram& p) {
+                return replay::replay_events(p, model, options);
+            },
+            warnings);
+    } catch (const replay::ReplayDeadlock& e) { // name the trace, as every error does
+        throw replay::ReplayDeadlock(loaded.path + ": " + e.what(), e.blocked_collectives,
+                                     e.blocked_rendezvous);
+    }
 }
 
 } // namespace popsim::simulator

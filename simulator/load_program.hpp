@@ -1,6 +1,7 @@
 #pragma once
 // What `simulate` and `whatif` replay: a Paraver trace (translated to a replay program) or a
 // Dimemas .dim trace (read as one).
+#include "replay/engine/engine.hpp"
 #include "replay/replay_program.hpp"
 #include "replay/trace.hpp"
 
@@ -10,6 +11,7 @@
 namespace popsim::simulator {
 
 struct LoadedProgram {
+    std::string path;
     std::optional<replay::Trace> trace; // absent for .dim input
     replay::ReplayProgram program;
     std::optional<Time> real_runtime; // the traced runtime, when known
@@ -18,5 +20,10 @@ struct LoadedProgram {
 
 /// Reads `path` (.prv, .prv.gz or .dim), printing the warnings to stderr (unless --quiet).
 LoadedProgram load_program(const std::string& path, const replay::ProgramOptions& options);
+
+/// Replays the loaded program on `model`, breaking the dependency cycles a trace of a program
+/// that ran can form (replay/cycle_breaking.hpp); what it relaxes goes to `warnings`.
+replay::ReplayResult replay_on(const LoadedProgram& loaded, replay::network::NetworkModel& model,
+                               const replay::EngineOptions& options, replay::WarningLog* warnings);
 
 } // namespace popsim::simulator

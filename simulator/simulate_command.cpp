@@ -57,12 +57,15 @@ nlohmann::json result_json(const SimulateOptions& o, const LoadedProgram& loaded
 }
 
 void run_simulate(const SimulateOptions& o) {
-    const auto loaded = load_program(o.trace, program_options(o.network));
+    auto loaded = load_program(o.trace, program_options(o.network));
     if (!o.output.empty() && !loaded.trace)
         throw std::invalid_argument(
             "-o needs a Paraver trace as input (its calls name the simulated states)");
     const auto network = make_network(o.network, loaded.program.tasks);
-    const replay::ReplayResult result = replay::replay_events(loaded.program, *network);
+    replay::WarningLog cycles;
+    const replay::ReplayResult result = replay_on(loaded, *network, {}, &cycles);
+    print_warnings(o.trace, cycles);
+    loaded.warnings.merge(cycles);
     const auto real = loaded.real_runtime;
     std::cout << fmt::format("trace              {}\nnetwork            {}\n", o.trace,
                              describe_network(o.network, loaded.program.tasks));

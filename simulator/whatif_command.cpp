@@ -88,19 +88,22 @@ Row row_of(const Outcome& o, const replay::ReplayProgram& p, Time real_runtime,
 }
 
 void run_whatif(const WhatifOptions& o) {
-    const auto loaded = load_program(o.trace, program_options(o.network));
+    auto loaded = load_program(o.trace, program_options(o.network));
     const auto& program = loaded.program;
     const Time real_runtime =
         loaded.real_runtime.value_or(0); // unknown for .dim input: speed-ups are then 0
     replay::network::IdealNetwork ideal;
-    const Time ideal_runtime = replay::replay_events(program, ideal, {.timeline = false}).runtime;
+    replay::WarningLog cycles; // the same cycles break on every network: reported once
+    const Time ideal_runtime = replay_on(loaded, ideal, {.timeline = false}, &cycles).runtime;
+    print_warnings(o.trace, cycles);
+    loaded.warnings.merge(cycles);
     std::vector<Outcome> outcomes;
     for (auto& c : configurations(o.network)) outcomes.push_back({c, {}});
     for (auto& out : outcomes)
         make_network(out.network, program.tasks); // validate every value before the runs
     oneapi::tbb::parallel_for(std::size_t{0}, outcomes.size(), [&](std::size_t i) {
         const auto network = make_network(outcomes[i].network, program.tasks);
-        outcomes[i].result = replay::replay_events(program, *network, {.timeline = false});
+        outcomes[i].result = replay_on(loaded, *network, {.timeline = false}, nullptr);
     });
     std::vector<Row> rows;
     for (const auto& out : outcomes)

@@ -359,15 +359,20 @@ template <class Model> class Engine {
 
 ReplayDeadlock deadlock(const ReplayProgram& p, const std::vector<OpIndex>& position,
                         const std::vector<Time>& reached_at) {
-    std::vector<CollectiveIndex> blocked;
+    std::vector<CollectiveIndex> collectives;
+    std::vector<MessageIndex> rendezvous;
     for (ReplayThread t = 0; t < p.thread_count(); ++t) {
         const OpIndex op = position[t];
-        if (op < p.thread_end_op(t) && p.op_kind[op] == OpKind::collective &&
-            !p.is_thread_barrier(op) &&
-            std::find(blocked.begin(), blocked.end(), p.op_ref[op]) == blocked.end())
-            blocked.push_back(p.op_ref[op]);
+        if (op >= p.thread_end_op(t)) continue;
+        if (p.op_kind[op] == OpKind::collective && !p.is_thread_barrier(op) &&
+            std::find(collectives.begin(), collectives.end(), p.op_ref[op]) == collectives.end())
+            collectives.push_back(p.op_ref[op]);
+        if (p.op_kind[op] == OpKind::send && p.messages[p.op_ref[op]].rendezvous &&
+            !p.messages[p.op_ref[op]].immediate_send)
+            rendezvous.push_back(p.op_ref[op]);
     }
-    return ReplayDeadlock(describe_blocked_tasks(p, position, reached_at), std::move(blocked));
+    return ReplayDeadlock(describe_blocked_tasks(p, position, reached_at), std::move(collectives),
+                          std::move(rendezvous));
 }
 
 std::string describe_blocked_tasks(const ReplayProgram& p, const std::vector<OpIndex>& position,

@@ -29,10 +29,14 @@ ReplayResult replay_events(const ReplayProgram& program, network::NetworkModel& 
 
 class ReplayDeadlock : public std::runtime_error {
   public:
-    ReplayDeadlock(const std::string& what, std::vector<CollectiveIndex> blocked)
-        : std::runtime_error(what), blocked_collectives(std::move(blocked)) {}
+    ReplayDeadlock(const std::string& what, std::vector<CollectiveIndex> collectives,
+                   std::vector<MessageIndex> rendezvous)
+        : std::runtime_error(what), blocked_collectives(std::move(collectives)),
+          blocked_rendezvous(std::move(rendezvous)) {}
     /// The (MPI) collectives some blocked task waits in.
     std::vector<CollectiveIndex> blocked_collectives;
+    /// The messages of the blocking rendezvous sends some task waits in.
+    std::vector<MessageIndex> blocked_rendezvous;
 };
 
 /// Describes where each task is blocked (`position`: its current operation, `reached_at`: since

@@ -60,13 +60,37 @@ TEST_CASE("cli: analyze writes the replay's numbers and the rank breakdown to JS
 }
 
 TEST_CASE("cli: a trace whose dependencies deadlock exits with status 2 and names the tasks") {
-    const auto path = test::synth_trace(
-        "cli_deadlock", "ranks 2\n0 Send 1s to=1 size=1048576\n0 Recv 1s from=1 size=1048576\n"
-                        "1 Send 1s to=0 size=1048576\n1 Recv 1s from=0 size=1048576\n");
+    // Each rank receives, then sends, all at one instant: each receive waits for the other's
+    // send, a cycle of messages no relaxation breaks (the timestamps cannot order them).
+    const auto path = test::synth_trace("cli_deadlock",
+                                        "ranks 2\n0 Recv 0s from=1 size=8\n0 Send 0s to=1 size=8\n"
+                                        "1 Recv 0s from=0 size=8\n1 Send 0s to=0 size=8\n");
+    for (const char* command : {"simulate ", "analyze ", "whatif "}) {
+        CAPTURE(command);
+        const auto r = run_popsim(command + path);
+        CHECK(r.status == 2);
+        CHECK(r.output.find("popsim: error: " + path + ": the replay deadlocks") !=
+              std::string::npos);
+        CHECK(r.output.find("task 1 in waiting for a receive") != std::string::npos);
+    }
+}
+
+TEST_CASE("cli: blocking sends that relied on MPI buffering replay as eager sends") {
+    // Both ranks send 1 MiB (rendezvous at the 32 KiB eager limit) before receiving: the program
+    // ran because MPI buffered the sends, the rendezvous replay would deadlock. Replayed eager,
+    // every MPI call takes no time on the ideal network: 0 s.
+    const auto path =
+        test::synth_trace("cli_unsafe_exchange",
+                          "ranks 2\n0 Send 1s to=1 size=1048576\n0 Recv 1s from=1 size=1048576\n"
+                          "1 Send 1s to=0 size=1048576\n1 Recv 1s from=0 size=1048576\n");
     const auto r = run_popsim("simulate " + path);
-    CHECK(r.status == 2);
-    CHECK(r.output.find("the replay deadlocks") != std::string::npos);
-    CHECK(r.output.find("task 1 in a send") != std::string::npos);
+    CHECK(r.status == 0);
+    CHECK(r.output.find("popsim: warning: " + path +
+                        ": 2 blocking sends of at least the eager limit close a dependency cycle "
+                        "(the program relied on MPI buffering them); they replay as eager sends; "
+                        "the first: task 1 to task 2, 1048576 bytes (record 1)") !=
+          std::string::npos);
+    CHECK(r.output.find("predicted runtime  0.000000 s") != std::string::npos);
 }
 
 TEST_CASE("cli: a missing trace is a usage error") {
