@@ -10,6 +10,7 @@
 #include "simulator/json_report.hpp"
 #include "simulator/modelfactors_csv.hpp"
 #include "simulator/network_options.hpp"
+#include "simulator/output_paths.hpp"
 #include "simulator/progress_bar.hpp"
 #include "simulator/terminal_report.hpp"
 #include "simulator/warning_output.hpp"
@@ -153,6 +154,8 @@ nlohmann::json analysis_json(const metrics::SeriesAnalysis& series, const Analyz
 }
 
 void run_analyze(const AnalyzeOptions& o) {
+    check_output_paths(o.traces,
+                       {{"--csv", o.csv_path}, {"--json", o.json_path}, {"--html", o.html_path}});
     std::optional<metrics::ScalingKind> forced;
     if (o.scaling == "strong") forced = metrics::ScalingKind::strong;
     if (o.scaling == "weak") forced = metrics::ScalingKind::weak;

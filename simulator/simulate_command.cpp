@@ -10,6 +10,7 @@
 #include "simulator/load_program.hpp"
 #include "simulator/modelfactors_csv.hpp"
 #include "simulator/network_options.hpp"
+#include "simulator/output_paths.hpp"
 #include "simulator/warning_output.hpp"
 
 #include <fmt/format.h>
@@ -57,6 +58,7 @@ nlohmann::json result_json(const SimulateOptions& o, const LoadedProgram& loaded
 }
 
 void run_simulate(const SimulateOptions& o) {
+    check_output_paths({o.trace}, {{"-o", o.output, true}, {"--json", o.json_path}});
     auto loaded = load_program(o.trace, program_options(o.network));
     if (!o.output.empty() && !loaded.trace)
         throw std::invalid_argument(
@@ -117,6 +119,7 @@ void add_convert_command(CLI::App& app) {
         ->check(CLI::ExistingFile);
     cmd->add_option("output", *output, "Dimemas trace to write (.dim)")->required();
     cmd->callback([trace, output] {
+        check_output_paths({*trace}, {{"output", *output}});
         const auto loaded =
             load_program(*trace, {.threads = false}); // prv2dim's translation: one thread per task
         replay::write_dimemas_trace(loaded.program, loaded.trace->header.communicators, *output);

@@ -1,5 +1,6 @@
 #include "replay/synth.hpp"
 #include "simulator/commands.hpp"
+#include "simulator/output_paths.hpp"
 
 #include <iostream>
 
@@ -17,6 +18,9 @@ void run_synth(const SynthOptions& o) {
     if (o.description.empty() == (o.halo_ranks == 0)) {
         throw CLI::ValidationError("synth", "give either a DESCRIPTION file or --halo RANKS");
     }
+    check_output_paths(o.description.empty() ? std::vector<std::string>{}
+                                             : std::vector{o.description},
+                       {{"-o", o.output, true}});
     const auto program = o.halo_ranks > 0 ? replay::synth::halo_exchange(o.halo_ranks, o.halo_steps)
                                           : replay::synth::read_description(o.description);
     replay::synth::write_paraver(program, o.output);

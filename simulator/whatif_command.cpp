@@ -8,6 +8,7 @@
 #include "simulator/load_program.hpp"
 #include "simulator/modelfactors_csv.hpp"
 #include "simulator/network_options.hpp"
+#include "simulator/output_paths.hpp"
 #include "simulator/warning_output.hpp"
 
 #include <fmt/format.h>
@@ -88,6 +89,8 @@ Row row_of(const Outcome& o, const replay::ReplayProgram& p, Time real_runtime,
 }
 
 void run_whatif(const WhatifOptions& o) {
+    check_output_paths({o.trace},
+                       {{"--csv", o.csv_path}, {"--json", o.json_path}, {"--html", o.html_path}});
     auto loaded = load_program(o.trace, program_options(o.network));
     const auto& program = loaded.program;
     const Time real_runtime =

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <doctest/doctest.h>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -242,4 +243,34 @@ TEST_CASE("cli: simulate leaves spans with tracing off out of the real run as of
     REQUIRE(run_popsim("simulate " + trace + " --json " + json).status == 0);
     CHECK(read_json(json)["real_runtime_ns"] == 12000000000); // 14 s less the 2 s off
     CHECK(read_json(json)["predicted_runtime_ns"] == 8000000000);
+}
+
+TEST_CASE("cli: no output replaces an input or another output") {
+    const auto trace = test::synth_trace("cli_overwrite", "ranks 2\n0 compute 1s\n1 compute 2s\n");
+    const std::string base = trace.substr(0, trace.size() - 4);
+    const auto size_before = std::filesystem::file_size(trace);
+    auto refused = [&](const std::string& args, const std::string& message) {
+        CAPTURE(args);
+        const auto r = run_popsim(args);
+        CHECK(r.status == 2);
+        CHECK(r.output == "popsim: error: " + message + "\n");
+    };
+    refused("analyze " + trace + " --json " + trace,
+            trace + ": --json would overwrite the input trace " + trace +
+                "; popsim never replaces its input: choose another output");
+    refused("analyze " + trace + " --csv " + base + ".pcf",
+            base + ".pcf: --csv would overwrite a file of the input trace " + trace +
+                "; popsim never replaces its input: choose another output");
+    refused("simulate " + trace + " -o " + trace,
+            trace + ": -o would overwrite the input trace " + trace +
+                "; popsim never replaces its input: choose another output");
+    refused("convert " + trace + " " + trace,
+            trace + ": output would overwrite the input trace " + trace +
+                "; popsim never replaces its input: choose another output");
+    refused("analyze " + trace + " --csv " + base + ".out --json " + base + ".out",
+            base + ".out: --csv and --json would both write this file");
+    refused("simulate " + trace + " -o " + base + ".sim.prv --json " + base + ".sim.row",
+            base + ".sim.row: -o and --json would both write this file");
+    CHECK(std::filesystem::file_size(trace) == size_before);
+    CHECK_FALSE(std::filesystem::exists(base + ".out"));
 }
