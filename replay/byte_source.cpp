@@ -47,9 +47,15 @@ class ByteSource::Impl {
         return n;
     }
 
+    /// Resets the decompressor for the next gzip member, keeping the input already read: a
+    /// member may begin anywhere in it (`cat a.gz b.gz`, bgzip and pigz write many).
     void start_member() {
+        auto* const next_in = state_.next_in;
+        const auto avail_in = state_.avail_in;
         isal_inflate_init(&state_);
         state_.crc_flag = ISAL_GZIP;
+        state_.next_in = next_in;
+        state_.avail_in = avail_in;
     }
 
     bool refill_input() {

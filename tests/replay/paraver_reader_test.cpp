@@ -5,6 +5,7 @@
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
+#include <fstream>
 #include <zlib.h>
 
 using namespace popsim;
@@ -343,4 +344,25 @@ TEST_CASE("paraver_reader: counters read only at sample points are summed over u
     CHECK(none.warnings.find("sampled-counters")->line() ==
           "hardware counters are read, but no read falls in a useful burst: instructions, cycles "
           "and IPC are not available");
+}
+
+TEST_CASE("paraver_reader: concatenated gzip members read as one stream") {
+    // `cat a.gz b.gz`, and what bgzip and pigz write for large files: one member after another,
+    // the next one already in the buffer the previous one ended in.
+    const std::string content =
+        k_header + "1:1:1:1:1:0:500:1\n1:1:1:1:1:500:1000:3\n" + "1:1:1:2:1:0:1000:1\n";
+    const auto whole = test::read_quiet(trace_file("members_plain", content));
+    std::string concatenated;
+    for (const auto& part : {content.substr(0, 40), content.substr(40, 30), content.substr(70)}) {
+        const auto member = gzip_file("member", part);
+        std::ifstream in(member, std::ios::binary);
+        concatenated.append(std::istreambuf_iterator<char>(in), {});
+    }
+    const auto path =
+        test::write_file(test::scratch_dir("reader_members") / "members.prv.gz", concatenated);
+    const auto t = test::read_quiet(path);
+    CHECK(t.counts.states == whole.counts.states);
+    CHECK(t.counts.bytes == whole.counts.bytes);
+    CHECK(t.threads[0].state_count() == 2);
+    CHECK(t.threads[1].states_end == 1000);
 }
