@@ -2,6 +2,7 @@
 
 #include "replay/field_scanner.hpp"
 #include "replay/mpi_calls.hpp"
+#include "replay/output_file.hpp"
 #include "replay/trace_error.hpp"
 
 #include <algorithm>
@@ -92,8 +93,7 @@ void write_dimemas_trace(const ReplayProgram& p, const std::vector<Communicator>
                       body + streams;
     for (std::uint32_t t = 0; t < p.tasks; ++t)
         fmt::format_to(std::back_inserter(out), "s:{}:{}\n", t, first_stream + task_offset[t]);
-    std::ofstream file(path, std::ios::binary);
-    if (!file || !(file << out)) throw TraceError(path, 0, "cannot write");
+    write_whole_file(path, out);
 }
 
 namespace {

@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fmt/format.h>
-#include <fstream>
+#include <sstream>
 
 namespace popsim::replay {
 
@@ -18,11 +18,6 @@ void append_owner(std::string& out, const RecordOwner& w) {
     fmt::format_to(std::back_inserter(out), "{}:{}:{}:{}", w.cpu, w.application, w.task, w.thread);
 }
 
-std::FILE* open_or_throw(const std::string& path) {
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    if (!f) throw TraceError(path, 0, std::string("cannot write: ") + std::strerror(errno));
-    return f;
-}
 } // namespace
 
 std::string format_paraver_header(const ParaverHeader& h) {
@@ -55,22 +50,13 @@ std::string format_paraver_header(const ParaverHeader& h) {
 }
 
 ParaverWriter::ParaverWriter(const std::string& prv_path, const ParaverHeader& header)
-    : path_(prv_path), file_(open_or_throw(prv_path), &std::fclose) {
+    : file_(prv_path) {
     buffer_ = format_paraver_header(header);
-}
-
-ParaverWriter::~ParaverWriter() {
-    try {
-        close();
-    } catch (...) { // a destructor must not throw; close() explicitly to see the error
-    }
 }
 
 void ParaverWriter::flush_if_full() {
     if (buffer_.size() < k_flush_bytes) return;
-    if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_.get()) != buffer_.size()) {
-        throw TraceError(path_, 0, std::string("write failed: ") + std::strerror(errno));
-    }
+    file_.write(buffer_);
     buffer_.clear();
 }
 
@@ -102,17 +88,13 @@ void ParaverWriter::comm(const CommRecord& r) {
 }
 
 void ParaverWriter::close() {
-    if (!file_) return;
-    const bool ok = std::fwrite(buffer_.data(), 1, buffer_.size(), file_.get()) == buffer_.size();
+    file_.write(buffer_);
     buffer_.clear();
-    const bool closed = std::fclose(file_.release()) == 0;
-    if (!ok || !closed)
-        throw TraceError(path_, 0, std::string("write failed: ") + std::strerror(errno));
+    file_.commit();
 }
 
 void write_standard_pcf(const std::string& pcf_path) {
-    std::ofstream out(pcf_path);
-    if (!out) throw TraceError(pcf_path, 0, "cannot write");
+    std::ostringstream out;
     out << "DEFAULT_OPTIONS\n\nLEVEL               THREAD\nUNITS               NANOSEC\n\n"
            "STATES\n0    Idle\n1    Running\n2    Not created\n3    Waiting a message\n4    "
            "Blocking Send\n"
@@ -143,11 +125,11 @@ void write_standard_pcf(const std::string& pcf_path) {
            "EVENT_TYPE\n0    60000001    Parallel (OMP)\n0    60000005    OMP barrier\n"
            "0    60000018    Executed OpenMP parallel function\n0    60000023    Executed OpenMP "
            "task function\n\n";
+    write_whole_file(pcf_path, out.str());
 }
 
 void write_row(const std::string& row_path, const ParaverHeader& header) {
-    std::ofstream out(row_path);
-    if (!out) throw TraceError(row_path, 0, "cannot write");
+    std::ostringstream out;
     out << "LEVEL CPU SIZE " << header.total_cpus() << "\n";
     for (std::uint32_t c = 1; c <= header.total_cpus(); ++c) out << c << ".node\n";
     out << "\nLEVEL NODE SIZE " << header.cpus_per_node.size() << "\n";
@@ -157,6 +139,7 @@ void write_row(const std::string& row_path, const ParaverHeader& header) {
         for (std::size_t t = 0; t < header.applications[a].tasks.size(); ++t)
             for (std::uint32_t th = 1; th <= header.applications[a].tasks[t].threads; ++th)
                 out << "THREAD " << a + 1 << "." << t + 1 << "." << th << "\n";
+    write_whole_file(row_path, out.str());
 }
 
 } // namespace popsim::replay

@@ -1,6 +1,7 @@
 #pragma once
 // Writes Paraver files: the .prv header and records, and the .pcf/.row companions. Shared by the
 // synthetic trace writer and the simulated-timeline output, so both open in Paraver alike.
+#include "replay/output_file.hpp"
 #include "replay/paraver_header.hpp"
 #include "replay/paraver_records.hpp"
 
@@ -13,22 +14,22 @@ namespace popsim::replay {
 
 class ParaverWriter {
   public:
-    /// Opens `prv_path` (plain text) and writes the header; throws TraceError if it cannot.
+    /// Opens `prv_path` (plain text, through an OutputFile) and writes the header; throws
+    /// OutputError if it cannot.
     ParaverWriter(const std::string& prv_path, const ParaverHeader& header);
-    ~ParaverWriter();
     ParaverWriter(const ParaverWriter&) = delete;
     ParaverWriter& operator=(const ParaverWriter&) = delete;
 
     void state(const RecordOwner& who, Time begin, Time end, std::uint32_t state);
     void event(const RecordOwner& who, Time time, std::span<const EventPair> pairs);
     void comm(const CommRecord& r);
-    /// Flushes and closes; throws TraceError on a write error. Called by the destructor otherwise.
+    /// Writes what is left and puts the file in place; throws OutputError on a write error. A
+    /// writer destroyed without close() leaves no file behind.
     void close();
 
   private:
     void flush_if_full();
-    std::string path_;
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_;
+    OutputFile file_;
     std::string buffer_;
 };
 

@@ -1,5 +1,7 @@
 #include "simulator/modelfactors_csv.hpp"
 
+#include "replay/output_file.hpp"
+
 #include <cerrno>
 #include <cstring>
 #include <fmt/format.h>
@@ -51,11 +53,7 @@ std::string format_modelfactors_csv(const MetricTable& table) {
 }
 
 void write_text_file(const std::string& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    if (!out)
-        throw std::runtime_error(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
-    out << text;
-    if (!out.flush()) throw std::runtime_error(fmt::format("{}: write failed", path));
+    replay::write_whole_file(path, text);
 }
 
 } // namespace popsim::simulator

@@ -274,3 +274,33 @@ TEST_CASE("cli: no output replaces an input or another output") {
     CHECK(std::filesystem::file_size(trace) == size_before);
     CHECK_FALSE(std::filesystem::exists(base + ".out"));
 }
+
+TEST_CASE("cli: an output that cannot be written whole is not written at all (exit 3)") {
+    const auto epoch = test::shared_data("epoch/epoch_2proc.prv.gz");
+    const auto missing = run_popsim("analyze " + epoch + " --quiet --json /nonexistent/dir/m.json");
+    CHECK(missing.status == 3);
+    CHECK(missing.output.find("popsim: error: /nonexistent/dir/m.json: cannot write: No such file "
+                              "or directory") != std::string::npos);
+    // A full disk: a one-page (4 KiB) tmpfs, where the test may mount one (root, as CI runs).
+    const auto dir = test::scratch_dir("cli_full_disk");
+    const auto mount_point = (dir / "tiny").string();
+    std::filesystem::create_directories(mount_point);
+    if (std::system(("mount -t tmpfs -o size=4k tmpfs " + mount_point + " 2>/dev/null").c_str()) !=
+        0) {
+        MESSAGE("no tmpfs could be mounted here: the full-disk case is not checked");
+        return;
+    }
+    for (const auto& [command, output] : std::vector<std::pair<std::string, std::string>>{
+             {"convert " + epoch + " ", mount_point + "/e.dim"},
+             {"simulate " + epoch + " -o ", mount_point + "/e.prv"},
+             {"analyze " + epoch + " --json ", mount_point + "/e.json"}}) {
+        CAPTURE(command);
+        const auto r = run_popsim(command + output + " --quiet");
+        CHECK(r.status == 3);
+        CHECK(r.output.find("popsim: error: " + output +
+                            ": write failed: No space left on device") != std::string::npos);
+    }
+    // Nothing is left behind: no truncated file under the real name, no partial file.
+    CHECK(std::filesystem::is_empty(mount_point));
+    CHECK(std::system(("umount " + mount_point).c_str()) == 0);
+}
