@@ -1,6 +1,7 @@
 // Fuzz target: arbitrary bytes as a Paraver trace (plain or gzip) through the reader and, when it
 // reads, the replay program builder and the ideal replay. Only popsim's documented errors may come
 // out; anything else (a crash, a sanitizer report, another exception) is a bug.
+#include "memory_file.hpp"
 #include "replay/dependency_graph.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/network/ideal.hpp"
@@ -8,36 +9,9 @@
 #include "replay/trace_error.hpp"
 
 #include <cstdint>
-#include <cstdio>
-#include <string>
-#include <sys/mman.h>
-#include <unistd.h>
-
-namespace {
-
-/// An in-memory file, so each input costs no disk I/O.
-class MemoryFile {
-public:
-    MemoryFile(const std::uint8_t* data, std::size_t size) : fd_(memfd_create("fuzz.prv", 0)) {
-        if (fd_ >= 0 && size > 0 && write(fd_, data, size) != static_cast<ssize_t>(size)) {
-            close(fd_);
-            fd_ = -1;
-        }
-    }
-    ~MemoryFile() {
-        if (fd_ >= 0) close(fd_);
-    }
-    bool ok() const { return fd_ >= 0; }
-    std::string path() const { return "/proc/self/fd/" + std::to_string(fd_); }
-
-private:
-    int fd_;
-};
-
-} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    MemoryFile file(data, size);
+    popsim::fuzz::MemoryFile file(data, size);
     if (!file.ok()) return 0;
     popsim::replay::ReadOptions options;
     options.read_labels = false;
@@ -49,7 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const auto program = popsim::replay::build_replay_program(trace);
         popsim::replay::network::IdealNetwork ideal;
         const auto events = popsim::replay::replay_events(program, ideal);
-        const auto longest = popsim::replay::replay_longest_path(program, popsim::replay::build_dependency_graph(program));
+        const auto longest = popsim::replay::replay_longest_path(
+            program, popsim::replay::build_dependency_graph(program));
         if (events.runtime != longest.runtime) __builtin_trap(); // the two replays must agree
     } catch (const popsim::replay::TraceError&) {
     } catch (const popsim::replay::ReplayDeadlock&) {

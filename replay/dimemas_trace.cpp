@@ -6,6 +6,7 @@
 #include "replay/trace_error.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <fmt/format.h>
 #include <fstream>
@@ -130,8 +131,14 @@ class DimReader {
         const auto paren = line.find('(', tasks_at);
         if (tasks_at == std::string::npos || paren == std::string::npos)
             throw ParseError("malformed #DIMEMAS header");
-        tasks_ =
-            static_cast<std::uint32_t>(std::stoul(line.substr(tasks_at + 1, paren - tasks_at - 1)));
+        const std::string_view count =
+            std::string_view(line).substr(tasks_at + 1, paren - tasks_at - 1);
+        std::uint64_t tasks = 0;
+        const auto [end, ec] = std::from_chars(count.data(), count.data() + count.size(), tasks);
+        if (ec != std::errc{} || end != count.data() + count.size())
+            throw ParseError(
+                fmt::format("the #DIMEMAS header's task count '{}' is not a number", count));
+        tasks_ = static_cast<std::uint32_t>(std::min<std::uint64_t>(tasks, 1u << 23));
         if (tasks_ == 0 || tasks_ > 1u << 22)
             throw ParseError("the #DIMEMAS header declares an implausible number of tasks");
         ops_.resize(tasks_);
@@ -173,6 +180,7 @@ class DimReader {
     }
 
     void read_communicator(const std::string& line) {
+        if (!line.starts_with("d:")) throw ParseError("a communicator record starts with 'd:'");
         detail::FieldScanner in(std::string_view(line).substr(2), "communicator record");
         (void)in.next_uint("machine");
         Communicator c;
@@ -198,6 +206,8 @@ class DimReader {
                                          line.substr(last + 1)));
         }
         if (!(seconds >= 0)) throw ParseError("negative burst duration");
+        if (seconds * 1e9 > static_cast<double>(k_max_time))
+            throw ParseError(fmt::format("burst duration {} s is longer than 2^62 ns", seconds));
         ops_[t].push_back({OpKind::burst, static_cast<Time>(std::llround(seconds * 1e9)), 0});
     }
 

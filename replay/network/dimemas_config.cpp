@@ -36,16 +36,29 @@ std::vector<Record> parse_records(const std::string& path, const std::string& te
     auto fail = [&](const std::string& cause) { throw TraceError(path, line, cause); };
     while (i < text.size()) {
         const char c = text[i];
-        if (c == '\n') { ++line; ++i; continue; }
-        if (std::isspace(static_cast<unsigned char>(c))) { ++i; continue; }
+        if (c == '\n') {
+            ++line;
+            ++i;
+            continue;
+        }
+        if (std::isspace(static_cast<unsigned char>(c))) {
+            ++i;
+            continue;
+        }
         if (text.compare(i, 2, "/*") == 0) {
             const auto end = text.find("*/", i + 2);
             if (end == std::string::npos) fail("unterminated /* comment");
-            line += static_cast<std::uint64_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(i), text.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
+            line += static_cast<std::uint64_t>(
+                std::count(text.begin() + static_cast<std::ptrdiff_t>(i),
+                           text.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
             i = end + 2;
             continue;
         }
-        if (c == '#') { i = text.find('\n', i); if (i == std::string::npos) break; continue; }
+        if (c == '#') {
+            i = text.find('\n', i);
+            if (i == std::string::npos) break;
+            continue;
+        }
         if (c != '"') fail(fmt::format("expected a record (\"name\" {{...}};;), found '{}'", c));
         Record r;
         r.line = line;
@@ -54,13 +67,21 @@ std::vector<Record> parse_records(const std::string& path, const std::string& te
         r.name = text.substr(i + 1, name_end - i - 1);
         i = text.find('{', name_end);
         const auto close = text.find("};;", i);
-        if (i == std::string::npos || close == std::string::npos) fail(fmt::format("record \"{}\" is not {{...}};;", r.name));
+        if (i == std::string::npos || close == std::string::npos)
+            fail(fmt::format("record \"{}\" is not {{...}};;", r.name));
         std::string field;
         bool quoted = false;
         for (std::size_t k = i + 1; k < close; ++k) {
             const char f = text[k];
-            if (f == '"') { quoted = !quoted; continue; }
-            if (f == ',' && !quoted) { r.fields.push_back(field); field.clear(); continue; }
+            if (f == '"') {
+                quoted = !quoted;
+                continue;
+            }
+            if (f == ',' && !quoted) {
+                r.fields.push_back(field);
+                field.clear();
+                continue;
+            }
             if (f == '\n') ++line;
             if (quoted || !std::isspace(static_cast<unsigned char>(f))) field += f;
         }
@@ -72,10 +93,13 @@ std::vector<Record> parse_records(const std::string& path, const std::string& te
 }
 
 class FieldReader {
-public:
-    FieldReader(const std::string& path, const Record& r, std::size_t expected) : path_(path), r_(r) {
+  public:
+    FieldReader(const std::string& path, const Record& r, std::size_t expected)
+        : path_(path), r_(r) {
         if (r.fields.size() != expected) {
-            throw TraceError(path, r.line, fmt::format("\"{}\" has {} fields, expected {}", r.name, r.fields.size(), expected));
+            throw TraceError(path, r.line,
+                             fmt::format("\"{}\" has {} fields, expected {}", r.name,
+                                         r.fields.size(), expected));
         }
     }
     double number(std::size_t i, const char* what) const {
@@ -83,25 +107,49 @@ public:
         const auto& f = r_.fields[i];
         const auto [end, ec] = std::from_chars(f.data(), f.data() + f.size(), v);
         if (ec != std::errc{} || end != f.data() + f.size()) {
-            throw TraceError(path_, r_.line, fmt::format("\"{}\" field {} ({}): '{}' is not a number", r_.name, i + 1, what, f));
+            throw TraceError(
+                path_, r_.line,
+                fmt::format("\"{}\" field {} ({}): '{}' is not a number", r_.name, i + 1, what, f));
         }
+        if (!std::isfinite(v) || v < 0) fail(i, what, "must be a finite number >= 0", f);
+        return v;
+    }
+    /// A number > 0 (a speed ratio).
+    double positive(std::size_t i, const char* what) const {
+        const double v = number(i, what);
+        if (v <= 0) fail(i, what, "must be greater than 0", r_.fields[i]);
         return v;
     }
     std::uint32_t count(std::size_t i, const char* what) const {
         const double v = number(i, what);
-        if (v < 0 || v != std::floor(v)) throw TraceError(path_, r_.line, fmt::format("\"{}\" field {} ({}) must be a whole number >= 0", r_.name, i + 1, what));
+        if (v != std::floor(v) || v > 1e6)
+            fail(i, what, "must be a whole number from 0 to 1000000", r_.fields[i]);
         return static_cast<std::uint32_t>(v);
     }
-    Time seconds(std::size_t i, const char* what) const { return static_cast<Time>(std::llround(number(i, what) * 1e9)); }
+    Time seconds(std::size_t i, const char* what) const {
+        const double s = number(i, what);
+        if (s * 1e9 > static_cast<double>(k_max_time))
+            fail(i, what, "is longer than 2^62 ns", r_.fields[i]);
+        return static_cast<Time>(std::llround(s * 1e9));
+    }
     const std::string& text(std::size_t i) const { return r_.fields[i]; }
 
-private:
+  private:
+    [[noreturn]] void fail(std::size_t i, const char* what, const char* rule,
+                           const std::string& value) const {
+        throw TraceError(
+            path_, r_.line,
+            fmt::format("\"{}\" field {} ({}) {}: '{}'", r_.name, i + 1, what, rule, value));
+    }
+
     const std::string& path_;
     const Record& r_;
 };
 
 void read_environment(const std::string& path, const Record& r, DimemasParameters& p) {
-    const FieldReader f(path, r, 7); // name, machine id, architecture, nodes, bandwidth MB/s, buses, collective model
+    const FieldReader f(
+        path, r,
+        7); // name, machine id, architecture, nodes, bandwidth MB/s, buses, collective model
     p.inter_bandwidth_mbps = f.number(4, "network bandwidth (MB/s)");
     p.buses = f.count(5, "number of buses");
 }
@@ -109,9 +157,11 @@ void read_environment(const std::string& path, const Record& r, DimemasParameter
 void read_multinode(const std::string& path, const Record& r, DimemasParameters& p) {
     const FieldReader f(path, r, 14);
     if (f.count(3, "processors per node") != 1) {
-        throw TraceError(path, r.line, "\"multi node information\" field 4 (processors per node): popsim models one CPU per node");
+        throw TraceError(path, r.line,
+                         "\"multi node information\" field 4 (processors per node): popsim models "
+                         "one CPU per node");
     }
-    p.cpu_ratio = f.number(4, "relative processor speed");
+    p.cpu_ratio = f.positive(4, "relative processor speed");
     p.intra_latency = f.seconds(5, "intra-node latency (s)");
     p.intra_bandwidth_mbps = f.number(6, "intra-node bandwidth (MB/s)");
     p.inter_latency = f.seconds(10, "inter-node latency (s)");
@@ -122,12 +172,15 @@ void read_multinode(const std::string& path, const Record& r, DimemasParameters&
 void read_mapping(const std::string& path, const Record& r, DimemasParameters& p) {
     const FieldReader f(path, r, 1);
     std::istringstream words(f.text(0));
-    std::uint32_t n = 0;
+    long long n = 0; // signed: "-1" must not wrap to 4294967295
     std::string kind;
-    if (!(words >> n >> kind) || kind != "TASKS_PER_NODE" || n == 0) {
-        throw TraceError(path, r.line, fmt::format("\"predefined mapping information\": '{}' is not 'N TASKS_PER_NODE'", f.text(0)));
+    if (!(words >> n >> kind) || kind != "TASKS_PER_NODE" || n < 1 || n > 1'000'000) {
+        throw TraceError(path, r.line,
+                         fmt::format("\"predefined mapping information\": '{}' is not 'N "
+                                     "TASKS_PER_NODE' with N from 1 to 1000000",
+                                     f.text(0)));
     }
-    p.tasks_per_node = n;
+    p.tasks_per_node = static_cast<std::uint32_t>(n);
 }
 
 } // namespace
@@ -150,7 +203,8 @@ void read_collectives_file(const std::string& path, DimemasParameters& p) {
         if (w == "MEAN") return CollectiveModel::Size::mean;
         if (w == "2MAX") return CollectiveModel::Size::twice_max;
         if (w == "S+R" || w == "SIR") return CollectiveModel::Size::send_plus_recv;
-        throw TraceError(path, line, fmt::format("unknown size rule '{}' (MIN, MAX, MEAN, 2MAX or S+R)", w));
+        throw TraceError(path, line,
+                         fmt::format("unknown size rule '{}' (MIN, MAX, MEAN, 2MAX or S+R)", w));
     };
     while (std::getline(in, raw)) {
         ++line;
@@ -160,29 +214,41 @@ void read_collectives_file(const std::string& path, DimemasParameters& p) {
         std::string machine, id, in_model, in_size, out_model, out_size;
         if (first != "Machine" || !(words >> second) || second != "globalop:" ||
             !(words >> machine >> id >> in_model >> in_size >> out_model >> out_size)) {
-            throw TraceError(path, line, "expected 'Machine globalop: MACHINE ID FANIN_MODEL FANIN_SIZE FANOUT_MODEL FANOUT_SIZE'");
+            throw TraceError(path, line,
+                             "expected 'Machine globalop: MACHINE ID FANIN_MODEL FANIN_SIZE "
+                             "FANOUT_MODEL FANOUT_SIZE'");
         }
         std::uint32_t glop = 0;
-        if (std::from_chars(id.data(), id.data() + id.size(), glop).ec != std::errc{}) throw TraceError(path, line, fmt::format("'{}' is not an operation id", id));
-        p.collectives[glop] = CollectiveModel{stages(in_model), size(in_size), stages(out_model), size(out_size)};
+        if (std::from_chars(id.data(), id.data() + id.size(), glop).ec != std::errc{})
+            throw TraceError(path, line, fmt::format("'{}' is not an operation id", id));
+        p.collectives[glop] =
+            CollectiveModel{stages(in_model), size(in_size), stages(out_model), size(out_size)};
     }
 }
 
 DimemasParameters read_dimemas_config(const std::string& cfg_path) {
     const std::string text = slurp(cfg_path);
-    if (text.rfind("#DIMEMAS_CONFIGURATION", 0) != 0) throw TraceError(cfg_path, 1, "not a Dimemas configuration: no #DIMEMAS_CONFIGURATION line");
+    if (text.rfind("#DIMEMAS_CONFIGURATION", 0) != 0)
+        throw TraceError(cfg_path, 1,
+                         "not a Dimemas configuration: no #DIMEMAS_CONFIGURATION line");
     DimemasParameters p;
     for (const auto& r : parse_records(cfg_path, text)) {
-        if (r.name == "environment information") read_environment(cfg_path, r, p);
-        else if (r.name == "multi node information") read_multinode(cfg_path, r, p);
-        else if (r.name == "predefined mapping information") read_mapping(cfg_path, r, p);
+        if (r.name == "environment information")
+            read_environment(cfg_path, r, p);
+        else if (r.name == "multi node information")
+            read_multinode(cfg_path, r, p);
+        else if (r.name == "predefined mapping information")
+            read_mapping(cfg_path, r, p);
         else if (r.name == "configuration files") {
             const FieldReader f(cfg_path, r, 4);
             if (!f.text(2).empty()) {
-                read_collectives_file((std::filesystem::path(cfg_path).parent_path() / f.text(2)).string(), p);
+                read_collectives_file(
+                    (std::filesystem::path(cfg_path).parent_path() / f.text(2)).string(), p);
             }
-        } else if (r.name == "wide area network information" || r.name == "file system parameters" || r.name == "node information" ||
-                   r.name == "mapping information" || r.name == "modules information" || r.name == "dedicated connection information") {
+        } else if (r.name == "wide area network information" ||
+                   r.name == "file system parameters" || r.name == "node information" ||
+                   r.name == "mapping information" || r.name == "modules information" ||
+                   r.name == "dedicated connection information") {
             continue; // single-machine runs: these do not change the prediction
         } else {
             throw TraceError(cfg_path, r.line, fmt::format("unsupported record \"{}\"", r.name));

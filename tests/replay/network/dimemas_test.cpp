@@ -216,3 +216,54 @@ TEST_CASE("dimemas: OpenMP fork/join barriers cost nothing, unlike an MPI collec
                              p);
     CHECK(r.runtime == 5000000 * us);
 }
+
+TEST_CASE("dimemas config: values Dimemas would refuse are refused, not run") {
+    // Issue "hardening", item 6: a negative bandwidth ran as infinite, -1 TASKS_PER_NODE as
+    // 4294967295, a negative CPU ratio as instantaneous bursts; inf, nan and 1e300 overflowed.
+    const auto dir = test::scratch_dir("dim_cfg_values");
+    auto config = [&](const std::string& name, const std::string& environment,
+                      const std::string& multinode, const std::string& mapping) {
+        return test::write_file(dir / (name + ".cfg"),
+                                "#DIMEMAS_CONFIGURATION\n\"environment information\" {" +
+                                    environment + "};;\n\"multi node information\" {" + multinode +
+                                    "};;\n\"predefined mapping information\" {\"" + mapping +
+                                    "\"};;\n");
+    };
+    const std::string environment = "\"\", 0, \"\", 4, 100.0, 0, 1";
+    const std::string multinode = "0, 4, 1, 1, 1.0, 0.0, 0.0, 1, 1, 1, 0.000005, 1, 1, 1";
+    CHECK_NOTHROW(
+        network::read_dimemas_config(config("fine", environment, multinode, "1 TASKS_PER_NODE")));
+    const std::vector<std::tuple<std::string, std::string, std::string, std::string, std::string>>
+        cases = {
+            {"negative_bandwidth", "\"\", 0, \"\", 4, -1000, 0, 1", multinode, "1 TASKS_PER_NODE",
+             ":2: \"environment information\" field 5 (network bandwidth (MB/s)) must be a finite "
+             "number >= 0: '-1000'"},
+            {"nan_bandwidth", "\"\", 0, \"\", 4, nan, 0, 1", multinode, "1 TASKS_PER_NODE",
+             ":2: \"environment information\" field 5 (network bandwidth (MB/s)) must be a finite "
+             "number >= 0: 'nan'"},
+            {"huge_buses", "\"\", 0, \"\", 4, 100, 1e300, 1", multinode, "1 TASKS_PER_NODE",
+             ":2: \"environment information\" field 6 (number of buses) must be a whole number "
+             "from 0 to 1000000: '1e300'"},
+            {"negative_ratio", environment, "0, 4, 1, 1, -2, 0.0, 0.0, 1, 1, 1, 0.000005, 1, 1, 1",
+             "1 TASKS_PER_NODE",
+             ":3: \"multi node information\" field 5 (relative processor speed) must be a finite "
+             "number >= 0: '-2'"},
+            {"zero_ratio", environment, "0, 4, 1, 1, 0, 0.0, 0.0, 1, 1, 1, 0.000005, 1, 1, 1",
+             "1 TASKS_PER_NODE",
+             ":3: \"multi node information\" field 5 (relative processor speed) must be greater "
+             "than 0: '0'"},
+            {"huge_latency", environment, "0, 4, 1, 1, 1, 0.0, 0.0, 1, 1, 1, 1e10, 1, 1, 1",
+             "1 TASKS_PER_NODE",
+             ":3: \"multi node information\" field 11 (inter-node latency (s)) is longer than "
+             "2^62 ns: '1e10'"},
+            {"negative_tasks_per_node", environment, multinode, "-1 TASKS_PER_NODE",
+             ":4: \"predefined mapping information\": '-1 TASKS_PER_NODE' is not 'N "
+             "TASKS_PER_NODE' with N from 1 to 1000000"},
+        };
+    for (const auto& [name, env, multi, mapping, message] : cases) {
+        CAPTURE(name);
+        const auto path = config(name, env, multi, mapping);
+        CHECK_THROWS_WITH_AS(network::read_dimemas_config(path), (path + message).c_str(),
+                             TraceError);
+    }
+}
