@@ -185,7 +185,23 @@ void read_mapping(const std::string& path, const Record& r, DimemasParameters& p
 
 } // namespace
 
+namespace {
+
+/// A configuration names its collectives file: a directory or a FIFO there would be read as an
+/// empty file or block, so anything but a regular file is refused.
+void require_regular_file(const std::string& path) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(status))
+        throw TraceError(path, 0, "cannot open: no such file");
+    if (!std::filesystem::is_regular_file(status))
+        throw TraceError(path, 0, "not a regular file (a directory, FIFO or device)");
+}
+
+} // namespace
+
 void read_collectives_file(const std::string& path, DimemasParameters& p) {
+    require_regular_file(path);
     std::ifstream in(path);
     if (!in) throw TraceError(path, 0, "cannot open");
     std::string raw;
@@ -227,6 +243,7 @@ void read_collectives_file(const std::string& path, DimemasParameters& p) {
 }
 
 DimemasParameters read_dimemas_config(const std::string& cfg_path) {
+    require_regular_file(cfg_path);
     const std::string text = slurp(cfg_path);
     if (text.rfind("#DIMEMAS_CONFIGURATION", 0) != 0)
         throw TraceError(cfg_path, 1,

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <doctest/doctest.h>
+#include <filesystem>
 
 using namespace popsim;
 using namespace popsim::replay;
@@ -266,4 +267,18 @@ TEST_CASE("dimemas config: values Dimemas would refuse are refused, not run") {
         CHECK_THROWS_WITH_AS(network::read_dimemas_config(path), (path + message).c_str(),
                              TraceError);
     }
+}
+
+TEST_CASE("dimemas config: a collectives file that is a directory or a FIFO is refused") {
+    // A directory was read as an empty file (the collectives silently took their defaults); a
+    // FIFO blocked the reader (found by config_fuzz naming /proc/self/fd/3).
+    const auto dir = test::scratch_dir("dim_cfg_collectives_dir");
+    std::filesystem::create_directories(dir / "colls");
+    const auto cfg = test::write_file(
+        dir / "a.cfg",
+        "#DIMEMAS_CONFIGURATION\n\"configuration files\" {\"\", \"\", \"colls\", \"\"};;\n");
+    CHECK_THROWS_WITH_AS(
+        network::read_dimemas_config(cfg),
+        ((dir / "colls").string() + ": not a regular file (a directory, FIFO or device)").c_str(),
+        TraceError);
 }
