@@ -1,6 +1,6 @@
 // Fuzz target: arbitrary bytes as a Dimemas configuration (.cfg) and as a collectives file. Only
 // TraceError may come out; anything else (a crash, a sanitizer report) is a bug.
-#include "memory_file.hpp"
+#include "fuzz_support.hpp"
 #include "replay/network/dimemas_config.hpp"
 #include "replay/trace_error.hpp"
 

@@ -1,10 +1,8 @@
 // Fuzz target: arbitrary bytes as a Paraver trace (plain or gzip) through the reader and, when it
 // reads, the replay program builder and the ideal replay. Only popsim's documented errors may come
 // out; anything else (a crash, a sanitizer report, another exception) is a bug.
-#include "memory_file.hpp"
-#include "replay/dependency_graph.hpp"
+#include "fuzz_support.hpp"
 #include "replay/engine/engine.hpp"
-#include "replay/network/ideal.hpp"
 #include "replay/paraver_reader.hpp"
 #include "replay/trace_error.hpp"
 
@@ -20,12 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     try {
         const auto trace = popsim::replay::read_paraver(file.path(), options);
         if (trace.thread_count() > 64) return 0; // keep each input cheap
-        const auto program = popsim::replay::build_replay_program(trace);
-        popsim::replay::network::IdealNetwork ideal;
-        const auto events = popsim::replay::replay_events(program, ideal);
-        const auto longest = popsim::replay::replay_longest_path(
-            program, popsim::replay::build_dependency_graph(program));
-        if (events.runtime != longest.runtime) __builtin_trap(); // the two replays must agree
+        popsim::fuzz::check_replays_agree(popsim::replay::build_replay_program(trace));
     } catch (const popsim::replay::TraceError&) {
     } catch (const popsim::replay::ReplayDeadlock&) {
     }
