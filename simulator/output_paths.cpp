@@ -28,8 +28,18 @@ std::vector<std::string> with_companions(const std::string& path) {
 void check_output_paths(const std::vector<std::string>& inputs,
                         const std::vector<OutputPath>& outputs) {
     std::map<std::string, std::string> input_files; // canonical file -> the input trace
-    for (const auto& input : inputs)
-        for (const auto& file : with_companions(input)) input_files.emplace(canonical(file), input);
+    std::map<std::string, std::size_t> position;    // canonical trace -> its place (1-based)
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const auto [it, added] = position.emplace(canonical(inputs[i]), i + 1);
+        if (!added) {
+            throw replay::TraceError(inputs[i], 0,
+                                     fmt::format("given twice (traces {} and {}): a series needs "
+                                                 "each run once",
+                                                 it->second, i + 1));
+        }
+        for (const auto& file : with_companions(inputs[i]))
+            input_files.emplace(canonical(file), inputs[i]);
+    }
     std::map<std::string, std::string> written; // canonical file -> the option writing it
     for (const auto& out : outputs) {
         if (out.path.empty()) continue;

@@ -273,6 +273,12 @@ TEST_CASE("cli: no output replaces an input or another output") {
             base + ".sim.row: -o and --json would both write this file");
     CHECK(std::filesystem::file_size(trace) == size_before);
     CHECK_FALSE(std::filesystem::exists(base + ".out"));
+    // The same trace twice in a series (also through another spelling of its path).
+    const auto other_spelling =
+        (std::filesystem::path(trace).parent_path() / "." / std::filesystem::path(trace).filename())
+            .string();
+    refused("analyze " + trace + " " + other_spelling,
+            other_spelling + ": given twice (traces 1 and 2): a series needs each run once");
 }
 
 TEST_CASE("cli: an output that cannot be written whole is not written at all (exit 3)") {
