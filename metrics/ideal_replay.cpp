@@ -6,6 +6,7 @@
 #include "replay/dependency_graph.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/network/ideal.hpp"
+#include "replay/traced_windows.hpp"
 
 #include "replay/extrae_events.hpp"
 #include "replay/mpi_calls.hpp"
@@ -98,8 +99,7 @@ IdealRun ideal_run(const replay::Trace& trace, const replay::ReplayProgram& prog
         run.task_mpi_outside_omp.push_back(t.mpi());
     }
     if (hybrid) run.task_mpi_outside_omp = mpi_outside_omp(trace, program, result);
-    Time traced = trace.end_time();
-    for (const auto& [begin, end] : program.untraced) traced -= end - begin;
+    const Time traced = replay::traced_time(trace, program.untraced);
     if (warnings && run.runtime > traced) {
         // Messages all run forward once the reader has repaired them, so the cause is in the
         // collectives, or clocks that are out of step across nodes.

@@ -28,13 +28,16 @@ Time TraceSummary::useful_total() const {
 }
 
 TraceSummary summarize(const replay::Trace& trace, bool whole_trace) {
+    return summarize(trace, whole_trace ? replay::Intervals{} : replay::untraced_spans(trace));
+}
+
+TraceSummary summarize(const replay::Trace& trace, const replay::Intervals& untraced) {
     TraceSummary s;
     s.path = trace.path;
     s.processes = trace.task_count();
     s.threads = trace.thread_count();
-    s.windows = replay::traced_windows(trace, whole_trace ? replay::Intervals{}
-                                                          : replay::untraced_spans(trace));
-    for (const auto& [begin, end] : s.windows) s.runtime += end - begin;
+    s.windows = replay::traced_windows(trace, untraced);
+    s.runtime = replay::traced_time(trace, untraced);
     s.task_first_thread = trace.first_threads();
     for (const auto& t : trace.threads) {
         s.useful.push_back(time_in_state(t, replay::extrae::k_state_running));

@@ -50,6 +50,8 @@ struct TraceSummary {
 
 /// `whole_trace`: analyse [0, end) even where tracing was off (replay/traced_windows.hpp).
 TraceSummary summarize(const replay::Trace& trace, bool whole_trace = false);
+/// The same with the spans to leave out already found (a replay program's `untraced`).
+TraceSummary summarize(const replay::Trace& trace, const replay::Intervals& untraced);
 
 /// Time thread `t` spends in state `state` (0-254), summed over its state intervals.
 Time time_in_state(const replay::ThreadTimeline& t, std::uint8_t state);

@@ -35,13 +35,7 @@ void keep_communications(Communications& comms, const std::vector<ThreadIndex>& 
     for (std::size_t i = 0; i < comms.size(); ++i) {
         const ThreadIndex from = new_index[comms.sender[i]], to = new_index[comms.receiver[i]];
         if (from == k_dropped_thread || to == k_dropped_thread) continue;
-        kept.sender.push_back(from);
-        kept.receiver.push_back(to);
-        kept.logical_send.push_back(comms.logical_send[i]);
-        kept.logical_recv.push_back(comms.logical_recv[i]);
-        kept.physical_recv.push_back(comms.physical_recv[i]);
-        kept.bytes.push_back(comms.bytes[i]);
-        kept.tag.push_back(comms.tag[i]);
+        kept.push_back_message(comms, i, i, from, to);
     }
     comms = std::move(kept);
 }

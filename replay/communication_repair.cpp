@@ -5,6 +5,7 @@
 #include <map>
 #include <numeric>
 #include <oneapi/tbb/parallel_for.h>
+#include <set>
 #include <tuple>
 
 namespace popsim::replay {
@@ -57,14 +58,12 @@ class ChannelRepair {
             pairs = as_recorded();
         if (std::any_of(pairs.begin(), pairs.end(), [&](const auto& p) { return backward(p); }))
             pairs = earliest_earlier_send(sends, receives);
-        std::size_t paired_receives = 0;
         for (const auto& [send, receive] : pairs) {
             receive_of_send[send] = receive;
             counts.repaired_records += send != receive ? 1 : 0;
-            ++paired_receives;
         }
         counts.unpaired_sends += records_.size() - pairs.size();
-        counts.unpaired_receives += receives.size() - paired_receives;
+        counts.unpaired_receives += receives.size() - pairs.size();
     }
 
   private:
@@ -150,13 +149,7 @@ Communications repaired(const Communications& c, const std::vector<std::uint32_t
     for (std::uint32_t i = 0; i < c.size(); ++i) {
         const std::uint32_t r = receive_of[i];
         if (r == k_unpaired) continue;
-        out.sender.push_back(c.sender[i]);
-        out.receiver.push_back(c.receiver[r]);
-        out.logical_send.push_back(c.logical_send[i]);
-        out.logical_recv.push_back(c.logical_recv[r]);
-        out.physical_recv.push_back(c.physical_recv[r]);
-        out.bytes.push_back(c.bytes[i]);
-        out.tag.push_back(c.tag[i]);
+        out.push_back_message(c, i, r, c.sender[i], c.receiver[r]);
     }
     return out;
 }
@@ -177,7 +170,7 @@ CommunicationRepairs repair_communications(Trace& trace) {
     const auto& c = trace.comms;
     const auto cancels = cancel_times(trace);
     using Channel = std::tuple<ThreadIndex, ThreadIndex, std::uint32_t>;
-    std::map<Channel, bool> suspect; // channels with a backward record or a cancelling receiver
+    std::set<Channel> suspect; // channels with a backward record or a cancelling receiver
     std::string first_backward;
     for (std::uint32_t i = 0; i < c.size(); ++i) {
         const bool backward = c.physical_recv[i] < c.logical_send[i];
@@ -190,7 +183,7 @@ CommunicationRepairs repair_communications(Trace& trace) {
                 seconds(c.physical_recv[i]));
         }
         if (backward || !cancels[c.receiver[i]].empty())
-            suspect[{c.sender[i], c.receiver[i], c.tag[i]}] = true;
+            suspect.emplace(c.sender[i], c.receiver[i], c.tag[i]);
     }
     if (suspect.empty()) return counts;
     std::map<Channel, std::vector<std::uint32_t>> channels;
@@ -205,11 +198,9 @@ CommunicationRepairs repair_communications(Trace& trace) {
         ChannelRepair(trace, cancels[std::get<1>(key)], std::move(records))
             .pair(receive_of, counts);
     }
-    const CommunicationRepairs nothing;
-    if (counts.cancelled_receives + counts.repaired_records + counts.unpaired_sends +
-            counts.unpaired_receives ==
-        0)
-        return nothing; // receivers cancel, but no record needed re-pairing
+    // A backward record always changes a pairing, so nothing counted means nothing changed
+    // (receivers cancel, but no record needed re-pairing).
+    if (!counts.any()) return counts;
     trace.comms = repaired(c, receive_of);
     trace.warnings.add("repaired-communications", summary(counts), first_backward);
     return counts;

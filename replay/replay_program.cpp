@@ -268,11 +268,7 @@ class ProgramBuilder {
                                          "(read it with ReadOptions::application)",
                                          trace_.header.applications.size()));
         }
-        if (!options_.whole_trace) {
-            untraced_ = untraced_spans(trace_);
-            warn_partly_disabled(trace_, untraced_, p_.warnings);
-            p_.untraced = untraced_;
-        }
+        if (!options_.whole_trace) p_.untraced = untraced_spans(trace_, &p_.warnings);
         p_.tasks = trace_.task_count();
         choose_replay_threads();
         read_communicators();
@@ -633,7 +629,7 @@ class ProgramBuilder {
     /// The computation between two trace times, less the spans where tracing was off.
     void put_burst_between(ThreadOps& out, Time from, Time to) {
         if (to <= from) return;
-        put_burst(out, to - from - overlap(untraced_, from, to));
+        put_burst(out, to - from - overlap(p_.untraced, from, to));
     }
 
     void put_burst(ThreadOps& out, Time duration) {
@@ -795,7 +791,6 @@ class ProgramBuilder {
     const Trace& trace_;
     const ProgramOptions& options_;
     ReplayProgram p_;
-    Intervals untraced_; // tracing off on every thread: left out of the bursts
     std::vector<ReplayThread> thread_of_trace_; // k_none for threads not replayed
     std::vector<Intervals> regions_;            // per task, when it replays several threads
     std::vector<std::vector<Time>>

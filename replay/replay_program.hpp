@@ -15,6 +15,7 @@
 // A parallel region becomes a fork barrier and a join barrier among the task's replay threads;
 // in between, each thread replays its own work and MPI calls up to the moment it reached the
 // region's implicit barrier in the trace.
+#include "replay/openmp_regions.hpp"
 #include "replay/trace.hpp"
 #include "replay/warnings.hpp"
 
@@ -118,7 +119,7 @@ struct ReplayProgram {
     std::vector<OpIndex> collective_members; // the member ops of each collective
     WarningLog warnings;                     // records that match no call, and the like
     /// The spans left out of the replay (tracing off on every thread; empty with whole_trace).
-    std::vector<std::pair<Time, Time>> untraced;
+    Intervals untraced;
 
     std::size_t op_count() const { return op_kind.size(); }
     Time burst_duration(OpIndex burst) const { return burst_durations[op_ref[burst]]; }

@@ -11,6 +11,18 @@ const EventSeries* ThreadTimeline::series(std::uint32_t type) const {
     return nullptr;
 }
 
+void Communications::push_back_message(const Communications& from, std::size_t send,
+                                       std::size_t receive, ThreadIndex sender_thread,
+                                       ThreadIndex receiver_thread) {
+    sender.push_back(sender_thread);
+    receiver.push_back(receiver_thread);
+    logical_send.push_back(from.logical_send[send]);
+    logical_recv.push_back(from.logical_recv[receive]);
+    physical_recv.push_back(from.physical_recv[receive]);
+    bytes.push_back(from.bytes[send]);
+    tag.push_back(from.tag[send]);
+}
+
 std::uint32_t Trace::task_count() const {
     return header.applications.empty()
                ? 0

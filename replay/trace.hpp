@@ -83,6 +83,10 @@ struct Communications {
     Column<std::uint32_t> tag;
 
     std::size_t size() const { return sender.size(); }
+    /// Appends the message that record `send` of `from` sends and record `receive` of `from`
+    /// receives (the same record, unless re-paired), its threads numbered as in this table.
+    void push_back_message(const Communications& from, std::size_t send, std::size_t receive,
+                           ThreadIndex sender_thread, ThreadIndex receiver_thread);
 };
 
 /// What repair_communications changed (communication_repair.hpp).

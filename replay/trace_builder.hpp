@@ -59,8 +59,8 @@ class TraceBuilder {
     std::vector<ThreadScratch> scratch_;
     std::uint64_t overlaps_ = 0;
     std::string first_overlap_;
-    // What a cutter leaves (Paraver's cutter; docs/file-formats.md, "Cut traces").
-    Time latest_time_ = 0; // of any record; may exceed the header's end in a cut trace
+    // What a cutter leaves (Paraver's cutter; docs/replay.md, "Cut traces").
+    Time latest_time_ = 0; // the latest record past the header's end (a cut trace)
     std::uint64_t records_after_end_ = 0;
     std::string first_after_end_;
 };

@@ -60,7 +60,7 @@ Intervals intersect(const Intervals& a, const Intervals& b) {
 
 } // namespace
 
-Intervals untraced_spans(const Trace& trace) {
+Intervals untraced_spans(const Trace& trace, WarningLog* warnings) {
     const auto n = trace.threads.size();
     std::vector<Intervals> disabled(n);
     oneapi::tbb::parallel_for(std::size_t{0}, n, [&](std::size_t t) {
@@ -78,7 +78,23 @@ Intervals untraced_spans(const Trace& trace) {
         });
         if (any_disabled) out.push_back(span);
     }
+    for (std::size_t t = 0; warnings && t < n; ++t) {
+        for (const auto& [b, e] : disabled[t]) {
+            if (overlap(out, b, e) == e - b) continue;
+            warnings->add("partly-disabled",
+                          "threads have tracing disabled while others are traced: their calls "
+                          "there are missing and the replay counts that time as computation",
+                          fmt::format("thread {} from {} to {}", to_string(trace.threads[t].name),
+                                      seconds(b), seconds(e)));
+        }
+    }
     return out;
+}
+
+Time traced_time(const Trace& trace, const Intervals& untraced) {
+    Time traced = trace.end_time();
+    for (const auto& [begin, end] : untraced) traced -= end - begin;
+    return traced;
 }
 
 Intervals traced_windows(const Trace& trace, const Intervals& untraced) {
@@ -100,18 +116,4 @@ Time overlap(const Intervals& intervals, Time begin, Time end) {
         total += std::min(end, it->second) - std::max(begin, it->first);
     return total;
 }
-
-void warn_partly_disabled(const Trace& trace, const Intervals& untraced, WarningLog& warnings) {
-    for (const auto& tl : trace.threads) {
-        for (const auto& [b, e] : state_spans(tl, extrae::k_state_tracing_disabled)) {
-            if (overlap(untraced, b, e) == e - b) continue;
-            warnings.add(
-                "partly-disabled",
-                "threads have tracing disabled while others are traced: their calls "
-                "there are missing and the replay counts that time as computation",
-                fmt::format("thread {} from {} to {}", to_string(tl.name), seconds(b), seconds(e)));
-        }
-    }
-}
-
 } // namespace popsim::replay

@@ -9,7 +9,10 @@ namespace popsim::replay {
 
 /// The spans where no thread is traced: every thread is in state 14, has no state or has not been
 /// created yet, and at least one is in state 14. Sorted and disjoint; empty for most traces.
-Intervals untraced_spans(const Trace& trace);
+/// With `warnings`, also warns (kind "partly-disabled") about threads with tracing disabled
+/// outside those spans: their calls there are missing and the replay counts that time as
+/// computation.
+Intervals untraced_spans(const Trace& trace, WarningLog* warnings = nullptr);
 
 /// [0, trace end) without `untraced`.
 Intervals traced_windows(const Trace& trace, const Intervals& untraced);
@@ -17,8 +20,7 @@ Intervals traced_windows(const Trace& trace, const Intervals& untraced);
 /// How much of [begin, end) lies in `intervals`.
 Time overlap(const Intervals& intervals, Time begin, Time end);
 
-/// Warns (kind "partly-disabled") about threads with tracing disabled outside `untraced`: their
-/// calls there are missing and the replay counts that time as computation.
-void warn_partly_disabled(const Trace& trace, const Intervals& untraced, WarningLog& warnings);
+/// The trace's length less `untraced`: the runtime the traced windows add up to.
+Time traced_time(const Trace& trace, const Intervals& untraced);
 
 } // namespace popsim::replay

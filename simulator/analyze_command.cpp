@@ -64,8 +64,7 @@ struct Analyzed {
 /// Tells which windows are analysed when tracing was switched off on every thread for a while.
 void note_untraced_spans(const metrics::TraceSummary& s, Time trace_end, replay::WarningLog& log) {
     if (s.runtime == trace_end) return;
-    Time covered = 0;
-    for (const auto& [begin, end] : s.windows) covered += end - begin;
+    const Time covered = s.runtime; // the windows' total
     log.add("untraced-spans",
             fmt::format("tracing was switched off on every thread for {} of the trace's {}: the "
                         "analysis covers the {} traced window{} ({} in total; --whole-trace "
@@ -110,7 +109,9 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
         std::optional<metrics::IdealRun> ideal;
         oneapi::tbb::parallel_invoke(
             [&] {
-                out[i] = metrics::summarize(trace, o.whole_trace);
+                // The program found the untraced spans already (none with --whole-trace).
+                out[i] = o.replay ? metrics::summarize(trace, program.untraced)
+                                  : metrics::summarize(trace, o.whole_trace);
                 runs[i] = metrics::hybrid_run(trace);
             },
             [&] {
@@ -118,8 +119,7 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
                 try {
                     ideal = metrics::ideal_run(trace, program, options, &warnings[i]);
                 } catch (const replay::ReplayDeadlock& e) { // bad input: exit 2, naming the trace
-                    throw replay::ReplayDeadlock(paths[i] + ": " + e.what(), e.blocked_collectives,
-                                                 e.blocked_rendezvous);
+                    throw e.in(paths[i]);
                 }
             });
         out[i].ideal = runs[i].ideal = ideal;

@@ -3,6 +3,7 @@
 #include "replay/cycle_breaking.hpp"
 #include "replay/dimemas_trace.hpp"
 #include "replay/paraver_reader.hpp"
+#include "replay/traced_windows.hpp"
 
 #include "simulator/global_options.hpp"
 #include "simulator/warning_output.hpp"
@@ -19,8 +20,7 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
     loaded.trace = replay::read_paraver(path, read_options());
     loaded.program = replay::build_replay_program(*loaded.trace, options);
     // Spans with tracing off on every thread are left out of the replay, and of the real run.
-    loaded.real_runtime = loaded.trace->end_time();
-    for (const auto& [begin, end] : loaded.program.untraced) *loaded.real_runtime -= end - begin;
+    loaded.real_runtime = replay::traced_time(*loaded.trace, loaded.program.untraced);
     loaded.warnings = loaded.trace->warnings;
     loaded.warnings.merge(loaded.program.warnings);
     print_warnings(path, loaded.warnings);
@@ -37,8 +37,7 @@ replay::ReplayResult replay_on(const LoadedProgram& loaded, replay::network::Net
             },
             warnings);
     } catch (const replay::ReplayDeadlock& e) { // name the trace, as every error does
-        throw replay::ReplayDeadlock(loaded.path + ": " + e.what(), e.blocked_collectives,
-                                     e.blocked_rendezvous);
+        throw e.in(loaded.path);
     }
 }
 

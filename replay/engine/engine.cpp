@@ -264,9 +264,10 @@ template <class Model> class Engine {
         case CollectiveFlow::from_root: // the others need the root's data
             if (root_arrival_[c] == k_unset) break;
             if (p_.is_root(op)) {
+                const Time done = model_.collective(coll, now_);
                 for (auto i = coll.first_member; i < coll.first_member + coll.member_count; ++i)
                     if (waits_in(p_.collective_members[i]))
-                        leave_collective(p_.collective_members[i], model_.collective(coll, now_));
+                        leave_collective(p_.collective_members[i], done);
             } else {
                 leave_collective(op, model_.collective(coll, now_));
             }

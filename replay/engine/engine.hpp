@@ -37,6 +37,10 @@ class ReplayDeadlock : public std::runtime_error {
     std::vector<CollectiveIndex> blocked_collectives;
     /// The messages of the blocking rendezvous sends some task waits in.
     std::vector<MessageIndex> blocked_rendezvous;
+    /// The same deadlock, its message prefixed with the trace's path.
+    ReplayDeadlock in(const std::string& path) const {
+        return ReplayDeadlock(path + ": " + what(), blocked_collectives, blocked_rendezvous);
+    }
 };
 
 /// Describes where each task is blocked (`position`: its current operation, `reached_at`: since
