@@ -26,6 +26,7 @@ struct TextBlock {
     std::string text;
     std::uint64_t first_line = 1;
     std::optional<std::string> read_error; // the stream broke after this text
+    bool ends_mid_line = false;            // the file's last line, without its newline, ends it
 };
 
 class BlockReader {
@@ -42,6 +43,8 @@ class BlockReader {
         out.text = std::move(carry_);
         out.read_error.reset();
         fill(out);
+        out.ends_mid_line =
+            done_ && !out.read_error && !out.text.empty() && out.text.back() != '\n';
         std::size_t cut = out.text.size();
         if (!done_) {
             const std::size_t nl = out.text.rfind('\n');
@@ -111,6 +114,7 @@ struct ParsedBlock {
     std::uint64_t lines = 0;
     std::uint64_t skipped = 0;
     std::uint64_t bytes = 0;
+    std::uint64_t unfinished_line = 0; // the file's last line when it has no newline (not parsed)
     std::optional<std::pair<std::uint64_t, std::string>> error; // line, cause
 };
 
@@ -176,6 +180,10 @@ ParsedBlock parse_block(const TextBlock& block, Time ns_per_unit) {
     while (!text.empty()) {
         const std::size_t nl = text.find('\n');
         const std::string_view line = text.substr(0, nl);
+        if (nl == std::string_view::npos && block.ends_mid_line) {
+            out.unfinished_line = block.first_line + offset;
+            break;
+        }
         try {
             parse_line(line, offset, ns_per_unit, out, scratch);
         } catch (const ParseError& e) {
@@ -209,6 +217,7 @@ void apply_block(const ParsedBlock& block, TraceBuilder& builder, Trace& trace) 
         }
     }
     if (block.error) throw TraceError(trace.path, block.error->first, block.error->second);
+    if (block.unfinished_line > 0) builder.ends_mid_line(block.unfinished_line);
     trace.counts.lines += block.lines;
     trace.counts.skipped += block.skipped;
     trace.counts.bytes += block.bytes;
@@ -339,9 +348,9 @@ Trace read_paraver(const std::string& path, const ReadOptions& options) {
     TextBlock first;
     reader.next(first);
     read_header(reader, first, trace);
-    TraceBuilder builder(trace, options.tracked_event_types);
+    TraceBuilder builder(trace, options.tracked_event_types, options.allow_truncated);
     read_body(reader, std::move(first), trace, builder, options);
-    builder.finish();
+    builder.finish(trace.counts.lines);
     if (options.read_labels)
         trace.labels =
             read_paraver_labels(trace_base_name(path), trace.thread_count(), trace.warnings);

@@ -28,6 +28,9 @@ struct ReadOptions {
     /// Re-pair communication records that break MPI's matching rules (communication_repair.hpp);
     /// false refuses such a trace.
     bool repair_communications = true;
+    /// Analyse a trace whose records stop before the end its header declares (or whose last line
+    /// is cut) up to its last record, with a warning; false refuses it.
+    bool allow_truncated = false;
     /// Read the .pcf/.row beside the trace (a missing one only adds a warning).
     bool read_labels = true;
     /// Called with the uncompressed bytes read so far (for progress bars); may be empty.

@@ -772,14 +772,27 @@ class ProgramBuilder {
             if (members_[ci].size() != expected_members_[ci]) {
                 const OpIndex first = members_[ci].front();
                 const ReplayThread th = p_.thread_of(first);
-                throw TraceError(
-                    trace_.path, 0,
-                    fmt::format("{} on communicator {} (first called by task {} at {} ns) is "
-                                "called by {} of its {} tasks: "
-                                "the tasks call different numbers of collectives on it",
-                                call_name(coll.call_id), coll.communicator, p_.thread_task[th] + 1,
-                                call_begin(th, p_.op_call[first]), members_[ci].size(),
-                                expected_members_[ci]));
+                if (trace_.cut_at_end) { // the others called it after the trace's end
+                    p_.warnings.add(
+                        "collectives-cut-at-end",
+                        "collectives at the trace's end are called by only some of their tasks "
+                        "(the others called them after the cut); they complete without waiting "
+                        "for the missing tasks",
+                        fmt::format("{} on communicator {}, called by {} of its {} tasks, the "
+                                    "first at {}",
+                                    call_name(coll.call_id), coll.communicator, members_[ci].size(),
+                                    expected_members_[ci],
+                                    seconds(call_begin(th, p_.op_call[first]))));
+                } else {
+                    throw TraceError(
+                        trace_.path, 0,
+                        fmt::format("{} on communicator {} (first called by task {} at {} ns) is "
+                                    "called by {} of its {} tasks: "
+                                    "the tasks call different numbers of collectives on it",
+                                    call_name(coll.call_id), coll.communicator,
+                                    p_.thread_task[th] + 1, call_begin(th, p_.op_call[first]),
+                                    members_[ci].size(), expected_members_[ci]));
+                }
             }
             coll.first_member = static_cast<std::uint32_t>(p_.collective_members.size());
             coll.member_count = static_cast<std::uint32_t>(members_[ci].size());

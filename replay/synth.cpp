@@ -560,6 +560,13 @@ void write_paraver(const Program& p, const std::string& prv_path) {
         emitters[th].emit_next(writer);
         if (!emitters[th].done()) heads.push({emitters[th].next_time(), th});
     }
+    // A traced run has records up to its end (else it reads as truncated): threads idle from
+    // their last operation until an `end` later than it.
+    for (std::uint32_t th = 0; th < p.threads.size() && p.end; ++th) {
+        const Time last = times.end[th].empty() ? 0 : times.end[th].back();
+        const RecordOwner who{th + 1, 1, th / p.threads_per_rank + 1, th % p.threads_per_rank + 1};
+        if (last < end) writer.state(who, last, end, extrae::k_state_idle);
+    }
     writer.close();
     const std::string base = trace_base_name(prv_path);
     write_standard_pcf(base + ".pcf");

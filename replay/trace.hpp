@@ -131,6 +131,9 @@ struct Trace {
     CommunicationRepairs repairs;
     TraceLabels labels;
     WarningLog warnings;
+    /// The run went on after the trace's end (a cut or truncated trace): collectives that some
+    /// tasks reached only after it are incomplete.
+    bool cut_at_end = false;
 
     Time end_time() const { return header.end_time; }
     std::uint32_t task_count() const; // of the analysed application (MPI ranks)

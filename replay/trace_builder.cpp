@@ -9,8 +9,10 @@
 
 namespace popsim::replay {
 
-TraceBuilder::TraceBuilder(Trace& trace, std::vector<std::uint32_t> tracked_event_types)
-    : trace_(trace), tracked_types_(std::move(tracked_event_types)) {
+TraceBuilder::TraceBuilder(Trace& trace, std::vector<std::uint32_t> tracked_event_types,
+                           bool allow_truncated)
+    : trace_(trace), tracked_types_(std::move(tracked_event_types)),
+      allow_truncated_(allow_truncated) {
     ThreadIndex next = 0;
     std::uint32_t app_number = 1;
     for (const auto& app : trace_.header.applications) {
@@ -67,15 +69,30 @@ ThreadIndex TraceBuilder::resolve(const RecordOwner& owner, std::uint64_t line) 
 // Paraver's cutter leaves records after the end it writes in the header (the cut's end): the
 // trace is taken to end at its last record, with a warning (finish()).
 void TraceBuilder::note_time(Time time, std::uint64_t line) {
+    last_record_ = std::max(last_record_, time);
     if (time <= trace_.header.end_time) return;
     if (records_after_end_++ == 0)
         first_after_end_ = fmt::format("line {} at {}", line, seconds(time));
     latest_time_ = std::max(latest_time_, time);
 }
 
+// Replaying needs each thread's calls and states in time order; the records of different threads
+// and the communications may interleave freely.
+void TraceBuilder::check_order(Time time, Time& latest, const char* record, ThreadIndex t,
+                               std::uint64_t line) {
+    if (time < latest) {
+        fail(line, fmt::format("records out of time order: this {} of thread {} is at {} ns, "
+                               "after one at {} ns (each thread's records must come in time "
+                               "order, as Extrae and Paraver write them)",
+                               record, to_string(trace_.threads[t].name), time, latest));
+    }
+    latest = time;
+}
+
 void TraceBuilder::add_state(const StateRecord& r, std::uint64_t line) {
     const ThreadIndex t = resolve(r.owner, line);
     note_time(r.end, line);
+    check_order(r.begin, scratch_[t].latest_state_begin, "state", t, line);
     if (r.state >= k_no_state)
         fail(line, fmt::format("state value {} is out of range (0-254)", r.state));
     ++trace_.counts.states;
@@ -215,7 +232,8 @@ void TraceBuilder::add_collective_attribute(ThreadIndex t, Time time, const Even
             return;
         }
         fail(line,
-             fmt::format("collective attribute event {} at {} is not at the entry of an MPI call",
+             fmt::format("collective attribute event {} at {} is not at the entry of an MPI call "
+                         "(it belongs on the entry's line, or on a line after it at the same time)",
                          pair.type, time));
     }
     const auto call = static_cast<std::uint32_t>(tl.call_id.size() - 1);
@@ -256,6 +274,7 @@ void TraceBuilder::add_event(const RecordOwner& owner, Time time, std::span<cons
                              std::uint64_t line) {
     const ThreadIndex t = resolve(owner, line);
     note_time(time, line);
+    check_order(time, scratch_[t].latest_event, "event", t, line);
     ++trace_.counts.events;
     trace_.threads[t].last_record = std::max(trace_.threads[t].last_record, time);
     // Within one line: leave the previous call, enter the next, then read the entry's attributes.
@@ -298,7 +317,42 @@ void TraceBuilder::add_comm(const CommRecord& r, std::uint64_t line) {
     ++trace_.counts.communications;
 }
 
-void TraceBuilder::finish() {
+void TraceBuilder::ends_mid_line(std::uint64_t line) {
+    mid_line_cut_ = line;
+}
+
+// Extrae writes the end of the run into the header, and some record always reaches it (every
+// real trace in ../shared/data does): records that stop before it, or a last line without its
+// newline, are what an interrupted merge, copy or download leaves. Their metrics would be those
+// of a different, shorter run with an idle tail.
+void TraceBuilder::check_truncation(std::uint64_t last_line) {
+    const Time declared = trace_.header.end_time;
+    if (mid_line_cut_ == 0 && last_record_ >= declared) return;
+    const double missing =
+        declared > 0 ? 100.0 * static_cast<double>(declared - std::min(last_record_, declared)) /
+                           static_cast<double>(declared)
+                     : 0.0;
+    const std::string what =
+        fmt::format("the records end at {}, {:.1f} % of the run the header declares ({}) is "
+                    "missing{}",
+                    seconds(last_record_), missing, seconds(declared),
+                    mid_line_cut_ > 0 ? ", and the last line has no newline (cut mid-line)" : "");
+    if (!allow_truncated_) {
+        fail(mid_line_cut_ > 0 ? mid_line_cut_ : last_line,
+             fmt::format("the trace is truncated (an interrupted merge, copy or simulate -o?): "
+                         "{}; --allow-truncated analyses the part that is there",
+                         what));
+    }
+    trace_.warnings.add(
+        "truncated", fmt::format("the trace is truncated: {}; it is analysed up to its last "
+                                 "record (--allow-truncated){}",
+                                 what, mid_line_cut_ > 0 ? ", without its unfinished line" : ""));
+    trace_.header.end_time = std::min(last_record_, declared);
+    trace_.cut_at_end = true;
+}
+
+void TraceBuilder::finish(std::uint64_t last_line) {
+    check_truncation(last_line);
     use_sampled_counters_if_needed();
     if (overlaps_ > 0) {
         trace_.warnings.add_many("overlapping-states",
@@ -314,6 +368,7 @@ void TraceBuilder::finish() {
                         seconds(trace_.header.end_time), seconds(latest_time_)),
             records_after_end_, {first_after_end_});
         trace_.header.end_time = latest_time_;
+        trace_.cut_at_end = true;
     }
     for (ThreadIndex t = 0; t < trace_.threads.size(); ++t) {
         auto& tl = trace_.threads[t];

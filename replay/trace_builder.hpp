@@ -11,14 +11,20 @@ namespace popsim::replay {
 class TraceBuilder {
   public:
     /// `trace.header` and `trace.path` must be set; the builder creates the thread timelines.
-    TraceBuilder(Trace& trace, std::vector<std::uint32_t> tracked_event_types);
+    /// `allow_truncated`: a trace whose records stop before the end its header declares is
+    /// analysed up to its last record, with a warning, instead of refused.
+    TraceBuilder(Trace& trace, std::vector<std::uint32_t> tracked_event_types,
+                 bool allow_truncated);
 
     void add_state(const StateRecord& record, std::uint64_t line);
     void add_event(const RecordOwner& owner, Time time, std::span<const EventPair> pairs,
                    std::uint64_t line);
     void add_comm(const CommRecord& record, std::uint64_t line);
-    /// Closes what the body left open; call once after the last record.
-    void finish();
+    /// The file's last line has no newline: it was cut in the middle (it is not parsed).
+    void ends_mid_line(std::uint64_t line);
+    /// Closes what the body left open; call once after the last record, with the file's last
+    /// line number.
+    void finish(std::uint64_t last_line);
 
   private:
     /// Running bursts still waiting for their counter read, per counter (see attribute_counter).
@@ -32,6 +38,9 @@ class TraceBuilder {
         PendingReads cycles;
         bool call_open = false;
         bool cut_start_noted = false; // its cut-start exit is in the warnings already
+        // Each thread's records come in time order (as Extrae and Paraver's tools write them).
+        Time latest_state_begin = 0;
+        Time latest_event = 0;
         // Reads that fall inside a Running burst rather than at its end: counters sampled at
         // sample points (e.g. folding's NAMD trace), summed as a fallback (finish()).
         std::uint64_t sampled_instructions = 0;
@@ -40,6 +49,9 @@ class TraceBuilder {
 
     ThreadIndex resolve(const RecordOwner& owner, std::uint64_t line) const;
     void note_time(Time time, std::uint64_t line);
+    void check_order(Time time, Time& latest, const char* record, ThreadIndex thread,
+                     std::uint64_t line);
+    void check_truncation(std::uint64_t last_line);
     void attribute_counter(ThreadIndex thread, Time time, const EventPair& pair);
     void enter_call(ThreadIndex thread, Time time, const EventPair& pair, std::uint64_t line);
     void leave_call(ThreadIndex thread, Time time, const EventPair& pair, bool reset_record,
@@ -55,12 +67,15 @@ class TraceBuilder {
 
     Trace& trace_;
     std::vector<std::uint32_t> tracked_types_;
+    bool allow_truncated_;
     std::vector<std::vector<ThreadIndex>> task_base_; // [application][task] -> first thread index
     std::vector<ThreadScratch> scratch_;
     std::uint64_t overlaps_ = 0;
     std::string first_overlap_;
     // What a cutter leaves (Paraver's cutter; docs/replay.md, "Cut traces").
-    Time latest_time_ = 0; // the latest record past the header's end (a cut trace)
+    Time latest_time_ = 0;           // the latest record past the header's end (a cut trace)
+    Time last_record_ = 0;           // the latest time of any record (a truncated trace ends early)
+    std::uint64_t mid_line_cut_ = 0; // the unterminated last line, if any
     std::uint64_t records_after_end_ = 0;
     std::string first_after_end_;
 };

@@ -21,12 +21,16 @@ void add_global_options(CLI::App& app) {
     app.add_flag("--strict", g_options.strict,
                  "Refuse traces whose communications need repairs (mispaired or cancelled "
                  "receives) instead of repairing them");
+    app.add_flag("--allow-truncated", g_options.allow_truncated,
+                 "Analyse a truncated trace (records stopping before the end its header "
+                 "declares) up to its last record, with a warning, instead of refusing it");
 }
 
 replay::ReadOptions read_options() {
     replay::ReadOptions options;
     options.application = g_options.application;
     options.repair_communications = !g_options.strict;
+    options.allow_truncated = g_options.allow_truncated;
     return options;
 }
 

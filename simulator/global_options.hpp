@@ -12,6 +12,7 @@ struct GlobalOptions {
     bool quiet = false;            // no warnings on stderr
     std::uint32_t application = 0; // --app: which application of a multi-application trace
     bool strict = false;           // refuse traces that need repairs instead of repairing them
+    bool allow_truncated = false;  // analyse truncated traces up to their last record
 };
 
 /// The values given on the command line (defaults before parsing).

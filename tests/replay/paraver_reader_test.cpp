@@ -41,7 +41,8 @@ void check_error(const std::string& name, const std::string& content, std::uint6
 TEST_CASE("paraver_reader: the header grammar") {
     const auto t = test::read_quiet(trace_file(
         "header",
-        "#Paraver (09/10/2019 at 16:09):11528373565_ns:2(2,2):1:2(2:1,2:2),1\nc:1:1:2:1:2\n"));
+        "#Paraver (09/10/2019 at 16:09):11528373565_ns:2(2,2):1:2(2:1,2:2),1\nc:1:1:2:1:2\n"
+        "1:1:1:1:1:0:11528373565:1\n"));
     CHECK(t.header.date == "09/10/2019 at 16:09");
     CHECK(t.end_time() == 11528373565);
     CHECK(t.header.cpus_per_node == std::vector<std::uint32_t>{2, 2});
@@ -52,18 +53,18 @@ TEST_CASE("paraver_reader: the header grammar") {
 }
 
 TEST_CASE("paraver_reader: time units are converted to ns") {
-    CHECK(test::read_quiet(trace_file("unit_us", "#Paraver (d):7_us:1:1:1(1:1)\n")).end_time() ==
-          7000);
-    CHECK(test::read_quiet(trace_file("unit_none", "#Paraver (d):7:1:1:1(1:1)\n")).end_time() ==
-          7000);
-    CHECK(test::read_quiet(trace_file("unit_ms", "#Paraver (d):7_ms:1:1:1(1:1)\n1:1:1:1:1:1:2:1\n"))
+    CHECK(test::read_quiet(trace_file("unit_us", "#Paraver (d):7_us:1:1:1(1:1)\n1:1:1:1:1:0:7:1\n"))
+              .end_time() == 7000);
+    CHECK(test::read_quiet(trace_file("unit_none", "#Paraver (d):7:1:1:1(1:1)\n1:1:1:1:1:0:7:1\n"))
+              .end_time() == 7000);
+    CHECK(test::read_quiet(trace_file("unit_ms", "#Paraver (d):7_ms:1:1:1(1:1)\n1:1:1:1:1:1:7:1\n"))
               .threads[0]
               .state_begin[1] == 1'000'000);
 }
 
 TEST_CASE("paraver_reader: several applications, ':' separators, no resources") {
-    const auto path =
-        trace_file("apps", "#Paraver (01/01/2000 at 00:00):139_ns:0:2:1(1:0):2(2:0,1:0)\n");
+    const auto path = trace_file(
+        "apps", "#Paraver (01/01/2000 at 00:00):139_ns:0:2:1(1:0):2(2:0,1:0)\n1:0:1:1:1:0:139:1\n");
     const auto t = test::read_quiet(path);
     // Neither calls MPI: the first is analysed, the other listed in a warning.
     CHECK(t.header.applications.size() == 1);
@@ -235,7 +236,65 @@ TEST_CASE("paraver_reader: MPI call events must pair up") {
     check_error("nested", k_header + "2:1:1:1:1:5:50000001:1\n2:1:1:1:1:6:50000002:10\n", 4,
                 "thread 1.1.1 enters MPI call 10 at 6 while call 1 entered at 5 is still open");
     check_error("attr", k_header + "2:1:1:1:1:5:50100001:8\n", 3,
-                "collective attribute event 50100001 at 5 is not at the entry of an MPI call");
+                "collective attribute event 50100001 at 5 is not at the entry of an MPI call (it "
+                "belongs on the entry's line, or on a line after it at the same time)");
+}
+
+TEST_CASE("paraver_reader: each thread's records must come in time order") {
+    check_error("states_out_of_order",
+                k_header + "1:1:1:1:1:500:1000:1\n1:1:1:2:1:0:1000:1\n1:1:1:1:1:0:500:1\n", 5,
+                "records out of time order: this state of thread 1.1.1 is at 0 ns, after one at "
+                "500 ns (each thread's records must come in time order, as Extrae and Paraver "
+                "write them)");
+    check_error("events_out_of_order",
+                k_header + "2:1:1:1:1:7:50000001:0\n2:1:1:1:1:5:50000001:1\n", 4,
+                "records out of time order: this event of thread 1.1.1 is at 5 ns, after one at "
+                "7 ns (each thread's records must come in time order, as Extrae and Paraver write "
+                "them)");
+    // Threads interleave freely, and communication records may come anywhere.
+    const auto t = test::read_quiet(
+        trace_file("threads_interleave", k_header + "1:1:1:2:1:0:1000:1\n1:1:1:1:1:0:1000:1\n"
+                                                    "3:1:1:1:1:900:900:2:1:2:1:100:100:8:0\n"));
+    CHECK(t.counts.communications == 1);
+}
+
+TEST_CASE("paraver_reader: a truncated trace is refused, or read up to its last record") {
+    // The header declares 1000 ns; the records stop at 250 ns (a cut at a line start), or the
+    // last line has no newline (a cut mid-line).
+    const std::string early = k_header + "1:1:1:1:1:0:100:1\n1:1:1:2:1:0:250:1\n";
+    check_error("truncated_records", early, 4,
+                "the trace is truncated (an interrupted merge, copy or simulate -o?): the records "
+                "end at 0.000000250 s, 75.0 % of the run the header declares (0.000001000 s) is "
+                "missing; --allow-truncated analyses the part that is there");
+    check_error("truncated_mid_line", k_header + "1:1:1:1:1:0:1000:1\n1:1:1:2:1:0:10", 4,
+                "the trace is truncated (an interrupted merge, copy or simulate -o?): the records "
+                "end at 0.000001000 s, 0.0 % of the run the header declares (0.000001000 s) is "
+                "missing, and the last line has no newline (cut mid-line); --allow-truncated "
+                "analyses the part that is there");
+    check_error("header_only", k_header, 2,
+                "the trace is truncated (an interrupted merge, copy or simulate -o?): the records "
+                "end at 0.000000000 s, 100.0 % of the run the header declares (0.000001000 s) is "
+                "missing; --allow-truncated analyses the part that is there");
+
+    replay::ReadOptions allow;
+    allow.read_labels = false;
+    allow.allow_truncated = true;
+    const auto t = replay::read_paraver(trace_file("truncated_allowed", early), allow);
+    CHECK(t.end_time() == 250);
+    REQUIRE(t.warnings.find("truncated") != nullptr);
+    CHECK(t.warnings.find("truncated")->line() ==
+          "the trace is truncated: the records end at 0.000000250 s, 75.0 % of the run the header "
+          "declares (0.000001000 s) is missing; it is analysed up to its last record "
+          "(--allow-truncated)");
+    const auto cut = replay::read_paraver(
+        trace_file("mid_line_allowed", k_header + "1:1:1:1:1:0:400:1\n1:1:1:2:1:0:10"), allow);
+    CHECK(cut.end_time() == 400);
+    CHECK(cut.threads[1].state_count() == 0); // the unfinished line is left out
+    CHECK(cut.warnings.find("truncated")
+              ->line()
+              .ends_with("and the last line has no newline (cut mid-line); it is analysed up to "
+                         "its last record "
+                         "(--allow-truncated), without its unfinished line"));
 }
 
 TEST_CASE("paraver_reader: a cut trace reads as Paraver's cutter wrote it") {
@@ -267,8 +326,8 @@ TEST_CASE("paraver_reader: a cut trace reads as Paraver's cutter wrote it") {
 }
 
 TEST_CASE("paraver_reader: overlapping states keep the earlier one and are reported") {
-    const auto t =
-        test::read_quiet(trace_file("overlap", k_header + "1:1:1:1:1:0:10:1\n1:1:1:1:1:5:20:15\n"));
+    const auto t = test::read_quiet(trace_file(
+        "overlap", k_header + "1:1:1:1:1:0:10:1\n1:1:1:1:1:5:20:15\n1:1:1:1:1:20:1000:1\n"));
     REQUIRE(t.warnings.all().size() == 1);
     CHECK(t.warnings.all()[0].line().starts_with(
         "state records overlap earlier states of their thread; the earlier state is kept where "
@@ -279,7 +338,8 @@ TEST_CASE("paraver_reader: overlapping states keep the earlier one and are repor
 
 TEST_CASE("paraver_reader: a missing .pcf or .row is a warning, not an error") {
     replay::ReadOptions o;
-    const auto t = replay::read_paraver(trace_file("no_labels", k_header), o);
+    const auto t =
+        replay::read_paraver(trace_file("no_labels", k_header + "1:1:1:1:1:0:1000:1\n"), o);
     REQUIRE(t.warnings.all().size() == 2);
     CHECK(t.warnings.all()[0].line().starts_with("no .pcf beside the trace"));
     CHECK(t.warnings.all()[0].line().ends_with("no_labels.pcf"));
@@ -304,7 +364,7 @@ TEST_CASE("paraver_reader: sequential and parallel reading agree") {
 TEST_CASE("paraver_reader: communicator lines may fill several blocks, and any block size works") {
     // 2000 communicators (~30 KB of `c:` lines) read in 1 KiB blocks: the header section spans
     // about 30 blocks; the body's line numbers still count from the file's first line.
-    std::string content = "#Paraver (01/01/2020 at 00:00):1000_ns:1(2):1:2(1:1,1:1),2000\n";
+    std::string content = "#Paraver (01/01/2020 at 00:00):100_ns:1(2):1:2(1:1,1:1),2000\n";
     for (int i = 1; i <= 2000; ++i) content += "c:1:" + std::to_string(i) + ":2:1:2\n";
     content += "1:1:1:1:1:0:100:1\n1:2:1:2:1:0:100:1\n";
     for (std::size_t block : {std::size_t{0}, std::size_t{1}, std::size_t{1024}}) {

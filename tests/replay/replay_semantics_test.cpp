@@ -438,7 +438,7 @@ TEST_CASE(
         "2:1:1:1:1:1000000000:50000003:19\n2:1:1:1:1:2000000000:50000003:0\n"
         "2:2:1:2:1:1000000000:50000001:2\n"
         "3:1:1:1:1:1500000000:1500000000:2:1:2:1:1000000000:2000000000:8:0\n"
-        "2:2:1:2:1:2000000000:50000001:0\n");
+        "2:2:1:2:1:2000000000:50000001:0\n1:2:1:2:1:2000000000:3000000000:1\n");
     const auto program = build_replay_program(test::read_quiet(path));
     CHECK(program.messages.empty());
     REQUIRE(program.warnings.all().size() == 2);
@@ -447,4 +447,35 @@ TEST_CASE(
                                    "MPI_Recv: not calls that carry messages"});
     CHECK(program.warnings.all()[1].instances ==
           std::vector<std::string>{"MPI_Recv at 1.000000000 s on thread 1.2.1"});
+}
+
+TEST_CASE("replay: a collective that some tasks reach only after a cut completes without them") {
+    // Truncated at 3 s: rank 0 entered MPI_Barrier at 1 s, rank 1 was still computing (until 3 s)
+    // and reached the barrier after the cut. Read with --allow-truncated, the barrier replays with
+    // its one member; in a whole trace the same records are refused.
+    const std::string records =
+        "c:1:1:2:1:2\n1:1:1:1:1:0:1000000000:1\n2:1:1:1:1:1000000000:50000002:8\n"
+        "1:2:1:2:1:0:3000000000:1\n";
+    const auto dir = test::scratch_dir("collective_cut_at_end");
+    const auto cut = test::write_file(
+        dir / "cut.prv", "#Paraver (01/01/2026 at 00:00):5000000000_ns:1(2):1:2(1:1,1:1),1\n" +
+                             records);
+    ReadOptions allow;
+    allow.read_labels = false;
+    allow.allow_truncated = true;
+    const auto program = build_replay_program(read_paraver(cut, allow));
+    REQUIRE(program.warnings.find("collectives-cut-at-end") != nullptr);
+    CHECK(program.warnings.find("collectives-cut-at-end")->instances ==
+          std::vector<std::string>{
+              "MPI_Barrier on communicator 1, called by 1 of its 2 tasks, the first at "
+              "1.000000000 s"});
+    network::IdealNetwork ideal;
+    CHECK(replay_events(program, ideal).runtime == 3 * s); // rank 1's 3 s of computing
+    const auto whole = test::write_file(
+        dir / "whole.prv", "#Paraver (01/01/2026 at 00:00):3000000000_ns:1(2):1:2(1:1,1:1),1\n" +
+                               records + "2:1:1:1:1:3000000000:50000002:0\n");
+    CHECK_THROWS_WITH_AS(build_replay_program(test::read_quiet(whole)),
+                         doctest::Contains("MPI_Barrier on communicator 1 (first called by task 1 "
+                                           "at 1000000000 ns) is called by 1 of its 2 tasks"),
+                         TraceError);
 }

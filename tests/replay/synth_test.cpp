@@ -36,3 +36,23 @@ TEST_CASE("synth: durations and times past 2^62 ns are refused before anything i
                          replay::TraceError);
     CHECK_FALSE(std::filesystem::exists(out));
 }
+
+TEST_CASE("synth: threads idle until an explicit end; a later declared end makes a truncated "
+          "trace") {
+    // Rank 0 finishes at 1 s, rank 1 at 2 s, the run ends at 3 s: both idle until then, so the
+    // records reach the end the header declares.
+    const auto trace = test::read_quiet(
+        test::synth_trace("idle_until_end", "ranks 2\n0 compute 1s\n1 compute 2s\nend 3s\n"));
+    CHECK(trace.end_time() == 3 * k_ns_per_s);
+    REQUIRE(trace.threads[0].state_count() == 2);
+    CHECK(trace.threads[0].state_begin[1] == 1 * k_ns_per_s);
+    CHECK(trace.threads[0].state_value[1] == 0); // Idle
+    CHECK(trace.threads[1].state_begin[1] == 2 * k_ns_per_s);
+    const auto path =
+        test::synth_trace("declared_after_last", "ranks 1\n0 compute 1s\ndeclared_end 4s\n");
+    CHECK_THROWS_WITH_AS(test::read_quiet(path),
+                         doctest::Contains("the trace is truncated (an interrupted merge, copy or "
+                                           "simulate -o?): the records end at 1.000000000 s, "
+                                           "75.0 % of the run the header declares"),
+                         replay::TraceError);
+}

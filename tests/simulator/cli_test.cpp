@@ -234,6 +234,31 @@ TEST_CASE("cli: real traces: warnings one line per kind, --quiet, --strict, --ap
                                             "foreign-communicators", "calls-without-record"});
 }
 
+TEST_CASE("cli: a truncated trace exits 2 in every command; --allow-truncated analyses it") {
+    const auto trace = test::synth_trace(
+        "cli_truncated", "ranks 2\n0 compute 1s\n0 Barrier 1s\n1 compute 2s\n1 Barrier 0s\n"
+                         "declared_end 8s\n");
+    const std::string refusal =
+        "popsim: error: " + trace +
+        ":11: the trace is truncated (an interrupted merge, copy or simulate -o?): the records "
+        "end at 2.000000000 s, 75.0 % of the run the header declares (8.000000000 s) is missing; "
+        "--allow-truncated analyses the part that is there\n";
+    for (const char* command : {"analyze ", "simulate ", "whatif --latency 1us,2us "}) {
+        CAPTURE(command);
+        const auto r = run_popsim(command + trace);
+        CHECK(r.status == 2);
+        CHECK(r.output == refusal);
+    }
+    const auto allowed = run_popsim("analyze " + trace + " --allow-truncated --no-color");
+    CHECK(allowed.status == 0);
+    CHECK(allowed.output.find("popsim: warning: " + trace +
+                              ": the trace is truncated: the records end at 2.000000000 s, 75.0 % "
+                              "of the run the header declares (8.000000000 s) is missing; it is "
+                              "analysed up to its last record (--allow-truncated)\n") !=
+          std::string::npos);
+    CHECK(allowed.output.find("Parallel efficiency           |       75.00%") != std::string::npos);
+}
+
 TEST_CASE("cli: simulate leaves spans with tracing off out of the real run as of the replay") {
     const auto dir = test::scratch_dir("cli_simulate_disabled");
     const auto trace = test::synth_trace("cli_disabled", "ranks 2\n0 state 14 2s\n0 compute 8s\n"
