@@ -29,8 +29,7 @@ MpiEfficiencies mpi_multiplicative(const TraceSummary& s, SerTransConvention con
     if (s.has_counters && s.cycles > 0) {
         e.ipc = static_cast<double>(s.instructions) / static_cast<double>(s.cycles);
         // cycles per ns = GHz
-        e.frequency_ghz =
-            ratio(static_cast<double>(s.cycles), static_cast<double>(s.useful_total()));
+        e.frequency_ghz = ratio(static_cast<double>(s.cycles), s.useful_total());
     }
     return e;
 }

@@ -21,9 +21,8 @@ ScalingFactors scaling_of(const TraceSummary& s, const MpiEfficiencies& e, const
                                                                static_cast<double>(ref.processes)
                                                          : 1.0;
     ScalingFactors f;
-    const double useful = static_cast<double>(s.useful_total());
-    f.computation_scalability =
-        useful == 0 ? 0 : static_cast<double>(ref.useful_total()) / useful * load_factor;
+    const double useful = s.useful_total();
+    f.computation_scalability = useful == 0 ? 0 : ref.useful_total() / useful * load_factor;
     f.global_efficiency = e.parallel * f.computation_scalability;
     f.ipc_scalability = relative(e.ipc, ref_e.ipc);
     f.frequency_scalability = relative(e.frequency_ghz, ref_e.frequency_ghz);

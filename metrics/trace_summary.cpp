@@ -1,6 +1,7 @@
 #include "metrics/trace_summary.hpp"
 
 #include "replay/extrae_events.hpp"
+#include "replay/trace_error.hpp"
 #include "replay/traced_windows.hpp"
 
 #include <algorithm>
@@ -16,15 +17,15 @@ Time time_in_state(const replay::ThreadTimeline& t, std::uint8_t state) {
 }
 
 double TraceSummary::useful_average() const {
-    return useful.empty()
-               ? 0.0
-               : static_cast<double>(useful_total()) / static_cast<double>(useful.size());
+    return useful.empty() ? 0.0 : useful_total() / static_cast<double>(useful.size());
 }
 Time TraceSummary::useful_max() const {
     return useful.empty() ? 0 : *std::max_element(useful.begin(), useful.end());
 }
-Time TraceSummary::useful_total() const {
-    return std::accumulate(useful.begin(), useful.end(), Time{0});
+double TraceSummary::useful_total() const {
+    // Millions of threads of hours each pass 2^63 ns; a double keeps the sum's magnitude.
+    return std::accumulate(useful.begin(), useful.end(), 0.0,
+                           [](double sum, Time t) { return sum + static_cast<double>(t); });
 }
 
 TraceSummary summarize(const replay::Trace& trace, bool whole_trace) {
@@ -41,8 +42,11 @@ TraceSummary summarize(const replay::Trace& trace, const replay::Intervals& untr
     s.task_first_thread = trace.first_threads();
     for (const auto& t : trace.threads) {
         s.useful.push_back(time_in_state(t, replay::extrae::k_state_running));
-        s.instructions += t.useful_instructions;
-        s.cycles += t.useful_cycles;
+        if (__builtin_add_overflow(s.instructions, t.useful_instructions, &s.instructions) ||
+            __builtin_add_overflow(s.cycles, t.useful_cycles, &s.cycles)) {
+            throw replay::TraceError(trace.path, 0,
+                                     "the threads' useful instructions or cycles add up past 2^64");
+        }
         s.has_counters = s.has_counters || t.has_counters;
     }
     return s;

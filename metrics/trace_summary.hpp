@@ -45,7 +45,7 @@ struct TraceSummary {
 
     double useful_average() const;
     Time useful_max() const;
-    Time useful_total() const;
+    double useful_total() const; // a double: the sum over millions of threads may pass 2^63 ns
 };
 
 /// `whole_trace`: analyse [0, end) even where tracing was off (replay/traced_windows.hpp).

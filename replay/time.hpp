@@ -2,6 +2,8 @@
 // Simulated and traced time: integer nanoseconds, never floating point, so replays are exact and
 // reproducible. Paraver traces in other units are converted to ns on reading.
 #include <cstdint>
+#include <stdexcept>
+#include <string_view>
 
 namespace popsim {
 
@@ -14,5 +16,19 @@ inline constexpr Time k_ns_per_s = 1'000'000'000;
 /// The longest time popsim takes from its inputs (2^62 ns, 146 years): sums of two such times
 /// still fit in Time.
 inline constexpr Time k_max_time = Time{1} << 62;
+
+/// A time computed from the inputs passes k_max_time: a bandwidth or CPU ratio near 0, a message
+/// of exabytes. No run lasts 146 years; the inputs are out of range, and the replay stops rather
+/// than wrap around to a negative time.
+class TimeOverflow : public std::overflow_error {
+  public:
+    using std::overflow_error::overflow_error;
+};
+
+/// `ns` rounded to Time; TimeOverflow naming `what` when it is not in [0, k_max_time] (or NaN).
+Time to_time(double ns, std::string_view what);
+
+/// a + b for a, b in [0, k_max_time]; TimeOverflow past k_max_time.
+Time add_times(Time a, Time b);
 
 } // namespace popsim

@@ -132,7 +132,17 @@ void TraceBuilder::note_overlap(const ThreadTimeline& tl, const StateRecord& r,
 // first read after b, like Paraver's "Next Evt Val" in modelfactors' cfgs: when one time has
 // several reads (split lines), only the first counts, and a burst with no read of its own shares
 // the next one. This reproduces the published modelfactors numbers exactly.
-void TraceBuilder::attribute_counter(ThreadIndex t, Time time, const EventPair& pair) {
+void TraceBuilder::add_count(std::uint64_t& total, std::uint64_t reads, std::uint64_t value,
+                             std::uint64_t line) const {
+    std::uint64_t added = 0;
+    if (__builtin_mul_overflow(reads, value, &added) ||
+        __builtin_add_overflow(total, added, &total)) {
+        fail(line, fmt::format("hardware counter reads add up past 2^64 (this read: {})", value));
+    }
+}
+
+void TraceBuilder::attribute_counter(ThreadIndex t, Time time, const EventPair& pair,
+                                     std::uint64_t line) {
     auto& tl = trace_.threads[t];
     tl.has_counters = true;
     auto& s = scratch_[t];
@@ -144,37 +154,38 @@ void TraceBuilder::attribute_counter(ThreadIndex t, Time time, const EventPair& 
         ++bursts;
         pending.latest = false;
     }
-    (instructions ? tl.useful_instructions : tl.useful_cycles) += bursts * pair.value;
+    add_count(instructions ? tl.useful_instructions : tl.useful_cycles, bursts, pair.value, line);
     const bool inside_running = tl.state_count() > 0 && time > tl.state_begin.back() &&
                                 time < tl.states_end &&
                                 tl.state_value.back() == extrae::k_state_running;
-    if (inside_running) (instructions ? s.sampled_instructions : s.sampled_cycles) += pair.value;
+    if (inside_running)
+        add_count(instructions ? s.sampled_instructions : s.sampled_cycles, 1, pair.value, line);
 }
 
 // Counters read only at sample points inside bursts give nothing at burst ends: then the reads
 // that fall in Running bursts are summed instead; when even those are 0, no counter is shown.
 void TraceBuilder::use_sampled_counters_if_needed() {
-    std::uint64_t at_ends = 0, sampled = 0;
-    bool any_reads = false;
+    bool any_reads = false, at_ends = false, sampled = false;
     for (ThreadIndex t = 0; t < trace_.threads.size(); ++t) {
-        at_ends += trace_.threads[t].useful_instructions + trace_.threads[t].useful_cycles;
-        sampled += scratch_[t].sampled_instructions + scratch_[t].sampled_cycles;
-        any_reads = any_reads || trace_.threads[t].has_counters;
+        const auto& tl = trace_.threads[t];
+        at_ends = at_ends || tl.useful_instructions > 0 || tl.useful_cycles > 0;
+        sampled = sampled || scratch_[t].sampled_instructions > 0 || scratch_[t].sampled_cycles > 0;
+        any_reads = any_reads || tl.has_counters;
     }
-    if (!any_reads || at_ends > 0) return;
+    if (!any_reads || at_ends) return;
     for (ThreadIndex t = 0; t < trace_.threads.size(); ++t) {
         auto& tl = trace_.threads[t];
         tl.useful_instructions = scratch_[t].sampled_instructions;
         tl.useful_cycles = scratch_[t].sampled_cycles;
-        tl.has_counters = sampled > 0;
+        tl.has_counters = sampled;
     }
     trace_.warnings.add(
         "sampled-counters",
-        sampled > 0 ? "hardware counters are read at sample points, not at the ends of useful "
-                      "bursts: useful instructions and cycles are the sums of the reads that "
-                      "fall inside Running bursts"
-                    : "hardware counters are read, but no read falls in a useful burst: "
-                      "instructions, cycles and IPC are not available");
+        sampled ? "hardware counters are read at sample points, not at the ends of useful "
+                  "bursts: useful instructions and cycles are the sums of the reads that "
+                  "fall inside Running bursts"
+                : "hardware counters are read, but no read falls in a useful burst: "
+                  "instructions, cycles and IPC are not available");
 }
 
 void TraceBuilder::enter_call(ThreadIndex t, Time time, const EventPair& pair, std::uint64_t line) {
@@ -292,7 +303,7 @@ void TraceBuilder::add_event(const RecordOwner& owner, Time time, std::span<cons
             add_collective_attribute(t, time, p, line);
         } else if (p.type == extrae::k_papi_total_instructions ||
                    p.type == extrae::k_papi_total_cycles) {
-            attribute_counter(t, time, p);
+            attribute_counter(t, time, p, line);
         } else if (!extrae::is_mpi_call_type(p.type)) {
             track(t, time, p);
         }

@@ -52,7 +52,11 @@ class TraceBuilder {
     void check_order(Time time, Time& latest, const char* record, ThreadIndex thread,
                      std::uint64_t line);
     void check_truncation(std::uint64_t last_line);
-    void attribute_counter(ThreadIndex thread, Time time, const EventPair& pair);
+    void attribute_counter(ThreadIndex thread, Time time, const EventPair& pair,
+                           std::uint64_t line);
+    /// total += reads * value, or a TraceError at `line` past 2^64.
+    void add_count(std::uint64_t& total, std::uint64_t reads, std::uint64_t value,
+                   std::uint64_t line) const;
     void enter_call(ThreadIndex thread, Time time, const EventPair& pair, std::uint64_t line);
     void leave_call(ThreadIndex thread, Time time, const EventPair& pair, bool reset_record,
                     std::uint64_t line);

@@ -2,6 +2,7 @@
 #include "metrics/scaling.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/paraver_reader.hpp"
+#include "replay/trace_error.hpp"
 #include "simulator/breakdown_report.hpp"
 #include "simulator/commands.hpp"
 #include "simulator/global_options.hpp"
@@ -13,6 +14,7 @@
 #include "simulator/output_paths.hpp"
 #include "simulator/progress_bar.hpp"
 #include "simulator/terminal_report.hpp"
+#include "simulator/units.hpp"
 #include "simulator/warning_output.hpp"
 
 #include <filesystem>
@@ -41,12 +43,12 @@ struct AnalyzeOptions {
     bool whole_trace = false;
     std::string collectives = "dimemas";
     std::string replay_method = "events";
-    std::uint64_t eager_limit = 32 * 1024;
+    std::string eager_limit = "32k";
 };
 
 metrics::IdealOptions ideal_options(const AnalyzeOptions& o) {
     metrics::IdealOptions options;
-    options.program.eager_limit_bytes = o.eager_limit;
+    options.program.eager_limit_bytes = parse_bytes(o.eager_limit);
     options.program.whole_trace = o.whole_trace;
     options.program.collectives = collective_sync(o.collectives);
     options.method = o.replay_method == "longest-path" ? metrics::ReplayMethod::longest_path
@@ -120,6 +122,8 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
                     ideal = metrics::ideal_run(trace, program, options, &warnings[i]);
                 } catch (const replay::ReplayDeadlock& e) { // bad input: exit 2, naming the trace
                     throw e.in(paths[i]);
+                } catch (const TimeOverflow& e) {
+                    throw replay::TraceError(paths[i], 0, e.what());
                 }
             });
         out[i].ideal = runs[i].ideal = ideal;
@@ -222,8 +226,8 @@ void add_analyze_command(CLI::App& app) {
                     "How to replay on the ideal network: events (the event engine) or longest-path "
                     "(one pass over the dependency graph); same result")
         ->check(CLI::IsMember({"longest-path", "events"}));
-    cmd->add_option("--eager-limit", options->eager_limit,
-                    "Sends of at least this many bytes use rendezvous (Dimemas -S)")
+    cmd->add_option("--eager-limit,--eager", options->eager_limit,
+                    "Sends of at least this size use rendezvous (Dimemas -S), e.g. 32k, 64KiB")
         ->capture_default_str();
     add_collectives_option(cmd, options->collectives);
     cmd->add_flag("--whole-trace", options->whole_trace,

@@ -3,6 +3,7 @@
 #include "replay/cycle_breaking.hpp"
 #include "replay/dimemas_trace.hpp"
 #include "replay/paraver_reader.hpp"
+#include "replay/trace_error.hpp"
 #include "replay/traced_windows.hpp"
 
 #include "simulator/global_options.hpp"
@@ -38,6 +39,8 @@ replay::ReplayResult replay_on(const LoadedProgram& loaded, replay::network::Net
             warnings);
     } catch (const replay::ReplayDeadlock& e) { // name the trace, as every error does
         throw e.in(loaded.path);
+    } catch (const TimeOverflow& e) { // the trace and the network together are out of range
+        throw replay::TraceError(loaded.path, 0, e.what());
     }
 }
 

@@ -52,7 +52,7 @@ std::vector<MetricRow> raw_rows(const SeriesAnalysis& s) {
     rows.push_back(row(s, "Useful duration (maximum)", "useful_maximum_us", 0, K::time_us,
                        [&](auto i) { return us(static_cast<double>(t[i].useful_max())); }));
     rows.push_back(row(s, "Useful duration (total)", "useful_total_us", 0, K::time_us,
-                       [&](auto i) { return us(static_cast<double>(t[i].useful_total())); }));
+                       [&](auto i) { return us(t[i].useful_total()); }));
     rows.push_back(row(s, "Useful duration (ideal, max)", "ideal_useful_maximum_us", 0, K::time_us,
                        [&](auto i) -> std::optional<double> {
                            if (!t[i].ideal) return std::nullopt;

@@ -111,10 +111,7 @@ replay::network::DimemasParameters dimemas_parameters(const NetworkOptions& o,
         if (p.tasks_per_node == 0)
             throw std::invalid_argument("--tasks-per-node must be at least 1");
     }
-    if (o.cpu_ratio) {
-        p.cpu_ratio = std::stod(*o.cpu_ratio);
-        if (p.cpu_ratio <= 0) throw std::invalid_argument("--cpu-ratio must be positive");
-    }
+    if (o.cpu_ratio) p.cpu_ratio = parse_cpu_ratio(*o.cpu_ratio);
     p.node_of_task = task_nodes(o.mapping, tasks, p.tasks_per_node);
     return p;
 }

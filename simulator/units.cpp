@@ -14,8 +14,7 @@ namespace {
 
 using replay::UnitSuffix;
 
-template <std::size_t N>
-double quantity_or_throw(std::string_view text, const UnitSuffix (&units)[N], const char* what,
+double quantity_or_throw(std::string_view text, std::span<const UnitSuffix> units, const char* what,
                          const char* forms) {
     const auto v = replay::parse_quantity(text, units);
     if (!v)
@@ -47,8 +46,19 @@ std::uint64_t parse_bytes(std::string_view text) {
     static constexpr UnitSuffix units[] = {
         {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"KB", 1e3},      {"MB", 1e6},
         {"GB", 1e9},     {"k", 1024.0},      {"K", 1024.0},         {"M", 1048576.0}, {"B", 1}};
-    return static_cast<std::uint64_t>(
-        std::llround(quantity_or_throw(text, units, "size", "64KiB, 32k, 1MB, 4096")));
+    const double bytes = quantity_or_throw(text, units, "size", "64KiB, 32k, 1MB, 4096");
+    constexpr double k_two_to_64 = 18446744073709551616.0;
+    if (std::round(bytes) >= k_two_to_64)
+        throw std::invalid_argument(fmt::format("'{}' is more than 2^64-1 bytes", text));
+    return static_cast<std::uint64_t>(std::round(bytes));
+}
+
+double parse_cpu_ratio(std::string_view text) {
+    const double ratio = quantity_or_throw(text, std::span<const UnitSuffix>{}, "CPU ratio",
+                                           "2 for a CPU twice as fast, 0.5");
+    if (ratio <= 0)
+        throw std::invalid_argument(fmt::format("CPU ratio '{}' is not positive", text));
+    return ratio;
 }
 
 } // namespace popsim::simulator

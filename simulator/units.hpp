@@ -15,5 +15,7 @@ Time parse_time(std::string_view text);
 double parse_bandwidth_mbps(std::string_view text);
 /// "64KiB", "32k" (= 32768, like Dimemas -S 32k), "1MiB", "1MB" (1e6), or bytes.
 std::uint64_t parse_bytes(std::string_view text);
+/// A positive, finite relative CPU speed ("2", "0.5").
+double parse_cpu_ratio(std::string_view text);
 
 } // namespace popsim::simulator

@@ -129,7 +129,7 @@ template <class Model> class Engine {
             Time total = 0;
             for (auto i = p_.wait_first[ref]; i < p_.wait_first[ref + 1]; ++i)
                 if (!p_.blocking_receive(op, p_.wait_messages[i]))
-                    total += message_startup(p_.wait_messages[i]);
+                    total = add_times(total, message_startup(p_.wait_messages[i]));
             return total;
         }
         default:
@@ -144,7 +144,7 @@ template <class Model> class Engine {
         const Time cost = startup_cost(op);
         if (cost == 0) return true;
         startup_paid_[thread] = true;
-        schedule(thread, now_ + cost);
+        schedule(thread, add_times(now_, cost));
         return false;
     }
 
@@ -167,7 +167,7 @@ template <class Model> class Engine {
     }
 
     bool run_burst(ReplayThread thread, OpIndex op) {
-        const Time done = now_ + model_.burst(p_.burst_duration(op));
+        const Time done = add_times(now_, model_.burst(p_.burst_duration(op)));
         result_.threads[thread].useful += done - now_;
         finish_op(thread, op, done);
         schedule(thread, done);

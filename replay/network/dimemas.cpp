@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <fmt/format.h>
 
 namespace popsim::replay::network {
 
@@ -12,15 +13,18 @@ namespace {
 constexpr double k_bytes_per_mb = 1024.0 * 1024.0; // Dimemas' MB
 }
 
-DimemasNetwork::DimemasNetwork(DimemasParameters parameters) : p_(std::move(parameters)), bus_free_(p_.buses, 0) {}
+DimemasNetwork::DimemasNetwork(DimemasParameters parameters)
+    : p_(std::move(parameters)), bus_free_(p_.buses, 0) {}
 
 Time DimemasNetwork::burst(Time traced) const {
     if (p_.cpu_ratio <= 0) return 0; // Dimemas: a non-positive speed makes bursts vanish
-    return static_cast<Time>(std::llround(static_cast<double>(traced) / p_.cpu_ratio));
+    return to_time(static_cast<double>(traced) / p_.cpu_ratio,
+                   fmt::format("a {} ns burst at CPU ratio {:g}", traced, p_.cpu_ratio));
 }
 
 bool DimemasNetwork::zero_cost() const {
-    return p_.inter_latency == 0 && p_.intra_latency == 0 && p_.inter_bandwidth_mbps == 0 && p_.intra_bandwidth_mbps == 0 && p_.cpu_ratio == 1.0;
+    return p_.inter_latency == 0 && p_.intra_latency == 0 && p_.inter_bandwidth_mbps == 0 &&
+           p_.intra_bandwidth_mbps == 0 && p_.cpu_ratio == 1.0;
 }
 
 std::uint32_t DimemasNetwork::node_of(std::uint32_t task) const {
@@ -28,9 +32,10 @@ std::uint32_t DimemasNetwork::node_of(std::uint32_t task) const {
     return task / std::max<std::uint32_t>(1, p_.tasks_per_node);
 }
 
-Time DimemasNetwork::transmission(std::uint64_t bytes, double bandwidth_mbps) const {
+Time DimemasNetwork::transmission(double bytes, double bandwidth_mbps) const {
     if (bandwidth_mbps <= 0) return 0;
-    return static_cast<Time>(std::llround(static_cast<double>(bytes) * 1e9 / (bandwidth_mbps * k_bytes_per_mb)));
+    return to_time(bytes * 1e9 / (bandwidth_mbps * k_bytes_per_mb),
+                   fmt::format("a transfer of {:.0f} bytes at {:g} MB/s", bytes, bandwidth_mbps));
 }
 
 std::vector<Time>::iterator DimemasNetwork::earliest(std::vector<Time>& free_at) {
@@ -43,7 +48,8 @@ Time DimemasNetwork::startup(std::uint32_t sender_task, std::uint32_t receiver_t
 
 Time DimemasNetwork::transfer(const TransferRequest& r, Time ready) {
     const std::uint32_t from = node_of(r.sender_task), to = node_of(r.receiver_task);
-    if (from == to) return ready + transmission(r.bytes, p_.intra_bandwidth_mbps);
+    const auto bytes = static_cast<double>(r.bytes);
+    if (from == to) return add_times(ready, transmission(bytes, p_.intra_bandwidth_mbps));
     // The startup was paid by the calls; the data waits for a bus and links, then moves.
     Time start = ready;
     std::vector<Time>::iterator bus, out, in;
@@ -56,7 +62,7 @@ Time DimemasNetwork::transfer(const TransferRequest& r, Time ready) {
         auto& links = in_link_free_.try_emplace(to, p_.in_links, 0).first->second;
         start = std::max(start, *(in = earliest(links)));
     }
-    const Time done = start + transmission(r.bytes, p_.inter_bandwidth_mbps);
+    const Time done = add_times(start, transmission(bytes, p_.inter_bandwidth_mbps));
     if (p_.buses > 0) *bus = done;
     if (p_.out_links > 0) *out = done;
     if (p_.in_links > 0) *in = done;
@@ -65,10 +71,14 @@ Time DimemasNetwork::transfer(const TransferRequest& r, Time ready) {
 
 std::uint32_t DimemasNetwork::stages(CollectiveModel::Stages s, std::uint32_t members) const {
     switch (s) {
-    case CollectiveModel::Stages::none: return 0;
-    case CollectiveModel::Stages::constant: return 1;
-    case CollectiveModel::Stages::linear: return members > 0 ? members - 1 : 0;
-    case CollectiveModel::Stages::logarithmic: return members > 1 ? static_cast<std::uint32_t>(std::bit_width(members - 1)) : 0;
+    case CollectiveModel::Stages::none:
+        return 0;
+    case CollectiveModel::Stages::constant:
+        return 1;
+    case CollectiveModel::Stages::linear:
+        return members > 0 ? members - 1 : 0;
+    case CollectiveModel::Stages::logarithmic:
+        return members > 1 ? static_cast<std::uint32_t>(std::bit_width(members - 1)) : 0;
     }
     return 0;
 }
@@ -77,34 +87,51 @@ Time DimemasNetwork::stage_cost(const Collective& op, CollectiveModel::Size rule
     const double s = static_cast<double>(op.send_bytes), r = static_cast<double>(op.recv_bytes);
     double bytes = 0;
     switch (rule) {
-    case CollectiveModel::Size::min: bytes = std::min(s, r); break;
-    case CollectiveModel::Size::max: bytes = std::max(s, r); break;
-    case CollectiveModel::Size::mean: bytes = (s + r) / 2; break;
-    case CollectiveModel::Size::twice_max: bytes = 2 * std::max(s, r); break;
-    case CollectiveModel::Size::send_plus_recv: bytes = s + r; break;
+    case CollectiveModel::Size::min:
+        bytes = std::min(s, r);
+        break;
+    case CollectiveModel::Size::max:
+        bytes = std::max(s, r);
+        break;
+    case CollectiveModel::Size::mean:
+        bytes = (s + r) / 2;
+        break;
+    case CollectiveModel::Size::twice_max:
+        bytes = 2 * std::max(s, r);
+        break;
+    case CollectiveModel::Size::send_plus_recv:
+        bytes = s + r;
+        break;
     }
-    return p_.inter_latency + transmission(static_cast<std::uint64_t>(bytes), p_.inter_bandwidth_mbps);
+    return add_times(p_.inter_latency, transmission(bytes, p_.inter_bandwidth_mbps));
 }
 
 Time DimemasNetwork::collective(const Collective& op, Time ready) {
     const auto id = dimemas_global_op_id(op.call_id);
-    // Dimemas skips the collectives file's line for MPI_Reduce (id 10): it always takes the default.
+    // Dimemas skips the collectives file's line for MPI_Reduce (id 10): it always takes the
+    // default.
     constexpr std::uint32_t k_reduce = 10;
     const auto found = id && *id != k_reduce ? p_.collectives.find(*id) : p_.collectives.end();
-    const CollectiveModel& model = found != p_.collectives.end() ? found->second : p_.default_collective;
+    const CollectiveModel& model =
+        found != p_.collectives.end() ? found->second : p_.default_collective;
     const std::uint32_t n = op.member_count;
     auto phase = [&](CollectiveModel::Stages kind, CollectiveModel::Size rule) {
         const std::uint32_t count = stages(kind, n);
         Time total = 0;
         for (std::uint32_t s = 0; s < count; ++s) {
             // A logarithmic stage s pairs up n >> (s + 1) members at once; buses serialise them.
-            const std::uint32_t concurrent = kind == CollectiveModel::Stages::logarithmic ? std::max<std::uint32_t>(1, n >> (s + 1)) : 1;
+            const std::uint32_t concurrent = kind == CollectiveModel::Stages::logarithmic
+                                                 ? std::max<std::uint32_t>(1, n >> (s + 1))
+                                                 : 1;
             const std::uint32_t rounds = p_.buses == 0 ? 1 : (concurrent + p_.buses - 1) / p_.buses;
-            total += static_cast<Time>(rounds) * stage_cost(op, rule);
+            total = add_times(total, to_time(static_cast<double>(rounds) *
+                                                 static_cast<double>(stage_cost(op, rule)),
+                                             "a collective stage"));
         }
         return total;
     };
-    return ready + phase(model.fan_in, model.fan_in_size) + phase(model.fan_out, model.fan_out_size);
+    return add_times(add_times(ready, phase(model.fan_in, model.fan_in_size)),
+                     phase(model.fan_out, model.fan_out_size));
 }
 
 } // namespace popsim::replay::network

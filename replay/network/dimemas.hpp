@@ -60,7 +60,7 @@ public:
 private:
     /// The earliest-free of `free_at` (a FIFO pool of identical resources), or none if empty.
     static std::vector<Time>::iterator earliest(std::vector<Time>& free_at);
-    Time transmission(std::uint64_t bytes, double bandwidth_mbps) const;
+    Time transmission(double bytes, double bandwidth_mbps) const; // TimeOverflow past 2^62 ns
     Time stage_cost(const Collective& op, CollectiveModel::Size rule) const;
     std::uint32_t stages(CollectiveModel::Stages s, std::uint32_t members) const;
 

@@ -1,4 +1,5 @@
 // The popsim command line as users run it: exit codes, messages on stderr, files written.
+#include "simulator/cli_support.hpp"
 #include "test_support.hpp"
 
 #include <cstdio>
@@ -11,28 +12,8 @@
 
 using namespace popsim;
 
-namespace {
-struct Run {
-    int status;
-    std::string output; // stdout and stderr
-};
-
-Run run_popsim(const std::string& args) {
-    const std::string command = std::string(POPSIM_BINARY) + " " + args + " 2>&1";
-    std::FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    std::string output;
-    char buffer[4096];
-    while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
-    const int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
-
-nlohmann::json read_json(const std::string& path) {
-    std::ifstream in(path);
-    return nlohmann::json::parse(in);
-}
-} // namespace
+using test::read_json;
+using test::run_popsim;
 
 TEST_CASE("cli: simulate predicts the ideal runtime and writes a Paraver timeline") {
     const auto dir = test::scratch_dir("cli_simulate");

@@ -1,0 +1,93 @@
+// Values at the edges of what popsim takes: huge or non-finite network parameters, messages of
+// exabytes, sums over many threads. Each gives a clear error or the right number, never a
+// wrapped-around time (issue: hardening, item 2).
+#include "simulator/cli_support.hpp"
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace popsim;
+using test::run_popsim;
+
+namespace {
+/// Rank 0 computes 8 s and sends 10^16 bytes to rank 1, which computes 8 s and receives them.
+std::string exabyte_trace(const std::string& name) {
+    return test::synth_trace(name, "ranks 2\n0 compute 8s\n0 Send 1s to=1\n1 compute 8s\n"
+                                   "1 Recv 1s from=0 size=10000000000000000\n");
+}
+} // namespace
+
+TEST_CASE("limits: a replayed time past 2^62 ns is an error naming the trace and the cause") {
+    const auto trace = exabyte_trace("limits_replay");
+    // 10^16 bytes at 10^9 bytes/s: 10^7 s after the 8 s of computing.
+    const auto fast = run_popsim("simulate " + trace + " --bandwidth 1GB/s --tasks-per-node 1");
+    CHECK(fast.status == 0);
+    CHECK(fast.output.find("predicted runtime  10000008.000000 s") != std::string::npos);
+
+    const auto slow = run_popsim("simulate " + trace + " --bandwidth 1B/s --tasks-per-node 1");
+    CHECK(slow.status == 2);
+    CHECK(slow.output == "popsim: error: " + trace +
+                             ": a transfer of 10000000000000000 bytes at 9.53674e-07 MB/s lasts "
+                             "1e+25 ns, past 2^62 ns (146 years), the longest time popsim "
+                             "replays: an input out of range?\n");
+    const auto tiny_ratio = run_popsim("whatif " + trace + " --cpu-ratio 1,1e-300");
+    CHECK(tiny_ratio.status == 2);
+    CHECK(tiny_ratio.output ==
+          "popsim: error: " + trace +
+              ": a 8000000000 ns burst at CPU ratio 1e-300 lasts inf ns, past 2^62 ns (146 "
+              "years), the longest time popsim replays: an input out of range?\n");
+}
+
+TEST_CASE("limits: option values out of range are refused (exit 1)") {
+    const auto trace = exabyte_trace("limits_options");
+    const std::pair<const char*, const char*> cases[] = {
+        {"--cpu-ratio nan", "'nan' is not a CPU ratio (e.g. 2 for a CPU twice as fast, 0.5)"},
+        {"--cpu-ratio inf", "'inf' is not a CPU ratio (e.g. 2 for a CPU twice as fast, 0.5)"},
+        {"--cpu-ratio -1", "'-1' is not a CPU ratio (e.g. 2 for a CPU twice as fast, 0.5)"},
+        {"--cpu-ratio 0", "CPU ratio '0' is not positive"},
+        {"--latency 1e300s", "'1e300s' is not a time (e.g. 5us, 1.5ms, 2s, 300ns)"},
+        {"--latency nan", "'nan' is not a time (e.g. 5us, 1.5ms, 2s, 300ns)"},
+        {"--bandwidth -5MB/s",
+         "'-5MB/s' is not a bandwidth (e.g. 10GB/s, 500MiB/s, inf, or Dimemas MB/s as a number)"},
+        {"--eager 1e30", "'1e30' is more than 2^64-1 bytes"},
+        {"--eager -1", "'-1' is not a size (e.g. 64KiB, 32k, 1MB, 4096)"},
+    };
+    for (const auto& [option, message] : cases) {
+        CAPTURE(option);
+        const auto r = run_popsim("simulate " + trace + " --quiet " + option);
+        CHECK(r.status == 1);
+        CHECK(r.output == std::string("popsim: error: ") + message + "\n");
+    }
+    // analyze's --eager-limit takes the same sizes as --eager elsewhere.
+    CHECK(run_popsim("analyze " + trace + " --quiet --eager-limit 64KiB").status == 0);
+    const auto negative = run_popsim("analyze " + trace + " --quiet --eager-limit -5");
+    CHECK(negative.status == 1);
+    CHECK(negative.output == "popsim: error: '-5' is not a size (e.g. 64KiB, 32k, 1MB, 4096)\n");
+}
+
+TEST_CASE("limits: useful time summed over threads past 2^63 ns keeps its value") {
+    // Two threads Running for the whole 2^62 ns: 2^63 ns of useful time in all (it wrapped
+    // around to a negative sum, printed as -0.00 %).
+    const auto path = test::write_file(
+        test::scratch_dir("limits_useful_sum") / "long.prv",
+        "#Paraver (01/01/2026 at 00:00):4611686018427387904_ns:1(2):1:2(1:1,1:1),1\n"
+        "c:1:1:2:1:2\n1:1:1:1:1:0:4611686018427387904:1\n1:2:1:2:1:0:4611686018427387904:1\n");
+    const auto r = run_popsim("analyze " + path + " --quiet --no-color");
+    CHECK(r.status == 0);
+    CHECK(r.output.find("Parallel efficiency           |      100.00%") != std::string::npos);
+    CHECK(r.output.find("Load balance                |      100.00%") != std::string::npos);
+}
+
+TEST_CASE("limits: a .dim message of 2^64-1 bytes is an error on a finite bandwidth") {
+    const auto path = test::write_file(test::scratch_dir("limits_dim") / "huge.dim",
+                                       "#DIMEMAS:\"t\":1,000000000000:2(1,1),0\n"
+                                       "2:0:0:1:-1:18446744073709551615:0:1:0\n"
+                                       "3:1:0:0:-1:18446744073709551615:0:1:0\n");
+    CHECK(run_popsim("simulate " + path + " --quiet").status == 0); // the ideal network
+    const auto r = run_popsim("simulate " + path + " --quiet --bandwidth 1GB/s --tasks-per-node 1");
+    CHECK(r.status == 2);
+    CHECK(r.output == "popsim: error: " + path +
+                          ": a transfer of 18446744073709551616 bytes at 953.674 MB/s lasts "
+                          "1.84467e+19 ns, past 2^62 ns (146 years), the longest time popsim "
+                          "replays: an input out of range?\n");
+}

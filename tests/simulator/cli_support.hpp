@@ -1,0 +1,34 @@
+#pragma once
+// Runs the popsim binary as users do, for the command-line tests.
+#include <cstdio>
+#include <doctest/doctest.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <sys/wait.h>
+
+namespace popsim::test {
+
+struct Run {
+    int status;
+    std::string output; // stdout and stderr
+};
+
+/// `popsim ARGS` through the shell, with stderr merged into the output.
+inline Run run_popsim(const std::string& args) {
+    const std::string command = std::string(POPSIM_BINARY) + " " + args + " 2>&1";
+    std::FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    std::string output;
+    char buffer[4096];
+    while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
+    const int status = pclose(pipe);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+inline nlohmann::json read_json(const std::string& path) {
+    std::ifstream in(path);
+    return nlohmann::json::parse(in);
+}
+
+} // namespace popsim::test
