@@ -16,8 +16,13 @@ run() { # TARGET CORPUS SECONDS
     local target=$1 corpus=$2 time=$3
     [ -n "$only" ] && [ "$only" != "$corpus" ] && return 0
     cp -r "$here/corpus/$corpus" "$work/$corpus"
-    "$build/fuzz/$target" -max_total_time="$time" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
-        -artifact_prefix="$work/" "$work/$corpus" 2>&1 | grep -E "^#[0-9]+ *DONE|^Done|cov:" | tail -1
+    if ! "$build/fuzz/$target" -max_total_time="$time" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="$work/" "$work/$corpus" > "$work/$target.log" 2>&1; then
+        grep -v "^#[0-9]" "$work/$target.log" | tail -40 # the report and the input that failed
+        echo "$target: FAILED"
+        return 1
+    fi
+    grep -E "^#[0-9]+ *DONE|^Done|cov:" "$work/$target.log" | tail -1
     echo "$target: no crash in $time s"
 }
 third=$(( seconds / 3 > 0 ? seconds / 3 : 1 ))

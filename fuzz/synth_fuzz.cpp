@@ -24,6 +24,7 @@ const std::string& scratch_trace() {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace popsim::replay;
     const std::string_view text(reinterpret_cast<const char*>(data), size);
+    bool declared_end = false; // a `declared_end` after the last operation makes a truncated trace
     try {
         const auto program = synth::parse_description(text, "fuzz.synth");
         std::size_t ops = 0;
@@ -38,6 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (program.threads.size() > 64 || ops > 10'000 || program.other_application_tasks > 64)
             return 0; // keep each input cheap
         synth::write_paraver(program, scratch_trace());
+        declared_end = program.declared_end.has_value();
         if (raw_mpi_events) return 0;
     } catch (const TraceError&) {
         return 0; // an inconsistent description, refused with its cause
@@ -45,6 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ReadOptions options;
     options.read_labels = false;
     options.threads = 1;
+    options.allow_truncated = declared_end;
     try {
         read_paraver(scratch_trace(), options); // what synth writes, popsim reads
     } catch (const TraceError&) {

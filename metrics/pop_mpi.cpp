@@ -1,12 +1,8 @@
 #include "metrics/pop_mpi.hpp"
 
-namespace popsim::metrics {
+#include "metrics/ratio.hpp"
 
-namespace {
-double ratio(double num, double den) {
-    return den == 0 ? 0.0 : num / den;
-}
-} // namespace
+namespace popsim::metrics {
 
 MpiEfficiencies mpi_multiplicative(const TraceSummary& s, SerTransConvention convention) {
     MpiEfficiencies e;

@@ -1,5 +1,7 @@
 #include "metrics/scaling.hpp"
 
+#include "metrics/ratio.hpp"
+
 #include <algorithm>
 
 namespace popsim::metrics {
@@ -22,7 +24,7 @@ ScalingFactors scaling_of(const TraceSummary& s, const MpiEfficiencies& e, const
                                                          : 1.0;
     ScalingFactors f;
     const double useful = s.useful_total();
-    f.computation_scalability = useful == 0 ? 0 : ref.useful_total() / useful * load_factor;
+    f.computation_scalability = ratio(ref.useful_total(), useful) * load_factor;
     f.global_efficiency = e.parallel * f.computation_scalability;
     f.ipc_scalability = relative(e.ipc, ref_e.ipc);
     f.frequency_scalability = relative(e.frequency_ghz, ref_e.frequency_ghz);
@@ -30,9 +32,8 @@ ScalingFactors scaling_of(const TraceSummary& s, const MpiEfficiencies& e, const
         f.instruction_scalability = static_cast<double>(ref.instructions) /
                                     static_cast<double>(s.instructions) * load_factor;
     }
-    f.speedup = s.runtime == 0 ? 0
-                               : static_cast<double>(ref.runtime) / static_cast<double>(s.runtime) *
-                                     load_factor;
+    f.speedup =
+        ratio(static_cast<double>(ref.runtime), static_cast<double>(s.runtime)) * load_factor;
     return f;
 }
 

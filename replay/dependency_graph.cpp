@@ -82,7 +82,7 @@ ReplayResult replay_longest_path(const ReplayProgram& p, const DependencyGraph& 
         ++done;
         for (auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
             const std::uint32_t w = boost::target(e, g);
-            leave[w] = std::max(leave[w], leave[v] + g[e].weight);
+            leave[w] = std::max(leave[w], add_times(leave[v], g[e].weight));
             if (--in_degree[w] == 0) ready.push_back(w);
         }
     }

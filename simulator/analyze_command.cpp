@@ -17,8 +17,10 @@
 #include "simulator/units.hpp"
 #include "simulator/warning_output.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <iostream>
 #include <map>
 #include <oneapi/tbb/parallel_for.h>
@@ -76,6 +78,51 @@ void note_untraced_spans(const metrics::TraceSummary& s, Time trace_end, replay:
                         replay::seconds(covered)));
 }
 
+/// Says why efficiencies are shown as "-": ratios of zero times are undefined (metrics/ratio.hpp).
+void note_undefined_metrics(const metrics::TraceSummary& s, replay::WarningLog& log) {
+    if (s.runtime == 0) {
+        log.add("undefined-metrics",
+                "the trace lasts 0 ns: its efficiencies and scalings are undefined (shown as -)");
+    } else if (s.useful_max() == 0) {
+        log.add("undefined-metrics",
+                "no thread is ever in the Running state (no useful computation): load balance, "
+                "the scalings and IPC are undefined (shown as -)");
+    }
+}
+
+/// A series is one program and input at several scales. A run whose useful computation or
+/// instruction count (per process, for weak scaling) is more than 3 times off the reference's is
+/// another program or input: its scalings and Global efficiency would compare unrelated runs.
+/// (Real strong-scaling series stay within 1.5 times: cache effects, replicated work.)
+void note_mixed_series(const metrics::SeriesAnalysis& series, Analyzed& analyzed) {
+    constexpr double k_limit = 3.0;
+    for (std::size_t i = 1; i < series.traces.size(); ++i) {
+        const auto& f = series.scaling[i];
+        std::vector<std::string> off;
+        for (const auto& [what, scalability] :
+             {std::pair{"useful computation", std::optional(f.computation_scalability)},
+              std::pair{"instructions", f.instruction_scalability}}) {
+            if (!scalability || !std::isfinite(*scalability)) continue;
+            if (*scalability <= k_limit && *scalability >= 1 / k_limit) continue;
+            const double times = 1 / *scalability;
+            off.push_back(times >= 100 ? fmt::format("{:.0f} times the {}", times, what)
+                                       : fmt::format("{:.3g} times the {}", times, what));
+        }
+        if (off.empty()) continue;
+        replay::WarningLog log;
+        log.add("mixed-series",
+                fmt::format("the series mixes runs of different programs or inputs: this run "
+                            "has {} of {} (the reference){}; its scalings and Global efficiency "
+                            "compare unrelated runs",
+                            fmt::join(off, " and "), series.traces.front().path,
+                            series.kind == metrics::ScalingKind::weak ? ", per process" : ""));
+        const auto& path = series.traces[i].path;
+        print_warnings(path, log);
+        for (std::size_t j = 0; j < analyzed.summaries.size(); ++j)
+            if (analyzed.summaries[j].path == path) analyzed.warnings[j].merge(log);
+    }
+}
+
 /// The uncompressed size of the traces when all are plain (.prv), else 0 (unknown).
 std::uint64_t plain_bytes(const std::vector<std::string>& paths) {
     std::uint64_t total = 0;
@@ -128,6 +175,7 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
             });
         out[i].ideal = runs[i].ideal = ideal;
         note_untraced_spans(out[i], trace.end_time(), warnings[i]);
+        note_undefined_metrics(out[i], warnings[i]);
     });
     for (std::size_t i = 0; i < paths.size(); ++i) print_warnings(paths[i], warnings[i]);
     return {std::move(out), std::move(runs), std::move(warnings), std::move(repairs)};
@@ -167,6 +215,7 @@ void run_analyze(const AnalyzeOptions& o) {
                                                   : metrics::SerTransConvention::modelfactors;
     Analyzed analyzed = summarize_all(o);
     const auto series = metrics::analyze_series(analyzed.summaries, forced, convention);
+    note_mixed_series(series, analyzed);
     const auto omp = metrics::analyze_openmp_series(analyzed.runs);
     if (forced && series.weak_indicator) {
         const bool detected_weak = *series.weak_indicator > 0.9;

@@ -8,11 +8,9 @@ namespace popsim::simulator {
 
 std::string format_rank_breakdown(const metrics::TraceSummary& s, std::size_t max_ranks) {
     const auto ranks = metrics::rank_breakdown(s);
-    if (ranks.empty()) return {};
+    if (ranks.empty() || s.runtime == 0) return {}; // no runtime to take shares of
     const double runtime = static_cast<double>(s.runtime);
-    auto pct = [runtime](Time t) {
-        return runtime == 0 ? 0.0 : 100.0 * static_cast<double>(t) / runtime;
-    };
+    auto pct = [runtime](Time t) { return 100.0 * static_cast<double>(t) / runtime; };
     std::string out = fmt::format("\nPer-rank breakdown of {} ({} ranks, % of the runtime)\n",
                                   s.path, ranks.size());
     out += fmt::format("{:>6} | {:>8} | {:>14} | {:>13} | {:>8}\n", "rank", "useful",

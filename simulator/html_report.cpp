@@ -132,7 +132,7 @@ std::string breakdown_charts(const metrics::SeriesAnalysis& s) {
     std::string out;
     for (const auto& t : s.traces) {
         const auto ranks = metrics::rank_breakdown(t);
-        if (ranks.empty()) continue;
+        if (ranks.empty() || t.runtime == 0) continue; // no runtime to take shares of
         const std::string name = t.path.substr(t.path.find_last_of('/') + 1);
         StackedBars bars{
             fmt::format("{} ({} rank{})", name, ranks.size(), ranks.size() == 1 ? "" : "s"),

@@ -3,6 +3,7 @@
 // HTML) is rendered from.
 #include "metrics/scaling.hpp"
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,11 +37,17 @@ MetricTable modelfactors_table(const metrics::SeriesAnalysis& series);
 /// PyPOP's additive MPI model (MPI_Metrics) with the same scalings.
 MetricTable additive_table(const metrics::SeriesAnalysis& series);
 
-/// One row from a getter per column; the building block of every table.
+/// One row from a getter per column; the building block of every table. An undefined value
+/// (NaN: metrics/ratio.hpp) becomes an empty cell, shown as "-".
 template <class Get>
-MetricRow make_row(std::size_t columns, std::string label, std::string key, int level, ValueKind kind, Get get) {
+MetricRow make_row(std::size_t columns, std::string label, std::string key, int level,
+                   ValueKind kind, Get get) {
     MetricRow r{std::move(label), std::move(key), level, kind, {}};
-    for (std::size_t i = 0; i < columns; ++i) r.values.push_back(get(i));
+    for (std::size_t i = 0; i < columns; ++i) {
+        std::optional<double> value = get(i);
+        if (value && !std::isfinite(*value)) value.reset();
+        r.values.push_back(value);
+    }
     return r;
 }
 

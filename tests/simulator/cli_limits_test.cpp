@@ -5,6 +5,9 @@
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <fstream>
+#include <iterator>
 
 using namespace popsim;
 using test::run_popsim;
@@ -90,4 +93,61 @@ TEST_CASE("limits: a .dim message of 2^64-1 bytes is an error on a finite bandwi
                           ": a transfer of 18446744073709551616 bytes at 953.674 MB/s lasts "
                           "1.84467e+19 ns, past 2^62 ns (146 years), the longest time popsim "
                           "replays: an input out of range?\n");
+}
+
+TEST_CASE("limits: undefined efficiencies are shown as - with the reason, never as 0 or nan") {
+    const auto dir = test::scratch_dir("limits_undefined");
+    const auto zero = test::write_file(dir / "zero.prv",
+                                       "#Paraver (01/01/2026 at 00:00):0_ns:1(2):1:2(1:1,1:1),1\n"
+                                       "c:1:1:2:1:2\n");
+    const auto html = (dir / "zero.html").string(), json = (dir / "zero.json").string();
+    const auto r = run_popsim("analyze " + zero + " --no-color --html " + html + " --json " + json);
+    CHECK(r.status == 0);
+    CHECK(r.output.find("popsim: warning: " + zero +
+                        ": the trace lasts 0 ns: its efficiencies and scalings are undefined "
+                        "(shown as -)\n") != std::string::npos);
+    for (const char* row : {"Parallel efficiency           |            -",
+                            "  Load balance                |            -",
+                            "Global efficiency             |            -",
+                            "Speedup                       |            -"}) {
+        CAPTURE(row);
+        CHECK(r.output.find(row) != std::string::npos);
+    }
+    CHECK(r.output.find("Per-rank breakdown") == std::string::npos); // no runtime to share
+    std::ifstream in(html);
+    const std::string page((std::istreambuf_iterator<char>(in)), {});
+    CHECK(page.find("nan") == std::string::npos);
+    CHECK(
+        test::read_json(json)["traces"][0]["mpi_multiplicative"]["parallel_efficiency"].is_null());
+
+    // No Running state: 0 % of the runtime is useful (defined), the balance of nothing is not.
+    const auto idle = test::synth_trace("limits_idle", "ranks 2\n0 idle 1s\n1 idle 1s\n");
+    const auto i = run_popsim("analyze " + idle + " --no-color");
+    CHECK(i.output.find("popsim: warning: " + idle +
+                        ": no thread is ever in the Running state (no useful computation): load "
+                        "balance, the scalings and IPC are undefined (shown as -)\n") !=
+          std::string::npos);
+    CHECK(i.output.find("Parallel efficiency           |        0.00%") != std::string::npos);
+    CHECK(i.output.find("  Load balance                |            -") != std::string::npos);
+}
+
+TEST_CASE("limits: a series of unrelated runs is warned about") {
+    // epoch on 2 ranks and LAMMPS on 4: Global efficiency 767.95 % without a word.
+    const auto epoch = test::shared_data("epoch/epoch_2proc.prv.gz");
+    const auto lammps = test::shared_data("lammps-melt/lammps_melt_4.prv.gz");
+    const auto r = run_popsim("analyze " + epoch + " " + lammps + " --quiet --no-color");
+    CHECK(r.output.find("mixed") == std::string::npos); // --quiet
+    const auto loud = run_popsim("analyze " + epoch + " " + lammps + " --no-color");
+    CHECK(loud.output.find("popsim: warning: " + lammps +
+                           ": the series mixes runs of different programs or inputs: this run "
+                           "has 0.0291 times the useful computation of " +
+                           epoch +
+                           " (the reference); its scalings and Global efficiency compare "
+                           "unrelated runs\n") != std::string::npos);
+    // A real series (epoch on 1 to 16 ranks) is not.
+    std::string command = "analyze --no-color";
+    for (int ranks : {1, 2, 4, 8, 16})
+        command +=
+            fmt::format(" {}", test::shared_data(fmt::format("epoch/epoch_{}proc.prv.gz", ranks)));
+    CHECK(run_popsim(command).output.find("mixed") == std::string::npos);
 }
