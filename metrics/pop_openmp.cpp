@@ -128,13 +128,15 @@ OpenMpEfficiencies openmp_efficiencies(const HybridRun& r) {
     OpenMpEfficiencies e;
     // PyPOP: OpenMP region time of each master minus the mean OpenMP-useful of its threads.
     e.omp_region = 1 - mean_over(r.processes, [&](std::size_t p) {
-                           double omp_useful = 0, count = 0;
-                           for (std::uint32_t t = 0; t < r.total_threads; ++t) {
-                               if (r.process_of[t] != p) continue;
+                           // A process's threads follow its master (linear in threads: a trace
+                           // may have millions of one-thread processes).
+                           const std::uint32_t end =
+                               p + 1 < r.processes ? r.master[p + 1] : r.total_threads;
+                           double omp_useful = 0;
+                           for (std::uint32_t t = r.master[p]; t < end; ++t)
                                omp_useful += as_double(r.threads[t].useful_in_omp);
-                               ++count;
-                           }
-                           return as_double(r.threads[r.master[p]].omp_region) - omp_useful / count;
+                           return as_double(r.threads[r.master[p]].omp_region) -
+                                  omp_useful / (end - r.master[p]);
                        }) / T;
     e.serial_region =
         1 - mean_over(r.processes,

@@ -12,10 +12,14 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <limits>
 #include <memory>
+#include <new>
 #include <oneapi/tbb/parallel_pipeline.h>
 #include <oneapi/tbb/task_arena.h>
 #include <optional>
+#include <stdexcept>
+#include <unistd.h>
 
 namespace popsim::replay {
 
@@ -60,6 +64,8 @@ class BlockReader {
     }
 
     std::uint64_t bytes() const { return bytes_; }
+    /// The start of a line longer than the blocks read so far, held until its end is read.
+    std::size_t unfinished_line_bytes() const { return carry_.size(); }
 
   private:
     void fill(TextBlock& out) {
@@ -236,14 +242,41 @@ bool is_header_section_line(std::string_view line) {
            line[0] == 'I';
 }
 
+/// Each declared thread costs memory before any of its records is read (its timeline, the
+/// builder's and the metrics' per-thread state): a short header can declare millions.
+void check_memory_for_threads(const Trace& trace, std::uint64_t max_memory_bytes) {
+    constexpr std::uint64_t k_bytes_per_thread = 400; // measured: 4194304 threads, 1.49 GB RSS
+    const std::uint64_t threads = trace.header.total_threads();
+    if (threads * k_bytes_per_thread <= max_memory_bytes) return;
+    throw TraceError(trace.path, 1,
+                     fmt::format("the header declares {} threads, which need about {:.1f} GB "
+                                 "before any record is read; --max-memory is {:.1f} GB (default: "
+                                 "the machine's memory)",
+                                 threads, static_cast<double>(threads * k_bytes_per_thread) / 1e9,
+                                 static_cast<double>(max_memory_bytes) / 1e9));
+}
+
 /// Parses the header and the communicator lines after it, reading on past `first` while they fill
 /// whole blocks (traces with many communicators); leaves the body's first block in `first`.
-void read_header(BlockReader& reader, TextBlock& first, Trace& trace) {
+void read_header(BlockReader& reader, TextBlock& first, Trace& trace,
+                 std::uint64_t max_memory_bytes) {
+    // A header declaring millions of tasks is one line of tens of MB: read on until it ends.
+    constexpr std::size_t k_max_header_bytes = std::size_t{256} << 20;
+    while (first.text.empty() && !first.read_error && reader.next(first) && first.text.empty()) {
+        if (reader.unfinished_line_bytes() > k_max_header_bytes)
+            throw TraceError(trace.path, 1,
+                             "the first line is longer than 256 MB: not a Paraver header");
+    }
     if (first.read_error) throw TraceError(trace.path, 1, *first.read_error);
     std::string_view text = first.text;
     std::uint64_t line_no = 1; // of the line being read
     if (text.empty()) throw TraceError(trace.path, 1, "empty file: no Paraver header");
     std::string_view line = take_line(text);
+    if (line.find('\r') != std::string_view::npos) {
+        throw TraceError(trace.path, 1,
+                         "lines end with a lone carriage return (\\r, old Mac line ends), not "
+                         "\\n or \\r\\n: convert them, e.g. with tr '\\r' '\\n'");
+    }
     if (line == "new format") {
         line = take_line(text);
         ++line_no;
@@ -253,6 +286,7 @@ void read_header(BlockReader& reader, TextBlock& first, Trace& trace) {
     } catch (const ParseError& e) {
         throw TraceError(trace.path, line_no, e.what());
     }
+    check_memory_for_threads(trace, max_memory_bytes);
     ++line_no;
     for (;;) {
         while (!text.empty()) {
@@ -334,6 +368,13 @@ std::vector<std::uint32_t> ReadOptions::default_tracked_event_types() {
             extrae::k_omp_barrier,    extrae::k_omp_outlined_function, extrae::k_omp_task_function};
 }
 
+std::uint64_t ReadOptions::physical_memory_bytes() {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0
+               ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page)
+               : std::numeric_limits<std::uint64_t>::max();
+}
+
 std::string trace_base_name(const std::string& path) {
     std::string base = path;
     if (base.ends_with(".gz")) base.resize(base.size() - 3);
@@ -341,13 +382,14 @@ std::string trace_base_name(const std::string& path) {
     return base;
 }
 
-Trace read_paraver(const std::string& path, const ReadOptions& options) {
+namespace {
+Trace read_trace(const std::string& path, const ReadOptions& options) {
     Trace trace;
     trace.path = path;
     BlockReader reader(path, options.block_bytes);
     TextBlock first;
     reader.next(first);
-    read_header(reader, first, trace);
+    read_header(reader, first, trace, options.max_memory_bytes);
     TraceBuilder builder(trace, options.tracked_event_types, options.allow_truncated);
     read_body(reader, std::move(first), trace, builder, options);
     builder.finish(trace.counts.lines);
@@ -366,6 +408,18 @@ Trace read_paraver(const std::string& path, const ReadOptions& options) {
                                      trace.repairs.cancelled_receives));
     }
     return trace;
+}
+} // namespace
+
+Trace read_paraver(const std::string& path, const ReadOptions& options) {
+    try {
+        return read_trace(path, options);
+    } catch (const std::bad_alloc&) { // say which trace did not fit, not just "std::bad_alloc"
+        throw std::runtime_error(
+            fmt::format("{}: out of memory while reading the trace (the memory of the machine or "
+                        "the process limit, ulimit -v, is too small for it)",
+                        path));
+    }
 }
 
 } // namespace popsim::replay

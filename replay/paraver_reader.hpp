@@ -31,12 +31,16 @@ struct ReadOptions {
     /// Analyse a trace whose records stop before the end its header declares (or whose last line
     /// is cut) up to its last record, with a warning; false refuses it.
     bool allow_truncated = false;
+    /// A trace whose header alone would need more memory than this is refused up front.
+    std::uint64_t max_memory_bytes = physical_memory_bytes();
     /// Read the .pcf/.row beside the trace (a missing one only adds a warning).
     bool read_labels = true;
     /// Called with the uncompressed bytes read so far (for progress bars); may be empty.
     std::function<void(std::uint64_t)> on_progress;
 
     static std::vector<std::uint32_t> default_tracked_event_types();
+    /// The machine's memory (sysconf), the default of max_memory_bytes.
+    static std::uint64_t physical_memory_bytes();
 };
 
 Trace read_paraver(const std::string& path, const ReadOptions& options = {});

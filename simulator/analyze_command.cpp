@@ -127,7 +127,8 @@ void note_mixed_series(const metrics::SeriesAnalysis& series, Analyzed& analyzed
 std::uint64_t plain_bytes(const std::vector<std::string>& paths) {
     std::uint64_t total = 0;
     for (const auto& p : paths) {
-        if (p.ends_with(".gz")) return 0;
+        std::error_code error; // a pipe or /dev/stdin has no size: read as a stream
+        if (p.ends_with(".gz") || !std::filesystem::is_regular_file(p, error)) return 0;
         total += std::filesystem::file_size(p);
     }
     return total;

@@ -1,5 +1,7 @@
 #include "simulator/global_options.hpp"
 
+#include "simulator/units.hpp"
+
 namespace popsim::simulator {
 
 namespace {
@@ -24,6 +26,9 @@ void add_global_options(CLI::App& app) {
     app.add_flag("--allow-truncated", g_options.allow_truncated,
                  "Analyse a truncated trace (records stopping before the end its header "
                  "declares) up to its last record, with a warning, instead of refusing it");
+    app.add_option("--max-memory", g_options.max_memory,
+                   "Refuse a trace whose header alone needs more memory than SIZE (e.g. 8GB; "
+                   "default: the machine's memory)");
 }
 
 replay::ReadOptions read_options() {
@@ -31,6 +36,7 @@ replay::ReadOptions read_options() {
     options.application = g_options.application;
     options.repair_communications = !g_options.strict;
     options.allow_truncated = g_options.allow_truncated;
+    if (!g_options.max_memory.empty()) options.max_memory_bytes = parse_bytes(g_options.max_memory);
     return options;
 }
 

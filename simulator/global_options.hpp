@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <string>
 
 namespace popsim::simulator {
 
@@ -13,6 +14,7 @@ struct GlobalOptions {
     std::uint32_t application = 0; // --app: which application of a multi-application trace
     bool strict = false;           // refuse traces that need repairs instead of repairing them
     bool allow_truncated = false;  // analyse truncated traces up to their last record
+    std::string max_memory;        // --max-memory SIZE; empty: the machine's memory
 };
 
 /// The values given on the command line (defaults before parsing).

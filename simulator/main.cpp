@@ -7,6 +7,7 @@
 #include "simulator/global_options.hpp"
 
 #include <iostream>
+#include <new>
 
 int main(int argc, char** argv) {
     using namespace popsim::simulator;
@@ -34,6 +35,10 @@ int main(int argc, char** argv) {
     } catch (const std::invalid_argument& e) { // a value the options could not take
         std::cerr << "popsim: error: " << e.what() << "\n";
         return k_exit_usage;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "popsim: error: out of memory (the memory of the machine or the process "
+                     "limit, ulimit -v, is too small for this run)\n";
+        return k_exit_failure;
     } catch (const std::exception& e) {
         std::cerr << "popsim: error: " << e.what() << "\n";
         return k_exit_failure;

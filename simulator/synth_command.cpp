@@ -1,8 +1,11 @@
 #include "replay/synth.hpp"
 #include "simulator/commands.hpp"
+#include "simulator/global_options.hpp"
 #include "simulator/output_paths.hpp"
 
+#include <fmt/format.h>
 #include <iostream>
+#include <stdexcept>
 
 namespace popsim::simulator {
 
@@ -14,10 +17,30 @@ struct SynthOptions {
     std::uint64_t halo_steps = 100;
 };
 
+/// The halo-exchange benchmark holds every operation in memory before writing: about 1.7 KB per
+/// rank and step (measured: 10000 ranks x 100 steps, 1.67 GB).
+void check_halo_size(const SynthOptions& o) {
+    constexpr double k_bytes_per_rank_step = 1700;
+    constexpr std::uint32_t k_max_ranks = 1u << 22; // the most threads popsim reads
+    if (o.halo_ranks > k_max_ranks)
+        throw std::invalid_argument(
+            fmt::format("--halo {}: at most {} ranks", o.halo_ranks, k_max_ranks));
+    const double need = static_cast<double>(o.halo_ranks) * static_cast<double>(o.halo_steps) *
+                        k_bytes_per_rank_step;
+    const auto limit = static_cast<double>(read_options().max_memory_bytes);
+    if (need > limit) {
+        throw std::invalid_argument(fmt::format(
+            "--halo {} --steps {} needs about {:.1f} GB of memory; --max-memory is {:.1f} GB "
+            "(default: the machine's memory)",
+            o.halo_ranks, o.halo_steps, need / 1e9, limit / 1e9));
+    }
+}
+
 void run_synth(const SynthOptions& o) {
     if (o.description.empty() == (o.halo_ranks == 0)) {
         throw CLI::ValidationError("synth", "give either a DESCRIPTION file or --halo RANKS");
     }
+    check_halo_size(o);
     check_output_paths(o.description.empty() ? std::vector<std::string>{}
                                              : std::vector{o.description},
                        {{"-o", o.output, true}});

@@ -45,6 +45,20 @@ std::vector<std::string> split_list(const std::optional<std::string>& text) {
 
 /// Every combination of the swept values, in the order the lists are written.
 std::vector<NetworkOptions> configurations(const NetworkOptions& sweep) {
+    // Each configuration is a whole replay: a sweep of millions would run for days (and hold
+    // every row), so the count is checked before anything is built.
+    constexpr std::uint64_t k_max_configurations = 100'000;
+    std::uint64_t count = 1;
+    for (auto field : {&NetworkOptions::latency, &NetworkOptions::bandwidth, &NetworkOptions::buses,
+                       &NetworkOptions::tasks_per_node, &NetworkOptions::cpu_ratio}) {
+        count *= split_list(sweep.*field).size();
+        if (count > k_max_configurations) {
+            throw std::invalid_argument(
+                fmt::format("the sweep has more than {} configurations (each is a whole replay): "
+                            "sweep fewer values at once",
+                            k_max_configurations));
+        }
+    }
     std::vector<NetworkOptions> out{sweep};
     auto expand = [&](std::optional<std::string> NetworkOptions::*field) {
         std::vector<NetworkOptions> next;
@@ -91,6 +105,7 @@ Row row_of(const Outcome& o, const replay::ReplayProgram& p, Time real_runtime,
 void run_whatif(const WhatifOptions& o) {
     check_output_paths({o.trace},
                        {{"--csv", o.csv_path}, {"--json", o.json_path}, {"--html", o.html_path}});
+    const auto swept = configurations(o.network); // the sweep's size, before reading the trace
     auto loaded = load_program(o.trace, program_options(o.network));
     const auto& program = loaded.program;
     const Time real_runtime =
@@ -101,7 +116,7 @@ void run_whatif(const WhatifOptions& o) {
     print_warnings(o.trace, cycles);
     loaded.warnings.merge(cycles);
     std::vector<Outcome> outcomes;
-    for (auto& c : configurations(o.network)) outcomes.push_back({c, {}});
+    for (const auto& c : swept) outcomes.push_back({c, {}});
     for (auto& out : outcomes)
         make_network(out.network, program.tasks); // validate every value before the runs
     oneapi::tbb::parallel_for(std::size_t{0}, outcomes.size(), [&](std::size_t i) {

@@ -426,3 +426,19 @@ TEST_CASE("paraver_reader: concatenated gzip members read as one stream") {
     CHECK(t.threads[0].state_count() == 2);
     CHECK(t.threads[1].states_end == 1000);
 }
+
+TEST_CASE("paraver_reader: a header longer than a block, lone CR line ends, a huge first line") {
+    // 1000 tasks (a 4 KB header) read in 64-byte blocks: the header line spans many blocks.
+    std::string header = "#Paraver (01/01/2026 at 00:00):1000_ns:0:1:1000(";
+    for (int t = 0; t < 1000; ++t) header += t > 0 ? ",1:0" : "1:0";
+    replay::ReadOptions o;
+    o.read_labels = false;
+    o.block_bytes = 64;
+    const auto t =
+        replay::read_paraver(trace_file("long_header", header + ")\n1:0:1:1:1:0:1000:1\n"), o);
+    CHECK(t.thread_count() == 1000);
+    check_error("lone_cr",
+                "#Paraver (01/01/2026 at 00:00):1000_ns:1(1):1:1(1:1)\r1:1:1:1:1:0:1000:1\r", 1,
+                "lines end with a lone carriage return (\\r, old Mac line ends), not \\n or "
+                "\\r\\n: convert them, e.g. with tr '\\r' '\\n'");
+}

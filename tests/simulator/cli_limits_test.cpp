@@ -5,6 +5,7 @@
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
+#include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <iterator>
@@ -151,3 +152,57 @@ TEST_CASE("limits: a series of unrelated runs is warned about") {
             fmt::format(" {}", test::shared_data(fmt::format("epoch/epoch_{}proc.prv.gz", ranks)));
     CHECK(run_popsim(command).output.find("mixed") == std::string::npos);
 }
+
+TEST_CASE("limits: sizes are checked up front against --max-memory and the sweep limit") {
+    const auto dir = test::scratch_dir("limits_sizes");
+    // 150 bytes declaring 4194304 threads took 1.45 GB before reading a record.
+    const auto many = test::write_file(
+        dir / "many.prv",
+        "#Paraver (01/01/2026 at 00:00):1000_ns:1(64):1:1(4194304:1)\n1:1:1:1:1:0:1000:1\n");
+    const auto r = run_popsim("analyze " + many + " --max-memory 1GB");
+    CHECK(r.status == 2);
+    CHECK(r.output == "popsim: error: " + many +
+                          ":1: the header declares 4194304 threads, which need about 1.7 GB "
+                          "before any record is read; --max-memory is 1.0 GB (default: the "
+                          "machine's memory)\n");
+    const auto halo =
+        run_popsim("synth --halo 1000000 -o " + (dir / "h.prv").string() + " --max-memory 1GB");
+    CHECK(halo.status == 1);
+    CHECK(halo.output == "popsim: error: --halo 1000000 --steps 100 needs about 170.0 GB of "
+                         "memory; --max-memory is 1.0 GB (default: the machine's memory)\n");
+    CHECK(!std::filesystem::exists(dir / "h.prv"));
+    std::string latencies, bandwidths;
+    for (int i = 1; i <= 400; ++i) {
+        latencies += fmt::format("{}{}us", i > 1 ? "," : "", i);
+        bandwidths += fmt::format("{}{}", i > 1 ? "," : "", i);
+    }
+    const auto sweep = run_popsim("whatif " + test::shared_data("epoch/epoch_2proc.prv.gz") +
+                                  " --latency " + latencies + " --bandwidth " + bandwidths);
+    CHECK(sweep.status == 1);
+    CHECK(sweep.output == "popsim: error: the sweep has more than 100000 configurations (each "
+                          "is a whole replay): sweep fewer values at once\n");
+}
+
+TEST_CASE("limits: a pipe or /dev/stdin is read as a stream") {
+    const auto trace = test::shared_data("epoch/epoch_2proc.prv.gz");
+    for (const std::string& input : {"/dev/stdin < " + trace, "<(zcat " + trace + ")"}) {
+        CAPTURE(input);
+        const auto r = run_popsim("analyze " + input + " --quiet --no-color");
+        CHECK(r.status == 0);
+        CHECK(r.output.find("Parallel efficiency           |       99.38%") != std::string::npos);
+    }
+}
+
+#ifndef __SANITIZE_ADDRESS__ // ASan reserves terabytes of address space: ulimit -v breaks it
+TEST_CASE("limits: running out of memory names the trace (exit 3)") {
+    const auto many = test::write_file(
+        test::scratch_dir("limits_oom") / "many.prv",
+        "#Paraver (01/01/2026 at 00:00):1000_ns:1(64):1:1(4194304:1)\n1:1:1:1:1:0:1000:1\n");
+    const auto r =
+        test::run_shell("ulimit -v 1000000; " + std::string(POPSIM_BINARY) + " analyze " + many);
+    CHECK(r.status == 3);
+    CHECK(r.output == "popsim: error: " + many +
+                          ": out of memory while reading the trace (the memory of the machine or "
+                          "the process limit, ulimit -v, is too small for it)\n");
+}
+#endif

@@ -14,9 +14,11 @@ struct Run {
     std::string output; // stdout and stderr
 };
 
-/// `popsim ARGS` through the shell, with stderr merged into the output.
-inline Run run_popsim(const std::string& args) {
-    const std::string command = std::string(POPSIM_BINARY) + " " + args + " 2>&1";
+/// A bash command line, with stderr merged into the output.
+inline Run run_shell(const std::string& command_line) {
+    std::string quoted; // inside '...': each ' becomes '\''
+    for (char c : command_line) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    const std::string command = "bash -c '" + quoted + "' 2>&1";
     std::FILE* pipe = popen(command.c_str(), "r");
     REQUIRE(pipe != nullptr);
     std::string output;
@@ -24,6 +26,11 @@ inline Run run_popsim(const std::string& args) {
     while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
     const int status = pclose(pipe);
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+/// `popsim ARGS` through bash (process substitution works), with stderr merged into the output.
+inline Run run_popsim(const std::string& args) {
+    return run_shell(std::string(POPSIM_BINARY) + " " + args);
 }
 
 inline nlohmann::json read_json(const std::string& path) {
