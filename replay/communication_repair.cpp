@@ -165,6 +165,36 @@ std::string summary(const CommunicationRepairs& r) {
 
 } // namespace
 
+std::uint64_t drop_duplicate_records(Trace& trace) {
+    const auto& c = trace.comms;
+    auto key = [&c](std::uint32_t i) {
+        return std::tuple(c.sender[i], c.receiver[i], c.logical_send[i], c.logical_recv[i],
+                          c.physical_recv[i], c.bytes[i], c.tag[i]);
+    };
+    std::vector<std::uint32_t> order(c.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::ranges::stable_sort(order, {}, key); // equal records stay in file order
+    std::vector<bool> copy(c.size());
+    std::uint64_t copies = 0;
+    std::string first;
+    for (std::size_t k = 1; k < order.size(); ++k) {
+        if (key(order[k]) != key(order[k - 1])) continue;
+        copy[order[k]] = true;
+        if (copies++ == 0)
+            first = fmt::format("record {} repeats record {}", order[k] + 1, order[k - 1] + 1);
+    }
+    if (copies == 0) return 0;
+    Communications kept;
+    for (std::uint32_t i = 0; i < c.size(); ++i)
+        if (!copy[i]) kept.push_back_message(c, i, i, c.sender[i], c.receiver[i]);
+    trace.comms = std::move(kept);
+    trace.warnings.add_many("duplicate-communications",
+                            "communication records repeat an earlier record field for field (a "
+                            "merge that wrote them twice?); the copies are left out",
+                            copies, {first});
+    return copies;
+}
+
 CommunicationRepairs repair_communications(Trace& trace) {
     CommunicationRepairs counts;
     const auto& c = trace.comms;

@@ -27,4 +27,8 @@ namespace popsim::replay {
 /// MPI_Cancel are left as they are.
 CommunicationRepairs repair_communications(Trace& trace);
 
+/// Leaves out communication records that repeat an earlier record field for field (a merge that
+/// wrote them twice), with one warning; returns how many.
+std::uint64_t drop_duplicate_records(Trace& trace);
+
 } // namespace popsim::replay

@@ -397,6 +397,7 @@ Trace read_trace(const std::string& path, const ReadOptions& options) {
         trace.labels =
             read_paraver_labels(trace_base_name(path), trace.thread_count(), trace.warnings);
     keep_one_application(trace, options.application);
+    drop_duplicate_records(trace);
     trace.repairs = repair_communications(trace);
     if (!options.repair_communications && trace.repairs.any()) {
         throw TraceError(path, 0,

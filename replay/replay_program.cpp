@@ -759,7 +759,16 @@ class ProgramBuilder {
         if (attrs) {
             coll.send_bytes = std::max(coll.send_bytes, attrs->send_bytes);
             coll.recv_bytes = std::max(coll.recv_bytes, attrs->recv_bytes);
-            if (attrs->is_root) coll.root_task = task;
+            if (attrs->is_root && coll.root_task == k_none) {
+                coll.root_task = task;
+            } else if (attrs->is_root && coll.root_task != task) { // the first named is kept
+                p_.warnings.add("collective-roots",
+                                "members of rooted collectives name different roots; the first "
+                                "root named is taken",
+                                fmt::format("{} #{} on communicator {}: tasks {} and {}",
+                                            call_name(call_id), sequence, comm, coll.root_task + 1,
+                                            task + 1));
+            }
         }
         p_.op_ref[op] = ci;
         members_[ci].push_back(op);

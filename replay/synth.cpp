@@ -45,6 +45,7 @@ class DescriptionParser {
             if (!words.empty()) parse_line(words);
         }
         if (!program_) fail("empty description: the first line must be 'ranks N [threads M]'");
+        program_->source = name_;
         return std::move(*program_);
     }
 
@@ -107,6 +108,7 @@ class DescriptionParser {
                              w[0]));
         auto& ops = thread_ops(w[0]);
         ops.push_back(parse_op(w));
+        ops.back().line = line_;
     }
 
     void parse_ranks(const std::vector<std::string_view>& w) {
@@ -259,6 +261,13 @@ std::string describe(const Program& p, const OpRef& r) {
                        r.thread % p.threads_per_rank, r.op + 1);
 }
 
+/// An operation that contradicts the others, named by the description's file and line (or by
+/// the output trace, for generated programs).
+[[noreturn]] void fail_at(const Program& p, const OpRef& r, const std::string& output,
+                          const std::string& cause) {
+    throw TraceError(p.source.empty() ? output : p.source, p.threads[r.thread][r.op].line, cause);
+}
+
 OpTimes compute_times(const Program& p, const std::string& path) {
     OpTimes t;
     for (std::size_t th = 0; th < p.threads.size(); ++th) {
@@ -266,22 +275,20 @@ OpTimes compute_times(const Program& p, const std::string& path) {
         auto& e = t.end.emplace_back();
         Time clock = 0;
         for (const auto& op : p.threads[th]) {
+            const OpRef here{static_cast<std::uint32_t>(th), static_cast<std::uint32_t>(b.size())};
             if (op.kind == Op::Kind::jump) {
                 if (op.duration < clock)
-                    throw TraceError(
-                        path, 0,
-                        fmt::format("thread {} jumps back in time to {} ns", th, op.duration));
+                    fail_at(p, here, path,
+                            fmt::format("{} jumps back in time to {} ns", describe(p, here),
+                                        op.duration));
                 clock = op.duration;
             }
             b.push_back(clock);
             if (op.kind != Op::Kind::jump && op.kind != Op::Kind::event) {
                 if (op.duration > k_max_time - clock)
-                    throw TraceError(
-                        path, 0,
-                        fmt::format("{} ends after 2^62 ns, the longest time popsim "
-                                    "handles",
-                                    describe(p, {static_cast<std::uint32_t>(th),
-                                                 static_cast<std::uint32_t>(b.size() - 1)})));
+                    fail_at(p, here, path,
+                            fmt::format("{} ends after 2^62 ns, the longest time popsim handles",
+                                        describe(p, here)));
                 clock += op.duration;
             }
             e.push_back(clock);
@@ -296,15 +303,15 @@ Time completion_of(const Program& p, const OpTimes& t, const OpRef& irecv,
     const auto& ops = p.threads[irecv.thread];
     const auto& request = ops[irecv.op].requests;
     if (request.size() != 1)
-        throw TraceError(path, 0,
-                         describe(p, irecv) + ": an immediate receive needs exactly one req=NAME");
+        fail_at(p, irecv, path,
+                describe(p, irecv) + ": an immediate receive needs exactly one req=NAME");
     for (std::uint32_t i = irecv.op + 1; i < ops.size(); ++i) {
         const auto call = mpi_call_by_id(ops[i].call);
         if (ops[i].kind != Op::Kind::mpi || !call || call->cls != CallClass::wait) continue;
         for (auto r : ops[i].requests)
             if (r == request[0]) return t.end[irecv.thread][i];
     }
-    throw TraceError(path, 0, describe(p, irecv) + ": no later Wait/Test completes its request");
+    fail_at(p, irecv, path, describe(p, irecv) + ": no later Wait/Test completes its request");
 }
 
 /// An immediate receive whose request a later MPI_Cancel names before anything completes it.
@@ -348,8 +355,12 @@ std::vector<std::vector<CommRecord>> match_messages(const Program& p, const OpTi
         const auto cancelled = static_cast<std::size_t>(std::count_if(
             matching.begin(), matching.end(), [&](const OpRef& r) { return is_cancelled(p, r); }));
         if (matching.size() != queue.size() + cancelled) {
-            throw TraceError(
-                path, 0,
+            // Named at the first operation of the longer side left without a partner.
+            const OpRef unmatched = matching.size() > queue.size() + cancelled
+                                        ? matching[queue.size() + cancelled]
+                                        : queue[matching.size() - cancelled];
+            fail_at(
+                p, unmatched, path,
                 fmt::format("rank {} sends {} messages with tag {} to rank {}, which receives {}{}",
                             std::get<0>(key), queue.size(), std::get<2>(key), std::get<1>(key),
                             matching.size() - cancelled,
@@ -379,11 +390,10 @@ std::vector<std::vector<CommRecord>> match_messages(const Program& p, const OpTi
     }
     for (const auto& [key, queue] : recvs) {
         if (!queue.empty() && !sends.contains(key)) {
-            throw TraceError(
-                path, 0,
-                fmt::format(
-                    "rank {} receives {} messages with tag {} from rank {}, which sends none",
-                    std::get<1>(key), queue.size(), std::get<2>(key), std::get<0>(key)));
+            fail_at(p, queue.front(), path,
+                    fmt::format(
+                        "rank {} receives {} messages with tag {} from rank {}, which sends none",
+                        std::get<1>(key), queue.size(), std::get<2>(key), std::get<0>(key)));
         }
     }
     std::vector<std::vector<CommRecord>> out(p.threads.size());
@@ -540,7 +550,7 @@ void write_paraver(const Program& p, const std::string& prv_path) {
     if (p.end) {
         if (*p.end < end)
             throw TraceError(
-                prv_path, 0,
+                p.source.empty() ? prv_path : p.source, 0,
                 fmt::format("'end {}ns' is before the last operation ends ({} ns)", *p.end, end));
         end = *p.end;
     }

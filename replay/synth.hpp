@@ -38,9 +38,11 @@ struct Op {
     std::uint64_t cycles = 0;
     std::uint32_t event_type = 0; // event: one event at the current time
     std::uint64_t event_value = 0;
+    std::uint64_t line = 0; // the description line that wrote it (0: generated)
 };
 
 struct Program {
+    std::string source; // the description it was read from (empty: generated), for errors
     std::uint32_t ranks = 1;
     std::uint32_t threads_per_rank = 1;
     std::optional<Time> end; // trace end; default: when the last thread finishes

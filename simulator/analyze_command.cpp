@@ -236,7 +236,7 @@ void run_analyze(const AnalyzeOptions& o) {
         write_text_file(o.csv_path, o.model == "openmp" ? format_pypop_csv(table)
                                                         : format_modelfactors_csv(table));
     if (!o.json_path.empty())
-        write_text_file(o.json_path, analysis_json(series, analyzed).dump(2) + "\n");
+        write_text_file(o.json_path, json_text(analysis_json(series, analyzed)));
     if (!o.html_path.empty())
         write_text_file(o.html_path, render_analysis_html(table, series, o.model));
 }

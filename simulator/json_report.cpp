@@ -95,4 +95,8 @@ json series_to_json(const metrics::SeriesAnalysis& s) {
     return j;
 }
 
+std::string json_text(const nlohmann::json& report) {
+    return report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
 } // namespace popsim::simulator

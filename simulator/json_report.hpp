@@ -4,9 +4,14 @@
 #include "metrics/scaling.hpp"
 
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace popsim::simulator {
 
 nlohmann::json series_to_json(const metrics::SeriesAnalysis& series);
+
+/// The text of a JSON report, indented, ending with a newline. Paths that are not UTF-8 (file
+/// names are bytes on Linux) get U+FFFD for their invalid bytes instead of failing the report.
+std::string json_text(const nlohmann::json& report);
 
 } // namespace popsim::simulator

@@ -7,6 +7,7 @@
 #include "replay/paraver_reader.hpp"
 #include "replay/simulated_trace.hpp"
 #include "simulator/commands.hpp"
+#include "simulator/json_report.hpp"
 #include "simulator/load_program.hpp"
 #include "simulator/modelfactors_csv.hpp"
 #include "simulator/network_options.hpp"
@@ -84,7 +85,7 @@ void run_simulate(const SimulateOptions& o) {
         std::cerr << "popsim: wrote " << o.output << " and its .pcf/.row\n";
     }
     if (!o.json_path.empty())
-        write_text_file(o.json_path, result_json(o, loaded, result).dump(2) + "\n");
+        write_text_file(o.json_path, json_text(result_json(o, loaded, result)));
 }
 
 } // namespace

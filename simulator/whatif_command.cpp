@@ -5,6 +5,7 @@
 #include "replay/paraver_reader.hpp"
 #include "simulator/commands.hpp"
 #include "simulator/html_report.hpp"
+#include "simulator/json_report.hpp"
 #include "simulator/load_program.hpp"
 #include "simulator/modelfactors_csv.hpp"
 #include "simulator/network_options.hpp"
@@ -168,7 +169,7 @@ void run_whatif(const WhatifOptions& o) {
                                            {"load_balance", r.load_balance},
                                            {"communication_efficiency", r.communication},
                                            {"transfer_efficiency", r.transfer}});
-        write_text_file(o.json_path, j.dump(2) + "\n");
+        write_text_file(o.json_path, json_text(j));
     }
 }
 

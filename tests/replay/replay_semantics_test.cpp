@@ -240,7 +240,8 @@ TEST_CASE("replay: tracing-disabled spans are left out of the bursts") {
         test::synth_trace("disabled", "ranks 1\n0 compute 1s\n0 state 14 2s\n0 compute 1s\n"));
     network::IdealNetwork ideal;
     CHECK(replay_events(build_replay_program(trace), ideal).runtime == 2 * s);
-    CHECK(replay_events(build_replay_program(trace, {.whole_trace = true}), ideal).runtime == 4 * s);
+    CHECK(replay_events(build_replay_program(trace, {.whole_trace = true}), ideal).runtime ==
+          4 * s);
 }
 
 TEST_CASE("replay: a communication record outside any MPI call is reported and left out") {
@@ -458,8 +459,8 @@ TEST_CASE("replay: a collective that some tasks reach only after a cut completes
         "1:2:1:2:1:0:3000000000:1\n";
     const auto dir = test::scratch_dir("collective_cut_at_end");
     const auto cut = test::write_file(
-        dir / "cut.prv", "#Paraver (01/01/2026 at 00:00):5000000000_ns:1(2):1:2(1:1,1:1),1\n" +
-                             records);
+        dir / "cut.prv",
+        "#Paraver (01/01/2026 at 00:00):5000000000_ns:1(2):1:2(1:1,1:1),1\n" + records);
     ReadOptions allow;
     allow.read_labels = false;
     allow.allow_truncated = true;
@@ -478,4 +479,36 @@ TEST_CASE("replay: a collective that some tasks reach only after a cut completes
                          doctest::Contains("MPI_Barrier on communicator 1 (first called by task 1 "
                                            "at 1000000000 ns) is called by 1 of its 2 tasks"),
                          TraceError);
+}
+
+TEST_CASE("replay: members naming different roots, and repeated records, are reported") {
+    // Both tasks enter MPI_Bcast at 1 s saying they are its root (attribute 50100003 = 1).
+    const auto dir = test::scratch_dir("roots_and_copies");
+    const auto roots = test::write_file(
+        dir / "roots.prv",
+        "#Paraver (01/01/2026 at 00:00):2000000000_ns:1(2):1:2(1:1,1:1),1\nc:1:1:2:1:2\n"
+        "2:1:1:1:1:1000000000:50000002:7:50100003:1:50100004:1\n"
+        "2:2:1:2:1:1000000000:50000002:7:50100003:1:50100004:1\n"
+        "2:1:1:1:1:2000000000:50000002:0\n2:2:1:2:1:2000000000:50000002:0\n");
+    const auto program = build_replay_program(test::read_quiet(roots));
+    REQUIRE(program.warnings.find("collective-roots") != nullptr);
+    CHECK(program.warnings.find("collective-roots")->line() ==
+          "members of rooted collectives name different roots; the first root named is taken: "
+          "MPI_Bcast #1 on communicator 1: tasks 1 and 2");
+    CHECK(program.collectives[0].root_task == 0);
+
+    // The same communication record twice: the copy is left out, with a warning.
+    const std::string record =
+        "3:1:1:1:1:1000000000:2000000000:2:1:2:1:1000000000:2000000000:8:0\n";
+    const auto copies = test::write_file(
+        dir / "copies.prv",
+        "#Paraver (01/01/2026 at 00:00):2000000000_ns:1(2):1:2(1:1,1:1),1\nc:1:1:2:1:2\n"
+        "2:1:1:1:1:1000000000:50000001:1\n2:2:1:2:1:1000000000:50000001:3\n" +
+            record + record + "2:1:1:1:1:2000000000:50000001:0\n2:2:1:2:1:2000000000:50000001:0\n");
+    const auto trace = test::read_quiet(copies);
+    CHECK(trace.comms.size() == 1);
+    REQUIRE(trace.warnings.find("duplicate-communications") != nullptr);
+    CHECK(trace.warnings.find("duplicate-communications")->line() ==
+          "communication records repeat an earlier record field for field (a merge that wrote "
+          "them twice?); the copies are left out: record 2 repeats record 1");
 }

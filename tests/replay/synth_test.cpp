@@ -30,9 +30,8 @@ TEST_CASE("synth: durations and times past 2^62 ns are refused before anything i
         "ranks 1\n0 compute 4000000000s\n0 compute 4000000000s\n", "sum.synth");
     const auto out = (dir / "sum.prv").string();
     CHECK_THROWS_WITH_AS(replay::synth::write_paraver(sum, out),
-                         (out + ": rank 0 thread 0 operation 2 ends after 2^62 ns, the longest "
-                                "time popsim handles")
-                             .c_str(),
+                         "sum.synth:3: rank 0 thread 0 operation 2 ends after 2^62 ns, the longest "
+                         "time popsim handles",
                          replay::TraceError);
     CHECK_FALSE(std::filesystem::exists(out));
 }
@@ -55,4 +54,22 @@ TEST_CASE("synth: threads idle until an explicit end; a later declared end makes
                                            "simulate -o?): the records end at 1.000000000 s, "
                                            "75.0 % of the run the header declares"),
                          replay::TraceError);
+}
+
+TEST_CASE("synth: operations that contradict each other are named by their description line") {
+    auto check = [](const char* description, const char* message) {
+        CAPTURE(description);
+        const auto program = replay::synth::parse_description(description, "d.synth");
+        const auto out = (test::scratch_dir("synth_contradictions") / "t.prv").string();
+        CHECK_THROWS_WITH_AS(replay::synth::write_paraver(program, out), message,
+                             replay::TraceError);
+    };
+    check("ranks 2\n0 compute 1s\n0 Send 1s to=1\n1 compute 1s\n",
+          "d.synth:3: rank 0 sends 1 messages with tag 0 to rank 1, which receives 0");
+    check("ranks 2\n0 compute 1s\n1 Recv 1s from=0\n1 Recv 1s from=0\n",
+          "d.synth:3: rank 1 receives 2 messages with tag 0 from rank 0, which sends none");
+    check("ranks 2\n0 compute 1s\n0 Irecv 1s from=1 req=a\n1 Send 1s to=0\n",
+          "d.synth:3: rank 0 thread 0 operation 2: no later Wait/Test completes its request");
+    check("ranks 1\n0 compute 2s\n0 at 1s\n",
+          "d.synth:3: rank 0 thread 0 operation 2 jumps back in time to 1000000000 ns");
 }

@@ -206,3 +206,13 @@ TEST_CASE("limits: running out of memory names the trace (exit 3)") {
                           "the process limit, ulimit -v, is too small for it)\n");
 }
 #endif
+
+TEST_CASE("limits: a file name that is not UTF-8 is written to JSON with U+FFFD") {
+    const auto dir = test::scratch_dir("limits_utf8");
+    const auto trace = (dir / "\xff\xfe.prv.gz").string();
+    std::filesystem::copy_file(test::shared_data("epoch/epoch_2proc.prv.gz"), trace);
+    const auto json = (dir / "out.json").string();
+    CHECK(run_popsim("analyze '" + trace + "' --quiet --json " + json).status == 0);
+    CHECK(test::read_json(json)["traces"][0]["path"] ==
+          (dir / "\xef\xbf\xbd\xef\xbf\xbd.prv.gz").string());
+}
