@@ -33,6 +33,14 @@ inline Run run_popsim(const std::string& args) {
     return run_shell(std::string(POPSIM_BINARY) + " " + args);
 }
 
+/// Runs `popsim ARGS` and checks that it fails with `status` and prints exactly
+/// "popsim: error: MESSAGE".
+inline void check_fails(const std::string& args, int status, const std::string& message) {
+    const auto r = run_popsim(args);
+    CHECK(r.status == status);
+    CHECK(r.output == "popsim: error: " + message + "\n");
+}
+
 inline nlohmann::json read_json(const std::string& path) {
     std::ifstream in(path);
     return nlohmann::json::parse(in);
