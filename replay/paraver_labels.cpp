@@ -71,6 +71,7 @@ void read_row(const std::string& path, std::uint32_t thread_count, TraceLabels& 
     std::uint64_t line_no = 0;
     std::uint32_t remaining = 0;
     bool in_threads = false;
+    std::uint64_t threads_line = 0; // of the LEVEL THREAD line
     while (std::getline(in, raw)) {
         ++line_no;
         const std::string_view line = trim(raw);
@@ -83,14 +84,15 @@ void read_row(const std::string& path, std::uint32_t thread_count, TraceLabels& 
             }
             remaining = size;
             in_threads = std::string_view(level) == "THREAD";
+            if (in_threads) threads_line = line_no;
             continue;
         }
         --remaining;
         if (in_threads) labels.thread_names.emplace_back(line);
     }
     if (!labels.thread_names.empty() && labels.thread_names.size() != thread_count) {
-        throw TraceError(path, 0,
-                         fmt::format("lists {} threads, but the trace has {}",
+        throw TraceError(path, threads_line,
+                         fmt::format("LEVEL THREAD lists {} threads, but the trace has {}",
                                      labels.thread_names.size(), thread_count));
     }
 }
@@ -105,8 +107,10 @@ TraceLabels read_paraver_labels(const std::string& base, std::uint32_t thread_co
     if (std::filesystem::exists(pcf)) {
         read_pcf(pcf, labels);
     } else {
-        warnings.add("missing-pcf", "no .pcf beside the trace; states and events keep their numbers "
-                     "as names", pcf);
+        warnings.add("missing-pcf",
+                     "no .pcf beside the trace; states and events keep their numbers "
+                     "as names",
+                     pcf);
     }
     if (std::filesystem::exists(row)) {
         read_row(row, thread_count, labels);

@@ -442,3 +442,13 @@ TEST_CASE("paraver_reader: a header longer than a block, lone CR line ends, a hu
                 "lines end with a lone carriage return (\\r, old Mac line ends), not \\n or "
                 "\\r\\n: convert them, e.g. with tr '\\r' '\\n'");
 }
+
+TEST_CASE("paraver_reader: a .row that contradicts the trace names its line") {
+    const auto path = trace_file("row_count", k_header + "1:1:1:1:1:0:1000:1\n");
+    const auto row = test::write_file(std::filesystem::path(path).parent_path() / "row_count.row",
+                                      "# names\nLEVEL THREAD SIZE 1\nonly one\n");
+    replay::ReadOptions o; // reads the labels
+    CHECK_THROWS_WITH_AS(replay::read_paraver(path, o),
+                         (row + ":2: LEVEL THREAD lists 1 threads, but the trace has 2").c_str(),
+                         TraceError);
+}
