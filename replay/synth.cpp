@@ -261,6 +261,11 @@ std::string describe(const Program& p, const OpRef& r) {
                        r.thread % p.threads_per_rank, r.op + 1);
 }
 
+/// The Paraver record owner of program thread `thread` (CPU = thread + 1, application 1).
+RecordOwner owner_of(const Program& p, std::uint32_t thread) {
+    return {thread + 1, 1, thread / p.threads_per_rank + 1, thread % p.threads_per_rank + 1};
+}
+
 /// An operation that contradicts the others, named by the description's file and line (or by
 /// the output trace, for generated programs).
 [[noreturn]] void fail_at(const Program& p, const OpRef& r, const std::string& output,
@@ -372,10 +377,8 @@ std::vector<std::vector<CommRecord>> match_messages(const Program& p, const OpTi
             const auto& rop = p.threads[r.thread][r.op];
             const auto rcls = mpi_call_by_id(rop.call)->cls;
             CommRecord c;
-            c.sender = {s.thread + 1, 1, s.thread / p.threads_per_rank + 1,
-                        s.thread % p.threads_per_rank + 1};
-            c.receiver = {r.thread + 1, 1, r.thread / p.threads_per_rank + 1,
-                          r.thread % p.threads_per_rank + 1};
+            c.sender = owner_of(p, s.thread);
+            c.receiver = owner_of(p, r.thread);
             c.logical_send = t.begin[s.thread][s.op];
             c.physical_send = mpi_call_by_id(sop.call)->cls == CallClass::sendrecv
                                   ? c.logical_send
@@ -409,9 +412,7 @@ class ThreadEmitter {
   public:
     ThreadEmitter(const Program& p, const OpTimes& t, std::vector<CommRecord> sends,
                   std::uint32_t thread)
-        : p_(p), t_(t), sends_(std::move(sends)),
-          thread_(thread), who_{thread + 1, 1, thread / p.threads_per_rank + 1,
-                                thread % p.threads_per_rank + 1} {}
+        : p_(p), t_(t), sends_(std::move(sends)), thread_(thread), who_(owner_of(p, thread)) {}
 
     /// True once every record is emitted (operations of zero length emit none).
     bool done() {
@@ -574,8 +575,7 @@ void write_paraver(const Program& p, const std::string& prv_path) {
     // their last operation until an `end` later than it.
     for (std::uint32_t th = 0; th < p.threads.size() && p.end; ++th) {
         const Time last = times.end[th].empty() ? 0 : times.end[th].back();
-        const RecordOwner who{th + 1, 1, th / p.threads_per_rank + 1, th % p.threads_per_rank + 1};
-        if (last < end) writer.state(who, last, end, extrae::k_state_idle);
+        if (last < end) writer.state(owner_of(p, th), last, end, extrae::k_state_idle);
     }
     writer.close();
     const std::string base = trace_base_name(prv_path);

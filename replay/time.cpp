@@ -23,4 +23,13 @@ Time add_times(Time a, Time b) {
     return a + b;
 }
 
+Time scale_time(Time t, std::uint64_t n) {
+    if (n > 0 && static_cast<std::uint64_t>(t) > static_cast<std::uint64_t>(k_max_time) / n) {
+        throw TimeOverflow(fmt::format("the replay passes 2^62 ns (146 years), the longest time "
+                                       "popsim replays ({} ns times {}): an input out of range?",
+                                       t, n));
+    }
+    return t * static_cast<Time>(n);
+}
+
 } // namespace popsim

@@ -31,4 +31,7 @@ Time to_time(double ns, std::string_view what);
 /// a + b for a, b in [0, k_max_time]; TimeOverflow past k_max_time.
 Time add_times(Time a, Time b);
 
+/// t * n for t in [0, k_max_time]; TimeOverflow past k_max_time.
+Time scale_time(Time t, std::uint64_t n);
+
 } // namespace popsim

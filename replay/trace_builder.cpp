@@ -73,7 +73,6 @@ void TraceBuilder::note_time(Time time, std::uint64_t line) {
     if (time <= trace_.header.end_time) return;
     if (records_after_end_++ == 0)
         first_after_end_ = fmt::format("line {} at {}", line, seconds(time));
-    latest_time_ = std::max(latest_time_, time);
 }
 
 // Replaying needs each thread's calls and states in time order; the records of different threads
@@ -376,9 +375,9 @@ void TraceBuilder::finish(std::uint64_t last_line) {
             "records-after-end",
             fmt::format("records lie after the trace end the header declares ({}; a cut "
                         "trace?): the trace is taken to end at its last record, {}",
-                        seconds(trace_.header.end_time), seconds(latest_time_)),
+                        seconds(trace_.header.end_time), seconds(last_record_)),
             records_after_end_, {first_after_end_});
-        trace_.header.end_time = latest_time_;
+        trace_.header.end_time = last_record_;
         trace_.cut_at_end = true;
     }
     for (ThreadIndex t = 0; t < trace_.threads.size(); ++t) {

@@ -77,8 +77,8 @@ class TraceBuilder {
     std::uint64_t overlaps_ = 0;
     std::string first_overlap_;
     // What a cutter leaves (Paraver's cutter; docs/replay.md, "Cut traces").
-    Time latest_time_ = 0;           // the latest record past the header's end (a cut trace)
-    Time last_record_ = 0;           // the latest time of any record (a truncated trace ends early)
+    Time last_record_ = 0; // the latest time of any record: past the header's end in a cut
+                           // trace, before it in a truncated one
     std::uint64_t mid_line_cut_ = 0; // the unterminated last line, if any
     std::uint64_t records_after_end_ = 0;
     std::string first_after_end_;

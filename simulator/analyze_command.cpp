@@ -2,13 +2,13 @@
 #include "metrics/scaling.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/paraver_reader.hpp"
-#include "replay/trace_error.hpp"
 #include "simulator/breakdown_report.hpp"
 #include "simulator/commands.hpp"
 #include "simulator/global_options.hpp"
 #include "simulator/html_report.hpp"
 #include "simulator/hybrid_tables.hpp"
 #include "simulator/json_report.hpp"
+#include "simulator/load_program.hpp"
 #include "simulator/modelfactors_csv.hpp"
 #include "simulator/network_options.hpp"
 #include "simulator/output_paths.hpp"
@@ -166,13 +166,9 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
             },
             [&] {
                 if (!o.replay) return;
-                try {
-                    ideal = metrics::ideal_run(trace, program, options, &warnings[i]);
-                } catch (const replay::ReplayDeadlock& e) { // bad input: exit 2, naming the trace
-                    throw e.in(paths[i]);
-                } catch (const TimeOverflow& e) {
-                    throw replay::TraceError(paths[i], 0, e.what());
-                }
+                ideal = naming_trace(paths[i], [&] {
+                    return metrics::ideal_run(trace, program, options, &warnings[i]);
+                });
             });
         out[i].ideal = runs[i].ideal = ideal;
         note_untraced_spans(out[i], trace.end_time(), warnings[i]);

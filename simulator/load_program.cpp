@@ -3,7 +3,6 @@
 #include "replay/cycle_breaking.hpp"
 #include "replay/dimemas_trace.hpp"
 #include "replay/paraver_reader.hpp"
-#include "replay/trace_error.hpp"
 #include "replay/traced_windows.hpp"
 
 #include "simulator/global_options.hpp"
@@ -30,18 +29,23 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
 
 replay::ReplayResult replay_on(const LoadedProgram& loaded, replay::network::NetworkModel& model,
                                const replay::EngineOptions& options, replay::WarningLog* warnings) {
-    try {
+    return naming_trace(loaded.path, [&] {
         return replay::replay_breaking_cycles(
             loaded.trace ? &*loaded.trace : nullptr, loaded.program,
             [&](const replay::ReplayProgram& p) {
                 return replay::replay_events(p, model, options);
             },
             warnings);
-    } catch (const replay::ReplayDeadlock& e) { // name the trace, as every error does
-        throw e.in(loaded.path);
-    } catch (const TimeOverflow& e) { // the trace and the network together are out of range
-        throw replay::TraceError(loaded.path, 0, e.what());
-    }
+    });
+}
+
+replay::ReplayResult replay_reporting(LoadedProgram& loaded, replay::network::NetworkModel& model,
+                                      const replay::EngineOptions& options) {
+    replay::WarningLog relaxed;
+    auto result = replay_on(loaded, model, options, &relaxed);
+    print_warnings(loaded.path, relaxed);
+    loaded.warnings.merge(relaxed);
+    return result;
 }
 
 } // namespace popsim::simulator

@@ -4,6 +4,7 @@
 #include "replay/engine/engine.hpp"
 #include "replay/replay_program.hpp"
 #include "replay/trace.hpp"
+#include "replay/trace_error.hpp"
 
 #include <optional>
 #include <string>
@@ -18,6 +19,18 @@ struct LoadedProgram {
     replay::WarningLog warnings;      // the reader's and the program builder's
 };
 
+/// Runs `run` (a replay of the trace at `path`), its errors naming the trace as every error does
+/// (exit 2): a deadlock of the trace's dependencies, or a replayed time past 2^62 ns.
+template <class Run> auto naming_trace(const std::string& path, Run&& run) {
+    try {
+        return run();
+    } catch (const replay::ReplayDeadlock& e) {
+        throw e.in(path);
+    } catch (const TimeOverflow& e) {
+        throw replay::TraceError(path, 0, e.what());
+    }
+}
+
 /// Reads `path` (.prv, .prv.gz or .dim), printing the warnings to stderr (unless --quiet).
 LoadedProgram load_program(const std::string& path, const replay::ProgramOptions& options);
 
@@ -25,5 +38,10 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
 /// that ran can form (replay/cycle_breaking.hpp); what it relaxes goes to `warnings`.
 replay::ReplayResult replay_on(const LoadedProgram& loaded, replay::network::NetworkModel& model,
                                const replay::EngineOptions& options, replay::WarningLog* warnings);
+
+/// replay_on, reporting what it relaxes: printed to stderr (unless --quiet) and added to
+/// `loaded.warnings`.
+replay::ReplayResult replay_reporting(LoadedProgram& loaded, replay::network::NetworkModel& model,
+                                      const replay::EngineOptions& options);
 
 } // namespace popsim::simulator

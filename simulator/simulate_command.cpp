@@ -65,10 +65,7 @@ void run_simulate(const SimulateOptions& o) {
         throw std::invalid_argument(
             "-o needs a Paraver trace as input (its calls name the simulated states)");
     const auto network = make_network(o.network, loaded.program.tasks);
-    replay::WarningLog cycles;
-    const replay::ReplayResult result = replay_on(loaded, *network, {}, &cycles);
-    print_warnings(o.trace, cycles);
-    loaded.warnings.merge(cycles);
+    const replay::ReplayResult result = replay_reporting(loaded, *network, {});
     const auto real = loaded.real_runtime;
     std::cout << fmt::format("trace              {}\nnetwork            {}\n", o.trace,
                              describe_network(o.network, loaded.program.tasks));

@@ -112,10 +112,8 @@ void run_whatif(const WhatifOptions& o) {
     const Time real_runtime =
         loaded.real_runtime.value_or(0); // unknown for .dim input: speed-ups are then 0
     replay::network::IdealNetwork ideal;
-    replay::WarningLog cycles; // the same cycles break on every network: reported once
-    const Time ideal_runtime = replay_on(loaded, ideal, {.timeline = false}, &cycles).runtime;
-    print_warnings(o.trace, cycles);
-    loaded.warnings.merge(cycles);
+    // The same cycles break on every network: reported once, from the ideal run.
+    const Time ideal_runtime = replay_reporting(loaded, ideal, {.timeline = false}).runtime;
     std::vector<Outcome> outcomes;
     for (const auto& c : swept) outcomes.push_back({c, {}});
     for (auto& out : outcomes)

@@ -103,7 +103,8 @@ Time DimemasNetwork::stage_cost(const Collective& op, CollectiveModel::Size rule
         bytes = s + r;
         break;
     }
-    return add_times(p_.inter_latency, transmission(bytes, p_.inter_bandwidth_mbps));
+    // Whole bytes, as Dimemas counts them (the mean of two sizes may fall between two).
+    return add_times(p_.inter_latency, transmission(std::floor(bytes), p_.inter_bandwidth_mbps));
 }
 
 Time DimemasNetwork::collective(const Collective& op, Time ready) {
@@ -117,6 +118,8 @@ Time DimemasNetwork::collective(const Collective& op, Time ready) {
     const std::uint32_t n = op.member_count;
     auto phase = [&](CollectiveModel::Stages kind, CollectiveModel::Size rule) {
         const std::uint32_t count = stages(kind, n);
+        if (count == 0) return Time{0};
+        const Time cost = stage_cost(op, rule);
         Time total = 0;
         for (std::uint32_t s = 0; s < count; ++s) {
             // A logarithmic stage s pairs up n >> (s + 1) members at once; buses serialise them.
@@ -124,9 +127,7 @@ Time DimemasNetwork::collective(const Collective& op, Time ready) {
                                                  ? std::max<std::uint32_t>(1, n >> (s + 1))
                                                  : 1;
             const std::uint32_t rounds = p_.buses == 0 ? 1 : (concurrent + p_.buses - 1) / p_.buses;
-            total = add_times(total, to_time(static_cast<double>(rounds) *
-                                                 static_cast<double>(stage_cost(op, rule)),
-                                             "a collective stage"));
+            total = add_times(total, scale_time(cost, rounds));
         }
         return total;
     };
