@@ -52,4 +52,46 @@ TraceSummary summarize(const replay::Trace& trace, const replay::Intervals& untr
     return s;
 }
 
+namespace {
+
+void add_each(std::vector<Time>& sums, const std::vector<Time>& values) {
+    sums.resize(std::max(sums.size(), values.size()), 0);
+    for (std::size_t i = 0; i < values.size(); ++i) sums[i] = add_times(sums[i], values[i]);
+}
+
+} // namespace
+
+TraceSummary concatenate(const std::vector<TraceSummary>& parts, replay::Intervals windows) {
+    if (parts.empty()) return {};
+    TraceSummary all = parts.front();
+    all.windows = std::move(windows);
+    all.runtime = 0;
+    all.useful.assign(all.useful.size(), 0);
+    all.instructions = all.cycles = 0;
+    all.has_counters = false;
+    bool ideal = true;
+    IdealRun sum;
+    for (const auto& p : parts) {
+        all.runtime = add_times(all.runtime, p.runtime);
+        add_each(all.useful, p.useful);
+        all.instructions += p.instructions;
+        all.cycles += p.cycles;
+        all.has_counters = all.has_counters || p.has_counters;
+        ideal = ideal && p.ideal.has_value();
+        if (!p.ideal) continue;
+        sum.runtime = add_times(sum.runtime, p.ideal->runtime);
+        add_each(sum.task_useful, p.ideal->task_useful);
+        add_each(sum.task_end, p.ideal->task_end);
+        add_each(sum.task_mpi_outside_omp, p.ideal->task_mpi_outside_omp);
+    }
+    all.ideal.reset();
+    if (ideal) {
+        sum.max_useful = sum.task_useful.empty()
+                             ? 0
+                             : *std::max_element(sum.task_useful.begin(), sum.task_useful.end());
+        all.ideal = std::move(sum);
+    }
+    return all;
+}
+
 } // namespace popsim::metrics

@@ -53,6 +53,11 @@ TraceSummary summarize(const replay::Trace& trace, bool whole_trace = false);
 /// The same with the spans to leave out already found (a replay program's `untraced`).
 TraceSummary summarize(const replay::Trace& trace, const replay::Intervals& untraced);
 
+/// Separate windows of one trace (a region's instances) as one run: times, counts and the ideal
+/// replay's per-task times add up; the maxima are taken of the sums. `windows` become the given
+/// ones (in the trace's time). Empty `parts`: an empty summary.
+TraceSummary concatenate(const std::vector<TraceSummary>& parts, replay::Intervals windows);
+
 /// Time thread `t` spends in state `state` (0-254), summed over its state intervals.
 Time time_in_state(const replay::ThreadTimeline& t, std::uint8_t state);
 

@@ -24,6 +24,13 @@ inline constexpr std::uint32_t k_collective_communicator = 50100004;
 // Hardware counters: deltas since the previous read on the same thread.
 inline constexpr std::uint32_t k_papi_total_instructions = 42000050;
 inline constexpr std::uint32_t k_papi_total_cycles = 42000059;
+/// Paraver's range of hardware counter types (its cutter's rule too).
+constexpr bool is_counter_type(std::uint32_t type) {
+    return type >= 42000000 && type < 50000000;
+}
+constexpr bool is_collective_attribute(std::uint32_t type) {
+    return type >= k_collective_send_size && type <= k_collective_communicator;
+}
 
 inline constexpr std::uint32_t k_tracing_on_off = 40000012;
 

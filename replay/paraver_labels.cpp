@@ -21,8 +21,8 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
-std::optional<std::uint32_t> leading_number(std::string_view& s) {
-    std::uint32_t v = 0;
+template <class Number = std::uint32_t> std::optional<Number> leading_number(std::string_view& s) {
+    Number v = 0;
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc{} || end == s.data()) return std::nullopt;
     s = trim(s.substr(static_cast<std::size_t>(end - s.data())));
@@ -40,12 +40,14 @@ void read_pcf(const std::string& path, TraceLabels& labels) {
     std::ifstream in(path);
     std::string raw;
     std::string section;
+    std::vector<std::uint32_t> block_types; // the EVENT_TYPE block the next VALUES name
     std::uint64_t line_no = 0;
     while (std::getline(in, raw)) {
         ++line_no;
         std::string_view line = trim(raw);
         if (line.empty() || line[0] == '#') continue;
         if (is_pcf_keyword(line)) {
+            if (line == "EVENT_TYPE") block_types.clear();
             section = line;
             continue;
         }
@@ -61,6 +63,12 @@ void read_pcf(const std::string& path, TraceLabels& labels) {
                 throw TraceError(path, line_no,
                                  "EVENT_TYPE line is not '<gradient> <type> <label>'");
             labels.event_types.emplace_back(*type, std::string(line));
+            block_types.push_back(*type);
+        } else if (section == "VALUES") {
+            const auto value = leading_number<std::uint64_t>(line);
+            if (!value) throw TraceError(path, line_no, "VALUES line is not '<value> <label>'");
+            for (const auto type : block_types)
+                labels.event_values.push_back({type, *value, std::string(line)});
         }
     }
 }
@@ -98,6 +106,12 @@ void read_row(const std::string& path, std::uint32_t thread_count, TraceLabels& 
 }
 
 } // namespace
+
+TraceLabels read_pcf_labels(const std::string& base) {
+    TraceLabels labels;
+    if (std::filesystem::exists(base + ".pcf")) read_pcf(base + ".pcf", labels);
+    return labels;
+}
 
 TraceLabels read_paraver_labels(const std::string& base, std::uint32_t thread_count,
                                 WarningLog& warnings) {

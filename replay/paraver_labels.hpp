@@ -12,5 +12,8 @@ namespace popsim::replay {
 /// malformed one throws TraceError with its line.
 TraceLabels read_paraver_labels(const std::string& base, std::uint32_t thread_count,
                                 WarningLog& warnings);
+/// The names of `base.pcf` alone (states, event types and values), to look up names before the
+/// trace is read; empty when there is no .pcf. Throws TraceError on a malformed one.
+TraceLabels read_pcf_labels(const std::string& base);
 
 } // namespace popsim::replay

@@ -293,6 +293,10 @@ void read_header(BlockReader& reader, TextBlock& first, Trace& trace,
             std::string_view probe = text;
             const std::string_view next = take_line(probe);
             if (!is_header_section_line(next)) break;
+            // Paraver's cutter (and popsim cut) mark a cut trace: collectives that other tasks
+            // reached after its end complete without them.
+            if (next.starts_with('#') && next.find(":CUTTER:") != std::string_view::npos)
+                trace.cut_at_end = true;
             if (next.starts_with("c:") || next.starts_with("C:")) {
                 try {
                     trace.header.communicators.push_back(parse_communicator_line(next));

@@ -49,9 +49,11 @@ std::string format_paraver_header(const ParaverHeader& h) {
     return out;
 }
 
-ParaverWriter::ParaverWriter(const std::string& prv_path, const ParaverHeader& header)
+ParaverWriter::ParaverWriter(const std::string& prv_path, const ParaverHeader& header,
+                             std::string_view comments)
     : file_(prv_path) {
     buffer_ = format_paraver_header(header);
+    buffer_ += comments;
 }
 
 void ParaverWriter::flush_if_full() {

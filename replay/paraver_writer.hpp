@@ -16,7 +16,9 @@ class ParaverWriter {
   public:
     /// Opens `prv_path` (plain text, through an OutputFile) and writes the header; throws
     /// OutputError if it cannot.
-    ParaverWriter(const std::string& prv_path, const ParaverHeader& header);
+    /// `comments`: lines after the header (each starting with '#', ending with a newline).
+    ParaverWriter(const std::string& prv_path, const ParaverHeader& header,
+                  std::string_view comments = {});
     ParaverWriter(const ParaverWriter&) = delete;
     ParaverWriter& operator=(const ParaverWriter&) = delete;
 

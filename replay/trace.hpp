@@ -113,10 +113,18 @@ struct RecordCounts {
     std::uint64_t records() const { return states + events + communications; }
 };
 
-/// Names from the .pcf (states, event types) and .row (threads) files beside a trace.
+/// A named value of an event type in the .pcf (a user function, an MPI call, a region).
+struct EventValueLabel {
+    std::uint32_t type = 0;
+    std::uint64_t value = 0;
+    std::string name;
+};
+
+/// Names from the .pcf (states, event types and values) and .row (threads) files beside a trace.
 struct TraceLabels {
     std::vector<std::pair<std::uint32_t, std::string>> states;
     std::vector<std::pair<std::uint32_t, std::string>> event_types;
+    std::vector<EventValueLabel> event_values;
     std::vector<std::string> thread_names; // in ThreadIndex order, may be empty
 };
 

@@ -303,6 +303,7 @@ void TraceBuilder::add_event(const RecordOwner& owner, Time time, std::span<cons
         } else if (p.type == extrae::k_papi_total_instructions ||
                    p.type == extrae::k_papi_total_cycles) {
             attribute_counter(t, time, p, line);
+            track(t, time, p); // when windows are analysed (focus_event_types)
         } else if (!extrae::is_mpi_call_type(p.type)) {
             track(t, time, p);
         }

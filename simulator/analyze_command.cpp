@@ -1,9 +1,11 @@
 #include "metrics/ideal_replay.hpp"
 #include "metrics/scaling.hpp"
 #include "replay/engine/engine.hpp"
+#include "replay/focus/trace_window.hpp"
 #include "replay/paraver_reader.hpp"
 #include "simulator/breakdown_report.hpp"
 #include "simulator/commands.hpp"
+#include "simulator/focus.hpp"
 #include "simulator/global_options.hpp"
 #include "simulator/html_report.hpp"
 #include "simulator/hybrid_tables.hpp"
@@ -46,6 +48,8 @@ struct AnalyzeOptions {
     std::string collectives = "dimemas";
     std::string replay_method = "events";
     std::string eager_limit = "32k";
+    std::string parts_csv_path;
+    FocusOptions focus;
 };
 
 metrics::IdealOptions ideal_options(const AnalyzeOptions& o) {
@@ -58,11 +62,19 @@ metrics::IdealOptions ideal_options(const AnalyzeOptions& o) {
     return options;
 }
 
+/// The metrics of each instance of a region, or of each phase, of one trace.
+struct FocusParts {
+    TraceFocus focus;
+    std::vector<metrics::TraceSummary> summaries;
+    std::vector<metrics::HybridRun> runs;
+};
+
 struct Analyzed {
     std::vector<metrics::TraceSummary> summaries;
     std::vector<metrics::HybridRun> runs;     // the same traces, for the OpenMP and hybrid models
     std::vector<replay::WarningLog> warnings; // per trace
     std::vector<replay::CommunicationRepairs> repairs;
+    std::vector<FocusParts> parts; // per trace, with --region or --phases
 };
 
 /// Tells which windows are analysed when tracing was switched off on every thread for a while.
@@ -134,12 +146,58 @@ std::uint64_t plain_bytes(const std::vector<std::string>& paths) {
     return total;
 }
 
+/// The metrics of one trace, or of a window of it (a trace in its own right).
+void summarize_one(const replay::Trace& trace, const AnalyzeOptions& o,
+                   metrics::TraceSummary& summary, metrics::HybridRun& run,
+                   replay::WarningLog& warnings) {
+    const auto options = ideal_options(o);
+    // The replay program is built on every core; the replay itself is sequential, so the
+    // summaries run beside it.
+    const auto program =
+        o.replay ? replay::build_replay_program(trace, options.program) : replay::ReplayProgram{};
+    std::optional<metrics::IdealRun> ideal;
+    oneapi::tbb::parallel_invoke(
+        [&] {
+            // The program found the untraced spans already (none with --whole-trace).
+            summary = o.replay ? metrics::summarize(trace, program.untraced)
+                               : metrics::summarize(trace, o.whole_trace);
+            run = metrics::hybrid_run(trace);
+        },
+        [&] {
+            if (!o.replay) return;
+            ideal = naming_trace(
+                trace.path, [&] { return metrics::ideal_run(trace, program, options, &warnings); });
+        });
+    summary.ideal = run.ideal = ideal;
+    note_untraced_spans(summary, trace.end_time(), warnings);
+    note_undefined_metrics(summary, warnings);
+}
+
+/// Each instance or phase apart; the warnings of their windows are kept apart too (`window`).
+FocusParts summarize_parts(const replay::Trace& trace, const TraceFocus& focus,
+                           const AnalyzeOptions& o, replay::WarningLog& window_warnings) {
+    FocusParts out{.focus = focus, .summaries = {}, .runs = {}};
+    const std::size_t n = focus.parts.size();
+    out.summaries.resize(n);
+    out.runs.resize(n);
+    std::vector<replay::WarningLog> warnings(n);
+    oneapi::tbb::parallel_for(std::size_t{0}, n, [&](std::size_t k) {
+        const replay::Trace window = replay::window_of(trace, focus.parts[k].window);
+        warnings[k] = window.warnings;
+        summarize_one(window, o, out.summaries[k], out.runs[k], warnings[k]);
+    });
+    for (const auto& w : warnings) window_warnings.merge(w);
+    return out;
+}
+
 Analyzed summarize_all(const AnalyzeOptions& o) {
     const auto& paths = o.traces;
-    std::vector<metrics::TraceSummary> out(paths.size());
-    std::vector<metrics::HybridRun> runs(paths.size());
-    std::vector<replay::WarningLog> warnings(paths.size());
-    std::vector<replay::CommunicationRepairs> repairs(paths.size());
+    Analyzed a;
+    a.summaries.resize(paths.size());
+    a.runs.resize(paths.size());
+    a.warnings.resize(paths.size());
+    a.repairs.resize(paths.size());
+    a.parts.resize(paths.size());
     ProgressBar progress("reading", plain_bytes(paths));
     oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), [&](std::size_t i) {
         replay::ReadOptions read = read_options();
@@ -148,34 +206,41 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
             progress.add(bytes - reported);
             reported = bytes;
         };
-        const replay::Trace trace = replay::read_paraver(paths[i], read);
-        warnings[i] = trace.warnings;
-        repairs[i] = trace.repairs;
-        const auto options = ideal_options(o);
-        // The replay program is built on every core; the replay itself is sequential, so the
-        // summaries run beside it.
-        const auto program = o.replay ? replay::build_replay_program(trace, options.program)
-                                      : replay::ReplayProgram{};
-        std::optional<metrics::IdealRun> ideal;
-        oneapi::tbb::parallel_invoke(
-            [&] {
-                // The program found the untraced spans already (none with --whole-trace).
-                out[i] = o.replay ? metrics::summarize(trace, program.untraced)
-                                  : metrics::summarize(trace, o.whole_trace);
-                runs[i] = metrics::hybrid_run(trace);
-            },
-            [&] {
-                if (!o.replay) return;
-                ideal = naming_trace(paths[i], [&] {
-                    return metrics::ideal_run(trace, program, options, &warnings[i]);
+        const auto [trace, focus] = read_focused(paths[i], o.focus, read);
+        a.parts[i].focus = focus;
+        a.warnings[i] = trace.warnings;
+        a.repairs[i] = trace.repairs;
+        switch (focus.kind) {
+        case TraceFocus::Kind::whole:
+            summarize_one(trace, o, a.summaries[i], a.runs[i], a.warnings[i]);
+            break;
+        case TraceFocus::Kind::window: {
+            const replay::Trace window = replay::window_of(trace, focus.parts[0].window);
+            a.warnings[i].merge(window.warnings);
+            summarize_one(window, o, a.summaries[i], a.runs[i], a.warnings[i]);
+            break;
+        }
+        case TraceFocus::Kind::region: {
+            a.parts[i] = summarize_parts(trace, focus, o, a.warnings[i]);
+            replay::Intervals windows;
+            for (const auto& part : focus.parts)
+                windows.emplace_back(part.window.from, part.window.to);
+            a.summaries[i] = metrics::concatenate(a.parts[i].summaries, windows);
+            a.runs[i] = a.parts[i].runs.front(); // the hybrid models are refused with --region
+            break;
+        }
+        case TraceFocus::Kind::phases:
+            oneapi::tbb::parallel_invoke(
+                [&] { summarize_one(trace, o, a.summaries[i], a.runs[i], a.warnings[i]); },
+                [&] {
+                    replay::WarningLog phases;
+                    a.parts[i] = summarize_parts(trace, focus, o, phases);
                 });
-            });
-        out[i].ideal = runs[i].ideal = ideal;
-        note_untraced_spans(out[i], trace.end_time(), warnings[i]);
-        note_undefined_metrics(out[i], warnings[i]);
+            break;
+        }
     });
-    for (std::size_t i = 0; i < paths.size(); ++i) print_warnings(paths[i], warnings[i]);
-    return {std::move(out), std::move(runs), std::move(warnings), std::move(repairs)};
+    for (std::size_t i = 0; i < paths.size(); ++i) print_warnings(paths[i], a.warnings[i]);
+    return a;
 }
 
 /// The table `--model` names; the OpenMP and hybrid ones list runs by threads and layout.
@@ -189,6 +254,54 @@ MetricTable model_table(const std::string& model, const metrics::SeriesAnalysis&
     return modelfactors_table(series);
 }
 
+/// The metrics of each phase or instance of a trace, as a table with one column each; the
+/// scalings between them are left out (they are parts of one run, not runs at other scales).
+MetricTable parts_table(const std::string& model, const FocusParts& parts,
+                        metrics::SerTransConvention convention) {
+    const auto series =
+        metrics::analyze_series(parts.summaries, metrics::ScalingKind::strong, convention);
+    MetricTable table = model_table(model, series, metrics::analyze_openmp_series(parts.runs));
+    table.column_title = parts.focus.kind == TraceFocus::Kind::phases ? "Phase" : "Instance";
+    table.columns.clear();
+    for (const auto& part : parts.focus.parts) table.columns.push_back(part.label);
+    std::erase_if(table.factors, [](const MetricRow& row) {
+        return row.key.ends_with("scalability") || row.key == "global_efficiency" ||
+               row.key == "speedup" || row.key.ends_with("_scaling") || row.key == "global" ||
+               row.key == "computational";
+    });
+    return table;
+}
+
+std::vector<std::string> part_spans(const TraceFocus& focus) {
+    std::vector<std::string> spans;
+    for (const auto& part : focus.parts) {
+        spans.push_back(fmt::format("{:.6f} s - {:.6f} s",
+                                    static_cast<double>(part.window.from) / 1e9,
+                                    static_cast<double>(part.window.to) / 1e9));
+    }
+    return spans;
+}
+
+nlohmann::json parts_json(const FocusParts& parts, const MetricTable& table) {
+    nlohmann::json j;
+    j["kind"] = parts.focus.kind == TraceFocus::Kind::phases ? "phases" : "region";
+    j["description"] = parts.focus.description;
+    j["event_type"] = parts.focus.selector->type;
+    j["event_values"] = parts.focus.selector->values;
+    auto& list = j["parts"] = nlohmann::json::array();
+    for (std::size_t k = 0; k < parts.focus.parts.size(); ++k) {
+        nlohmann::json part;
+        part["label"] = parts.focus.parts[k].label;
+        part["from_ns"] = parts.focus.parts[k].window.from;
+        part["to_ns"] = parts.focus.parts[k].window.to;
+        for (const auto* rows : {&table.factors, &table.raw})
+            for (const auto& row : *rows)
+                part[row.key] = row.values[k] ? nlohmann::json(*row.values[k]) : nlohmann::json();
+        list.push_back(std::move(part));
+    }
+    return j;
+}
+
 nlohmann::json analysis_json(const metrics::SeriesAnalysis& series, const Analyzed& analyzed) {
     auto j = series_to_json(series);
     for (auto& t : j["traces"]) {
@@ -197,14 +310,34 @@ nlohmann::json analysis_json(const metrics::SeriesAnalysis& series, const Analyz
             t["hybrid"] = hybrid_json(analyzed.runs[i]);
             t["warnings"] = warnings_json(analyzed.warnings[i]);
             t["communication_repairs"] = repairs_json(analyzed.repairs[i]);
+            const auto& parts = analyzed.parts[i];
+            if (!parts.summaries.empty()) {
+                t["focus"] = parts_json(parts, parts_table("mpi", parts, series.convention));
+            } else if (parts.focus.kind == TraceFocus::Kind::window) {
+                t["focus"] = {{"kind", "window"},
+                              {"description", parts.focus.description},
+                              {"from_ns", parts.focus.parts[0].window.from},
+                              {"to_ns", parts.focus.parts[0].window.to}};
+            }
         }
     }
     return j;
 }
 
 void run_analyze(const AnalyzeOptions& o) {
-    check_output_paths(o.traces,
-                       {{"--csv", o.csv_path}, {"--json", o.json_path}, {"--html", o.html_path}});
+    check_output_paths(o.traces, {{"--csv", o.csv_path},
+                                  {"--json", o.json_path},
+                                  {"--html", o.html_path},
+                                  {"--parts-csv", o.parts_csv_path}});
+    if (!o.focus.region.empty() && o.model != "mpi" && o.model != "additive") {
+        throw std::invalid_argument(fmt::format(
+            "--region with --model {}: the metrics of all instances together exist for the MPI "
+            "models (mpi, additive); for the OpenMP and hybrid models, analyse one instance with "
+            "--from/--to, or each with --phases",
+            o.model));
+    }
+    if (!o.parts_csv_path.empty() && o.focus.region.empty() && o.focus.phases.empty())
+        throw std::invalid_argument("--parts-csv needs --region or --phases");
     std::optional<metrics::ScalingKind> forced;
     if (o.scaling == "strong") forced = metrics::ScalingKind::strong;
     if (o.scaling == "weak") forced = metrics::ScalingKind::weak;
@@ -228,6 +361,17 @@ void run_analyze(const AnalyzeOptions& o) {
     std::cout << format_terminal_table(table, style);
     if (o.model == "mpi" || o.model == "additive")
         for (const auto& trace : series.traces) std::cout << format_rank_breakdown(trace);
+    std::string parts_csv;
+    for (const auto& parts : analyzed.parts) {
+        if (parts.summaries.empty()) continue;
+        const MetricTable table = parts_table(o.model, parts, convention);
+        std::cout << fmt::format("\n{}: {}\n", parts.summaries.front().path,
+                                 parts.focus.description)
+                  << format_parts_table(table, part_spans(parts.focus), style);
+        if (!parts_csv.empty()) parts_csv += '\n';
+        parts_csv += o.model == "openmp" ? format_pypop_csv(table) : format_modelfactors_csv(table);
+    }
+    if (!o.parts_csv_path.empty()) write_text_file(o.parts_csv_path, parts_csv);
     if (!o.csv_path.empty())
         write_text_file(o.csv_path, o.model == "openmp" ? format_pypop_csv(table)
                                                         : format_modelfactors_csv(table));
@@ -279,6 +423,10 @@ void add_analyze_command(CLI::App& app) {
     cmd->add_flag("--whole-trace", options->whole_trace,
                   "Analyse the whole trace, also where tracing was switched off on every thread "
                   "(by default those spans are left out: the traced windows are analysed)");
+    add_focus_options(cmd, options->focus);
+    cmd->add_option("--parts-csv", options->parts_csv_path,
+                    "With --region or --phases: write the metrics of each instance or phase to "
+                    "FILE (modelfactors' layout, one column each; one table per trace)");
     cmd->add_flag("--fraction", options->fraction,
                   "Show efficiencies as fractions (0-1) instead of %");
     cmd->add_flag("--no-color", options->no_color, "No colours, even on a terminal");

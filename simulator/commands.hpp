@@ -10,6 +10,8 @@ void add_synth_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
 void add_whatif_command(CLI::App& app);
 void add_convert_command(CLI::App& app);
+void add_cut_command(CLI::App& app);
+void add_events_command(CLI::App& app);
 
 /// Exit codes: 0 success, 1 usage error, 2 bad input (trace, description, config), 3 other failure.
 inline constexpr int k_exit_usage = 1;

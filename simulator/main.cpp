@@ -21,6 +21,8 @@ int main(int argc, char** argv) {
     add_simulate_command(app);
     add_whatif_command(app);
     add_convert_command(app);
+    add_cut_command(app);
+    add_events_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

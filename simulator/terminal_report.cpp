@@ -52,7 +52,52 @@ void append_rows(std::string& out, const std::vector<MetricRow>& rows, std::size
     }
 }
 
+/// "Parallel efficiency" -> "PE", "Communication efficiency" -> "CommE", "OpenMP region
+/// efficiency" -> "ORE": short headers for the compact table.
+std::string abbreviation(const MetricRow& row) {
+    if (row.key == "communication_efficiency") return "CommE";
+    if (row.key == "serialization_efficiency") return "SerE";
+    if (row.key == "average_ipc") return "IPC";
+    std::string out;
+    bool word_start = true;
+    for (char c : row.label) {
+        if (word_start && c != ' ' && c != '(') out += static_cast<char>(std::toupper(c));
+        word_start = c == ' ' || c == '-';
+    }
+    return out;
+}
+
 } // namespace
+
+std::string format_parts_table(const MetricTable& table, const std::vector<std::string>& spans,
+                               const TerminalStyle& style) {
+    constexpr int k_width = 8;
+    std::vector<const MetricRow*> shown;
+    for (const auto& r : table.factors)
+        if (r.kind == ValueKind::efficiency || r.key == "average_ipc") shown.push_back(&r);
+    std::size_t span_width = 4;
+    for (const auto& s : spans) span_width = std::max(span_width, s.size());
+    const std::size_t title_width = std::max<std::size_t>(table.column_title.size(), 5);
+    std::string out =
+        fmt::format("{:>{}} | {:<{}}", table.column_title, title_width, "span", span_width);
+    for (const auto* r : shown) out += fmt::format(" {:>{}}", abbreviation(*r), k_width);
+    out += '\n';
+    out += std::string(out.size() - 1, '=') + '\n';
+    for (std::size_t c = 0; c < table.columns.size(); ++c) {
+        out += fmt::format("{:>{}} | {:<{}}", table.columns[c], title_width, spans[c], span_width);
+        for (const auto* r : shown) {
+            const auto& v = r->values[c];
+            std::string text = value_text(v, r->kind, style);
+            const bool colored = style.color && v && r->kind == ValueKind::efficiency;
+            out += ' ';
+            if (colored) out += color_for(*v);
+            out += fmt::format("{:>{}}", text, k_width);
+            if (colored) out += "\033[0m";
+        }
+        out += '\n';
+    }
+    return out;
+}
 
 std::string format_terminal_table(const MetricTable& table, const TerminalStyle& style) {
     std::size_t width = 0;

@@ -13,5 +13,9 @@ struct TerminalStyle {
 };
 
 std::string format_terminal_table(const MetricTable& table, const TerminalStyle& style);
+/// The same table turned on its side, compact for many columns (phases, region instances): one
+/// line per column with its span, its efficiencies (abbreviated: PE, LB, CommE, ...) and IPC.
+std::string format_parts_table(const MetricTable& table, const std::vector<std::string>& spans,
+                               const TerminalStyle& style);
 
 } // namespace popsim::simulator

@@ -1,0 +1,152 @@
+#include "replay/focus/event_spec.hpp"
+
+#include "replay/mpi_calls.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <fnmatch.h>
+#include <set>
+
+namespace popsim::replay {
+
+bool EventSelector::selects(std::uint64_t value) const {
+    return value != 0 &&
+           (values.empty() || std::binary_search(values.begin(), values.end(), value));
+}
+
+namespace {
+
+template <class Number> std::optional<Number> number(std::string_view s) {
+    Number v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc{} || end != s.data() + s.size() || s.empty()) return std::nullopt;
+    return v;
+}
+
+bool name_matches(const std::string& pattern, const std::string& name) {
+    return fnmatch(pattern.c_str(), name.c_str(), FNM_CASEFOLD) == 0;
+}
+
+std::string type_name(std::uint32_t type, const TraceLabels& labels) {
+    for (const auto& [t, name] : labels.event_types)
+        if (t == type) return name;
+    return fmt::format("event type {}", type);
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0]++;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                              std::tolower(static_cast<unsigned char>(b[j - 1]));
+            const std::size_t next = std::min({row[j] + 1, row[j - 1] + 1, diagonal + !same});
+            diagonal = row[j];
+            row[j] = next;
+        }
+    }
+    return row[b.size()];
+}
+
+/// The three names of the .pcf closest to `spec` (wildcards dropped), for the error message.
+std::vector<std::string> nearest_names(std::string_view spec, const TraceLabels& labels) {
+    std::string plain;
+    for (char c : spec)
+        if (c != '*' && c != '?') plain += c;
+    std::set<std::pair<std::size_t, std::string>> ranked;
+    auto consider = [&](const std::string& name) {
+        // Compare with the name's prefix too: "solv" is near "solve_system".
+        const std::size_t d =
+            std::min(edit_distance(plain, name),
+                     edit_distance(plain, std::string_view(name).substr(0, plain.size())) + 1);
+        ranked.insert({d, name});
+    };
+    for (const auto& [type, name] : labels.event_types) consider(name);
+    for (const auto& v : labels.event_values) consider(v.name);
+    std::vector<std::string> out;
+    for (const auto& [d, name] : ranked) {
+        if (out.size() == 3) break;
+        out.push_back(fmt::format("'{}'", name));
+    }
+    return out;
+}
+
+EventSelector by_name(const std::string& spec, const TraceLabels& labels) {
+    std::vector<std::uint32_t> types;
+    for (const auto& [type, name] : labels.event_types)
+        if (name_matches(spec, name) && std::find(types.begin(), types.end(), type) == types.end())
+            types.push_back(type);
+    if (types.size() == 1)
+        return {.type = types[0], .values = {}, .description = type_name(types[0], labels)};
+    if (types.size() > 1) {
+        throw BadEventSpec(fmt::format("'{}' names {} event types ({}): give one, or its number",
+                                       spec, types.size(), fmt::join(types, ", ")));
+    }
+    EventSelector s;
+    std::vector<std::string> names;
+    std::set<std::uint32_t> value_types;
+    for (const auto& v : labels.event_values) {
+        if (!name_matches(spec, v.name) || v.value == 0) continue;
+        value_types.insert(v.type);
+        s.type = v.type;
+        s.values.push_back(v.value);
+        names.push_back(v.name);
+    }
+    if (value_types.size() > 1) {
+        throw BadEventSpec(fmt::format("'{}' names values of {} event types ({}): give TYPE:VALUE",
+                                       spec, value_types.size(), fmt::join(value_types, ", ")));
+    }
+    if (value_types.empty()) {
+        if (const auto call = mpi_call_by_name(spec)) // traces without a .pcf
+            return {.type = call->event_type,
+                    .values = {call->id},
+                    .description = fmt::format("MPI_{}", call->name)};
+        const auto near = nearest_names(spec, labels);
+        throw BadEventSpec(
+            labels.event_types.empty()
+                ? fmt::format("no .pcf names '{}' (there is no .pcf beside the trace): give "
+                              "TYPE or TYPE:VALUE",
+                              spec)
+                : fmt::format("no event type or value of the .pcf is named '{}'{}", spec,
+                              near.empty() ? ""
+                                           : fmt::format(" (nearest: {})", fmt::join(near, ", "))));
+    }
+    std::sort(s.values.begin(), s.values.end());
+    s.values.erase(std::unique(s.values.begin(), s.values.end()), s.values.end());
+    s.description =
+        names.size() == 1
+            ? fmt::format("{} {} ({}:{})", type_name(s.type, labels), names[0], s.type, s.values[0])
+            : fmt::format("{} {} ({} values)", type_name(s.type, labels), spec, s.values.size());
+    return s;
+}
+
+} // namespace
+
+EventSelector resolve_event_spec(std::string_view spec, const TraceLabels& labels) {
+    const std::size_t colon = spec.find(':');
+    const auto type = number<std::uint32_t>(spec.substr(0, colon));
+    if (type && colon == std::string_view::npos)
+        return {.type = *type, .values = {}, .description = type_name(*type, labels)};
+    if (type) {
+        const auto value = number<std::uint64_t>(spec.substr(colon + 1));
+        if (!value || *value == 0) {
+            throw BadEventSpec(fmt::format("'{}': the value after ':' must be a number above 0 "
+                                           "(0 ends a region)",
+                                           spec));
+        }
+        std::string description = fmt::format("event {}:{}", *type, *value);
+        for (const auto& v : labels.event_values) {
+            if (v.type == *type && v.value == *value)
+                description =
+                    fmt::format("{} {} ({}:{})", type_name(*type, labels), v.name, *type, *value);
+        }
+        return {.type = *type, .values = {*value}, .description = description};
+    }
+    if (spec.empty()) throw BadEventSpec("an empty name: give TYPE, TYPE:VALUE or a name");
+    return by_name(std::string(spec), labels);
+}
+
+} // namespace popsim::replay

@@ -1,0 +1,137 @@
+#include "replay/focus/record_window.hpp"
+
+#include "replay/extrae_events.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace popsim::replay {
+
+RecordWindow::RecordWindow(const ParaverHeader& header, TimeWindow window, RecordSink& sink)
+    : window_(window), sink_(sink) {
+    std::size_t next = 0;
+    for (const auto& app : header.applications) {
+        auto& bases = task_base_.emplace_back();
+        for (const auto& task : app.tasks) {
+            bases.push_back(next);
+            next += task.threads;
+        }
+    }
+    threads_.resize(next);
+}
+
+RecordWindow::ThreadEffects& RecordWindow::thread(const RecordOwner& owner) {
+    // Owners were checked against the header by the reader that produced them.
+    ThreadEffects& t =
+        threads_.at(task_base_.at(owner.application - 1).at(owner.task - 1) + owner.thread - 1);
+    t.owner = owner;
+    return t;
+}
+
+void RecordWindow::check_before_start(const char* what, Time time) const {
+    if (!started_) return;
+    throw UnsortedRecords(fmt::format(
+        "a {} at {} ns, at or before the window's start ({} ns), comes after records past the "
+        "start: the trace is not sorted by time across threads",
+        what, time, window_.from));
+}
+
+void RecordWindow::state(const StateRecord& r) {
+    ThreadEffects& t = thread(r.owner);
+    const auto part = window_.clip(r.begin, r.end);
+    if (r.begin <= window_.from) {
+        if (!part) return; // over before the window
+        check_before_start("state", r.begin);
+        t.opening = r;
+        t.opening->begin = window_.rebase(part->first);
+        t.opening->end = window_.rebase(part->second);
+        return;
+    }
+    start();
+    if (!part) return;
+    StateRecord clipped = r;
+    clipped.begin = window_.rebase(part->first);
+    clipped.end = window_.rebase(part->second);
+    sink_.state(clipped);
+}
+
+void RecordWindow::event(const RecordOwner& owner, Time time, std::span<const EventPair> pairs) {
+    ThreadEffects& t = thread(owner);
+    if (time <= window_.from) {
+        check_before_start("event", time);
+        apply(t, time, pairs);
+        return;
+    }
+    start();
+    if (time > window_.to) return;
+    kept_.clear();
+    for (const auto& p : pairs) {
+        if (extrae::is_counter_type(p.type) ? window_.keeps_counter_read(time)
+                                            : window_.keeps_event(time))
+            kept_.push_back(p);
+    }
+    if (!kept_.empty()) sink_.event(owner, window_.rebase(time), kept_);
+    if (window_.keeps_event(time)) apply(t, time, pairs);
+}
+
+void RecordWindow::comm(const CommRecord& r) {
+    if (!window_.keeps_message(r.logical_send, r.logical_recv, r.physical_recv)) return;
+    CommRecord kept = r;
+    for (Time* time :
+         {&kept.logical_send, &kept.physical_send, &kept.logical_recv, &kept.physical_recv})
+        *time = window_.rebase(std::clamp(*time, window_.from, window_.to));
+    sink_.comm(kept);
+}
+
+// Within one record, as the trace builder reads it: exits, then entries, then the entry's
+// attributes.
+void RecordWindow::apply(ThreadEffects& t, Time time, std::span<const EventPair> pairs) {
+    for (const auto& p : pairs)
+        if (extrae::is_mpi_call_type(p.type) && p.value == 0) t.call_entry.clear();
+    for (const auto& p : pairs) {
+        if (extrae::is_mpi_call_type(p.type) && p.value != 0) {
+            t.call_entry.assign(1, p);
+            t.call_entry_time = time;
+        }
+    }
+    for (const auto& p : pairs) {
+        if (extrae::is_mpi_call_type(p.type) || extrae::is_counter_type(p.type)) continue;
+        if (extrae::is_collective_attribute(p.type)) {
+            if (!t.call_entry.empty() && t.call_entry_time == time) t.call_entry.push_back(p);
+            continue;
+        }
+        auto set = std::find_if(t.set_values.begin(), t.set_values.end(),
+                                [&](const EventPair& s) { return s.type == p.type; });
+        if (p.value == 0) {
+            if (set != t.set_values.end()) t.set_values.erase(set);
+        } else if (set != t.set_values.end()) {
+            set->value = p.value;
+        } else {
+            t.set_values.push_back(p);
+        }
+    }
+}
+
+void RecordWindow::start() {
+    if (std::exchange(started_, true)) return;
+    for (auto& t : threads_) {
+        if (!t.owner) continue;
+        if (t.opening) sink_.state(*t.opening);
+        kept_ = t.call_entry;
+        kept_.insert(kept_.end(), t.set_values.begin(), t.set_values.end());
+        if (!kept_.empty()) sink_.event(*t.owner, 0, kept_);
+    }
+}
+
+void RecordWindow::finish() {
+    start();
+    for (auto& t : threads_) {
+        if (!t.owner) continue;
+        kept_.clear();
+        if (!t.call_entry.empty()) kept_.push_back({t.call_entry.front().type, 0});
+        for (const auto& set : t.set_values) kept_.push_back({set.type, 0});
+        if (!kept_.empty()) sink_.event(*t.owner, window_.length(), kept_);
+    }
+}
+
+} // namespace popsim::replay

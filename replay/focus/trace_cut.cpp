@@ -1,0 +1,125 @@
+#include "replay/focus/trace_cut.hpp"
+
+#include "replay/focus/record_window.hpp"
+#include "replay/line_reader.hpp"
+#include "replay/output_file.hpp"
+#include "replay/paraver_header.hpp"
+#include "replay/paraver_reader.hpp"
+#include "replay/paraver_writer.hpp"
+#include "replay/parse_error.hpp"
+#include "replay/trace_error.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+
+namespace popsim::replay {
+
+std::string companion_path(const std::string& prv_path, const std::string& extension) {
+    return trace_base_name(prv_path) + extension;
+}
+
+namespace {
+
+class WriterSink final : public RecordSink {
+  public:
+    explicit WriterSink(ParaverWriter& writer) : writer_(writer) {}
+    void state(const StateRecord& r) override {
+        writer_.state(r.owner, r.begin, r.end, r.state);
+        ++records;
+    }
+    void event(const RecordOwner& owner, Time time, std::span<const EventPair> pairs) override {
+        writer_.event(owner, time, pairs);
+        ++records;
+    }
+    void comm(const CommRecord& r) override {
+        writer_.comm(r);
+        ++records;
+    }
+    std::uint64_t records = 0;
+
+  private:
+    ParaverWriter& writer_;
+};
+
+/// Paraver's cutter mark: the cut's date, the original trace, the offset of the times, the
+/// window (in the original's ns).
+std::string cutter_mark(const std::string& path, TimeWindow window) {
+    const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    return fmt::format("#{:%Y%m%d%H%M%S}:CUTTER:ORIGINAL:\"{}\":{}:{}:{}\n", fmt::gmtime(now), path,
+                       window.from, window.from, window.to);
+}
+
+void copy_companion(const std::string& from_prv, const std::string& to_prv,
+                    const std::string& extension) {
+    const std::string from = companion_path(from_prv, extension);
+    if (!std::filesystem::exists(from)) return;
+    std::ifstream in(from, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    write_whole_file(companion_path(to_prv, extension), text.str());
+}
+
+} // namespace
+
+CutCounts cut_paraver(const std::string& path, TimeWindow window, const std::string& out_prv) {
+    LineReader in(path);
+    std::string_view line;
+    auto fail = [&](const std::string& cause) { throw TraceError(path, in.number(), cause); };
+    if (!in.next(line)) fail("empty file: no Paraver header");
+    if (line == "new format" && !in.next(line)) fail("no Paraver header");
+    ParaverHeader header;
+    std::string comments;
+    try {
+        header = parse_paraver_header(line);
+        // The header section: communicators, and comments kept as they are (earlier cuts' marks).
+        bool more = in.next(line);
+        for (; more && (line.empty() || line[0] == '#' || line[0] == 'c' || line[0] == 'C');
+             more = in.next(line)) {
+            if (line.starts_with("c:") || line.starts_with("C:"))
+                header.communicators.push_back(parse_communicator_line(line));
+            else if (!line.empty())
+                comments += fmt::format("{}\n", line);
+        }
+        comments += cutter_mark(path, window);
+        header.end_time = window.length();
+        ParaverWriter writer(out_prv, header, comments);
+        WriterSink sink(writer);
+        RecordWindow cut(header, window, sink);
+        EventRecord event;
+        for (; more; more = in.next(line)) {
+            if (line.empty() || line[0] == '#') continue;
+            switch (line[0]) {
+            case '1':
+                cut.state(parse_state_record(line, header.ns_per_unit));
+                break;
+            case '2':
+                parse_event_record(line, header.ns_per_unit, event);
+                cut.event(event.owner, event.time, event.pairs);
+                break;
+            case '3':
+                cut.comm(parse_comm_record(line, header.ns_per_unit));
+                break;
+            default: // global communications (4:): popsim's reader has no use for them either
+                break;
+            }
+        }
+        cut.finish();
+        writer.close();
+        copy_companion(path, out_prv, ".pcf");
+        copy_companion(path, out_prv, ".row");
+        return {.lines_read = in.number(), .records_written = sink.records};
+    } catch (const ParseError& e) {
+        fail(e.what());
+    } catch (const UnsortedRecords& e) {
+        fail(e.what());
+    } catch (const std::out_of_range&) {
+        fail("the record names a thread the header does not declare");
+    }
+    return {};
+}
+
+} // namespace popsim::replay

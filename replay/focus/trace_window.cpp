@@ -1,0 +1,210 @@
+#include "replay/focus/trace_window.hpp"
+
+#include "replay/communication_repair.hpp"
+#include "replay/extrae_events.hpp"
+#include "replay/focus/record_window.hpp"
+#include "replay/mpi_calls.hpp"
+#include "replay/trace_builder.hpp"
+
+#include <algorithm>
+
+namespace popsim::replay {
+
+std::vector<std::uint32_t> focus_event_types(std::vector<std::uint32_t> tracked) {
+    for (std::uint32_t counter : {extrae::k_papi_total_instructions, extrae::k_papi_total_cycles})
+        if (std::find(tracked.begin(), tracked.end(), counter) == tracked.end())
+            tracked.push_back(counter);
+    return tracked;
+}
+
+namespace {
+
+class BuilderSink final : public RecordSink {
+  public:
+    explicit BuilderSink(TraceBuilder& builder) : builder_(builder) {}
+    void state(const StateRecord& r) override { builder_.add_state(r, 0); }
+    void event(const RecordOwner& owner, Time time, std::span<const EventPair> pairs) override {
+        builder_.add_event(owner, time, pairs, 0);
+    }
+    void comm(const CommRecord& r) override { builder_.add_comm(r, 0); }
+
+  private:
+    TraceBuilder& builder_;
+};
+
+/// One thread's records, regenerated from the trace model in time order: the records a cut at
+/// `from` needs to know what is in effect there, or those after it up to `to`.
+class ThreadRecords {
+  public:
+    ThreadRecords(const ThreadTimeline& t, RecordOwner owner) : t_(t), owner_(owner) {}
+
+    void before(TimeWindow w, RecordWindow& out) {
+        const std::size_t s = first_state_after(w.from);
+        if (s > 0 && t_.state_value[s - 1] != k_no_state) out.state(state(s - 1));
+        const std::size_t c = first_call_after(w.from);
+        if (c > 0 && t_.call_end[c - 1] > w.from) add_entry(c - 1);
+        for (const auto& series : t_.tracked_events) {
+            if (extrae::is_counter_type(series.type)) continue;
+            const auto at = std::upper_bound(series.time.begin(), series.time.end(), w.from);
+            if (at == series.time.begin()) continue;
+            const auto i = static_cast<std::size_t>(at - series.time.begin()) - 1;
+            pairs_.push_back({series.time[i], {series.type, series.value[i]}, false});
+        }
+        flush_events(out, w.from + 1);
+    }
+
+    void inside(TimeWindow w, RecordWindow& out) {
+        std::size_t c = first_call_after(w.from);
+        if (c > 0 && t_.call_end[c - 1] > w.from) // the exit of the call open at `from`
+            pairs_.push_back({t_.call_end[c - 1], {call_type(c - 1), 0}, false});
+        for (; c < t_.call_id.size() && t_.call_begin[c] < w.to; ++c) {
+            add_entry(c);
+            // A call of no length leaves on a line after its entry's, as Extrae writes it: a
+            // line's exits are read before its entries.
+            const Time exit = t_.call_end[c];
+            pairs_.push_back({exit, {call_type(c), 0}, exit == t_.call_begin[c]});
+        }
+        for (const auto& series : t_.tracked_events) {
+            auto i = static_cast<std::size_t>(
+                std::upper_bound(series.time.begin(), series.time.end(), w.from) -
+                series.time.begin());
+            for (; i < series.time.size() && series.time[i] <= w.to; ++i)
+                pairs_.push_back({series.time[i], {series.type, series.value[i]}, false});
+        }
+        sort_pairs();
+        // States and events merged by time, a state before the events at its start.
+        std::size_t s = first_state_after(w.from);
+        std::size_t e = 0;
+        while (e < pairs_.size()) {
+            const Time time = pairs_[e].time;
+            for (; s < t_.state_count() && t_.state_begin[s] <= time && t_.state_begin[s] < w.to;
+                 ++s)
+                if (t_.state_value[s] != k_no_state) out.state(state(s));
+            e = put_line(out, e);
+        }
+        for (; s < t_.state_count() && t_.state_begin[s] < w.to; ++s)
+            if (t_.state_value[s] != k_no_state) out.state(state(s));
+        pairs_.clear();
+    }
+
+  private:
+    std::size_t first_state_after(Time t) const {
+        return static_cast<std::size_t>(
+            std::upper_bound(t_.state_begin.begin(), t_.state_begin.end(), t) -
+            t_.state_begin.begin());
+    }
+    std::size_t first_call_after(Time t) const {
+        return static_cast<std::size_t>(
+            std::upper_bound(t_.call_begin.begin(), t_.call_begin.end(), t) -
+            t_.call_begin.begin());
+    }
+    StateRecord state(std::size_t i) const {
+        return {owner_, t_.state_begin[i], t_.state_end(i), t_.state_value[i]};
+    }
+    std::uint32_t call_type(std::size_t c) const {
+        const auto call = mpi_call_by_id(t_.call_id[c]);
+        return call ? call->event_type : extrae::k_mpi_other;
+    }
+    /// The call's entry and, on the same line, its collective attributes.
+    void add_entry(std::size_t c) {
+        const Time begin = t_.call_begin[c];
+        pairs_.push_back({begin, {call_type(c), t_.call_id[c]}, false});
+        const auto attrs = std::lower_bound(
+            t_.collectives.begin(), t_.collectives.end(), c,
+            [](const CollectiveAttributes& a, std::size_t call) { return a.call < call; });
+        if (attrs == t_.collectives.end() || attrs->call != c) return;
+        pairs_.push_back({begin, {extrae::k_collective_send_size, attrs->send_bytes}, false});
+        pairs_.push_back({begin, {extrae::k_collective_recv_size, attrs->recv_bytes}, false});
+        pairs_.push_back({begin, {extrae::k_collective_root, attrs->is_root ? 1u : 0u}, false});
+        pairs_.push_back({begin, {extrae::k_collective_communicator, attrs->communicator}, false});
+    }
+    /// Writes the gathered events before `until`, one line per time.
+    void flush_events(RecordWindow& out, Time until) {
+        sort_pairs();
+        for (std::size_t e = 0; e < pairs_.size() && pairs_[e].time < until;) e = put_line(out, e);
+        pairs_.clear();
+    }
+    void sort_pairs() {
+        std::stable_sort(pairs_.begin(), pairs_.end(), [](const TimedPair& a, const TimedPair& b) {
+            return a.line() < b.line();
+        });
+    }
+    /// Writes the line that begins at pairs_[e]; returns the index after it.
+    std::size_t put_line(RecordWindow& out, std::size_t e) {
+        const auto line = pairs_[e].line();
+        line_.clear();
+        for (; e < pairs_.size() && pairs_[e].line() == line; ++e) line_.push_back(pairs_[e].pair);
+        out.event(owner_, line.first, line_);
+        return e;
+    }
+
+    const ThreadTimeline& t_;
+    RecordOwner owner_;
+    struct TimedPair {
+        Time time;
+        EventPair pair;
+        bool next_line; // on a second line at the same time
+        std::pair<Time, bool> line() const { return {time, next_line}; }
+    };
+    std::vector<TimedPair> pairs_;
+    std::vector<EventPair> line_;
+};
+
+/// Each thread as the window's header numbers it: its one application is the first.
+std::vector<RecordOwner> window_owners(const Trace& trace) {
+    std::vector<RecordOwner> owners;
+    for (const auto& t : trace.threads)
+        owners.push_back({.application = 1, .task = t.name.task, .thread = t.name.thread});
+    return owners;
+}
+
+std::vector<std::uint32_t> tracked_types(const Trace& trace) {
+    std::vector<std::uint32_t> types;
+    for (const auto& t : trace.threads)
+        for (const auto& s : t.tracked_events)
+            if (std::find(types.begin(), types.end(), s.type) == types.end())
+                types.push_back(s.type);
+    return types;
+}
+
+} // namespace
+
+Trace window_of(const Trace& trace, TimeWindow window) {
+    Trace out;
+    out.path = trace.path;
+    out.header = trace.header; // the analysed application only
+    out.header.end_time = window.length();
+    out.application = trace.application;
+    out.labels = trace.labels;
+    TraceBuilder builder(out, tracked_types(trace), false);
+    BuilderSink sink(builder);
+    RecordWindow cut(out.header, window, sink);
+    const auto owners = window_owners(trace);
+    std::vector<ThreadRecords> threads;
+    threads.reserve(trace.threads.size());
+    for (ThreadIndex t = 0; t < trace.thread_count(); ++t)
+        threads.emplace_back(trace.threads[t], owners[t]);
+    for (auto& t : threads) t.before(window, cut);
+    for (auto& t : threads) t.inside(window, cut);
+    const auto& c = trace.comms;
+    for (std::size_t i = 0; i < c.size(); ++i) {
+        cut.comm({.sender = owners[c.sender[i]],
+                  .logical_send = c.logical_send[i],
+                  .physical_send = c.logical_send[i], // not kept by the model
+                  .receiver = owners[c.receiver[i]],
+                  .logical_recv = c.logical_recv[i],
+                  .physical_recv = c.physical_recv[i],
+                  .size = c.bytes[i],
+                  .tag = c.tag[i]});
+    }
+    cut.finish();
+    builder.finish(0);
+    for (ThreadIndex t = 0; t < out.threads.size(); ++t)
+        out.threads[t].name.application = trace.application;
+    out.cut_at_end = true;
+    drop_duplicate_records(out);
+    out.repairs = repair_communications(out);
+    return out;
+}
+
+} // namespace popsim::replay

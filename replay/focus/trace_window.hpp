@@ -1,0 +1,26 @@
+#pragma once
+// A window of a trace in memory, as if the trace had been cut there: the trace `popsim cut` would
+// write for the same window, read back (record_window.hpp), without a second pass over the file.
+//
+// Example:
+//   ReadOptions options;
+//   options.tracked_event_types = focus_event_types(options.tracked_event_types);
+//   Trace trace = read_paraver("run.prv.gz", options);
+//   Trace focus = window_of(trace, {.from = 2'000'000'000, .to = 3'000'000'000});
+#include "replay/focus/time_window.hpp"
+#include "replay/trace.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace popsim::replay {
+
+/// `tracked` with what windows need besides: the hardware counter reads, so that a window counts
+/// the instructions and cycles of its own bursts.
+std::vector<std::uint32_t> focus_event_types(std::vector<std::uint32_t> tracked);
+
+/// The part of `trace` in `window` (0 <= from < to <= the trace's end), times from 0. Counters
+/// are those of the window's bursts when the trace was read with focus_event_types().
+Trace window_of(const Trace& trace, TimeWindow window);
+
+} // namespace popsim::replay

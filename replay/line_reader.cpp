@@ -1,0 +1,27 @@
+#include "replay/line_reader.hpp"
+
+namespace popsim::replay {
+
+bool LineReader::next(std::string_view& line) {
+    for (;;) {
+        const std::size_t nl = buffer_.find('\n', start_);
+        if (nl != std::string::npos || done_) {
+            if (nl == std::string::npos && start_ == buffer_.size()) return false;
+            const std::size_t end = nl == std::string::npos ? buffer_.size() : nl;
+            line = std::string_view(buffer_).substr(start_, end - start_);
+            if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+            start_ = nl == std::string::npos ? buffer_.size() : nl + 1;
+            ++number_;
+            return true;
+        }
+        buffer_.erase(0, start_);
+        start_ = 0;
+        const std::size_t have = buffer_.size();
+        buffer_.resize(have + k_block);
+        const std::size_t n = source_.read(std::span<char>(buffer_.data() + have, k_block));
+        buffer_.resize(have + n);
+        done_ = n == 0;
+    }
+}
+
+} // namespace popsim::replay

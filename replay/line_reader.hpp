@@ -1,0 +1,31 @@
+#pragma once
+// The lines of a Paraver file (plain or gzipped), one at a time, for the passes that need every
+// record in file order and little memory (popsim cut, popsim events).
+#include "replay/byte_source.hpp"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace popsim::replay {
+
+/// The lines of a (possibly gzipped) file, without their line ends.
+class LineReader {
+  public:
+    explicit LineReader(const std::string& path) : source_(path) {}
+
+    /// The next line, without its line end (valid until the next call); false at the end.
+    bool next(std::string_view& line);
+    /// The number of the line `next` returned last (1-based).
+    std::uint64_t number() const { return number_; }
+
+  private:
+    static constexpr std::size_t k_block = 1 << 20;
+    ByteSource source_;
+    std::string buffer_;
+    std::size_t start_ = 0;
+    bool done_ = false;
+    std::uint64_t number_ = 0;
+};
+
+} // namespace popsim::replay

@@ -1,0 +1,80 @@
+#include "replay/focus/event_inventory.hpp"
+#include "replay/paraver_labels.hpp"
+#include "replay/paraver_reader.hpp"
+#include "replay/warnings.hpp"
+#include "simulator/commands.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <iostream>
+
+namespace popsim::simulator {
+
+namespace {
+
+struct EventsOptions {
+    std::string trace;
+    bool all_values = false;
+};
+
+std::string name_of(std::uint32_t type, const replay::TraceLabels& labels) {
+    for (const auto& [t, name] : labels.event_types)
+        if (t == type) return name;
+    return "";
+}
+
+std::string value_name(std::uint32_t type, std::uint64_t value, const replay::TraceLabels& labels) {
+    for (const auto& v : labels.event_values)
+        if (v.type == type && v.value == value) return v.name;
+    return std::to_string(value);
+}
+
+/// The most frequent values with their names: "solve (400), init (8), 3 more".
+std::string value_summary(const replay::EventTypeCount& c, const replay::TraceLabels& labels,
+                          std::size_t shown) {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> ranked(c.values.begin(), c.values.end());
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::string out;
+    for (std::size_t i = 0; i < ranked.size() && i < shown; ++i) {
+        out += fmt::format("{}{}:{} {} ({})", i ? ", " : "", c.type, ranked[i].first,
+                           value_name(c.type, ranked[i].first, labels), ranked[i].second);
+    }
+    if (ranked.size() > shown || c.more_values)
+        out += fmt::format(", {}{} more", c.more_values ? "over " : "", ranked.size() - shown);
+    return out;
+}
+
+void run_events(const EventsOptions& o) {
+    const auto labels = replay::read_pcf_labels(replay::trace_base_name(o.trace));
+    const auto counts = replay::event_inventory(o.trace);
+    std::cout << fmt::format("{:>9} {:<40} {:>11} {:>7} {:>11}  values (type:value name (times))\n",
+                             "type", "name", "occurrences", "values", "first (s)");
+    for (const auto& c : counts) {
+        if (c.occurrences == 0) continue; // only ever reset to 0 (a cutter's closing record)
+        std::string name = name_of(c.type, labels);
+        if (name.size() > 40) name = name.substr(0, 37) + "...";
+        const std::string values =
+            c.values.empty() ? "-" : fmt::format("{}{}", c.values.size(), c.more_values ? "+" : "");
+        std::cout << fmt::format("{:>9} {:<40} {:>11} {:>7} {:>11.6f}  {}\n", c.type, name,
+                                 c.occurrences, values, static_cast<double>(c.first) / 1e9,
+                                 value_summary(c, labels, o.all_values ? c.values.size() : 3));
+    }
+}
+
+} // namespace
+
+void add_events_command(CLI::App& app) {
+    auto options = std::make_shared<EventsOptions>();
+    auto* cmd = app.add_subcommand(
+        "events", "List the event types a trace holds, how often each occurs and its most "
+                  "frequent values, with the .pcf's names: what --region and --phases take");
+    cmd->add_option("trace", options->trace, "Paraver trace (.prv or .prv.gz)")
+        ->required()
+        ->check(CLI::ExistingFile);
+    cmd->add_flag("--all-values", options->all_values,
+                  "List every value of each type, not the three most frequent");
+    cmd->callback([options] { run_events(*options); });
+}
+
+} // namespace popsim::simulator

@@ -1,0 +1,131 @@
+#include "simulator/focus.hpp"
+
+#include "replay/extrae_events.hpp"
+#include "replay/focus/focus_windows.hpp"
+#include "replay/focus/trace_window.hpp"
+#include "replay/paraver_labels.hpp"
+#include "replay/trace_error.hpp"
+#include "simulator/units.hpp"
+
+#include <fmt/format.h>
+
+namespace popsim::simulator {
+
+void add_window_options(CLI::App* command, FocusOptions& o) {
+    command->add_option("--from", o.from,
+                        "Analyse from this time of the trace on (e.g. 2.5s, 300ms, 1200000ns)");
+    command->add_option("--to", o.to, "Analyse up to this time of the trace");
+}
+
+void add_focus_options(CLI::App* command, FocusOptions& o) {
+    add_window_options(command, o);
+    auto* region = command->add_option(
+        "--region", o.region,
+        "Analyse a code region: its instances together and each apart. SPEC is an event type, "
+        "TYPE:VALUE or a name from the .pcf, wildcards allowed ('Iteration', 60000019:12, "
+        "'solve*'); popsim events lists them");
+    auto* phases = command->add_option(
+        "--phases", o.phases,
+        "Split the run at each occurrence of an event (SPEC as for --region) and analyse each "
+        "phase");
+    region->excludes(phases);
+    for (auto* focus : {region, phases})
+        for (const char* window : {"--from", "--to"}) focus->excludes(window);
+}
+
+namespace {
+
+replay::EventSelector resolve(const std::string& path, const std::string& option,
+                              const std::string& spec) {
+    const std::string base = replay::trace_base_name(path);
+    const auto labels = replay::read_pcf_labels(base);
+    try {
+        return replay::resolve_event_spec(spec, labels);
+    } catch (const replay::BadEventSpec& e) {
+        throw replay::TraceError(labels.event_types.empty() ? path : base + ".pcf", 0,
+                                 fmt::format("{}: {}", option, e.what()));
+    }
+}
+
+Time parse_edge(const std::string& path, const char* option, const std::string& text) {
+    try {
+        return parse_time(text);
+    } catch (const std::invalid_argument& e) {
+        throw replay::TraceError(path, 0, fmt::format("{} {}: {}", option, text, e.what()));
+    }
+}
+
+TraceFocus window_focus(const replay::Trace& trace, const FocusOptions& o) {
+    const Time end = trace.end_time();
+    const Time from = o.from.empty() ? 0 : parse_edge(trace.path, "--from", o.from);
+    const Time to = o.to.empty() ? end : parse_edge(trace.path, "--to", o.to);
+    if (from >= to) {
+        throw replay::TraceError(trace.path, 0,
+                                 fmt::format("--from {} is not before --to {}: the window is empty",
+                                             replay::seconds(from), replay::seconds(to)));
+    }
+    if (to > end) {
+        throw replay::TraceError(
+            trace.path, 0,
+            fmt::format("the window [{}, {}) ends after the trace, which lasts {}{}",
+                        replay::seconds(from), replay::seconds(to), replay::seconds(end),
+                        o.to.empty() ? "" : " (leave --to out to analyse up to the end)"));
+    }
+    return {.kind = TraceFocus::Kind::window,
+            .selector = std::nullopt,
+            .parts = {{.label = "", .window = {.from = from, .to = to}}},
+            .description =
+                fmt::format("window [{}, {})", replay::seconds(from), replay::seconds(to))};
+}
+
+[[noreturn]] void no_occurrence(const replay::Trace& trace, const std::string& option,
+                                const replay::EventSelector& s) {
+    const std::string values = s.values.empty() ? "a value other than 0"
+                               : s.values.size() == 1
+                                   ? fmt::format("value {}", s.values[0])
+                                   : fmt::format("one of its {} values", s.values.size());
+    throw replay::TraceError(
+        trace.path, 0,
+        fmt::format("{}: no thread enters {}: the trace has no event of type {} with {}", option,
+                    s.description, s.type, values));
+}
+
+TraceFocus region_focus(const replay::Trace& trace, const replay::EventSelector& s) {
+    const auto instances = replay::region_instances(trace, s);
+    if (instances.windows.empty()) no_occurrence(trace, "--region", s);
+    TraceFocus f{.kind = TraceFocus::Kind::region, .selector = s, .parts = {}, .description = {}};
+    for (std::size_t k = 0; k < instances.windows.size(); ++k)
+        f.parts.push_back({.label = std::to_string(k + 1), .window = instances.windows[k]});
+    f.description = fmt::format("region {}: {} instance{}", s.description, f.parts.size(),
+                                f.parts.size() == 1 ? "" : "s");
+    return f;
+}
+
+TraceFocus phases_focus(const replay::Trace& trace, const replay::EventSelector& s) {
+    const auto phases = replay::phase_windows(trace, s);
+    if (replay::region_instances(trace, s).windows.empty()) no_occurrence(trace, "--phases", s);
+    TraceFocus f{.kind = TraceFocus::Kind::phases, .selector = s, .parts = {}, .description = {}};
+    for (std::size_t k = 0; k < phases.size(); ++k)
+        f.parts.push_back({.label = std::to_string(k + 1), .window = phases[k]});
+    f.description = fmt::format("{} phases split at {}", f.parts.size(), s.description);
+    return f;
+}
+
+} // namespace
+
+FocusedTrace read_focused(const std::string& path, const FocusOptions& o,
+                          replay::ReadOptions read) {
+    std::optional<replay::EventSelector> selector;
+    if (!o.region.empty()) selector = resolve(path, "--region", o.region);
+    if (!o.phases.empty()) selector = resolve(path, "--phases", o.phases);
+    if (o.any()) read.tracked_event_types = replay::focus_event_types(read.tracked_event_types);
+    if (selector && !replay::extrae::is_mpi_call_type(selector->type))
+        read.tracked_event_types.push_back(selector->type);
+    FocusedTrace out{.trace = replay::read_paraver(path, read), .focus = {}};
+    if (o.window()) out.focus = window_focus(out.trace, o);
+    if (!o.region.empty()) out.focus = region_focus(out.trace, *selector);
+    if (!o.phases.empty()) out.focus = phases_focus(out.trace, *selector);
+    return out;
+}
+
+} // namespace popsim::simulator

@@ -1,0 +1,161 @@
+// The focus of analysis from the command line: `cut` and `--from/--to` give the same numbers,
+// `--phases` and `--region` report each part, `events` lists what they can name, and bad
+// specifications are errors naming the trace.
+#include "simulator/cli_support.hpp"
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <fstream>
+
+using namespace popsim;
+using test::run_popsim;
+
+namespace {
+
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+    for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at))
+        text.replace(at, from.size(), to), at += to.size();
+    return text;
+}
+
+/// `popsim cut` of [from, to) then `analyze` of the cut, and `analyze --from --to` of the
+/// original, print the same report but for the trace's name.
+void check_cut_equals_window(const std::string& trace, const std::string& from,
+                             const std::string& to, const std::string& name) {
+    const auto dir = test::scratch_dir("focus_cut_" + name);
+    const std::string cut = (dir / (name + ".prv")).string();
+    const auto wrote =
+        run_popsim(fmt::format("cut {} --from {} --to {} -o {}", trace, from, to, cut));
+    REQUIRE(wrote.status == 0);
+    const auto of_cut = run_popsim(fmt::format("analyze {} --strict --no-color", cut));
+    const auto windowed =
+        run_popsim(fmt::format("analyze {} --from {} --to {} --no-color", trace, from, to));
+    REQUIRE(of_cut.status == 0);
+    REQUIRE(windowed.status == 0);
+    CHECK(replace_all(of_cut.output, cut, "TRACE") == replace_all(windowed.output, trace, "TRACE"));
+    std::ifstream in(cut);
+    std::string header, line, mark;
+    std::getline(in, header);
+    while (std::getline(in, line) && (line[0] == 'c' || line[0] == '#'))
+        if (line.find(":CUTTER:") != std::string::npos) mark = line;
+    CHECK(mark.find(fmt::format(":CUTTER:ORIGINAL:\"{}\":", trace)) != std::string::npos);
+    CHECK(std::filesystem::exists(dir / (name + ".pcf")));
+    CHECK(std::filesystem::exists(dir / (name + ".row")));
+}
+
+const char* k_phases = R"(ranks 2
+0 event 1000 1
+0 compute 2s
+0 Barrier 500ms
+1 event 1000 1
+1 compute 1s
+1 Barrier 1500ms
+0 event 1000 2
+0 compute 1s
+0 Barrier 200ms
+1 event 1000 2
+1 compute 1s
+1 Barrier 200ms
+)";
+
+} // namespace
+
+TEST_CASE("focus cli: cut then analyze equals analyze --from/--to on real traces") {
+    check_cut_equals_window(test::shared_data("epoch/epoch_8proc.prv.gz"), "1s", "2s", "epoch8");
+    check_cut_equals_window(
+        test::shared_data("collected/extraecourse_poisson_merged/poisson_v1_16p.prv.gz"), "250ms",
+        "300ms", "poisson16");
+}
+
+TEST_CASE("focus cli: a cut's header lasts the window; its header says it was cut") {
+    const auto trace = test::synth_trace("focus_cut_header", k_phases);
+    const auto cut = (test::scratch_dir("focus_cut_header_out") / "cut.prv").string();
+    REQUIRE(run_popsim(fmt::format("cut {} --phases 1000 --phase 2 -o {}", trace, cut)).status ==
+            0);
+    std::ifstream in(cut);
+    std::string header;
+    std::getline(in, header);
+    CHECK(header.find("):1200000000_ns:") != std::string::npos); // phase 2: [2.5 s, 3.7 s)
+    const auto r = run_popsim(fmt::format("analyze {} --no-color", cut));
+    CHECK(r.output.find("Runtime (us)                  |   1200000.00") != std::string::npos);
+}
+
+TEST_CASE("focus cli: --phases prints, writes and reports each phase") {
+    const auto trace = test::synth_trace("focus_cli_phases", k_phases);
+    const auto dir = test::scratch_dir("focus_cli_phases_out");
+    const auto json = (dir / "a.json").string(), csv = (dir / "phases.csv").string();
+    const auto r = run_popsim(fmt::format("analyze {} --phases 1000 --no-color --json {} "
+                                          "--parts-csv {}",
+                                          trace, json, csv));
+    REQUIRE(r.status == 0);
+    // Phase 1: useful 2 s and 1 s in 2.5 s; phase 2: both 1 s in 1.2 s.
+    CHECK(r.output.find("    1 | 0.000000 s - 2.500000 s   60.00%   75.00%   80.00%  100.00%   "
+                        "80.00%") != std::string::npos);
+    CHECK(r.output.find("    2 | 2.500000 s - 3.700000 s   83.33%  100.00%   83.33%  100.00%   "
+                        "83.33%") != std::string::npos);
+    const auto j = test::read_json(json);
+    const auto& parts = j["traces"][0]["focus"]["parts"];
+    REQUIRE(parts.size() == 2);
+    CHECK(parts[0]["load_balance"].get<double>() == doctest::Approx(0.75));
+    CHECK(parts[1]["from_ns"] == 2'500'000'000);
+    CHECK(parts[1]["parallel_efficiency"].get<double>() == doctest::Approx(1 / 1.2));
+    std::ifstream in(csv);
+    std::string first, second;
+    std::getline(in, first);
+    std::getline(in, second);
+    CHECK(first == "Phase;1;2"); // modelfactors' layout: percentages, ';'
+    CHECK(second == "Parallel efficiency;60.000000;83.333333");
+}
+
+TEST_CASE("focus cli: --region reports every instance and all of them together") {
+    const auto trace = test::synth_trace("focus_cli_region", k_phases);
+    const auto r = run_popsim(fmt::format("analyze {} --region 1000:2 --no-color", trace));
+    REQUIRE(r.status == 0);
+    CHECK(r.output.find("region event 1000:2: 1 instance") != std::string::npos);
+    CHECK(r.output.find("Runtime (us)                  |   1200000.00") != std::string::npos);
+    const auto both = run_popsim(fmt::format("analyze {} --region 1000 --no-color", trace));
+    // Both instances together: 3 s and 2 s of useful time in 3.7 s.
+    CHECK(both.output.find("Parallel efficiency           |       67.57%") != std::string::npos);
+}
+
+TEST_CASE("focus cli: events lists the types and values --region and --phases take") {
+    const auto trace = test::synth_trace("focus_cli_events", k_phases);
+    const auto r = run_popsim("events " + trace);
+    REQUIRE(r.status == 0);
+    CHECK(r.output.find("     1000                                                    4       2"
+                        "    0.000000  1000:1 1 (2), 1000:2 2 (2)") != std::string::npos);
+    CHECK(r.output.find("MPI Collective Comm") != std::string::npos);
+}
+
+TEST_CASE("focus cli: bad windows and names are errors naming the trace and what was sought") {
+    const auto trace = test::synth_trace("focus_cli_errors", k_phases);
+    test::check_fails(fmt::format("analyze {} --from 2s --to 1s", trace), 2,
+                      trace + ": --from 2.000000000 s is not before --to 1.000000000 s: the "
+                              "window is empty");
+    test::check_fails(fmt::format("analyze {} --from 1s --to 10s", trace), 2,
+                      trace + ": the window [1.000000000 s, 10.000000000 s) ends after the "
+                              "trace, which lasts 3.700000000 s (leave --to out to analyse up to "
+                              "the end)");
+    test::check_fails(fmt::format("analyze {} --from 1parsec", trace), 2,
+                      trace + ": --from 1parsec: '1parsec' is not a time (e.g. 5us, 1.5ms, 2s, "
+                              "300ns)");
+    test::check_fails(fmt::format("analyze {} --region 2000", trace), 2,
+                      trace + ": --region: no thread enters event type 2000: the trace has no "
+                              "event of type 2000 with a value other than 0");
+    test::check_fails(fmt::format("analyze {} --phases 1000:3", trace), 2,
+                      trace + ": --phases: no thread enters event 1000:3: the trace has no event "
+                              "of type 1000 with value 3");
+    const std::string pcf = trace.substr(0, trace.size() - 4) + ".pcf";
+    test::check_fails(fmt::format("analyze {} --region Allreduse", trace), 2,
+                      pcf + ": --region: no event type or value of the .pcf is named "
+                            "'Allreduse' (nearest: 'MPI_Allreduce', 'MPI_Reduce', "
+                            "'MPI_Iallreduce')");
+    test::check_fails(fmt::format("cut {} --phases 1000 -o {}.cut.prv", trace, trace), 2,
+                      trace + ": 2 phases split at event type 1000: name the one to cut with "
+                              "--phase N (1 to 2)");
+    const auto both = run_popsim(fmt::format("analyze {} --phases 1000 --region 1000", trace));
+    CHECK(both.status == 1); // a usage error
+    CHECK(both.output.starts_with("--region excludes --phases"));
+    CHECK(!std::filesystem::exists(trace + ".cut.prv"));
+}
