@@ -4,6 +4,7 @@
 #include "replay/byte_source.hpp"
 #include "replay/communication_repair.hpp"
 #include "replay/extrae_events.hpp"
+#include "replay/focus/trace_cut.hpp"
 #include "replay/paraver_labels.hpp"
 #include "replay/paraver_records.hpp"
 #include "replay/parse_error.hpp"
@@ -297,6 +298,12 @@ void read_header(BlockReader& reader, TextBlock& first, Trace& trace,
             // reached after its end complete without them.
             if (next.starts_with('#') && next.find(":CUTTER:") != std::string_view::npos)
                 trace.cut_at_end = true;
+            try {
+                if (const auto before = parse_collectives_before_cut(next))
+                    trace.collectives_before_cut.push_back(*before);
+            } catch (const ParseError& e) {
+                throw TraceError(trace.path, line_no, e.what());
+            }
             if (next.starts_with("c:") || next.starts_with("C:")) {
                 try {
                     trace.header.communicators.push_back(parse_communicator_line(next));

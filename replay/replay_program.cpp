@@ -272,6 +272,7 @@ class ProgramBuilder {
         p_.tasks = trace_.task_count();
         choose_replay_threads();
         read_communicators();
+        continue_cut_collectives();
         plan_thread_barriers();
         roles_.reserve(p_.thread_count());
         for (ReplayThread th = 0; th < p_.thread_count(); ++th)
@@ -345,6 +346,16 @@ class ProgramBuilder {
         members_.emplace_back();
         expected_members_.push_back(members);
         return static_cast<CollectiveIndex>(p_.collectives.size() - 1);
+    }
+
+    /// A cut trace's collectives keep their numbers in the whole run (trace.hpp).
+    void continue_cut_collectives() {
+        for (const auto& before : trace_.collectives_before_cut) {
+            if (before.application != trace_.application || before.task > p_.tasks) continue;
+            const std::uint64_t comm =
+                before.communicator == k_default_communicator ? *world_ : before.communicator;
+            comm_sequence_[{comm, before.task - 1}] += before.calls; // MPI_Init joins the world
+        }
     }
 
     void read_communicators() {
@@ -744,9 +755,10 @@ class ProgramBuilder {
         }
         auto& sequence = comm_sequence_[{comm, task}];
         auto& list = comm_collectives_[comm];
-        if (sequence == list.size())
-            list.push_back(new_collective(Collective{.call_id = call_id, .communicator = comm},
-                                          communicators_.at(comm).size()));
+        if (sequence >= list.size()) list.resize(sequence + 1, k_none); // a cut's later numbers
+        if (list[sequence] == k_none)
+            list[sequence] = new_collective(Collective{.call_id = call_id, .communicator = comm},
+                                            communicators_.at(comm).size());
         const CollectiveIndex ci = list[sequence++];
         auto& coll = p_.collectives[ci];
         if (coll.call_id != call_id) {
@@ -781,12 +793,12 @@ class ProgramBuilder {
             if (members_[ci].size() != expected_members_[ci]) {
                 const OpIndex first = members_[ci].front();
                 const ReplayThread th = p_.thread_of(first);
-                if (trace_.cut_at_end) { // the others called it after the trace's end
+                if (trace_.cut_at_end) { // the others called it before or after the cut
                     p_.warnings.add(
                         "collectives-cut-at-end",
-                        "collectives at the trace's end are called by only some of their tasks "
-                        "(the others called them after the cut); they complete without waiting "
-                        "for the missing tasks",
+                        "collectives at the trace's edges are called by only some of their tasks "
+                        "(the others called them before the cut's start or after its end); they "
+                        "complete without waiting for the missing tasks",
                         fmt::format("{} on communicator {}, called by {} of its {} tasks, the "
                                     "first at {}",
                                     call_name(coll.call_id), coll.communicator, members_[ci].size(),

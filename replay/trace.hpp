@@ -128,6 +128,19 @@ struct TraceLabels {
     std::vector<std::string> thread_names; // in ThreadIndex order, may be empty
 };
 
+/// How many collectives a task had called on a communicator before a cut's start: the cut's
+/// collectives are matched across tasks by their number in the whole run, and those that other
+/// tasks called before the start complete without them.
+struct CollectivesBeforeCut {
+    std::uint32_t application = 1;
+    std::uint32_t task = 1; // 1-based
+    /// As Extrae's attribute 50100004 names it; k_default_communicator for calls without one
+    /// (and MPI_Init), which the replay puts on MPI_COMM_WORLD.
+    std::uint64_t communicator = 0;
+    std::uint64_t calls = 0;
+};
+inline constexpr std::uint64_t k_default_communicator = ~std::uint64_t{0};
+
 struct Trace {
     std::string path;
     /// The header; after keep_one_application, `applications` holds the analysed one only.
@@ -142,6 +155,8 @@ struct Trace {
     /// The run went on after the trace's end (a cut or truncated trace): collectives that some
     /// tasks reached only after it are incomplete.
     bool cut_at_end = false;
+    /// In a cut trace (popsim cut, in-memory windows), per task and communicator.
+    std::vector<CollectivesBeforeCut> collectives_before_cut;
 
     Time end_time() const { return header.end_time; }
     std::uint32_t task_count() const; // of the analysed application (MPI ranks)

@@ -67,6 +67,9 @@ struct FocusParts {
     TraceFocus focus;
     std::vector<metrics::TraceSummary> summaries;
     std::vector<metrics::HybridRun> runs;
+    /// Each window's own (its times count from the window's start); in the JSON, not printed:
+    /// thousands of instances would repeat the same lines.
+    std::vector<replay::WarningLog> warnings;
 };
 
 struct Analyzed {
@@ -173,20 +176,19 @@ void summarize_one(const replay::Trace& trace, const AnalyzeOptions& o,
     note_undefined_metrics(summary, warnings);
 }
 
-/// Each instance or phase apart; the warnings of their windows are kept apart too (`window`).
+/// Each instance or phase apart.
 FocusParts summarize_parts(const replay::Trace& trace, const TraceFocus& focus,
-                           const AnalyzeOptions& o, replay::WarningLog& window_warnings) {
-    FocusParts out{.focus = focus, .summaries = {}, .runs = {}};
+                           const AnalyzeOptions& o) {
     const std::size_t n = focus.parts.size();
-    out.summaries.resize(n);
-    out.runs.resize(n);
-    std::vector<replay::WarningLog> warnings(n);
+    FocusParts out{.focus = focus,
+                   .summaries = std::vector<metrics::TraceSummary>(n),
+                   .runs = std::vector<metrics::HybridRun>(n),
+                   .warnings = std::vector<replay::WarningLog>(n)};
     oneapi::tbb::parallel_for(std::size_t{0}, n, [&](std::size_t k) {
         const replay::Trace window = replay::window_of(trace, focus.parts[k].window);
-        warnings[k] = window.warnings;
-        summarize_one(window, o, out.summaries[k], out.runs[k], warnings[k]);
+        out.warnings[k] = window.warnings;
+        summarize_one(window, o, out.summaries[k], out.runs[k], out.warnings[k]);
     });
-    for (const auto& w : warnings) window_warnings.merge(w);
     return out;
 }
 
@@ -221,7 +223,7 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
             break;
         }
         case TraceFocus::Kind::region: {
-            a.parts[i] = summarize_parts(trace, focus, o, a.warnings[i]);
+            a.parts[i] = summarize_parts(trace, focus, o);
             replay::Intervals windows;
             for (const auto& part : focus.parts)
                 windows.emplace_back(part.window.from, part.window.to);
@@ -232,10 +234,7 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
         case TraceFocus::Kind::phases:
             oneapi::tbb::parallel_invoke(
                 [&] { summarize_one(trace, o, a.summaries[i], a.runs[i], a.warnings[i]); },
-                [&] {
-                    replay::WarningLog phases;
-                    a.parts[i] = summarize_parts(trace, focus, o, phases);
-                });
+                [&] { a.parts[i] = summarize_parts(trace, focus, o); });
             break;
         }
     });
@@ -294,6 +293,7 @@ nlohmann::json parts_json(const FocusParts& parts, const MetricTable& table) {
         part["label"] = parts.focus.parts[k].label;
         part["from_ns"] = parts.focus.parts[k].window.from;
         part["to_ns"] = parts.focus.parts[k].window.to;
+        part["warnings"] = warnings_json(parts.warnings[k]);
         for (const auto* rows : {&table.factors, &table.raw})
             for (const auto& row : *rows)
                 part[row.key] = row.values[k] ? nlohmann::json(*row.values[k]) : nlohmann::json();
@@ -362,14 +362,22 @@ void run_analyze(const AnalyzeOptions& o) {
     if (o.model == "mpi" || o.model == "additive")
         for (const auto& trace : series.traces) std::cout << format_rank_breakdown(trace);
     std::string parts_csv;
+    std::vector<PartsReport> reports;
     for (const auto& parts : analyzed.parts) {
         if (parts.summaries.empty()) continue;
-        const MetricTable table = parts_table(o.model, parts, convention);
-        std::cout << fmt::format("\n{}: {}\n", parts.summaries.front().path,
-                                 parts.focus.description)
-                  << format_parts_table(table, part_spans(parts.focus), style);
+        PartsReport report{
+            fmt::format("{}: {}", parts.summaries.front().path, parts.focus.description),
+            parts_table(o.model, parts, convention),
+            {}};
+        for (const auto& part : parts.focus.parts)
+            report.start_s.push_back(static_cast<double>(part.window.from) / 1e9);
+        std::cout << "\n"
+                  << report.title << "\n"
+                  << format_parts_table(report.table, part_spans(parts.focus), style);
         if (!parts_csv.empty()) parts_csv += '\n';
-        parts_csv += o.model == "openmp" ? format_pypop_csv(table) : format_modelfactors_csv(table);
+        parts_csv += o.model == "openmp" ? format_pypop_csv(report.table)
+                                         : format_modelfactors_csv(report.table);
+        reports.push_back(std::move(report));
     }
     if (!o.parts_csv_path.empty()) write_text_file(o.parts_csv_path, parts_csv);
     if (!o.csv_path.empty())
@@ -378,7 +386,7 @@ void run_analyze(const AnalyzeOptions& o) {
     if (!o.json_path.empty())
         write_text_file(o.json_path, json_text(analysis_json(series, analyzed)));
     if (!o.html_path.empty())
-        write_text_file(o.html_path, render_analysis_html(table, series, o.model));
+        write_text_file(o.html_path, render_analysis_html(table, series, o.model, reports));
 }
 
 } // namespace

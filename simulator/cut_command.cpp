@@ -1,4 +1,5 @@
 #include "replay/focus/trace_cut.hpp"
+#include "replay/focus/trace_window.hpp"
 #include "replay/trace_error.hpp"
 #include "simulator/commands.hpp"
 #include "simulator/focus.hpp"
@@ -45,7 +46,8 @@ void run_cut(const CutOptions& o) {
     const FocusedTrace focused = read_focused(o.trace, o.focus, read_options());
     print_warnings(o.trace, focused.trace.warnings);
     const replay::TimeWindow window = chosen_window(focused, o);
-    const auto counts = replay::cut_paraver(o.trace, window, o.output);
+    const auto counts = replay::cut_paraver(o.trace, window, o.output,
+                                            replay::collectives_before(focused.trace, window.from));
     std::cout << fmt::format("wrote {} ({} records of [{}, {}) of {}, {} long) and its .pcf and "
                              ".row\n",
                              o.output, counts.records_written, replay::seconds(window.from),

@@ -162,6 +162,25 @@ std::string breakdown_charts(const metrics::SeriesAnalysis& s) {
                              out + "</div>";
 }
 
+/// Each efficiency of the table over the parts' start times, and the table itself.
+std::string parts_section(const PartsReport& parts) {
+    static constexpr const char* k_colors[] = {"#1f5fa8", "#e07b00", "#7a3fb0", "#2e8b57",
+                                               "#b01313", "#555555", "#8c6d1f", "#1f8c8c"};
+    LineChart chart{
+        parts.title, "start in the trace (s)", "efficiency (%)", parts.start_s, {}, {}, false, 0,
+        105};
+    std::size_t color = 0;
+    for (const auto& row : parts.table.factors) {
+        if (row.kind != ValueKind::efficiency) continue;
+        Series line{row.label, k_colors[color++ % std::size(k_colors)], {}, false};
+        // An undefined value (a part without computation) is drawn at 0, as the table shows "-".
+        for (const auto& v : row.values) line.y.push_back(v ? 100 * *v : 0);
+        chart.series.push_back(std::move(line));
+    }
+    return "<h2>" + escape_xml(parts.title) + "</h2><div class=\"charts\">" + render_svg(chart) +
+           "</div>" + table_html(parts.table);
+}
+
 } // namespace
 
 std::string pop_color(double v) {
@@ -175,7 +194,7 @@ std::string pop_color(double v) {
 }
 
 std::string render_analysis_html(const MetricTable& table, const metrics::SeriesAnalysis& s,
-                                 const std::string& model) {
+                                 const std::string& model, const std::vector<PartsReport>& parts) {
     std::string body = "<p class=\"meta\">Traces:</p><ul class=\"meta\">";
     for (const auto& t : s.traces) body += "<li>" + escape_xml(t.path) + "</li>";
     body += fmt::format("</ul><p class=\"meta\">Model: {}; {} scaling{}; Serialisation/Transfer "
@@ -186,6 +205,7 @@ std::string render_analysis_html(const MetricTable& table, const metrics::Series
                                                                                   : "POP");
     body += "<h2>Metrics</h2>" + scale_legend() + table_html(table);
     body += scaling_charts(s) + breakdown_charts(s);
+    for (const auto& p : parts) body += parts_section(p);
     return page("popsim report", body);
 }
 

@@ -14,13 +14,23 @@ namespace popsim::simulator {
 /// from 0.8 light green darkening toward 1. Returns a CSS rgb() colour.
 std::string pop_color(double efficiency);
 
-std::string render_analysis_html(const MetricTable& table, const metrics::SeriesAnalysis& series, const std::string& model);
+/// The metrics of the phases or region instances of one trace (one column each), plotted over
+/// the run: where in the timeline each efficiency drops.
+struct PartsReport {
+    std::string title;           // "run.prv: 12 phases split at ..."
+    MetricTable table;           // one column per part
+    std::vector<double> start_s; // each part's start in the trace
+};
+std::string render_analysis_html(const MetricTable& table, const metrics::SeriesAnalysis& series,
+                                 const std::string& model,
+                                 const std::vector<PartsReport>& parts = {});
 
 struct WhatifPoint {
     std::string network;    // the configuration, as described in the report
     double predicted_s = 0; // predicted runtime
 };
 
-std::string render_whatif_html(const std::string& trace, double real_s, double ideal_s, const std::vector<WhatifPoint>& points);
+std::string render_whatif_html(const std::string& trace, double real_s, double ideal_s,
+                               const std::vector<WhatifPoint>& points);
 
 } // namespace popsim::simulator

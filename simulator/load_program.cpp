@@ -2,6 +2,7 @@
 
 #include "replay/cycle_breaking.hpp"
 #include "replay/dimemas_trace.hpp"
+#include "replay/focus/trace_window.hpp"
 #include "replay/paraver_reader.hpp"
 #include "replay/traced_windows.hpp"
 
@@ -10,14 +11,23 @@
 
 namespace popsim::simulator {
 
-LoadedProgram load_program(const std::string& path, const replay::ProgramOptions& options) {
+LoadedProgram load_program(const std::string& path, const replay::ProgramOptions& options,
+                           const FocusOptions& window) {
     LoadedProgram loaded;
     loaded.path = path;
     if (path.ends_with(".dim")) {
+        if (window.any())
+            throw replay::TraceError(path, 0, "--from/--to need a Paraver trace, not a .dim");
         loaded.program = replay::read_dimemas_trace(path, options);
         return loaded;
     }
-    loaded.trace = replay::read_paraver(path, read_options());
+    if (window.any()) {
+        auto [trace, focus] = read_focused(path, window, read_options());
+        loaded.trace = replay::window_of(trace, focus.parts.front().window);
+        loaded.trace->warnings.merge(trace.warnings);
+    } else {
+        loaded.trace = replay::read_paraver(path, read_options());
+    }
     loaded.program = replay::build_replay_program(*loaded.trace, options);
     // Spans with tracing off on every thread are left out of the replay, and of the real run.
     loaded.real_runtime = replay::traced_time(*loaded.trace, loaded.program.untraced);

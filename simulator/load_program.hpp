@@ -5,6 +5,7 @@
 #include "replay/replay_program.hpp"
 #include "replay/trace.hpp"
 #include "replay/trace_error.hpp"
+#include "simulator/focus.hpp"
 
 #include <optional>
 #include <string>
@@ -31,8 +32,10 @@ template <class Run> auto naming_trace(const std::string& path, Run&& run) {
     }
 }
 
-/// Reads `path` (.prv, .prv.gz or .dim), printing the warnings to stderr (unless --quiet).
-LoadedProgram load_program(const std::string& path, const replay::ProgramOptions& options);
+/// Reads `path` (.prv, .prv.gz or .dim), printing the warnings to stderr (unless --quiet); with a
+/// `window` (--from/--to), the program of that window of a Paraver trace.
+LoadedProgram load_program(const std::string& path, const replay::ProgramOptions& options,
+                           const FocusOptions& window = {});
 
 /// Replays the loaded program on `model`, breaking the dependency cycles a trace of a program
 /// that ran can form (replay/cycle_breaking.hpp); what it relaxes goes to `warnings`.

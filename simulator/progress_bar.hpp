@@ -10,7 +10,7 @@
 namespace popsim::simulator {
 
 class ProgressBar {
-public:
+  public:
     /// `total_bytes` 0 = unknown (compressed input): the bar then shows bytes and rate only.
     ProgressBar(std::string label, std::uint64_t total_bytes);
     ~ProgressBar();
@@ -19,7 +19,7 @@ public:
 
     void add(std::uint64_t bytes);
 
-private:
+  private:
     void draw(std::uint64_t done, double seconds);
 
     std::string label_;

@@ -24,6 +24,7 @@ namespace {
 
 struct SimulateOptions {
     std::string trace;
+    FocusOptions window; // --from/--to
     NetworkOptions network;
     std::string output;
     std::string json_path;
@@ -60,7 +61,7 @@ nlohmann::json result_json(const SimulateOptions& o, const LoadedProgram& loaded
 
 void run_simulate(const SimulateOptions& o) {
     check_output_paths({o.trace}, {{"-o", o.output, true}, {"--json", o.json_path}});
-    auto loaded = load_program(o.trace, program_options(o.network));
+    auto loaded = load_program(o.trace, program_options(o.network), o.window);
     if (!o.output.empty() && !loaded.trace)
         throw std::invalid_argument(
             "-o needs a Paraver trace as input (its calls name the simulated states)");
@@ -96,6 +97,7 @@ void add_simulate_command(CLI::App& app) {
         ->required()
         ->check(CLI::ExistingFile);
     add_network_options(cmd, options->network, true);
+    add_window_options(cmd, options->window);
     cmd->add_option("-o,--output", options->output,
                     "Write the simulated timeline as a Paraver trace (.prv, with .pcf/.row)");
     cmd->add_option("--json", options->json_path,

@@ -23,6 +23,7 @@ namespace {
 
 struct WhatifOptions {
     std::string trace;
+    FocusOptions window;    // --from/--to
     NetworkOptions network; // values may be comma-separated lists
     std::string csv_path, json_path, html_path;
 };
@@ -107,7 +108,7 @@ void run_whatif(const WhatifOptions& o) {
     check_output_paths({o.trace},
                        {{"--csv", o.csv_path}, {"--json", o.json_path}, {"--html", o.html_path}});
     const auto swept = configurations(o.network); // the sweep's size, before reading the trace
-    auto loaded = load_program(o.trace, program_options(o.network));
+    auto loaded = load_program(o.trace, program_options(o.network), o.window);
     const auto& program = loaded.program;
     const Time real_runtime =
         loaded.real_runtime.value_or(0); // unknown for .dim input: speed-ups are then 0
@@ -183,6 +184,7 @@ void add_whatif_command(CLI::App& app) {
         ->required()
         ->check(CLI::ExistingFile);
     add_network_options(cmd, options->network, false);
+    add_window_options(cmd, options->window);
     cmd->add_option("--csv", options->csv_path, "Write one row per configuration to FILE");
     cmd->add_option("--json", options->json_path,
                     "Write every configuration's predictions to FILE");

@@ -3,10 +3,12 @@
 #include "replay/mpi_calls.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <fnmatch.h>
+#include <optional>
 #include <set>
 
 namespace popsim::replay {
@@ -74,11 +76,15 @@ std::vector<std::string> nearest_names(std::string_view spec, const TraceLabels&
     return out;
 }
 
-EventSelector by_name(const std::string& spec, const TraceLabels& labels) {
+/// What `spec` names: an event type, else values (of `only_type` when given).
+EventSelector by_name(const std::string& spec, const TraceLabels& labels,
+                      std::optional<std::uint32_t> only_type = std::nullopt) {
     std::vector<std::uint32_t> types;
-    for (const auto& [type, name] : labels.event_types)
-        if (name_matches(spec, name) && std::find(types.begin(), types.end(), type) == types.end())
+    for (const auto& [type, name] : labels.event_types) {
+        if (!only_type && name_matches(spec, name) &&
+            std::find(types.begin(), types.end(), type) == types.end())
             types.push_back(type);
+    }
     if (types.size() == 1)
         return {.type = types[0], .values = {}, .description = type_name(types[0], labels)};
     if (types.size() > 1) {
@@ -89,15 +95,22 @@ EventSelector by_name(const std::string& spec, const TraceLabels& labels) {
     std::vector<std::string> names;
     std::set<std::uint32_t> value_types;
     for (const auto& v : labels.event_values) {
-        if (!name_matches(spec, v.name) || v.value == 0) continue;
+        if (!name_matches(spec, v.name) || v.value == 0 || (only_type && v.type != *only_type))
+            continue;
         value_types.insert(v.type);
         s.type = v.type;
         s.values.push_back(v.value);
         names.push_back(v.name);
     }
     if (value_types.size() > 1) {
-        throw BadEventSpec(fmt::format("'{}' names values of {} event types ({}): give TYPE:VALUE",
-                                       spec, value_types.size(), fmt::join(value_types, ", ")));
+        throw BadEventSpec(fmt::format("'{}' names values of {} event types ({}): give "
+                                       "TYPE:{} or TYPE:VALUE",
+                                       spec, value_types.size(), fmt::join(value_types, ", "),
+                                       spec));
+    }
+    if (value_types.empty() && only_type) {
+        throw BadEventSpec(
+            fmt::format("no value of event type {} in the .pcf is named '{}'", *only_type, spec));
     }
     if (value_types.empty()) {
         if (const auto call = mpi_call_by_name(spec)) // traces without a .pcf
@@ -131,7 +144,10 @@ EventSelector resolve_event_spec(std::string_view spec, const TraceLabels& label
     if (type && colon == std::string_view::npos)
         return {.type = *type, .values = {}, .description = type_name(*type, labels)};
     if (type) {
-        const auto value = number<std::uint64_t>(spec.substr(colon + 1));
+        const auto value_text = spec.substr(colon + 1);
+        const auto value = number<std::uint64_t>(value_text);
+        if (!value_text.empty() && std::isdigit(static_cast<unsigned char>(value_text[0])) == 0)
+            return by_name(std::string(value_text), labels, *type); // TYPE:NAME
         if (!value || *value == 0) {
             throw BadEventSpec(fmt::format("'{}': the value after ':' must be a number above 0 "
                                            "(0 ends a region)",

@@ -1,6 +1,7 @@
 #pragma once
 // What `--region` and `--phases` name: an Extrae event type and the values that mark it, given as
-// numbers or as names from the .pcf ("60000019:12", "Iteration", "solve*", "MPI_Allreduce").
+// numbers or as names from the .pcf ("60000019:12", "Iteration", "solve*", "MPI_Allreduce", and
+// "60000018:Compute*" where one list of names serves several types).
 #include "replay/trace.hpp"
 
 #include <cstdint>
@@ -25,9 +26,10 @@ class BadEventSpec : public std::invalid_argument {
     using std::invalid_argument::invalid_argument;
 };
 
-/// Resolves SPEC: "TYPE" (every value but 0), "TYPE:VALUE", or a name with optional * and ?
-/// wildcards, case-insensitive: of an event type in the .pcf (every value but 0), else of values
-/// of one event type (a user function, an MPI call). Throws BadEventSpec with the nearest names.
+/// Resolves SPEC: "TYPE" (every value but 0), "TYPE:VALUE", "TYPE:NAME" or NAME, names with
+/// optional * and ? wildcards, case-insensitive: of an event type in the .pcf (every value but
+/// 0), else of values of one event type (a user function, an MPI call). Throws BadEventSpec with
+/// the nearest names.
 EventSelector resolve_event_spec(std::string_view spec, const TraceLabels& labels);
 
 } // namespace popsim::replay

@@ -9,6 +9,8 @@
 #include "replay/parse_error.hpp"
 #include "replay/trace_error.hpp"
 
+#include <array>
+#include <charconv>
 #include <chrono>
 #include <filesystem>
 #include <fmt/chrono.h>
@@ -17,6 +19,35 @@
 #include <sstream>
 
 namespace popsim::replay {
+
+std::optional<CollectivesBeforeCut> parse_collectives_before_cut(std::string_view line) {
+    if (!line.starts_with(k_collectives_before_cut_mark)) return std::nullopt;
+    std::string_view rest = line.substr(k_collectives_before_cut_mark.size());
+    std::array<std::string_view, 4> fields;
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        const std::size_t colon = rest.find(':');
+        fields[i] = rest.substr(0, colon);
+        rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+        if (colon == std::string_view::npos && i + 1 < fields.size())
+            throw ParseError("a collectives-before-cut line needs APP:TASK:COMM:CALLS");
+    }
+    auto number = [](std::string_view text) {
+        std::uint64_t v = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (ec != std::errc{} || end != text.data() + text.size() || text.empty())
+            throw ParseError(
+                fmt::format("'{}' is not a number in a collectives-before-cut line", text));
+        return v;
+    };
+    const auto application = number(fields[0]), task = number(fields[1]);
+    if (application == 0 || task == 0 || application > 0xffffffffu || task > 0xffffffffu)
+        throw ParseError("a collectives-before-cut line names application or task 0");
+    return CollectivesBeforeCut{.application = static_cast<std::uint32_t>(application),
+                                .task = static_cast<std::uint32_t>(task),
+                                .communicator =
+                                    fields[2] == "-" ? k_default_communicator : number(fields[2]),
+                                .calls = number(fields[3])};
+}
 
 std::string companion_path(const std::string& prv_path, const std::string& extension) {
     return trace_base_name(prv_path) + extension;
@@ -65,7 +96,8 @@ void copy_companion(const std::string& from_prv, const std::string& to_prv,
 
 } // namespace
 
-CutCounts cut_paraver(const std::string& path, TimeWindow window, const std::string& out_prv) {
+CutCounts cut_paraver(const std::string& path, TimeWindow window, const std::string& out_prv,
+                      const std::vector<CollectivesBeforeCut>& before) {
     LineReader in(path);
     std::string_view line;
     auto fail = [&](const std::string& cause) { throw TraceError(path, in.number(), cause); };
@@ -85,6 +117,13 @@ CutCounts cut_paraver(const std::string& path, TimeWindow window, const std::str
                 comments += fmt::format("{}\n", line);
         }
         comments += cutter_mark(path, window);
+        for (const auto& b : before) {
+            comments += fmt::format(
+                "{}{}:{}:{}:{}\n", k_collectives_before_cut_mark, b.application, b.task,
+                b.communicator == k_default_communicator ? std::string("-")
+                                                         : std::to_string(b.communicator),
+                b.calls);
+        }
         header.end_time = window.length();
         ParaverWriter writer(out_prv, header, comments);
         WriterSink sink(writer);

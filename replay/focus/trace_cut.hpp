@@ -3,9 +3,13 @@
 // every record of the window (not only those popsim analyses), the .pcf and .row copied, and the
 // cutter's mark after the header that Paraver reads (`#date:CUTTER:ORIGINAL:"path":...`).
 #include "replay/focus/time_window.hpp"
+#include "replay/trace.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace popsim::replay {
 
@@ -17,7 +21,15 @@ struct CutCounts {
 /// Streams `prv_path` once. The trace must be one popsim reads (read it first: this pass checks
 /// only what the cut needs); throws TraceError naming the line otherwise, OutputError when the
 /// output cannot be written (then no output is left).
-CutCounts cut_paraver(const std::string& prv_path, TimeWindow window, const std::string& out_prv);
+/// `before`: collectives_before() of the window (written after the header, where popsim's reader
+/// finds it: `#popsim:collectives-before-cut:APP:TASK:COMM:CALLS`, COMM `-` for the default).
+CutCounts cut_paraver(const std::string& prv_path, TimeWindow window, const std::string& out_prv,
+                      const std::vector<CollectivesBeforeCut>& before);
+
+/// The line after a cut's header that carries collectives_before() (one per task and
+/// communicator), and its parser: nullopt for other lines; throws ParseError on a malformed one.
+inline constexpr std::string_view k_collectives_before_cut_mark = "#popsim:collectives-before-cut:";
+std::optional<CollectivesBeforeCut> parse_collectives_before_cut(std::string_view line);
 
 /// The path of a trace's companion file: `run.prv.gz` -> `run.pcf` for ".pcf".
 std::string companion_path(const std::string& prv_path, const std::string& extension);

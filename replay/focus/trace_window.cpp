@@ -7,6 +7,8 @@
 #include "replay/trace_builder.hpp"
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 
 namespace popsim::replay {
 
@@ -169,6 +171,35 @@ std::vector<std::uint32_t> tracked_types(const Trace& trace) {
 
 } // namespace
 
+std::vector<CollectivesBeforeCut> collectives_before(const Trace& trace, Time from) {
+    std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>, std::uint64_t> calls;
+    for (const auto& b : trace.collectives_before_cut)
+        calls[{b.application, b.task, b.communicator}] += b.calls;
+    for (const auto& t : trace.threads) {
+        std::size_t next_attrs = 0;
+        for (std::size_t c = 0; c < t.call_id.size() && t.call_end[c] <= from; ++c) {
+            const CallClass cls = call_class(t.call_id[c]);
+            if (cls != CallClass::collective && cls != CallClass::immediate_collective &&
+                cls != CallClass::init)
+                continue;
+            while (next_attrs < t.collectives.size() && t.collectives[next_attrs].call < c)
+                ++next_attrs;
+            const bool has_attrs =
+                next_attrs < t.collectives.size() && t.collectives[next_attrs].call == c;
+            const std::uint64_t comm = cls != CallClass::init && has_attrs
+                                           ? t.collectives[next_attrs].communicator
+                                           : k_default_communicator;
+            ++calls[{t.name.application, t.name.task, comm}];
+        }
+    }
+    std::vector<CollectivesBeforeCut> out;
+    for (const auto& [key, n] : calls) {
+        const auto [application, task, communicator] = key;
+        out.push_back({application, task, communicator, n});
+    }
+    return out;
+}
+
 Trace window_of(const Trace& trace, TimeWindow window) {
     Trace out;
     out.path = trace.path;
@@ -202,6 +233,7 @@ Trace window_of(const Trace& trace, TimeWindow window) {
     for (ThreadIndex t = 0; t < out.threads.size(); ++t)
         out.threads[t].name.application = trace.application;
     out.cut_at_end = true;
+    out.collectives_before_cut = collectives_before(trace, window.from);
     drop_duplicate_records(out);
     out.repairs = repair_communications(out);
     return out;

@@ -19,6 +19,10 @@ namespace popsim::replay {
 /// the instructions and cycles of its own bursts.
 std::vector<std::uint32_t> focus_event_types(std::vector<std::uint32_t> tracked);
 
+/// Per task and communicator, the collectives called before `from` (those that ended by then:
+/// the window has none of them), added to those before the trace itself if it is a cut.
+std::vector<CollectivesBeforeCut> collectives_before(const Trace& trace, Time from);
+
 /// The part of `trace` in `window` (0 <= from < to <= the trace's end), times from 0. Counters
 /// are those of the window's bursts when the trace was read with focus_event_types().
 Trace window_of(const Trace& trace, TimeWindow window);

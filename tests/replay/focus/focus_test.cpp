@@ -209,3 +209,29 @@ TEST_CASE("focus: region names resolve against the .pcf, with the nearest names 
                          "region)",
                          replay::BadEventSpec);
 }
+
+TEST_CASE("focus: collectives keep their numbers of the whole run across a window's start") {
+    // Rank 0, the root, leaves its Bcast at 1.01 s, before the window [1.5 s, 3.02 s); rank 1
+    // enters it at 2 s, inside. Matched by their order in the window alone, rank 1's Bcast would
+    // meet rank 0's Allreduce; numbered as in the whole run, it completes alone (its root called
+    // it before the window) and the Allreduces meet. Ideal window: rank 1 computes 0.5 s, the
+    // Allreduce ends there, both compute 1 s: 1.5 s.
+    const auto trace = read_focus(test::synth_trace("focus_cut_collectives", R"(ranks 2
+0 compute 1s
+0 Bcast 10ms root=0
+0 Allreduce 1010ms
+0 compute 1s
+1 compute 2s
+1 Bcast 10ms root=0
+1 Allreduce 10ms
+1 compute 1s
+)"),
+                                  1000);
+    const auto window = replay::window_of(trace, {.from = 1'500'000'000, .to = 3'020'000'000});
+    REQUIRE(window.collectives_before_cut.size() == 1);
+    CHECK(window.collectives_before_cut[0].task == 1);
+    CHECK(window.collectives_before_cut[0].calls == 1);
+    const auto s = analysed(window);
+    CHECK(s.ideal->runtime == 1'500'000'000);
+    CHECK(s.useful[1] == 1'500'000'000);
+}
