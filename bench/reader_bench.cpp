@@ -48,13 +48,15 @@ int main(int argc, char** argv) {
     const ReadFigures parallel = timed_read(argv[1], 0); // first: its peak is the model's memory
     const std::uint64_t peak = peak_rss_bytes() - baseline;
     const ReadFigures sequential = timed_read(argv[1], 1);
-    const double mb = static_cast<double>(parallel.bytes) / 1e6, records = static_cast<double>(parallel.records);
-    fmt::print("trace                  {} ({:.0f} MB uncompressed, {:.0f} M records)\n", argv[1], mb, records / 1e6);
-    fmt::print("read, all cores        {:6.3f} s  {:6.0f} MB/s  {:6.1f} M records/s\n", parallel.seconds, mb / parallel.seconds,
-               records / parallel.seconds / 1e6);
-    fmt::print("read, one thread       {:6.3f} s  {:6.0f} MB/s  {:6.1f} M records/s\n", sequential.seconds, mb / sequential.seconds,
-               records / sequential.seconds / 1e6);
-    fmt::print("peak memory            {:.0f} MB = {:.1f} bytes per record (target <= 16)\n", static_cast<double>(peak) / 1e6,
-               static_cast<double>(peak) / records);
+    const double mb = static_cast<double>(parallel.bytes) / 1e6,
+                 records = static_cast<double>(parallel.records);
+    fmt::print("trace                  {} ({:.0f} MB uncompressed, {:.0f} M records)\n", argv[1],
+               mb, records / 1e6);
+    fmt::print("read, all cores        {:6.3f} s  {:6.0f} MB/s  {:6.1f} M records/s\n",
+               parallel.seconds, mb / parallel.seconds, records / parallel.seconds / 1e6);
+    fmt::print("read, one thread       {:6.3f} s  {:6.0f} MB/s  {:6.1f} M records/s\n",
+               sequential.seconds, mb / sequential.seconds, records / sequential.seconds / 1e6);
+    fmt::print("peak memory            {:.0f} MB = {:.1f} bytes per record (target <= 16)\n",
+               static_cast<double>(peak) / 1e6, static_cast<double>(peak) / records);
     return 0;
 }

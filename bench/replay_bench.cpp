@@ -35,24 +35,33 @@ int main(int argc, char** argv) {
     const double longest_s = seconds([&] { longest = replay_longest_path(program, graph); });
     network::IdealNetwork ideal;
     const double events_s = seconds([&] { events = replay_events(program, ideal); });
-    // What `popsim analyze` runs on an MPI-only trace: the engine without the per-operation timeline.
-    const double analyze_engine_s = seconds([&] { replay_events(program, ideal, {.timeline = false}); });
+    // What `popsim analyze` runs on an MPI-only trace: the engine without the per-operation
+    // timeline.
+    const double analyze_engine_s =
+        seconds([&] { replay_events(program, ideal, {.timeline = false}); });
     const double vertices = static_cast<double>(boost::num_vertices(graph));
     const double edges = static_cast<double>(boost::num_edges(graph));
     const double mb = static_cast<double>(trace.counts.bytes) / 1e6;
-    fmt::print("trace                     {} ({:.0f} MB, {} records, {} tasks)\n", argv[1], mb, trace.counts.records(), program.tasks);
+    fmt::print("trace                     {} ({:.0f} MB, {} records, {} tasks)\n", argv[1], mb,
+               trace.counts.records(), program.tasks);
     fmt::print("read                      {:8.3f} s  {:7.0f} MB/s\n", read_s, mb / read_s);
-    fmt::print("replay program            {:8.3f} s  {} operations, {} messages, {} collectives\n", program_s, program.op_count(),
-               program.messages.size(), program.collectives.size());
-    fmt::print("dependency graph (CSR)    {:8.3f} s  {:.0f} vertices, {:.0f} edges\n", graph_s, vertices, edges);
-    fmt::print("longest-path pass         {:8.3f} s  {:7.1f} M vertices/s\n", longest_s, vertices / longest_s / 1e6);
-    fmt::print("event engine              {:8.3f} s  {:7.1f} M events/s, {:.1f} M operations/s\n", events_s,
-               static_cast<double>(events.events) / events_s / 1e6, static_cast<double>(program.op_count()) / events_s / 1e6);
-    fmt::print("ideal runtime             {} ns (longest path) / {} ns (events): {}\n", longest.runtime, events.runtime,
+    fmt::print("replay program            {:8.3f} s  {} operations, {} messages, {} collectives\n",
+               program_s, program.op_count(), program.messages.size(), program.collectives.size());
+    fmt::print("dependency graph (CSR)    {:8.3f} s  {:.0f} vertices, {:.0f} edges\n", graph_s,
+               vertices, edges);
+    fmt::print("longest-path pass         {:8.3f} s  {:7.1f} M vertices/s\n", longest_s,
+               vertices / longest_s / 1e6);
+    fmt::print("event engine              {:8.3f} s  {:7.1f} M events/s, {:.1f} M operations/s\n",
+               events_s, static_cast<double>(events.events) / events_s / 1e6,
+               static_cast<double>(program.op_count()) / events_s / 1e6);
+    fmt::print("ideal runtime             {} ns (longest path) / {} ns (events): {}\n",
+               longest.runtime, events.runtime,
                longest.op_end == events.op_end ? "identical timelines" : "TIMELINES DIFFER");
-    fmt::print("event engine, no timeline {:8.3f} s  (as popsim analyze runs it on an MPI trace)\n", analyze_engine_s);
+    fmt::print("event engine, no timeline {:8.3f} s  (as popsim analyze runs it on an MPI trace)\n",
+               analyze_engine_s);
     const double replay_s = program_s + analyze_engine_s;
-    fmt::print("replay share of analysis  {:8.1f} %  (program + engine without timeline, over read + those)\n",
+    fmt::print("replay share of analysis  {:8.1f} %  (program + engine without timeline, over read "
+               "+ those)\n",
                100.0 * replay_s / (read_s + replay_s));
     return longest.op_end == events.op_end ? 0 : 1;
 }

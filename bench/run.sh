@@ -4,6 +4,7 @@
 # Figures: reader throughput and memory per record; `popsim analyze` on the .prv.gz against
 # `gzip -dc` of the same file; the replay's speed and share; end-to-end analysis with the ideal
 # replay against Dimemas' pipeline (prv2dim + Dimemas measured ~95 ns per input byte on this machine).
+# Last: a focus of analysis (a window, every phase, every region instance) against the whole trace.
 set -euo pipefail
 build=$(cd "${1:?usage: bench/run.sh BUILD_DIR [WORK_DIR]}" && pwd)
 work=${2:-$build/bench-data}
@@ -56,4 +57,27 @@ print(f'analyze + replay   {full:6.2f} s  (best of 5) = {full / size * 1e9:.2f} 
 print(f'Dimemas pipeline   {95 * size / 1e9:6.1f} s  (95 ns per input byte): popsim is {95 * size / 1e9 / full:.0f} x faster (target >= 30)')
 print(f'replay share       {100 * (full - plain) / full:5.1f} % of the analysis, best against best (target <= 25);'
       f' per pair {", ".join(f"{x:.1f}" for x in shares)}: median {statistics.median(shares):.1f} %')
+EOF
+
+echo; echo "== focus of analysis: a window, the phases and a region's instances against the whole trace"
+python3 - "$build/popsim" "$trace" <<'EOF'
+import subprocess, sys, time
+popsim, trace = sys.argv[1], sys.argv[2]
+def best(*options):
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        subprocess.run([popsim, "analyze", "--quiet", *options, trace], stdout=subprocess.DEVNULL, check=True)
+        times.append(time.perf_counter() - start)
+    return min(times)
+whole = best()
+with open(trace) as f:  # the header: "#Paraver (date):END_ns:..."
+    end = int(f.readline().split("):")[1].split(":")[0].removesuffix("_ns")) / 1e9
+rows = [("whole trace", whole, "")]
+rows.append(("--from T/4 --to 3T/4", best("--from", f"{end / 4:.6f}s", "--to", f"{3 * end / 4:.6f}s"), "half of it"))
+rows.append(("--phases MPI_Allreduce", best("--phases", "MPI_Allreduce"), "the whole trace and every phase"))
+rows.append(("--region MPI_Allreduce", best("--region", "MPI_Allreduce"), "every instance"))
+for name, t, what in rows:
+    print(f"{name:24s} {t:6.2f} s  = {t / whole:4.2f} x the whole trace ({what})" if what else f"{name:24s} {t:6.2f} s")
+print("target: a window or a region costs no more than the whole trace (<= 1.0 x)")
 EOF

@@ -271,12 +271,11 @@ MetricTable parts_table(const std::string& model, const FocusParts& parts,
     return table;
 }
 
-std::vector<std::string> part_spans(const TraceFocus& focus) {
-    std::vector<std::string> spans;
+std::vector<PartSpan> part_spans(const TraceFocus& focus) {
+    std::vector<PartSpan> spans;
     for (const auto& part : focus.parts) {
-        spans.push_back(fmt::format("{:.6f} s - {:.6f} s",
-                                    static_cast<double>(part.window.from) / 1e9,
-                                    static_cast<double>(part.window.to) / 1e9));
+        spans.push_back({.from_s = static_cast<double>(part.window.from) / 1e9,
+                         .length_s = static_cast<double>(part.window.length()) / 1e9});
     }
     return spans;
 }
@@ -358,6 +357,13 @@ void run_analyze(const AnalyzeOptions& o) {
     const MetricTable table = model_table(o.model, series, omp);
     const TerminalStyle style{.color = !o.no_color && isatty(STDOUT_FILENO) != 0,
                               .fraction = o.fraction};
+    for (const auto& parts : analyzed.parts) { // what the table covers, unless the whole run
+        if (parts.focus.kind == TraceFocus::Kind::window)
+            std::cout << fmt::format("{}: {}\n", parts.focus.path, parts.focus.description);
+        if (parts.focus.kind == TraceFocus::Kind::region)
+            std::cout << fmt::format("{}: {}, all together\n", parts.focus.path,
+                                     parts.focus.description);
+    }
     std::cout << format_terminal_table(table, style);
     if (o.model == "mpi" || o.model == "additive")
         for (const auto& trace : series.traces) std::cout << format_rank_breakdown(trace);
@@ -367,10 +373,7 @@ void run_analyze(const AnalyzeOptions& o) {
         if (parts.summaries.empty()) continue;
         PartsReport report{
             fmt::format("{}: {}", parts.summaries.front().path, parts.focus.description),
-            parts_table(o.model, parts, convention),
-            {}};
-        for (const auto& part : parts.focus.parts)
-            report.start_s.push_back(static_cast<double>(part.window.from) / 1e9);
+            parts_table(o.model, parts, convention)};
         std::cout << "\n"
                   << report.title << "\n"
                   << format_parts_table(report.table, part_spans(parts.focus), style);

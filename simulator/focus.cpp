@@ -59,6 +59,11 @@ TraceFocus window_focus(const replay::Trace& trace, const FocusOptions& o) {
     const Time end = trace.end_time();
     const Time from = o.from.empty() ? 0 : parse_edge(trace.path, "--from", o.from);
     const Time to = o.to.empty() ? end : parse_edge(trace.path, "--to", o.to);
+    if (o.to.empty() && from >= end) {
+        throw replay::TraceError(trace.path, 0,
+                                 fmt::format("--from {} is at or after the trace's end, {}",
+                                             replay::seconds(from), replay::seconds(end)));
+    }
     if (from >= to) {
         throw replay::TraceError(trace.path, 0,
                                  fmt::format("--from {} is not before --to {}: the window is empty",
@@ -71,7 +76,8 @@ TraceFocus window_focus(const replay::Trace& trace, const FocusOptions& o) {
                         replay::seconds(from), replay::seconds(to), replay::seconds(end),
                         o.to.empty() ? "" : " (leave --to out to analyse up to the end)"));
     }
-    return {.kind = TraceFocus::Kind::window,
+    return {.path = trace.path,
+            .kind = TraceFocus::Kind::window,
             .selector = std::nullopt,
             .parts = {{.label = "", .window = {.from = from, .to = to}}},
             .description =
@@ -93,7 +99,11 @@ TraceFocus window_focus(const replay::Trace& trace, const FocusOptions& o) {
 TraceFocus region_focus(const replay::Trace& trace, const replay::EventSelector& s) {
     const auto instances = replay::region_instances(trace, s);
     if (instances.windows.empty()) no_occurrence(trace, "--region", s);
-    TraceFocus f{.kind = TraceFocus::Kind::region, .selector = s, .parts = {}, .description = {}};
+    TraceFocus f{.path = trace.path,
+                 .kind = TraceFocus::Kind::region,
+                 .selector = s,
+                 .parts = {},
+                 .description = {}};
     for (std::size_t k = 0; k < instances.windows.size(); ++k)
         f.parts.push_back({.label = std::to_string(k + 1), .window = instances.windows[k]});
     f.description = fmt::format("region {}: {} instance{}", s.description, f.parts.size(),
@@ -104,7 +114,11 @@ TraceFocus region_focus(const replay::Trace& trace, const replay::EventSelector&
 TraceFocus phases_focus(const replay::Trace& trace, const replay::EventSelector& s) {
     const auto phases = replay::phase_windows(trace, s);
     if (replay::region_instances(trace, s).windows.empty()) no_occurrence(trace, "--phases", s);
-    TraceFocus f{.kind = TraceFocus::Kind::phases, .selector = s, .parts = {}, .description = {}};
+    TraceFocus f{.path = trace.path,
+                 .kind = TraceFocus::Kind::phases,
+                 .selector = s,
+                 .parts = {},
+                 .description = {}};
     for (std::size_t k = 0; k < phases.size(); ++k)
         f.parts.push_back({.label = std::to_string(k + 1), .window = phases[k]});
     f.description = fmt::format("{} phases split at {}", f.parts.size(), s.description);
@@ -125,6 +139,7 @@ FocusedTrace read_focused(const std::string& path, const FocusOptions& o,
     if (o.window()) out.focus = window_focus(out.trace, o);
     if (!o.region.empty()) out.focus = region_focus(out.trace, *selector);
     if (!o.phases.empty()) out.focus = phases_focus(out.trace, *selector);
+    out.focus.path = path;
     return out;
 }
 

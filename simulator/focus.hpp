@@ -32,6 +32,7 @@ struct FocusPart {
 };
 
 struct TraceFocus {
+    std::string path; // of the trace
     enum class Kind { whole, window, region, phases } kind = Kind::whole;
     std::optional<replay::EventSelector> selector;
     std::vector<FocusPart> parts;

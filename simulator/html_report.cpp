@@ -162,23 +162,43 @@ std::string breakdown_charts(const metrics::SeriesAnalysis& s) {
                              out + "</div>";
 }
 
-/// Each efficiency of the table over the parts' start times, and the table itself.
+/// Each efficiency of the table over the parts in time order, and the table itself (up to a
+/// hundred parts: beyond, the CSV and JSON have them).
 std::string parts_section(const PartsReport& parts) {
     static constexpr const char* k_colors[] = {"#1f5fa8", "#e07b00", "#7a3fb0", "#2e8b57",
                                                "#b01313", "#555555", "#8c6d1f", "#1f8c8c"};
-    LineChart chart{
-        parts.title, "start in the trace (s)", "efficiency (%)", parts.start_s, {}, {}, false, 0,
-        105};
+    std::vector<double> index;
+    for (std::size_t k = 1; k <= parts.table.columns.size(); ++k)
+        index.push_back(static_cast<double>(k));
+    const std::string kind = parts.table.column_title == "Phase" ? "phase" : "instance";
+    LineChart chart{"Efficiency per " + kind,
+                    kind + " (in time order)",
+                    "efficiency (%)",
+                    index,
+                    {},
+                    {},
+                    false,
+                    0,
+                    105};
     std::size_t color = 0;
     for (const auto& row : parts.table.factors) {
         if (row.kind != ValueKind::efficiency) continue;
-        Series line{row.label, k_colors[color++ % std::size(k_colors)], {}, false};
+        std::string name = row.label; // "Communication efficiency" -> "Communication eff."
+        if (name.ends_with(" efficiency")) name.replace(name.size() - 10, 10, "eff.");
+        Series line{name, k_colors[color++ % std::size(k_colors)], {}, false};
         // An undefined value (a part without computation) is drawn at 0, as the table shows "-".
         for (const auto& v : row.values) line.y.push_back(v ? 100 * *v : 0);
         chart.series.push_back(std::move(line));
     }
+    constexpr std::size_t k_max_table_columns = 100;
+    const std::size_t n = parts.table.columns.size();
     return "<h2>" + escape_xml(parts.title) + "</h2><div class=\"charts\">" + render_svg(chart) +
-           "</div>" + table_html(parts.table);
+           "</div>" +
+           (n <= k_max_table_columns
+                ? table_html(parts.table)
+                : fmt::format("<p class=\"meta\">{} {}s: each one's metrics are in the JSON "
+                              "(--json) and the CSV (--parts-csv).</p>",
+                              n, kind));
 }
 
 } // namespace

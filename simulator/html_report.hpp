@@ -17,9 +17,8 @@ std::string pop_color(double efficiency);
 /// The metrics of the phases or region instances of one trace (one column each), plotted over
 /// the run: where in the timeline each efficiency drops.
 struct PartsReport {
-    std::string title;           // "run.prv: 12 phases split at ..."
-    MetricTable table;           // one column per part
-    std::vector<double> start_s; // each part's start in the trace
+    std::string title; // "run.prv: 12 phases split at ..."
+    MetricTable table; // one column per part
 };
 std::string render_analysis_html(const MetricTable& table, const metrics::SeriesAnalysis& series,
                                  const std::string& model,

@@ -127,8 +127,12 @@ std::string render_svg(const LineChart& c) {
     }
     std::string out;
     open_svg(out, c.title);
+    // A label at every point up to a dozen (a scaling series); beyond, about eight evenly spaced.
+    constexpr std::size_t k_max_labels = 12;
+    const std::size_t every = c.x.size() <= k_max_labels ? 1 : (c.x.size() + 7) / 8;
     std::vector<std::pair<double, std::string>> ticks;
-    for (double x : c.x) ticks.emplace_back(x, format_tick(x));
+    for (std::size_t i = 0; i < c.x.size(); i += every)
+        ticks.emplace_back(c.x[i], format_tick(c.x[i]));
     axes(out, f, ticks, c.x_label, c.y_label);
     for (const auto& b : c.bands) {
         std::string points;
@@ -148,7 +152,9 @@ std::string render_svg(const LineChart& c) {
         out +=
             fmt::format(R"(<polyline points="{}" fill="none" stroke="{}" stroke-width="2.5"{}/>)",
                         points, s.color, s.dashed ? R"( stroke-dasharray="5 3")" : "");
-        for (std::size_t i = 0; i < c.x.size() && i < s.y.size(); ++i)
+        constexpr std::size_t k_max_markers = 60; // beyond, the line alone stays readable
+        for (std::size_t i = 0; c.x.size() <= k_max_markers && i < c.x.size() && i < s.y.size();
+             ++i)
             if (std::isfinite(s.y[i]))
                 out += fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="3.5" fill="{}"/>)",
                                    f.px(c.x[i]), f.py(s.y[i]), s.color);

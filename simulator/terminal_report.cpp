@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <numeric>
 
 namespace popsim::simulator {
 
@@ -69,22 +70,37 @@ std::string abbreviation(const MetricRow& row) {
 
 } // namespace
 
-std::string format_parts_table(const MetricTable& table, const std::vector<std::string>& spans,
+std::string format_parts_table(const MetricTable& table, const std::vector<PartSpan>& spans,
                                const TerminalStyle& style) {
     constexpr int k_width = 8;
+    constexpr std::size_t k_all_up_to = 40, k_longest = 20;
     std::vector<const MetricRow*> shown;
     for (const auto& r : table.factors)
         if (r.kind == ValueKind::efficiency || r.key == "average_ipc") shown.push_back(&r);
-    std::size_t span_width = 4;
-    for (const auto& s : spans) span_width = std::max(span_width, s.size());
+    double total = 0;
+    for (const auto& s : spans) total += s.length_s;
+    // Many parts: the longest, which carry the time, in time order.
+    std::vector<std::size_t> listed(spans.size());
+    std::iota(listed.begin(), listed.end(), 0);
+    if (listed.size() > k_all_up_to) {
+        std::stable_sort(listed.begin(), listed.end(), [&](std::size_t a, std::size_t b) {
+            return spans[a].length_s > spans[b].length_s;
+        });
+        listed.resize(k_longest);
+        std::sort(listed.begin(), listed.end());
+    }
     const std::size_t title_width = std::max<std::size_t>(table.column_title.size(), 5);
-    std::string out =
-        fmt::format("{:>{}} | {:<{}}", table.column_title, title_width, "span", span_width);
+    std::string out = fmt::format("{:>{}} | {:>12} {:>12} {:>7} |", table.column_title, title_width,
+                                  "from (s)", "length (s)", "% time");
     for (const auto* r : shown) out += fmt::format(" {:>{}}", abbreviation(*r), k_width);
     out += '\n';
     out += std::string(out.size() - 1, '=') + '\n';
-    for (std::size_t c = 0; c < table.columns.size(); ++c) {
-        out += fmt::format("{:>{}} | {:<{}}", table.columns[c], title_width, spans[c], span_width);
+    double listed_time = 0;
+    for (const std::size_t c : listed) {
+        listed_time += spans[c].length_s;
+        out += fmt::format("{:>{}} | {:>12.6f} {:>12.6f} {:>6.2f}% |", table.columns[c],
+                           title_width, spans[c].from_s, spans[c].length_s,
+                           total > 0 ? 100 * spans[c].length_s / total : 0.0);
         for (const auto* r : shown) {
             const auto& v = r->values[c];
             std::string text = value_text(v, r->kind, style);
@@ -95,6 +111,12 @@ std::string format_parts_table(const MetricTable& table, const std::vector<std::
             if (colored) out += "\033[0m";
         }
         out += '\n';
+    }
+    if (listed.size() < spans.size()) {
+        out +=
+            fmt::format("(the {} longest of {}, {:.1f} % of the time; --json and --parts-csv "
+                        "have every one)\n",
+                        listed.size(), spans.size(), total > 0 ? 100 * listed_time / total : 0.0);
     }
     return out;
 }

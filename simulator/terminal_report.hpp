@@ -13,9 +13,15 @@ struct TerminalStyle {
 };
 
 std::string format_terminal_table(const MetricTable& table, const TerminalStyle& style);
+/// Where a part (a phase, a region instance) lies in the trace.
+struct PartSpan {
+    double from_s = 0;
+    double length_s = 0;
+};
 /// The same table turned on its side, compact for many columns (phases, region instances): one
-/// line per column with its span, its efficiencies (abbreviated: PE, LB, CommE, ...) and IPC.
-std::string format_parts_table(const MetricTable& table, const std::vector<std::string>& spans,
+/// line per part with its start, length and share of the parts' time, its efficiencies
+/// (abbreviated: PE, LB, CommE, ...) and IPC; beyond 40 parts, the 20 longest.
+std::string format_parts_table(const MetricTable& table, const std::vector<PartSpan>& spans,
                                const TerminalStyle& style);
 
 } // namespace popsim::simulator
