@@ -22,7 +22,7 @@ run() { # TARGET CORPUS SECONDS
         echo "$target: FAILED"
         return 1
     fi
-    grep -E "^#[0-9]+ *DONE" "$work/$target.log" | tail -1 # executions, coverage, features
+    grep -E "^#[0-9]+[[:space:]]+DONE" "$work/$target.log" | tail -1 # executions, coverage, features
     grep -E "^Done" "$work/$target.log" | tail -1
     echo "$target: no crash in $time s"
 }
