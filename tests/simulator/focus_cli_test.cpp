@@ -168,3 +168,32 @@ TEST_CASE("focus cli: bad windows and names are errors naming the trace and what
     CHECK(both.output.starts_with("--region excludes --phases"));
     CHECK(!std::filesystem::exists(trace + ".cut.prv"));
 }
+
+TEST_CASE("focus cli: a scaling series on a region compares the region in each run") {
+    // The region (event 1000) holds 4 s of computation in both runs: 2 s on each of 2 ranks, 1 s
+    // on each of 4. Outside it, 1 s more per rank that the series must not see.
+    const auto two = test::synth_trace("focus_series_2", R"(ranks 2
+0 event 1000 1
+0 compute 2s
+0 event 1000 0
+0 compute 1s
+1 event 1000 1
+1 compute 2s
+1 event 1000 0
+1 compute 1s
+)");
+    std::string four_ranks = "ranks 4\n";
+    for (int r = 0; r < 4; ++r)
+        four_ranks += fmt::format("{0} event 1000 1\n{0} compute 1s\n{0} event 1000 0\n"
+                                  "{0} compute 1s\n",
+                                  r);
+    const auto four = test::synth_trace("focus_series_4", four_ranks);
+    const auto r = run_popsim(fmt::format("analyze {} {} --region 1000 --no-color", two, four));
+    REQUIRE(r.status == 0);
+    CHECK(r.output.find("Speedup                       |         1.00 |         2.00") !=
+          std::string::npos);
+    CHECK(r.output.find("Computation scalability       |      100.00% |      100.00%") !=
+          std::string::npos);
+    CHECK(r.output.find("Runtime (us)                  |   2000000.00 |   1000000.00") !=
+          std::string::npos);
+}
