@@ -61,9 +61,7 @@ void add_cut_command(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "cut", "Write the part of a trace in a window, a region instance or a phase as a trace "
                "of its own (.prv, .pcf, .row) that popsim, Paraver and prv2dim read");
-    cmd->add_option("trace", options->trace, "Paraver trace (.prv or .prv.gz)")
-        ->required()
-        ->check(CLI::ExistingFile);
+    add_trace_argument(cmd, options->trace);
     cmd->add_option("-o,--output", options->output, "The cut trace to write (.prv)")->required();
     add_focus_options(cmd, options->focus);
     auto* instance = cmd->add_option("--instance", options->number,

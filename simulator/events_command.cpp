@@ -69,9 +69,7 @@ void add_events_command(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "events", "List the event types a trace holds, how often each occurs and its most "
                   "frequent values, with the .pcf's names: what --region and --phases take");
-    cmd->add_option("trace", options->trace, "Paraver trace (.prv or .prv.gz)")
-        ->required()
-        ->check(CLI::ExistingFile);
+    add_trace_argument(cmd, options->trace);
     cmd->add_flag("--all-values", options->all_values,
                   "List every value of each type, not the three most frequent");
     cmd->callback([options] { run_events(*options); });

@@ -92,10 +92,8 @@ void add_simulate_command(CLI::App& app) {
     auto options = std::make_shared<SimulateOptions>();
     auto* cmd = app.add_subcommand(
         "simulate", "Replay a trace on a network model and write the simulated timeline");
-    cmd->add_option("trace", options->trace,
-                    "Paraver trace (.prv or .prv.gz) or Dimemas trace (.dim)")
-        ->required()
-        ->check(CLI::ExistingFile);
+    add_trace_argument(cmd, options->trace,
+                       "Paraver trace (.prv or .prv.gz) or Dimemas trace (.dim)");
     add_network_options(cmd, options->network, true);
     add_window_options(cmd, options->window);
     cmd->add_option("-o,--output", options->output,
@@ -114,9 +112,7 @@ void add_convert_command(CLI::App& app) {
     auto output = std::make_shared<std::string>();
     auto* cmd = app.add_subcommand(
         "convert", "Write a Paraver trace as a Dimemas trace (.dim), as prv2dim does");
-    cmd->add_option("trace", *trace, "Paraver trace (.prv or .prv.gz)")
-        ->required()
-        ->check(CLI::ExistingFile);
+    add_trace_argument(cmd, *trace);
     cmd->add_option("output", *output, "Dimemas trace to write (.dim)")->required();
     cmd->callback([trace, output] {
         check_output_paths({*trace}, {{"output", *output}});

@@ -179,10 +179,8 @@ void add_whatif_command(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "whatif",
         "Predict the runtime on many networks: the cross product of the swept parameters");
-    cmd->add_option("trace", options->trace,
-                    "Paraver trace (.prv or .prv.gz) or Dimemas trace (.dim)")
-        ->required()
-        ->check(CLI::ExistingFile);
+    add_trace_argument(cmd, options->trace,
+                       "Paraver trace (.prv or .prv.gz) or Dimemas trace (.dim)");
     add_network_options(cmd, options->network, false);
     add_window_options(cmd, options->window);
     cmd->add_option("--csv", options->csv_path, "Write one row per configuration to FILE");
