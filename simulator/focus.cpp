@@ -35,16 +35,46 @@ void add_focus_options(CLI::App* command, FocusOptions& o) {
 
 namespace {
 
-replay::EventSelector resolve(const std::string& path, const std::string& option,
-                              const std::string& spec) {
+/// What --region or --phases names. A name that fits the values of several event types (Extrae
+/// lists OpenMP functions once for four types) is settled by the trace: the types it holds.
+struct Resolution {
+    std::optional<replay::EventSelector> selector;
+    std::vector<std::uint32_t> candidate_types; // when the .pcf alone could not settle it
+    std::string error;                          // for them, if the trace does not settle it
+};
+
+Resolution resolve(const std::string& path, const std::string& option, const std::string& spec) {
     const std::string base = replay::trace_base_name(path);
     const auto labels = replay::read_pcf_labels(base);
     try {
-        return replay::resolve_event_spec(spec, labels);
+        return {replay::resolve_event_spec(spec, labels), {}, {}};
     } catch (const replay::BadEventSpec& e) {
-        throw replay::TraceError(labels.event_types.empty() ? path : base + ".pcf", 0,
-                                 fmt::format("{}: {}", option, e.what()));
+        const std::string error = fmt::format("{}: {}", option, e.what());
+        if (e.types().empty())
+            throw replay::TraceError(labels.event_types.empty() ? path : base + ".pcf", 0, error);
+        return {std::nullopt, e.types(), error};
     }
+}
+
+/// The one candidate type the trace holds events of, as TYPE:SPEC.
+replay::EventSelector settle(const replay::Trace& trace, const std::string& spec,
+                             const Resolution& r) {
+    std::vector<std::uint32_t> present;
+    for (const auto type : r.candidate_types) {
+        for (const auto& t : trace.threads) {
+            if (const auto* s = t.series(type); s && !s->time.empty()) {
+                present.push_back(type);
+                break;
+            }
+        }
+    }
+    if (present.size() != 1) {
+        throw replay::TraceError(
+            trace.path, 0,
+            fmt::format("{}; the trace has events of {} of them", r.error, present.size()));
+    }
+    return replay::resolve_event_spec(fmt::format("{}:{}", present[0], spec),
+                                      replay::read_pcf_labels(replay::trace_base_name(trace.path)));
 }
 
 Time parse_edge(const std::string& path, const char* option, const std::string& text) {
@@ -129,13 +159,16 @@ TraceFocus phases_focus(const replay::Trace& trace, const replay::EventSelector&
 
 FocusedTrace read_focused(const std::string& path, const FocusOptions& o,
                           replay::ReadOptions read) {
-    std::optional<replay::EventSelector> selector;
-    if (!o.region.empty()) selector = resolve(path, "--region", o.region);
-    if (!o.phases.empty()) selector = resolve(path, "--phases", o.phases);
+    const std::string& spec = o.region.empty() ? o.phases : o.region;
+    Resolution resolution;
+    if (!spec.empty()) resolution = resolve(path, o.region.empty() ? "--phases" : "--region", spec);
     if (o.any()) read.tracked_event_types = replay::focus_event_types(read.tracked_event_types);
+    auto& selector = resolution.selector;
     if (selector && !replay::extrae::is_mpi_call_type(selector->type))
         read.tracked_event_types.push_back(selector->type);
+    for (const auto type : resolution.candidate_types) read.tracked_event_types.push_back(type);
     FocusedTrace out{.trace = replay::read_paraver(path, read), .focus = {}};
+    if (!resolution.candidate_types.empty()) selector = settle(out.trace, spec, resolution);
     if (o.window()) out.focus = window_focus(out.trace, o);
     if (!o.region.empty()) out.focus = region_focus(out.trace, *selector);
     if (!o.phases.empty()) out.focus = phases_focus(out.trace, *selector);

@@ -106,7 +106,8 @@ EventSelector by_name(const std::string& spec, const TraceLabels& labels,
         throw BadEventSpec(fmt::format("'{}' names values of {} event types ({}): give "
                                        "TYPE:{} or TYPE:VALUE",
                                        spec, value_types.size(), fmt::join(value_types, ", "),
-                                       spec));
+                                       spec),
+                           {value_types.begin(), value_types.end()});
     }
     if (value_types.empty() && only_type) {
         throw BadEventSpec(

@@ -24,6 +24,13 @@ struct EventSelector {
 class BadEventSpec : public std::invalid_argument {
   public:
     using std::invalid_argument::invalid_argument;
+    BadEventSpec(const std::string& what, std::vector<std::uint32_t> types)
+        : std::invalid_argument(what), types_(std::move(types)) {}
+    /// When a name fits values of several types: those types (the trace may hold only one).
+    const std::vector<std::uint32_t>& types() const { return types_; }
+
+  private:
+    std::vector<std::uint32_t> types_;
 };
 
 /// Resolves SPEC: "TYPE" (every value but 0), "TYPE:VALUE", "TYPE:NAME" or NAME, names with

@@ -197,3 +197,23 @@ TEST_CASE("focus cli: a scaling series on a region compares the region in each r
     CHECK(r.output.find("Runtime (us)                  |   2000000.00 |   1000000.00") !=
           std::string::npos);
 }
+
+TEST_CASE(
+    "focus cli: a name the .pcf gives to values of several types means the one the trace has") {
+    const auto trace = test::synth_trace("focus_shared_values", R"(ranks 1
+0 compute 1s
+0 event 7000 5
+0 compute 2s
+0 event 7000 0
+0 compute 1s
+)");
+    // As Extrae lists OpenMP functions: one VALUES block for two types, one of them unused.
+    test::write_file(trace.substr(0, trace.size() - 4) + ".pcf",
+                     "EVENT_TYPE\n0 7000 Executed function\n0 7001 Instantiated function\n"
+                     "VALUES\n0 End\n5 solve_system\n\n");
+    const auto r = run_popsim(fmt::format("analyze {} --region 'solve*' --no-color", trace));
+    REQUIRE(r.status == 0);
+    CHECK(r.output.find("region Executed function solve_system (7000:5): 1 instance") !=
+          std::string::npos);
+    CHECK(r.output.find("Runtime (us)                  |   2000000.00") != std::string::npos);
+}
