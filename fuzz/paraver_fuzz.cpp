@@ -1,12 +1,15 @@
 // Fuzz target: arbitrary bytes as a Paraver trace (plain or gzip) through the reader and, when it
-// reads, the replay program builder and the ideal replay. Only popsim's documented errors may come
-// out; anything else (a crash, a sanitizer report, another exception) is a bug.
+// reads, the replay program builder and the ideal replay, of the whole trace and of a window. Only
+// popsim's documented errors may come out; anything else (a crash, a sanitizer report, another
+// exception) is a bug.
 #include "fuzz_support.hpp"
 #include "replay/engine/engine.hpp"
+#include "replay/focus/trace_window.hpp"
 #include "replay/paraver_reader.hpp"
 #include "replay/trace_error.hpp"
 
 #include <cstdint>
+#include <cstdio>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     popsim::fuzz::MemoryFile file(data, size);
@@ -23,6 +26,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const auto trace = popsim::replay::read_paraver(file.path(), options);
         if (trace.thread_count() > 64) return 0; // keep each input cheap
         popsim::fuzz::check_replays_agree(popsim::replay::build_replay_program(trace));
+        // The middle third as --from/--to would analyse it: a window of a trace that replays
+        // must replay too (its records come from the model, so a TraceError there is a bug).
+        const Time end = trace.end_time();
+        if (end < 3) return 0;
+        try {
+            const auto window = popsim::replay::window_of(trace, {end / 3, 2 * end / 3});
+            popsim::fuzz::check_replays_agree(popsim::replay::build_replay_program(window));
+        } catch (const popsim::replay::TraceError& e) {
+            std::fprintf(stderr, "the window of a trace that replays fails: %s\n", e.what());
+            __builtin_trap();
+        }
     } catch (const popsim::replay::TraceError&) {
     } catch (const popsim::replay::ReplayDeadlock&) {
     } catch (const popsim::TimeOverflow&) { // a replay past 2^62 ns: refused by the CLI, exit 2

@@ -84,14 +84,23 @@ std::string cutter_mark(const std::string& path, TimeWindow window) {
                        window.from, window.from, window.to);
 }
 
+/// Copies the trace's .pcf or .row; without one, writes popsim's own (an earlier cut's companion
+/// under the output's name would contradict the new trace).
 void copy_companion(const std::string& from_prv, const std::string& to_prv,
-                    const std::string& extension) {
+                    const std::string& extension, const ParaverHeader& header) {
     const std::string from = companion_path(from_prv, extension);
-    if (!std::filesystem::exists(from)) return;
+    const std::string to = companion_path(to_prv, extension);
+    if (!std::filesystem::exists(from)) {
+        if (extension == ".pcf")
+            write_standard_pcf(to);
+        else
+            write_row(to, header);
+        return;
+    }
     std::ifstream in(from, std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
-    write_whole_file(companion_path(to_prv, extension), text.str());
+    write_whole_file(to, text.str());
 }
 
 } // namespace
@@ -148,8 +157,8 @@ CutCounts cut_paraver(const std::string& path, TimeWindow window, const std::str
         }
         cut.finish();
         writer.close();
-        copy_companion(path, out_prv, ".pcf");
-        copy_companion(path, out_prv, ".row");
+        copy_companion(path, out_prv, ".pcf", header);
+        copy_companion(path, out_prv, ".row", header);
         return {.lines_read = in.number(), .records_written = sink.records};
     } catch (const ParseError& e) {
         fail(e.what());

@@ -217,3 +217,15 @@ TEST_CASE(
           std::string::npos);
     CHECK(r.output.find("Runtime (us)                  |   2000000.00") != std::string::npos);
 }
+
+TEST_CASE("focus cli: events and cut name the line of a malformed trace") {
+    const auto dir = test::scratch_dir("focus_cli_malformed");
+    const auto trace = test::write_file(dir / "bad.prv", "#Paraver (d):10_ns:1(1):1:1(1:1),0\n"
+                                                         "1:1:1:1:1:0:10:1\n"
+                                                         "2:1:1:1:1:5:60000019\n");
+    test::check_fails("events " + trace, 2,
+                      trace + ":3: event record has 6 fields, field 7 (event value) is missing");
+    test::check_fails(fmt::format("cut {} --from 1ns -o {}", trace, (dir / "out.prv").string()), 2,
+                      trace + ":3: event record has 6 fields, field 7 (event value) is missing");
+    CHECK(!std::filesystem::exists(dir / "out.prv"));
+}
