@@ -24,6 +24,7 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
     if (window.any()) {
         auto [trace, focus] = read_focused(path, window, read_options());
         loaded.trace = replay::window_of(trace, focus.parts.front().window);
+        loaded.window = focus.description;
         loaded.trace->warnings.merge(trace.warnings);
     } else {
         loaded.trace = replay::read_paraver(path, read_options());

@@ -18,6 +18,7 @@ struct LoadedProgram {
     replay::ReplayProgram program;
     std::optional<Time> real_runtime; // the traced runtime, when known
     replay::WarningLog warnings;      // the reader's and the program builder's
+    std::string window;               // "window [1 s, 2 s)" with --from/--to, else empty
 };
 
 /// Runs `run` (a replay of the trace at `path`), its errors naming the trace as every error does

@@ -37,6 +37,7 @@ nlohmann::json result_json(const SimulateOptions& o, const LoadedProgram& loaded
     nlohmann::json j;
     j["popsim_version"] = k_version;
     j["trace"] = o.trace;
+    if (!loaded.window.empty()) j["focus"] = loaded.window;
     j["network"] = describe_network(o.network, p.tasks);
     j["real_runtime_ns"] = real_runtime ? nlohmann::json(*real_runtime) : nlohmann::json(nullptr);
     j["predicted_runtime_ns"] = r.runtime;
@@ -68,7 +69,9 @@ void run_simulate(const SimulateOptions& o) {
     const auto network = make_network(o.network, loaded.program.tasks);
     const replay::ReplayResult result = replay_reporting(loaded, *network, {});
     const auto real = loaded.real_runtime;
-    std::cout << fmt::format("trace              {}\nnetwork            {}\n", o.trace,
+    std::cout << fmt::format("trace              {}\n", o.trace);
+    if (!loaded.window.empty()) std::cout << fmt::format("focus              {}\n", loaded.window);
+    std::cout << fmt::format("network            {}\n",
                              describe_network(o.network, loaded.program.tasks));
     if (real)
         std::cout << fmt::format("real runtime       {:.6f} s\n",

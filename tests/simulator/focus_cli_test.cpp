@@ -229,3 +229,18 @@ TEST_CASE("focus cli: events and cut name the line of a malformed trace") {
                       trace + ":3: event record has 6 fields, field 7 (event value) is missing");
     CHECK(!std::filesystem::exists(dir / "out.prv"));
 }
+
+TEST_CASE("focus cli: simulate and whatif replay a window") {
+    const auto trace = test::synth_trace("focus_cli_simulate", k_phases);
+    // Phase 2 alone: both ranks compute 1 s, then the barrier, free on the ideal network.
+    const auto r = run_popsim(fmt::format("simulate {} --from 2.5s --to 3.7s", trace));
+    REQUIRE(r.status == 0);
+    CHECK(r.output.find("focus              window [2.500000000 s, 3.700000000 s)") !=
+          std::string::npos);
+    CHECK(r.output.find("real runtime       1.200000 s\npredicted runtime  1.000000 s") !=
+          std::string::npos);
+    const auto w =
+        run_popsim(fmt::format("whatif {} --from 2.5s --to 3.7s --latency 0,1ms", trace));
+    REQUIRE(w.status == 0);
+    CHECK(w.output.find("      1.000000") != std::string::npos);
+}
