@@ -8,6 +8,7 @@
 #include "simulator/units.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace popsim::simulator {
 
@@ -69,9 +70,11 @@ replay::EventSelector settle(const replay::Trace& trace, const std::string& spec
         }
     }
     if (present.size() != 1) {
-        throw replay::TraceError(
-            trace.path, 0,
-            fmt::format("{}; the trace has events of {} of them", r.error, present.size()));
+        throw replay::TraceError(trace.path, 0,
+                                 fmt::format("{}; the trace has events of {}", r.error,
+                                             present.empty()
+                                                 ? std::string("none of them")
+                                                 : fmt::format("{}", fmt::join(present, ", "))));
     }
     return replay::resolve_event_spec(fmt::format("{}:{}", present[0], spec),
                                       replay::read_pcf_labels(replay::trace_base_name(trace.path)));
