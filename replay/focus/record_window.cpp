@@ -43,6 +43,7 @@ void RecordWindow::state(const StateRecord& r) {
         if (!part) return; // over before the window
         check_before_start("state", r.begin);
         t.opening = r;
+        t.running_before_start = r.state == extrae::k_state_running && r.begin < window_.from;
         t.opening->begin = window_.rebase(part->first);
         t.opening->end = window_.rebase(part->second);
         return;
@@ -66,9 +67,15 @@ void RecordWindow::event(const RecordOwner& owner, Time time, std::span<const Ev
     if (time > window_.to) return;
     kept_.clear();
     for (const auto& p : pairs) {
-        if (extrae::is_counter_type(p.type) ? window_.keeps_counter_read(time)
-                                            : window_.keeps_event(time))
-            kept_.push_back(p);
+        if (!extrae::is_counter_type(p.type)) {
+            if (window_.keeps_event(time)) kept_.push_back(p);
+            continue;
+        }
+        if (!window_.keeps_counter_read(time)) continue;
+        auto& read = t.counters_read;
+        const bool first = std::find(read.begin(), read.end(), p.type) == read.end();
+        if (first) read.push_back(p.type);
+        kept_.push_back({p.type, first && t.running_before_start ? 0 : p.value});
     }
     if (!kept_.empty()) sink_.event(owner, window_.rebase(time), kept_);
     if (window_.keeps_event(time)) apply(t, time, pairs);

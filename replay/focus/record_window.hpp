@@ -2,7 +2,9 @@
 // Cuts a stream of Paraver records to a time window: states clipped to its edges, events and
 // messages inside it kept, times rebased to its start; what is in effect at the start (the open
 // MPI call with its collective attributes, regions, OpenMP constructs) set again there, and every
-// value still set at the end reset to 0 there, so the cut opens and closes cleanly. The one
+// value still set at the end reset to 0 there, so the cut opens and closes cleanly. A counter
+// read that closes a useful burst begun before the window is set to 0, as Paraver's cutter does:
+// its delta counts work before the window. The one
 // mechanism behind `popsim cut` (records from a file) and the in-memory windows of `--from/--to`,
 // `--region` and `--phases` (records from the trace model): both give the same trace.
 #include "replay/focus/time_window.hpp"
@@ -51,8 +53,10 @@ class RecordWindow {
         std::optional<RecordOwner> owner;  // as its latest record names it
         std::vector<EventPair> call_entry; // the open MPI call's entry and collective attributes
         Time call_entry_time = 0;
-        std::vector<EventPair> set_values;  // other event types with a value other than 0
-        std::optional<StateRecord> opening; // the state in effect at `from`, clipped
+        std::vector<EventPair> set_values;        // other event types with a value other than 0
+        std::optional<StateRecord> opening;       // the state in effect at `from`, clipped
+        bool running_before_start = false;        // a useful burst that began before `from`
+        std::vector<std::uint32_t> counters_read; // counter types read since `from`
     };
 
     ThreadEffects& thread(const RecordOwner& owner);
