@@ -38,6 +38,11 @@ void WarningLog::merge(const WarningLog& other) {
     for (const auto& w : other.list_) add_many(w.kind, w.summary, w.count, w.instances);
 }
 
+void WarningLog::merge_new_kinds(const WarningLog& other) {
+    for (const auto& w : other.list_)
+        if (!find(w.kind)) add_many(w.kind, w.summary, w.count, w.instances);
+}
+
 const Warning* WarningLog::find(std::string_view kind) const {
     auto it =
         std::find_if(list_.begin(), list_.end(), [&](const Warning& w) { return w.kind == kind; });

@@ -37,6 +37,9 @@ class WarningLog {
     void add_many(std::string_view kind, std::string_view summary, std::uint64_t count,
                   std::vector<std::string> instances);
     void merge(const WarningLog& other);
+    /// Only the kinds this log lacks: a window of a trace, built again from it, repeats what
+    /// reading the trace said already (sampled counters, overlapping states).
+    void merge_new_kinds(const WarningLog& other);
 
     const std::vector<Warning>& all() const { return list_; }
     bool empty() const { return list_.empty(); }

@@ -218,7 +218,7 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
             break;
         case TraceFocus::Kind::window: {
             const replay::Trace window = replay::window_of(trace, focus.parts[0].window);
-            a.warnings[i].merge(window.warnings);
+            a.warnings[i].merge_new_kinds(window.warnings);
             summarize_one(window, o, a.summaries[i], a.runs[i], a.warnings[i]);
             break;
         }

@@ -25,7 +25,9 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
         auto [trace, focus] = read_focused(path, window, read_options());
         loaded.trace = replay::window_of(trace, focus.parts.front().window);
         loaded.window = focus.description;
-        loaded.trace->warnings.merge(trace.warnings);
+        auto window_warnings = std::move(loaded.trace->warnings);
+        loaded.trace->warnings = trace.warnings;
+        loaded.trace->warnings.merge_new_kinds(window_warnings);
     } else {
         loaded.trace = replay::read_paraver(path, read_options());
     }
