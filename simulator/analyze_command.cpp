@@ -184,8 +184,9 @@ FocusParts summarize_parts(const replay::Trace& trace, const TraceFocus& focus,
                    .summaries = std::vector<metrics::TraceSummary>(n),
                    .runs = std::vector<metrics::HybridRun>(n),
                    .warnings = std::vector<replay::WarningLog>(n)};
+    const replay::TraceWindows windows(trace); // indexed once for every part
     oneapi::tbb::parallel_for(std::size_t{0}, n, [&](std::size_t k) {
-        const replay::Trace window = replay::window_of(trace, focus.parts[k].window);
+        const replay::Trace window = windows.window(focus.parts[k].window);
         out.warnings[k] = window.warnings;
         summarize_one(window, o, out.summaries[k], out.runs[k], out.warnings[k]);
     });

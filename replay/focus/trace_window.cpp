@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <tuple>
 
 namespace popsim::replay {
@@ -160,24 +161,29 @@ std::vector<RecordOwner> window_owners(const Trace& trace) {
     return owners;
 }
 
-std::vector<std::uint32_t> tracked_types(const Trace& trace) {
-    std::vector<std::uint32_t> types;
-    for (const auto& t : trace.threads)
-        for (const auto& s : t.tracked_events)
-            if (std::find(types.begin(), types.end(), s.type) == types.end())
-                types.push_back(s.type);
-    return types;
-}
-
 } // namespace
 
-std::vector<CollectivesBeforeCut> collectives_before(const Trace& trace, Time from) {
-    std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>, std::uint64_t> calls;
-    for (const auto& b : trace.collectives_before_cut)
-        calls[{b.application, b.task, b.communicator}] += b.calls;
-    for (const auto& t : trace.threads) {
+TraceWindows::TraceWindows(const Trace& trace) : trace_(trace), owners_(window_owners(trace)) {
+    for (const auto& t : trace.threads)
+        for (const auto& series : t.tracked_events)
+            if (std::find(tracked_.begin(), tracked_.end(), series.type) == tracked_.end())
+                tracked_.push_back(series.type);
+    messages_by_send_.resize(trace.comms.size());
+    std::iota(messages_by_send_.begin(), messages_by_send_.end(), std::size_t{0});
+    std::stable_sort(messages_by_send_.begin(), messages_by_send_.end(),
+                     [&](std::size_t a, std::size_t b) {
+                         return trace.comms.logical_send[a] < trace.comms.logical_send[b];
+                     });
+    index_collectives();
+}
+
+// Per task and communicator, when each collective call ended: a window's count of those before
+// it is a binary search.
+void TraceWindows::index_collectives() {
+    std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>, std::vector<Time>> ends;
+    for (const auto& t : trace_.threads) {
         std::size_t next_attrs = 0;
-        for (std::size_t c = 0; c < t.call_id.size() && t.call_end[c] <= from; ++c) {
+        for (std::size_t c = 0; c < t.call_id.size(); ++c) {
             const CallClass cls = call_class(t.call_id[c]);
             if (cls != CallClass::collective && cls != CallClass::immediate_collective &&
                 cls != CallClass::init)
@@ -189,8 +195,24 @@ std::vector<CollectivesBeforeCut> collectives_before(const Trace& trace, Time fr
             const std::uint64_t comm = cls != CallClass::init && has_attrs
                                            ? t.collectives[next_attrs].communicator
                                            : k_default_communicator;
-            ++calls[{t.name.application, t.name.task, comm}];
+            ends[{t.name.application, t.name.task, comm}].push_back(t.call_end[c]);
         }
+    }
+    for (auto& [key, times] : ends) {
+        std::sort(times.begin(), times.end()); // several threads of a task may call them
+        const auto [application, task, communicator] = key;
+        collective_ends_.push_back({{application, task, communicator, 0}, std::move(times)});
+    }
+}
+
+std::vector<CollectivesBeforeCut> TraceWindows::collectives_before(Time from) const {
+    std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>, std::uint64_t> calls;
+    for (const auto& b : trace_.collectives_before_cut)
+        calls[{b.application, b.task, b.communicator}] += b.calls;
+    for (const auto& [key, ends] : collective_ends_) {
+        const auto before = static_cast<std::uint64_t>(
+            std::upper_bound(ends.begin(), ends.end(), from) - ends.begin());
+        if (before > 0) calls[{key.application, key.task, key.communicator}] += before;
     }
     std::vector<CollectivesBeforeCut> out;
     for (const auto& [key, n] : calls) {
@@ -200,29 +222,40 @@ std::vector<CollectivesBeforeCut> collectives_before(const Trace& trace, Time fr
     return out;
 }
 
-Trace window_of(const Trace& trace, TimeWindow window) {
+Trace TraceWindows::window(TimeWindow window) const {
     Trace out;
-    out.path = trace.path;
-    out.header = trace.header; // the analysed application only
+    out.path = trace_.path;
+    out.header = trace_.header; // the analysed application only
     out.header.end_time = window.length();
-    out.application = trace.application;
-    out.labels = trace.labels;
-    TraceBuilder builder(out, tracked_types(trace), false);
+    out.application = trace_.application;
+    // The names of states, types and threads; the .pcf's values served to find the window.
+    out.labels.states = trace_.labels.states;
+    out.labels.event_types = trace_.labels.event_types;
+    out.labels.thread_names = trace_.labels.thread_names;
+    TraceBuilder builder(out, tracked_, false);
     BuilderSink sink(builder);
     RecordWindow cut(out.header, window, sink);
-    const auto owners = window_owners(trace);
     std::vector<ThreadRecords> threads;
-    threads.reserve(trace.threads.size());
-    for (ThreadIndex t = 0; t < trace.thread_count(); ++t)
-        threads.emplace_back(trace.threads[t], owners[t]);
+    threads.reserve(trace_.threads.size());
+    for (ThreadIndex t = 0; t < trace_.thread_count(); ++t)
+        threads.emplace_back(trace_.threads[t], owners_[t]);
     for (auto& t : threads) t.before(window, cut);
     for (auto& t : threads) t.inside(window, cut);
-    const auto& c = trace.comms;
-    for (std::size_t i = 0; i < c.size(); ++i) {
-        cut.comm({.sender = owners[c.sender[i]],
+    // The messages sent in the window, in the trace's order (the others are not kept).
+    const auto& c = trace_.comms;
+    auto send_at = [&](std::size_t m) { return c.logical_send[m]; };
+    const auto first =
+        std::partition_point(messages_by_send_.begin(), messages_by_send_.end(),
+                             [&](std::size_t m) { return send_at(m) < window.from; });
+    const auto last = std::partition_point(first, messages_by_send_.end(),
+                                           [&](std::size_t m) { return send_at(m) <= window.to; });
+    std::vector<std::size_t> sent(first, last);
+    std::sort(sent.begin(), sent.end());
+    for (const std::size_t i : sent) {
+        cut.comm({.sender = owners_[c.sender[i]],
                   .logical_send = c.logical_send[i],
                   .physical_send = c.logical_send[i], // not kept by the model
-                  .receiver = owners[c.receiver[i]],
+                  .receiver = owners_[c.receiver[i]],
                   .logical_recv = c.logical_recv[i],
                   .physical_recv = c.physical_recv[i],
                   .size = c.bytes[i],
@@ -231,12 +264,20 @@ Trace window_of(const Trace& trace, TimeWindow window) {
     cut.finish();
     builder.finish(0);
     for (ThreadIndex t = 0; t < out.threads.size(); ++t)
-        out.threads[t].name.application = trace.application;
+        out.threads[t].name.application = trace_.application;
     out.cut_at_end = true;
-    out.collectives_before_cut = collectives_before(trace, window.from);
+    out.collectives_before_cut = collectives_before(window.from);
     drop_duplicate_records(out);
     out.repairs = repair_communications(out);
     return out;
+}
+
+std::vector<CollectivesBeforeCut> collectives_before(const Trace& trace, Time from) {
+    return TraceWindows(trace).collectives_before(from);
+}
+
+Trace window_of(const Trace& trace, TimeWindow window) {
+    return TraceWindows(trace).window(window);
 }
 
 } // namespace popsim::replay
