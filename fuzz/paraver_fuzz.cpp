@@ -28,7 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         popsim::fuzz::check_replays_agree(popsim::replay::build_replay_program(trace));
         // The middle third as --from/--to would analyse it: a window of a trace that replays
         // must replay too (its records come from the model, so a TraceError there is a bug).
-        const Time end = trace.end_time();
+        const popsim::Time end = trace.end_time();
         if (end < 3) return 0;
         try {
             const auto window = popsim::replay::window_of(trace, {end / 3, 2 * end / 3});
