@@ -298,6 +298,11 @@ void read_header(BlockReader& reader, TextBlock& first, Trace& trace,
             // reached after its end complete without them.
             if (next.starts_with('#') && next.find(":CUTTER:") != std::string_view::npos)
                 trace.cut_at_end = true;
+            // popsim's cuts last exactly their window (Paraver's end at their last record).
+            if (const auto mark = parse_cutter_mark(next);
+                mark && mark->offset == mark->begin &&
+                (mark->end - mark->begin) * trace.header.ns_per_unit == trace.header.end_time)
+                trace.window_end = true;
             try {
                 if (const auto before = parse_collectives_before_cut(next))
                     trace.collectives_before_cut.push_back(*before);

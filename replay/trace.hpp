@@ -155,6 +155,9 @@ struct Trace {
     /// The run went on after the trace's end (a cut or truncated trace): collectives that some
     /// tasks reached only after it are incomplete.
     bool cut_at_end = false;
+    /// The header's end is a window's (popsim's in-memory windows and cuts): records may stop
+    /// before it, where nothing was recorded near the window's end, without being truncated.
+    bool window_end = false;
     /// In a cut trace (popsim cut, in-memory windows), per task and communicator.
     std::vector<CollectivesBeforeCut> collectives_before_cut;
 

@@ -338,7 +338,7 @@ void TraceBuilder::ends_mid_line(std::uint64_t line) {
 // of a different, shorter run with an idle tail.
 void TraceBuilder::check_truncation(std::uint64_t last_line) {
     const Time declared = trace_.header.end_time;
-    if (mid_line_cut_ == 0 && last_record_ >= declared) return;
+    if (mid_line_cut_ == 0 && (last_record_ >= declared || trace_.window_end)) return;
     const double missing =
         declared > 0 ? 100.0 * static_cast<double>(declared - std::min(last_record_, declared)) /
                            static_cast<double>(declared)

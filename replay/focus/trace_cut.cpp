@@ -20,6 +20,20 @@
 
 namespace popsim::replay {
 
+std::optional<CutterMark> parse_cutter_mark(std::string_view line) {
+    if (!line.starts_with('#') || line.find(":CUTTER:") == std::string_view::npos) return {};
+    std::array<Time, 3> times{}; // the last three fields
+    for (std::size_t i = times.size(); i-- > 0;) {
+        const std::size_t colon = line.rfind(':');
+        if (colon == std::string_view::npos) return {};
+        const std::string_view field = line.substr(colon + 1);
+        const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), times[i]);
+        if (ec != std::errc{} || end != field.data() + field.size() || field.empty()) return {};
+        line = line.substr(0, colon);
+    }
+    return CutterMark{times[0], times[1], times[2]};
+}
+
 std::optional<CollectivesBeforeCut> parse_collectives_before_cut(std::string_view line) {
     if (!line.starts_with(k_collectives_before_cut_mark)) return std::nullopt;
     std::string_view rest = line.substr(k_collectives_before_cut_mark.size());

@@ -31,6 +31,13 @@ CutCounts cut_paraver(const std::string& prv_path, TimeWindow window, const std:
 inline constexpr std::string_view k_collectives_before_cut_mark = "#popsim:collectives-before-cut:";
 std::optional<CollectivesBeforeCut> parse_collectives_before_cut(std::string_view line);
 
+/// The cutter's mark `#DATE:CUTTER:ORIGINAL:"PATH":OFFSET:BEGIN:END` (times in the trace's unit):
+/// nullopt for other lines.
+struct CutterMark {
+    Time offset = 0, begin = 0, end = 0;
+};
+std::optional<CutterMark> parse_cutter_mark(std::string_view line);
+
 /// The path of a trace's companion file: `run.prv.gz` -> `run.pcf` for ".pcf".
 std::string companion_path(const std::string& prv_path, const std::string& extension);
 

@@ -232,6 +232,7 @@ Trace TraceWindows::window(TimeWindow window) const {
     out.labels.states = trace_.labels.states;
     out.labels.event_types = trace_.labels.event_types;
     out.labels.thread_names = trace_.labels.thread_names;
+    out.window_end = true;
     TraceBuilder builder(out, tracked_, false);
     BuilderSink sink(builder);
     RecordWindow cut(out.header, window, sink);

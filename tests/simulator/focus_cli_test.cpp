@@ -244,3 +244,19 @@ TEST_CASE("focus cli: simulate and whatif replay a window") {
     REQUIRE(w.status == 0);
     CHECK(w.output.find("      1.000000") != std::string::npos);
 }
+
+TEST_CASE("focus cli: a window past a thread's last record is no truncated trace") {
+    // No state covers [1 s, 3 s): nothing is recorded in the second half of [0.5 s, 2 s).
+    const auto trace = test::synth_trace("focus_cli_gap", "ranks 1\n0 compute 1s\n0 at 3s\n"
+                                                          "0 compute 1s\n");
+    const auto cut = (test::scratch_dir("focus_cli_gap_out") / "gap.prv").string();
+    const auto windowed =
+        run_popsim(fmt::format("analyze {} --from 0.5s --to 2s --no-color", trace));
+    CHECK(windowed.status == 0);
+    CHECK(windowed.output.find("Runtime (us)                  |   1500000.00") !=
+          std::string::npos);
+    REQUIRE(run_popsim(fmt::format("cut {} --from 0.5s --to 2s -o {}", trace, cut)).status == 0);
+    const auto of_cut = run_popsim(fmt::format("analyze {} --no-color", cut));
+    CHECK(of_cut.status == 0);
+    CHECK(of_cut.output.find("Useful duration (total)       |    500000.00") != std::string::npos);
+}
