@@ -141,6 +141,12 @@ TraceFocus region_focus(const replay::Trace& trace, const replay::EventSelector&
         f.parts.push_back({.label = std::to_string(k + 1), .window = instances.windows[k]});
     f.description = fmt::format("region {}: {} instance{}", s.description, f.parts.size(),
                                 f.parts.size() == 1 ? "" : "s");
+    // Instance k is every thread's k-th span: with uneven counts, the last ones are partial.
+    if (instances.fewest != instances.most) {
+        f.description += fmt::format(" (its {} threads enter it {} to {} times: instances are "
+                                     "matched by their order on each thread)",
+                                     instances.threads_inside, instances.fewest, instances.most);
+    }
     return f;
 }
 

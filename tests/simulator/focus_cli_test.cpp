@@ -260,3 +260,22 @@ TEST_CASE("focus cli: a window past a thread's last record is no truncated trace
     CHECK(of_cut.status == 0);
     CHECK(of_cut.output.find("Useful duration (total)       |    500000.00") != std::string::npos);
 }
+
+TEST_CASE("focus cli: a region entered unevenly says how its instances are matched") {
+    const auto trace = test::synth_trace("focus_cli_uneven", R"(ranks 2
+0 event 1000 1
+0 compute 1s
+0 event 1000 0
+0 event 1000 1
+0 compute 1s
+0 event 1000 0
+1 event 1000 1
+1 compute 2s
+1 event 1000 0
+)");
+    const auto r = run_popsim(fmt::format("analyze {} --region 1000 --no-color", trace));
+    REQUIRE(r.status == 0);
+    CHECK(r.output.find("region event type 1000: 2 instances (its 2 threads enter it 1 to 2 "
+                        "times: instances are matched by their order on each thread)") !=
+          std::string::npos);
+}
