@@ -4,6 +4,7 @@
 #include "replay/byte_source.hpp"
 #include "replay/communication_repair.hpp"
 #include "replay/extrae_events.hpp"
+#include "replay/focus/record_window.hpp"
 #include "replay/focus/trace_cut.hpp"
 #include "replay/paraver_labels.hpp"
 #include "replay/paraver_records.hpp"
@@ -205,22 +206,60 @@ ParsedBlock parse_block(const TextBlock& block, Time ns_per_unit) {
     return out;
 }
 
-void apply_block(const ParsedBlock& block, TraceBuilder& builder, Trace& trace) {
+/// The builder's input through a window (ReadOptions::window): records as the window makes them,
+/// named by the line of the record that made them.
+class WindowedInput final : public RecordSink {
+  public:
+    WindowedInput(TraceBuilder& builder, const ParaverHeader& header, TimeWindow window)
+        : builder_(builder), window_(header, window, *this) {}
+    void state(const StateRecord& r) override { builder_.add_state(r, line); }
+    void event(const RecordOwner& owner, Time time, std::span<const EventPair> pairs) override {
+        builder_.add_event(owner, time, pairs, line);
+    }
+    void comm(const CommRecord& r) override { builder_.add_comm(r, line); }
+    RecordWindow& window() { return window_; }
+    std::uint64_t line = 0;
+
+  private:
+    TraceBuilder& builder_;
+    RecordWindow window_;
+};
+
+void apply_block(const ParsedBlock& block, TraceBuilder& builder, WindowedInput* windowed,
+                 Trace& trace) {
     for (const auto& ref : block.order) {
         const std::uint64_t line = block.first_line + ref.line_offset;
-        switch (ref.kind) {
-        case ParsedBlock::Kind::state:
-            builder.add_state(block.states[ref.index], line);
-            break;
-        case ParsedBlock::Kind::event: {
-            const auto& e = block.events[ref.index];
-            builder.add_event(e.owner, e.time,
-                              std::span(block.pairs).subspan(e.first_pair, e.pair_count), line);
-            break;
-        }
-        case ParsedBlock::Kind::comm:
-            builder.add_comm(block.comms[ref.index], line);
-            break;
+        if (windowed) windowed->line = line;
+        try {
+            switch (ref.kind) {
+            case ParsedBlock::Kind::state:
+                if (windowed)
+                    windowed->window().state(block.states[ref.index]);
+                else
+                    builder.add_state(block.states[ref.index], line);
+                break;
+            case ParsedBlock::Kind::event: {
+                const auto& e = block.events[ref.index];
+                const auto pairs = std::span(block.pairs).subspan(e.first_pair, e.pair_count);
+                if (windowed)
+                    windowed->window().event(e.owner, e.time, pairs);
+                else
+                    builder.add_event(e.owner, e.time, pairs, line);
+                break;
+            }
+            case ParsedBlock::Kind::comm:
+                if (windowed)
+                    windowed->window().comm(block.comms[ref.index]);
+                else
+                    builder.add_comm(block.comms[ref.index], line);
+                break;
+            }
+        } catch (const UnsortedRecords& e) {
+            throw TraceError(trace.path, line, e.what());
+        } catch (const std::out_of_range&) { // RecordWindow's lookup of the record's thread
+            throw TraceError(trace.path, line,
+                             "the record names an application, task or thread the header does "
+                             "not declare");
         }
     }
     if (block.error) throw TraceError(trace.path, block.error->first, block.error->second);
@@ -342,7 +381,7 @@ void read_header(BlockReader& reader, TextBlock& first, Trace& trace,
 }
 
 void read_body(BlockReader& reader, TextBlock first, Trace& trace, TraceBuilder& builder,
-               const ReadOptions& options) {
+               WindowedInput* windowed, const ReadOptions& options) {
     const Time unit = trace.header.ns_per_unit;
     bool have_first = true;
     auto produce = [&](oneapi::tbb::flow_control& fc) -> std::shared_ptr<TextBlock> {
@@ -360,7 +399,7 @@ void read_body(BlockReader& reader, TextBlock first, Trace& trace, TraceBuilder&
         return parse_block(*block, unit);
     };
     auto apply = [&](const ParsedBlock& block) {
-        apply_block(block, builder, trace);
+        apply_block(block, builder, windowed, trace);
         if (options.on_progress) options.on_progress(trace.counts.bytes);
     };
     const unsigned threads =
@@ -406,8 +445,23 @@ Trace read_trace(const std::string& path, const ReadOptions& options) {
     TextBlock first;
     reader.next(first);
     read_header(reader, first, trace, options.max_memory_bytes);
+    std::optional<ParaverHeader> whole; // with a window: the header as the records name threads
+    if (options.window) {
+        if (options.window->to > trace.header.end_time)
+            throw TraceError(path, 1, "the window ends after the end the header declares");
+        whole = trace.header;
+        trace.header.end_time = options.window->length();
+        trace.window_end = trace.cut_at_end = true;
+    }
     TraceBuilder builder(trace, options.tracked_event_types, options.allow_truncated);
-    read_body(reader, std::move(first), trace, builder, options);
+    std::optional<WindowedInput> windowed;
+    if (whole) windowed.emplace(builder, *whole, *options.window);
+    read_body(reader, std::move(first), trace, builder, windowed ? &*windowed : nullptr, options);
+    if (windowed) {
+        windowed->window().finish();
+        for (const auto& before : windowed->window().collectives_before())
+            trace.collectives_before_cut.push_back(before);
+    }
     builder.finish(trace.counts.lines);
     if (options.read_labels)
         trace.labels =

@@ -8,10 +8,12 @@
 // The body is streamed in blocks that are parsed in parallel (oneTBB) and applied in file order,
 // so memory holds the compact model, never the text. Any malformed or contradictory input throws
 // TraceError("file:line: cause").
+#include "replay/focus/time_window.hpp"
 #include "replay/trace.hpp"
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,9 @@ struct ReadOptions {
     std::uint64_t max_memory_bytes = physical_memory_bytes();
     /// Read the .pcf/.row beside the trace (a missing one only adds a warning).
     bool read_labels = true;
+    /// Read only this window of the trace (times from its start), as `popsim cut` would cut it:
+    /// replay/focus/record_window.hpp. Its end must not pass the header's.
+    std::optional<TimeWindow> window;
     /// Called with the uncompressed bytes read so far (for progress bars); may be empty.
     std::function<void(std::uint64_t)> on_progress;
 

@@ -217,12 +217,9 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
         case TraceFocus::Kind::whole:
             summarize_one(trace, o, a.summaries[i], a.runs[i], a.warnings[i]);
             break;
-        case TraceFocus::Kind::window: {
-            const replay::Trace window = replay::window_of(trace, focus.parts[0].window);
-            a.warnings[i].merge_new_kinds(window.warnings);
-            summarize_one(window, o, a.summaries[i], a.runs[i], a.warnings[i]);
+        case TraceFocus::Kind::window: // the reader read the window alone
+            summarize_one(trace, o, a.summaries[i], a.runs[i], a.warnings[i]);
             break;
-        }
         case TraceFocus::Kind::region: {
             a.parts[i] = summarize_parts(trace, focus, o);
             replay::Intervals windows;

@@ -46,8 +46,12 @@ void run_cut(const CutOptions& o) {
     const FocusedTrace focused = read_focused(o.trace, o.focus, read_options());
     print_warnings(o.trace, focused.trace.warnings);
     const replay::TimeWindow window = chosen_window(focused, o);
-    const auto counts = replay::cut_paraver(o.trace, window, o.output,
-                                            replay::collectives_before(focused.trace, window.from));
+    // A --from/--to window was read alone, counting the collectives before it; the others have
+    // the whole trace to count them in.
+    const auto before = focused.focus.kind == TraceFocus::Kind::window
+                            ? focused.trace.collectives_before_cut
+                            : replay::collectives_before(focused.trace, window.from);
+    const auto counts = replay::cut_paraver(o.trace, window, o.output, before);
     std::cout << fmt::format("wrote {} ({} records of [{}, {}) of {}, {} long) and its .pcf and "
                              ".row\n",
                              o.output, counts.records_written, replay::seconds(window.from),

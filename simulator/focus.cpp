@@ -3,10 +3,13 @@
 #include "replay/extrae_events.hpp"
 #include "replay/focus/focus_windows.hpp"
 #include "replay/focus/trace_window.hpp"
+#include "replay/line_reader.hpp"
 #include "replay/paraver_labels.hpp"
+#include "replay/parse_error.hpp"
 #include "replay/trace_error.hpp"
 #include "simulator/units.hpp"
 
+#include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -88,8 +91,29 @@ Time parse_edge(const std::string& path, const char* option, const std::string& 
     }
 }
 
-TraceFocus window_focus(const replay::Trace& trace, const FocusOptions& o) {
-    const Time end = trace.end_time();
+/// The end a trace's header declares (a window is read, not cut from the whole trace).
+Time declared_end(const std::string& path) {
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(path, error)) { // its header would be consumed here
+        throw replay::TraceError(path, 0,
+                                 "--from/--to read the trace twice (its header, then the window): "
+                                 "give a file, not a pipe");
+    }
+    replay::LineReader in(path);
+    std::string_view line;
+    try {
+        if (in.next(line) && line == "new format") in.next(line);
+        return replay::parse_paraver_header(line).end_time;
+    } catch (const replay::ParseError& e) {
+        throw replay::TraceError(path, in.number(), e.what());
+    }
+}
+
+TraceFocus window_focus(const std::string& path, const FocusOptions& o) {
+    replay::Trace named; // for the messages below
+    named.path = path;
+    const replay::Trace& trace = named;
+    const Time end = declared_end(path);
     const Time from = o.from.empty() ? 0 : parse_edge(trace.path, "--from", o.from);
     const Time to = o.to.empty() ? end : parse_edge(trace.path, "--to", o.to);
     if (o.to.empty() && from >= end) {
@@ -168,6 +192,11 @@ TraceFocus phases_focus(const replay::Trace& trace, const replay::EventSelector&
 
 FocusedTrace read_focused(const std::string& path, const FocusOptions& o,
                           replay::ReadOptions read) {
+    if (o.window()) { // read the window alone, as `popsim cut` would cut it
+        TraceFocus focus = window_focus(path, o);
+        read.window = focus.parts.front().window;
+        return {.trace = replay::read_paraver(path, read), .focus = std::move(focus)};
+    }
     const std::string& spec = o.region.empty() ? o.phases : o.region;
     Resolution resolution;
     if (!spec.empty()) resolution = resolve(path, o.region.empty() ? "--phases" : "--region", spec);
@@ -178,7 +207,6 @@ FocusedTrace read_focused(const std::string& path, const FocusOptions& o,
     for (const auto type : resolution.candidate_types) read.tracked_event_types.push_back(type);
     FocusedTrace out{.trace = replay::read_paraver(path, read), .focus = {}};
     if (!resolution.candidate_types.empty()) selector = settle(out.trace, spec, resolution);
-    if (o.window()) out.focus = window_focus(out.trace, o);
     if (!o.region.empty()) out.focus = region_focus(out.trace, *selector);
     if (!o.phases.empty()) out.focus = phases_focus(out.trace, *selector);
     out.focus.path = path;

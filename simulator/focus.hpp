@@ -40,7 +40,8 @@ struct TraceFocus {
 };
 
 /// The trace read with what the focus needs (counter reads, the region's event type), and where
-/// the focus lies in it. Bad specifications are TraceErrors naming the trace.
+/// the focus lies in it; with --from/--to, the window alone (read as `popsim cut` cuts it, in one
+/// pass). Bad specifications are TraceErrors naming the trace.
 struct FocusedTrace {
     replay::Trace trace;
     TraceFocus focus;

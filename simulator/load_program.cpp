@@ -21,13 +21,10 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
         loaded.program = replay::read_dimemas_trace(path, options);
         return loaded;
     }
-    if (window.any()) {
+    if (window.any()) { // the reader reads the window alone
         auto [trace, focus] = read_focused(path, window, read_options());
-        loaded.trace = replay::window_of(trace, focus.parts.front().window);
+        loaded.trace = std::move(trace);
         loaded.window = focus.description;
-        auto window_warnings = std::move(loaded.trace->warnings);
-        loaded.trace->warnings = trace.warnings;
-        loaded.trace->warnings.merge_new_kinds(window_warnings);
     } else {
         loaded.trace = replay::read_paraver(path, read_options());
     }

@@ -1,6 +1,7 @@
 #include "replay/focus/record_window.hpp"
 
 #include "replay/extrae_events.hpp"
+#include "replay/mpi_calls.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -93,8 +94,11 @@ void RecordWindow::comm(const CommRecord& r) {
 // Within one record, as the trace builder reads it: exits, then entries, then the entry's
 // attributes.
 void RecordWindow::apply(ThreadEffects& t, Time time, std::span<const EventPair> pairs) {
-    for (const auto& p : pairs)
-        if (extrae::is_mpi_call_type(p.type) && p.value == 0) t.call_entry.clear();
+    for (const auto& p : pairs) {
+        if (!extrae::is_mpi_call_type(p.type) || p.value != 0) continue;
+        if (time <= window_.from && !t.call_entry.empty()) count_collective_before(t);
+        t.call_entry.clear();
+    }
     for (const auto& p : pairs) {
         if (extrae::is_mpi_call_type(p.type) && p.value != 0) {
             t.call_entry.assign(1, p);
@@ -117,6 +121,31 @@ void RecordWindow::apply(ThreadEffects& t, Time time, std::span<const EventPair>
             t.set_values.push_back(p);
         }
     }
+}
+
+// As the replay numbers them (TraceWindows::collectives_before counts the same from the model):
+// collectives and MPI_Init, on the communicator their entry names, else the default one.
+void RecordWindow::count_collective_before(const ThreadEffects& t) {
+    const auto id = static_cast<std::uint16_t>(t.call_entry.front().value);
+    const CallClass cls = call_class(id);
+    if (cls != CallClass::collective && cls != CallClass::immediate_collective &&
+        cls != CallClass::init)
+        return;
+    std::uint64_t comm = k_default_communicator;
+    if (cls != CallClass::init) {
+        for (const auto& p : t.call_entry)
+            if (p.type == extrae::k_collective_communicator) comm = p.value;
+    }
+    ++before_[{t.owner->application, t.owner->task, comm}];
+}
+
+std::vector<CollectivesBeforeCut> RecordWindow::collectives_before() const {
+    std::vector<CollectivesBeforeCut> out;
+    for (const auto& [key, calls] : before_) {
+        const auto [application, task, communicator] = key;
+        out.push_back({application, task, communicator, calls});
+    }
+    return out;
 }
 
 void RecordWindow::start() {

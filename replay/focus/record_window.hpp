@@ -11,9 +11,13 @@
 #include "replay/paraver_header.hpp"
 #include "replay/paraver_records.hpp"
 
+#include "replay/trace.hpp"
+
+#include <map>
 #include <optional>
 #include <span>
 #include <stdexcept>
+#include <tuple>
 #include <vector>
 
 namespace popsim::replay {
@@ -47,6 +51,8 @@ class RecordWindow {
     /// Sets what is in effect at the start (if no record after it came) and resets at the end
     /// what is still set.
     void finish();
+    /// Per task and communicator, the collectives that ended at or before `from` (seen so far).
+    std::vector<CollectivesBeforeCut> collectives_before() const;
 
   private:
     struct ThreadEffects {
@@ -61,9 +67,11 @@ class RecordWindow {
 
     ThreadEffects& thread(const RecordOwner& owner);
     void apply(ThreadEffects& t, Time time, std::span<const EventPair> pairs);
+    void count_collective_before(const ThreadEffects& t);
     void start();
     void check_before_start(const char* what, Time time) const;
 
+    std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>, std::uint64_t> before_;
     TimeWindow window_;
     RecordSink& sink_;
     std::vector<std::vector<std::size_t>> task_base_; // [application][task] -> first thread

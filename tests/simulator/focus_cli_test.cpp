@@ -163,6 +163,11 @@ TEST_CASE("focus cli: bad windows and names are errors naming the trace and what
     test::check_fails(fmt::format("cut {} --phases 1000 -o {}.cut.prv", trace, trace), 2,
                       trace + ": 2 phases split at event type 1000: name the one to cut with "
                               "--phase N (1 to 2)");
+    const auto piped = test::run_shell(
+        fmt::format("cat {} | {} analyze /dev/stdin --from 1s", trace, POPSIM_BINARY));
+    CHECK(piped.status == 2);
+    CHECK(piped.output == "popsim: error: /dev/stdin: --from/--to read the trace twice (its "
+                          "header, then the window): give a file, not a pipe\n");
     const auto both = run_popsim(fmt::format("analyze {} --phases 1000 --region 1000", trace));
     CHECK(both.status == 1); // a usage error
     CHECK(both.output.starts_with("--region excludes --phases"));
