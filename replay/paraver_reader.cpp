@@ -206,64 +206,62 @@ ParsedBlock parse_block(const TextBlock& block, Time ns_per_unit) {
     return out;
 }
 
-/// The builder's input through a window (ReadOptions::window): records as the window makes them,
-/// named by the line of the record that made them.
-class WindowedInput final : public RecordSink {
+/// The builder's input, record by record, each named by its line: straight, or through a window
+/// (ReadOptions::window) that clips and rebases the records first.
+class BuilderInput final : public RecordSink {
   public:
-    WindowedInput(TraceBuilder& builder, const ParaverHeader& header, TimeWindow window)
-        : builder_(builder), window_(header, window, *this) {}
+    explicit BuilderInput(TraceBuilder& builder) : builder_(builder) {}
     void state(const StateRecord& r) override { builder_.add_state(r, line); }
     void event(const RecordOwner& owner, Time time, std::span<const EventPair> pairs) override {
         builder_.add_event(owner, time, pairs, line);
     }
     void comm(const CommRecord& r) override { builder_.add_comm(r, line); }
-    RecordWindow& window() { return window_; }
+    TraceBuilder& builder() { return builder_; }
     std::uint64_t line = 0;
 
   private:
     TraceBuilder& builder_;
-    RecordWindow window_;
 };
 
-void apply_block(const ParsedBlock& block, TraceBuilder& builder, WindowedInput* windowed,
-                 Trace& trace) {
+/// Feeds a block's records to `target` (the builder's input, or a RecordWindow in front of it).
+template <class Target>
+void feed_records(const ParsedBlock& block, Target& target, BuilderInput& input,
+                  const Trace& trace) {
     for (const auto& ref : block.order) {
-        const std::uint64_t line = block.first_line + ref.line_offset;
-        if (windowed) windowed->line = line;
+        input.line = block.first_line + ref.line_offset;
         try {
             switch (ref.kind) {
             case ParsedBlock::Kind::state:
-                if (windowed)
-                    windowed->window().state(block.states[ref.index]);
-                else
-                    builder.add_state(block.states[ref.index], line);
+                target.state(block.states[ref.index]);
                 break;
             case ParsedBlock::Kind::event: {
                 const auto& e = block.events[ref.index];
-                const auto pairs = std::span(block.pairs).subspan(e.first_pair, e.pair_count);
-                if (windowed)
-                    windowed->window().event(e.owner, e.time, pairs);
-                else
-                    builder.add_event(e.owner, e.time, pairs, line);
+                target.event(e.owner, e.time,
+                             std::span(block.pairs).subspan(e.first_pair, e.pair_count));
                 break;
             }
             case ParsedBlock::Kind::comm:
-                if (windowed)
-                    windowed->window().comm(block.comms[ref.index]);
-                else
-                    builder.add_comm(block.comms[ref.index], line);
+                target.comm(block.comms[ref.index]);
                 break;
             }
         } catch (const UnsortedRecords& e) {
-            throw TraceError(trace.path, line, e.what());
+            throw TraceError(trace.path, input.line, e.what());
         } catch (const std::out_of_range&) { // RecordWindow's lookup of the record's thread
-            throw TraceError(trace.path, line,
+            throw TraceError(trace.path, input.line,
                              "the record names an application, task or thread the header does "
                              "not declare");
         }
     }
+}
+
+void apply_block(const ParsedBlock& block, BuilderInput& input, RecordWindow* window,
+                 Trace& trace) {
+    if (window)
+        feed_records(block, *window, input, trace);
+    else
+        feed_records(block, input, input, trace);
     if (block.error) throw TraceError(trace.path, block.error->first, block.error->second);
-    if (block.unfinished_line > 0) builder.ends_mid_line(block.unfinished_line);
+    if (block.unfinished_line > 0) input.builder().ends_mid_line(block.unfinished_line);
     trace.counts.lines += block.lines;
     trace.counts.skipped += block.skipped;
     trace.counts.bytes += block.bytes;
@@ -380,8 +378,8 @@ void read_header(BlockReader& reader, TextBlock& first, Trace& trace,
     first.first_line = line_no;
 }
 
-void read_body(BlockReader& reader, TextBlock first, Trace& trace, TraceBuilder& builder,
-               WindowedInput* windowed, const ReadOptions& options) {
+void read_body(BlockReader& reader, TextBlock first, Trace& trace, BuilderInput& input,
+               RecordWindow* window, const ReadOptions& options) {
     const Time unit = trace.header.ns_per_unit;
     bool have_first = true;
     auto produce = [&](oneapi::tbb::flow_control& fc) -> std::shared_ptr<TextBlock> {
@@ -399,7 +397,7 @@ void read_body(BlockReader& reader, TextBlock first, Trace& trace, TraceBuilder&
         return parse_block(*block, unit);
     };
     auto apply = [&](const ParsedBlock& block) {
-        apply_block(block, builder, windowed, trace);
+        apply_block(block, input, window, trace);
         if (options.on_progress) options.on_progress(trace.counts.bytes);
     };
     const unsigned threads =
@@ -454,12 +452,13 @@ Trace read_trace(const std::string& path, const ReadOptions& options) {
         trace.window_end = trace.cut_at_end = true;
     }
     TraceBuilder builder(trace, options.tracked_event_types, options.allow_truncated);
-    std::optional<WindowedInput> windowed;
-    if (whole) windowed.emplace(builder, *whole, *options.window);
-    read_body(reader, std::move(first), trace, builder, windowed ? &*windowed : nullptr, options);
-    if (windowed) {
-        windowed->window().finish();
-        for (const auto& before : windowed->window().collectives_before())
+    BuilderInput input(builder);
+    std::optional<RecordWindow> window;
+    if (whole) window.emplace(*whole, *options.window, input);
+    read_body(reader, std::move(first), trace, input, window ? &*window : nullptr, options);
+    if (window) {
+        window->finish();
+        for (const auto& before : window->collectives_before())
             trace.collectives_before_cut.push_back(before);
     }
     builder.finish(trace.counts.lines);
