@@ -1,5 +1,7 @@
 #include "replay/line_reader.hpp"
 
+#include "replay/parse_error.hpp"
+
 namespace popsim::replay {
 
 bool LineReader::next(std::string_view& line) {
@@ -22,6 +24,13 @@ bool LineReader::next(std::string_view& line) {
         buffer_.resize(have + n);
         done_ = n == 0;
     }
+}
+
+ParaverHeader read_header_line(LineReader& in) {
+    std::string_view line;
+    if (!in.next(line)) throw ParseError("empty file: no Paraver header");
+    if (line == "new format" && !in.next(line)) throw ParseError("no Paraver header");
+    return parse_paraver_header(line);
 }
 
 } // namespace popsim::replay

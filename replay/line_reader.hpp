@@ -2,6 +2,7 @@
 // The lines of a Paraver file (plain or gzipped), one at a time, for the passes that need every
 // record in file order and little memory (popsim cut, popsim events).
 #include "replay/byte_source.hpp"
+#include "replay/paraver_header.hpp"
 
 #include <cstdint>
 #include <string>
@@ -27,5 +28,9 @@ class LineReader {
     bool done_ = false;
     std::uint64_t number_ = 0;
 };
+
+/// Reads and parses the file's header line (after an optional `new format` line); throws
+/// ParseError for a missing or malformed one (`in.number()` is its line).
+ParaverHeader read_header_line(LineReader& in);
 
 } // namespace popsim::replay

@@ -41,6 +41,12 @@ extern const std::array<CallClass, 256> k_call_classes;
 inline CallClass call_class(std::uint16_t id) {
     return id < k_call_classes.size() ? k_call_classes[id] : CallClass::other;
 }
+/// The calls the replay numbers in a communicator's sequence of collectives (MPI_Init ends in a
+/// barrier), which a cut counts before its start.
+inline bool numbered_as_collective(CallClass cls) {
+    return cls == CallClass::collective || cls == CallClass::immediate_collective ||
+           cls == CallClass::init;
+}
 /// By name, with or without "MPI_", case-insensitive ("Allreduce", "MPI_Send").
 std::optional<MpiCall> mpi_call_by_name(std::string_view name);
 

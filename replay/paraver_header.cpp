@@ -198,4 +198,25 @@ Communicator parse_communicator_line(std::string_view line) {
     return comm;
 }
 
+ThreadNumbering::ThreadNumbering(const ParaverHeader& header) {
+    std::uint32_t next = 0;
+    for (const auto& app : header.applications) {
+        auto& first = first_.emplace_back();
+        for (const auto& task : app.tasks) {
+            first.push_back(next);
+            next += task.threads;
+        }
+        first.push_back(next);
+    }
+}
+
+std::optional<std::uint32_t> ThreadNumbering::find(std::uint32_t application, std::uint32_t task,
+                                                   std::uint32_t thread) const {
+    if (application == 0 || application > first_.size()) return std::nullopt;
+    const auto& first = first_[application - 1];
+    if (task == 0 || task >= first.size() || thread == 0 || thread > first[task] - first[task - 1])
+        return std::nullopt;
+    return number(application, task, thread);
+}
+
 } // namespace popsim::replay

@@ -4,6 +4,7 @@
 #include "replay/time.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +39,25 @@ struct ParaverHeader {
 
     std::uint32_t total_cpus() const;
     std::uint64_t total_threads() const;
+};
+
+/// A header's threads numbered densely in order (application, task, thread), as the trace model
+/// numbers them: the number of each task's first thread.
+class ThreadNumbering {
+  public:
+    explicit ThreadNumbering(const ParaverHeader& header);
+    /// Of a thread the header declares (1-based application, task and thread).
+    std::uint32_t number(std::uint32_t application, std::uint32_t task,
+                         std::uint32_t thread) const {
+        return first_[application - 1][task - 1] + thread - 1;
+    }
+    /// The same, or nullopt for a thread the header does not declare.
+    std::optional<std::uint32_t> find(std::uint32_t application, std::uint32_t task,
+                                      std::uint32_t thread) const;
+
+  private:
+    // [application][task], and after each application's last task the number after its threads
+    std::vector<std::vector<std::uint32_t>> first_;
 };
 
 /// Parses the header line. Throws ParseError (a cause without file/line) on a malformed header.

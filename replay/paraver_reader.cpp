@@ -206,23 +206,6 @@ ParsedBlock parse_block(const TextBlock& block, Time ns_per_unit) {
     return out;
 }
 
-/// The builder's input, record by record, each named by its line: straight, or through a window
-/// (ReadOptions::window) that clips and rebases the records first.
-class BuilderInput final : public RecordSink {
-  public:
-    explicit BuilderInput(TraceBuilder& builder) : builder_(builder) {}
-    void state(const StateRecord& r) override { builder_.add_state(r, line); }
-    void event(const RecordOwner& owner, Time time, std::span<const EventPair> pairs) override {
-        builder_.add_event(owner, time, pairs, line);
-    }
-    void comm(const CommRecord& r) override { builder_.add_comm(r, line); }
-    TraceBuilder& builder() { return builder_; }
-    std::uint64_t line = 0;
-
-  private:
-    TraceBuilder& builder_;
-};
-
 /// Feeds a block's records to `target` (the builder's input, or a RecordWindow in front of it).
 template <class Target>
 void feed_records(const ParsedBlock& block, Target& target, BuilderInput& input,

@@ -1,5 +1,6 @@
 #include "replay/trace.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <stdexcept>
 
@@ -9,6 +10,31 @@ const EventSeries* ThreadTimeline::series(std::uint32_t type) const {
     for (const auto& s : tracked_events)
         if (s.type == type) return &s;
     return nullptr;
+}
+
+const CollectiveAttributes* ThreadTimeline::attributes_of(std::size_t call) const {
+    const auto at =
+        std::lower_bound(collectives.begin(), collectives.end(), call,
+                         [](const CollectiveAttributes& a, std::size_t c) { return a.call < c; });
+    return at != collectives.end() && at->call == call ? &*at : nullptr;
+}
+
+void CollectiveCounts::add(std::uint32_t application, std::uint32_t task,
+                           std::uint64_t communicator, std::uint64_t calls) {
+    calls_[{application, task, communicator}] += calls;
+}
+
+void CollectiveCounts::add(const std::vector<CollectivesBeforeCut>& counts) {
+    for (const auto& c : counts) add(c.application, c.task, c.communicator, c.calls);
+}
+
+std::vector<CollectivesBeforeCut> CollectiveCounts::list() const {
+    std::vector<CollectivesBeforeCut> out;
+    for (const auto& [key, calls] : calls_) {
+        const auto [application, task, communicator] = key;
+        out.push_back({application, task, communicator, calls});
+    }
+    return out;
 }
 
 void Communications::push_back_message(const Communications& from, std::size_t send,

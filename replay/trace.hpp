@@ -11,7 +11,9 @@
 #include "replay/warnings.hpp"
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace popsim::replay {
@@ -70,6 +72,8 @@ struct ThreadTimeline {
         return i + 1 < state_begin.size() ? state_begin[i + 1] : states_end;
     }
     const EventSeries* series(std::uint32_t type) const;
+    /// The collective attributes of call `call`, or nullptr when its entry has none.
+    const CollectiveAttributes* attributes_of(std::size_t call) const;
 };
 
 /// Communications (Paraver `3:` records), struct-of-arrays in file order.
@@ -140,6 +144,19 @@ struct CollectivesBeforeCut {
     std::uint64_t calls = 0;
 };
 inline constexpr std::uint64_t k_default_communicator = ~std::uint64_t{0};
+
+/// CollectivesBeforeCut summed by task and communicator, as a cut's reader and its model count
+/// them.
+class CollectiveCounts {
+  public:
+    void add(std::uint32_t application, std::uint32_t task, std::uint64_t communicator,
+             std::uint64_t calls = 1);
+    void add(const std::vector<CollectivesBeforeCut>& counts);
+    std::vector<CollectivesBeforeCut> list() const;
+
+  private:
+    std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>, std::uint64_t> calls_;
+};
 
 struct Trace {
     std::string path;

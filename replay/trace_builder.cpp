@@ -12,19 +12,18 @@ namespace popsim::replay {
 TraceBuilder::TraceBuilder(Trace& trace, std::vector<std::uint32_t> tracked_event_types,
                            bool allow_truncated)
     : trace_(trace), tracked_types_(std::move(tracked_event_types)),
-      allow_truncated_(allow_truncated) {
-    ThreadIndex next = 0;
+      allow_truncated_(allow_truncated),
+      tracks_counters_(
+          std::any_of(tracked_types_.begin(), tracked_types_.end(), extrae::is_counter_type)),
+      numbering_(trace_.header) {
     std::uint32_t app_number = 1;
     for (const auto& app : trace_.header.applications) {
-        auto& bases = task_base_.emplace_back();
         std::uint32_t task_number = 1;
         for (const auto& task : app.tasks) {
-            bases.push_back(next);
             for (std::uint32_t t = 1; t <= task.threads; ++t) {
                 auto& timeline = trace_.threads.emplace_back();
                 timeline.name = {app_number, task_number, t};
             }
-            next += task.threads;
             ++task_number;
         }
         ++app_number;
@@ -63,7 +62,7 @@ ThreadIndex TraceBuilder::resolve(const RecordOwner& owner, std::uint64_t line) 
         fail(line,
              fmt::format("record names CPU {}, but the header declares {} CPUs", owner.cpu, cpus));
     }
-    return task_base_[owner.application - 1][owner.task - 1] + owner.thread - 1;
+    return numbering_.number(owner.application, owner.task, owner.thread);
 }
 
 // Paraver's cutter leaves records after the end it writes in the header (the cut's end): the
@@ -303,7 +302,7 @@ void TraceBuilder::add_event(const RecordOwner& owner, Time time, std::span<cons
         } else if (p.type == extrae::k_papi_total_instructions ||
                    p.type == extrae::k_papi_total_cycles) {
             attribute_counter(t, time, p, line);
-            track(t, time, p); // when windows are analysed (focus_event_types)
+            if (tracks_counters_) track(t, time, p);
         } else if (!extrae::is_mpi_call_type(p.type)) {
             track(t, time, p);
         }
@@ -392,6 +391,16 @@ void TraceBuilder::finish(std::uint64_t last_line) {
                                         to_string(tl.name), tl.call_id.back(),
                                         seconds(tl.call_begin.back())));
     }
+}
+
+void BuilderInput::state(const StateRecord& r) {
+    builder_.add_state(r, line);
+}
+void BuilderInput::event(const RecordOwner& owner, Time time, std::span<const EventPair> pairs) {
+    builder_.add_event(owner, time, pairs, line);
+}
+void BuilderInput::comm(const CommRecord& r) {
+    builder_.add_comm(r, line);
 }
 
 } // namespace popsim::replay

@@ -1,12 +1,30 @@
 #pragma once
 // Turns parsed Paraver records, in file order, into the compact Trace model, checking them against
 // the header and each other. Every violation is a TraceError naming the file and line.
+#include "replay/focus/record_window.hpp"
 #include "replay/paraver_records.hpp"
 #include "replay/trace.hpp"
 
 #include <span>
 
 namespace popsim::replay {
+
+class TraceBuilder;
+
+/// The builder fed as a RecordSink (by the reader, a RecordWindow, the in-memory windows), each
+/// record named by `line`, the line of the record that made it (0: none).
+class BuilderInput final : public RecordSink {
+  public:
+    explicit BuilderInput(TraceBuilder& builder) : builder_(builder) {}
+    void state(const StateRecord& r) override;
+    void event(const RecordOwner& owner, Time time, std::span<const EventPair> pairs) override;
+    void comm(const CommRecord& r) override;
+    TraceBuilder& builder() { return builder_; }
+    std::uint64_t line = 0;
+
+  private:
+    TraceBuilder& builder_;
+};
 
 class TraceBuilder {
   public:
@@ -72,7 +90,8 @@ class TraceBuilder {
     Trace& trace_;
     std::vector<std::uint32_t> tracked_types_;
     bool allow_truncated_;
-    std::vector<std::vector<ThreadIndex>> task_base_; // [application][task] -> first thread index
+    bool tracks_counters_; // windows need every counter read kept (focus_event_types)
+    ThreadNumbering numbering_;
     std::vector<ThreadScratch> scratch_;
     std::uint64_t overlaps_ = 0;
     std::string first_overlap_;

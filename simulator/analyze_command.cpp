@@ -215,8 +215,6 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
         a.repairs[i] = trace.repairs;
         switch (focus.kind) {
         case TraceFocus::Kind::whole:
-            summarize_one(trace, o, a.summaries[i], a.runs[i], a.warnings[i]);
-            break;
         case TraceFocus::Kind::window: // the reader read the window alone
             summarize_one(trace, o, a.summaries[i], a.runs[i], a.warnings[i]);
             break;

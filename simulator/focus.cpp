@@ -100,40 +100,35 @@ Time declared_end(const std::string& path) {
                                  "give a file, not a pipe");
     }
     replay::LineReader in(path);
-    std::string_view line;
     try {
-        if (in.next(line) && line == "new format") in.next(line);
-        return replay::parse_paraver_header(line).end_time;
+        return replay::read_header_line(in).end_time;
     } catch (const replay::ParseError& e) {
         throw replay::TraceError(path, in.number(), e.what());
     }
 }
 
 TraceFocus window_focus(const std::string& path, const FocusOptions& o) {
-    replay::Trace named; // for the messages below
-    named.path = path;
-    const replay::Trace& trace = named;
     const Time end = declared_end(path);
-    const Time from = o.from.empty() ? 0 : parse_edge(trace.path, "--from", o.from);
-    const Time to = o.to.empty() ? end : parse_edge(trace.path, "--to", o.to);
+    const Time from = o.from.empty() ? 0 : parse_edge(path, "--from", o.from);
+    const Time to = o.to.empty() ? end : parse_edge(path, "--to", o.to);
     if (o.to.empty() && from >= end) {
-        throw replay::TraceError(trace.path, 0,
+        throw replay::TraceError(path, 0,
                                  fmt::format("--from {} is at or after the trace's end, {}",
                                              replay::seconds(from), replay::seconds(end)));
     }
     if (from >= to) {
-        throw replay::TraceError(trace.path, 0,
+        throw replay::TraceError(path, 0,
                                  fmt::format("--from {} is not before --to {}: the window is empty",
                                              replay::seconds(from), replay::seconds(to)));
     }
     if (to > end) {
         throw replay::TraceError(
-            trace.path, 0,
+            path, 0,
             fmt::format("the window [{}, {}) ends after the trace, which lasts {}{}",
                         replay::seconds(from), replay::seconds(to), replay::seconds(end),
                         o.to.empty() ? "" : " (leave --to out to analyse up to the end)"));
     }
-    return {.path = trace.path,
+    return {.path = path,
             .kind = TraceFocus::Kind::window,
             .selector = std::nullopt,
             .parts = {{.label = "", .window = {.from = from, .to = to}}},

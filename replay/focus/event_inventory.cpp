@@ -17,9 +17,7 @@ std::vector<EventTypeCount> event_inventory(const std::string& path) {
     std::string_view line;
     std::unordered_map<std::uint32_t, EventTypeCount> counts;
     try {
-        if (!in.next(line)) throw ParseError("empty file: no Paraver header");
-        if (line == "new format" && !in.next(line)) throw ParseError("no Paraver header");
-        const Time unit = parse_paraver_header(line).ns_per_unit;
+        const Time unit = read_header_line(in).ns_per_unit;
         EventRecord event;
         while (in.next(line)) {
             if (!line.starts_with("2:")) continue;

@@ -9,22 +9,14 @@
 namespace popsim::replay {
 
 RecordWindow::RecordWindow(const ParaverHeader& header, TimeWindow window, RecordSink& sink)
-    : window_(window), sink_(sink) {
-    std::size_t next = 0;
-    for (const auto& app : header.applications) {
-        auto& bases = task_base_.emplace_back();
-        for (const auto& task : app.tasks) {
-            bases.push_back(next);
-            next += task.threads;
-        }
-    }
-    threads_.resize(next);
+    : window_(window), sink_(sink), numbering_(header) {
+    threads_.resize(header.total_threads());
 }
 
 RecordWindow::ThreadEffects& RecordWindow::thread(const RecordOwner& owner) {
-    // Owners were checked against the header by the reader that produced them.
-    ThreadEffects& t =
-        threads_.at(task_base_.at(owner.application - 1).at(owner.task - 1) + owner.thread - 1);
+    const auto number = numbering_.find(owner.application, owner.task, owner.thread);
+    if (!number) throw std::out_of_range("the record's thread is not in the header");
+    ThreadEffects& t = threads_[*number];
     t.owner = owner;
     return t;
 }
@@ -126,26 +118,18 @@ void RecordWindow::apply(ThreadEffects& t, Time time, std::span<const EventPair>
 // As the replay numbers them (TraceWindows::collectives_before counts the same from the model):
 // collectives and MPI_Init, on the communicator their entry names, else the default one.
 void RecordWindow::count_collective_before(const ThreadEffects& t) {
-    const auto id = static_cast<std::uint16_t>(t.call_entry.front().value);
-    const CallClass cls = call_class(id);
-    if (cls != CallClass::collective && cls != CallClass::immediate_collective &&
-        cls != CallClass::init)
-        return;
+    const CallClass cls = call_class(static_cast<std::uint16_t>(t.call_entry.front().value));
+    if (!numbered_as_collective(cls)) return;
     std::uint64_t comm = k_default_communicator;
     if (cls != CallClass::init) {
         for (const auto& p : t.call_entry)
             if (p.type == extrae::k_collective_communicator) comm = p.value;
     }
-    ++before_[{t.owner->application, t.owner->task, comm}];
+    before_.add(t.owner->application, t.owner->task, comm);
 }
 
 std::vector<CollectivesBeforeCut> RecordWindow::collectives_before() const {
-    std::vector<CollectivesBeforeCut> out;
-    for (const auto& [key, calls] : before_) {
-        const auto [application, task, communicator] = key;
-        out.push_back({application, task, communicator, calls});
-    }
-    return out;
+    return before_.list();
 }
 
 void RecordWindow::start() {

@@ -13,11 +13,9 @@
 
 #include "replay/trace.hpp"
 
-#include <map>
 #include <optional>
 #include <span>
 #include <stdexcept>
-#include <tuple>
 #include <vector>
 
 namespace popsim::replay {
@@ -71,10 +69,10 @@ class RecordWindow {
     void start();
     void check_before_start(const char* what, Time time) const;
 
-    std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>, std::uint64_t> before_;
+    CollectiveCounts before_;
     TimeWindow window_;
     RecordSink& sink_;
-    std::vector<std::vector<std::size_t>> task_base_; // [application][task] -> first thread
+    ThreadNumbering numbering_;
     std::vector<ThreadEffects> threads_;
     bool started_ = false;
     std::vector<EventPair> kept_; // scratch

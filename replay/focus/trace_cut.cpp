@@ -124,12 +124,10 @@ CutCounts cut_paraver(const std::string& path, TimeWindow window, const std::str
     LineReader in(path);
     std::string_view line;
     auto fail = [&](const std::string& cause) { throw TraceError(path, in.number(), cause); };
-    if (!in.next(line)) fail("empty file: no Paraver header");
-    if (line == "new format" && !in.next(line)) fail("no Paraver header");
     ParaverHeader header;
     std::string comments;
     try {
-        header = parse_paraver_header(line);
+        header = read_header_line(in);
         // The header section: communicators, and comments kept as they are (earlier cuts' marks).
         bool more = in.next(line);
         for (; more && (line.empty() || line[0] == '#' || line[0] == 'c' || line[0] == 'C');

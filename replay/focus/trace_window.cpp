@@ -22,19 +22,6 @@ std::vector<std::uint32_t> focus_event_types(std::vector<std::uint32_t> tracked)
 
 namespace {
 
-class BuilderSink final : public RecordSink {
-  public:
-    explicit BuilderSink(TraceBuilder& builder) : builder_(builder) {}
-    void state(const StateRecord& r) override { builder_.add_state(r, 0); }
-    void event(const RecordOwner& owner, Time time, std::span<const EventPair> pairs) override {
-        builder_.add_event(owner, time, pairs, 0);
-    }
-    void comm(const CommRecord& r) override { builder_.add_comm(r, 0); }
-
-  private:
-    TraceBuilder& builder_;
-};
-
 /// One thread's records, regenerated from the trace model in time order: the records a cut at
 /// `from` needs to know what is in effect there, or those after it up to `to`.
 class ThreadRecords {
@@ -112,10 +99,8 @@ class ThreadRecords {
     void add_entry(std::size_t c) {
         const Time begin = t_.call_begin[c];
         pairs_.push_back({begin, {call_type(c), t_.call_id[c]}, false});
-        const auto attrs = std::lower_bound(
-            t_.collectives.begin(), t_.collectives.end(), c,
-            [](const CollectiveAttributes& a, std::size_t call) { return a.call < call; });
-        if (attrs == t_.collectives.end() || attrs->call != c) return;
+        const auto* attrs = t_.attributes_of(c);
+        if (!attrs) return;
         pairs_.push_back({begin, {extrae::k_collective_send_size, attrs->send_bytes}, false});
         pairs_.push_back({begin, {extrae::k_collective_recv_size, attrs->recv_bytes}, false});
         pairs_.push_back({begin, {extrae::k_collective_root, attrs->is_root ? 1u : 0u}, false});
@@ -182,19 +167,11 @@ TraceWindows::TraceWindows(const Trace& trace) : trace_(trace), owners_(window_o
 void TraceWindows::index_collectives() {
     std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>, std::vector<Time>> ends;
     for (const auto& t : trace_.threads) {
-        std::size_t next_attrs = 0;
         for (std::size_t c = 0; c < t.call_id.size(); ++c) {
             const CallClass cls = call_class(t.call_id[c]);
-            if (cls != CallClass::collective && cls != CallClass::immediate_collective &&
-                cls != CallClass::init)
-                continue;
-            while (next_attrs < t.collectives.size() && t.collectives[next_attrs].call < c)
-                ++next_attrs;
-            const bool has_attrs =
-                next_attrs < t.collectives.size() && t.collectives[next_attrs].call == c;
-            const std::uint64_t comm = cls != CallClass::init && has_attrs
-                                           ? t.collectives[next_attrs].communicator
-                                           : k_default_communicator;
+            if (!numbered_as_collective(cls)) continue;
+            const auto* attrs = cls == CallClass::init ? nullptr : t.attributes_of(c);
+            const std::uint64_t comm = attrs ? attrs->communicator : k_default_communicator;
             ends[{t.name.application, t.name.task, comm}].push_back(t.call_end[c]);
         }
     }
@@ -206,20 +183,14 @@ void TraceWindows::index_collectives() {
 }
 
 std::vector<CollectivesBeforeCut> TraceWindows::collectives_before(Time from) const {
-    std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>, std::uint64_t> calls;
-    for (const auto& b : trace_.collectives_before_cut)
-        calls[{b.application, b.task, b.communicator}] += b.calls;
+    CollectiveCounts calls;
+    calls.add(trace_.collectives_before_cut);
     for (const auto& [key, ends] : collective_ends_) {
         const auto before = static_cast<std::uint64_t>(
             std::upper_bound(ends.begin(), ends.end(), from) - ends.begin());
-        if (before > 0) calls[{key.application, key.task, key.communicator}] += before;
+        if (before > 0) calls.add(key.application, key.task, key.communicator, before);
     }
-    std::vector<CollectivesBeforeCut> out;
-    for (const auto& [key, n] : calls) {
-        const auto [application, task, communicator] = key;
-        out.push_back({application, task, communicator, n});
-    }
-    return out;
+    return calls.list();
 }
 
 Trace TraceWindows::window(TimeWindow window) const {
@@ -234,8 +205,8 @@ Trace TraceWindows::window(TimeWindow window) const {
     out.labels.thread_names = trace_.labels.thread_names;
     out.window_end = true;
     TraceBuilder builder(out, tracked_, false);
-    BuilderSink sink(builder);
-    RecordWindow cut(out.header, window, sink);
+    BuilderInput input(builder);
+    RecordWindow cut(out.header, window, input);
     std::vector<ThreadRecords> threads;
     threads.reserve(trace_.threads.size());
     for (ThreadIndex t = 0; t < trace_.thread_count(); ++t)
