@@ -6,6 +6,7 @@
 #include "replay/paraver_writer.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <queue>
 #include <variant>
 
@@ -130,7 +131,9 @@ void write_simulated_paraver(const Trace& original, const ReplayProgram& p, cons
     std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
     for (ReplayThread t = 0; t < p.thread_count(); ++t)
         if (!threads[t].empty()) heads.push({time_of(threads[t][0]), t});
-    ParaverWriter writer(prv_path, header);
+    // Marks the trace as simulated for popsim analyze (a series of traced runs leaves it out).
+    ParaverWriter writer(prv_path, header,
+                         fmt::format("{}{}\n", k_simulated_trace_mark, original.path));
     while (!heads.empty()) {
         const ReplayThread thread = heads.top().second;
         heads.pop();

@@ -8,8 +8,13 @@
 #include "replay/trace.hpp"
 
 #include <string>
+#include <string_view>
 
 namespace popsim::replay {
+
+/// The comment line after a simulated trace's header, followed by the original trace's path: tells
+/// simulated runs from traced ones (popsim analyze leaves them out of a folder's series).
+inline constexpr std::string_view k_simulated_trace_mark = "#popsim:simulated:";
 
 void write_simulated_paraver(const Trace& original, const ReplayProgram& program,
                              const ReplayResult& result, const std::string& prv_path);

@@ -16,6 +16,7 @@
 #include "simulator/output_paths.hpp"
 #include "simulator/progress_bar.hpp"
 #include "simulator/terminal_report.hpp"
+#include "simulator/trace_inputs.hpp"
 #include "simulator/units.hpp"
 #include "simulator/warning_output.hpp"
 
@@ -319,7 +320,16 @@ nlohmann::json analysis_json(const metrics::SeriesAnalysis& series, const Analyz
     return j;
 }
 
-void run_analyze(const AnalyzeOptions& o) {
+void run_analyze(AnalyzeOptions o) {
+    o.traces = expand_trace_inputs(o.traces);
+    if (o.traces.size() > 1) {
+        for (const auto& path : o.traces) {
+            if (!is_simulated_trace(path)) continue;
+            std::cerr << fmt::format("popsim: warning: {}: a simulated trace: its column is a "
+                                     "simulated run, not a traced one\n",
+                                     path);
+        }
+    }
     check_output_paths(o.traces, {{"--csv", o.csv_path},
                                   {"--json", o.json_path},
                                   {"--html", o.html_path},
@@ -395,9 +405,9 @@ void add_analyze_command(CLI::App& app) {
     auto* cmd =
         app.add_subcommand("analyze", "Compute the POP metrics of one trace or a scaling series");
     cmd->add_option("traces", options->traces,
-                    "Paraver traces (.prv or .prv.gz), one per process count")
-        ->required()
-        ->check(CLI::ExistingFile);
+                    "Paraver traces (.prv or .prv.gz), one per run of the series, or folders "
+                    "of them (simulated *.sim.prv left out)")
+        ->required();
     cmd->add_option("--csv", options->csv_path, "Write BSC modelfactors' CSV layout to FILE");
     cmd->add_option("--json", options->json_path,
                     "Write every number, with names and units, to FILE");

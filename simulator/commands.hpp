@@ -1,6 +1,8 @@
 #pragma once
 // The popsim subcommands. Each registers itself on the CLI11 app and runs when selected; errors
 // propagate as exceptions to main(), which maps them to exit codes (docs/user-guide.md).
+#include "simulator/trace_inputs.hpp"
+
 #include <CLI/CLI.hpp>
 #include <string>
 
@@ -18,7 +20,7 @@ void add_events_command(CLI::App& app);
 inline CLI::Option*
 add_trace_argument(CLI::App* command, std::string& trace,
                    const std::string& what = "Paraver trace (.prv or .prv.gz)") {
-    return command->add_option("trace", trace, what)->required()->check(CLI::ExistingFile);
+    return command->add_option("trace", trace, what)->required()->check(existing_input_file());
 }
 
 /// Exit codes: 0 success, 1 usage error, 2 bad input (trace, description, config), 3 other failure.

@@ -6,6 +6,7 @@
 #include "simulator/commands.hpp"
 #include "simulator/global_options.hpp"
 
+#include <fmt/format.h>
 #include <iostream>
 #include <new>
 
@@ -15,6 +16,11 @@ int main(int argc, char** argv) {
     CLI::App app{"popsim: POP efficiency metrics and ideal-network replay of MPI traces"};
     app.set_version_flag("--version", popsim::k_version);
     app.require_subcommand(1);
+    app.failure_message([](const CLI::App*, const CLI::Error& e) {
+        return fmt::format("popsim: error: {}\nRun 'popsim --help' or 'popsim COMMAND --help' for "
+                           "more information.\n",
+                           e.what());
+    });
     add_global_options(app);
     add_analyze_command(app);
     add_synth_command(app);

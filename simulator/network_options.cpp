@@ -2,6 +2,7 @@
 
 #include "replay/network/dimemas_config.hpp"
 #include "replay/network/ideal.hpp"
+#include "simulator/trace_inputs.hpp"
 #include "simulator/units.hpp"
 
 #include <charconv>
@@ -16,7 +17,7 @@ void add_network_options(CLI::App* cmd, NetworkOptions& o, bool single_values) {
         ->capture_default_str();
     cmd->add_option("--config", o.config,
                     "A Dimemas configuration file (.cfg; implies --network dimemas)")
-        ->check(CLI::ExistingFile);
+        ->check(existing_input_file());
     cmd->add_option("--latency", o.latency, std::string("Inter-node latency, e.g. 5us") + list);
     cmd->add_option("--bandwidth", o.bandwidth,
                     std::string("Inter-node bandwidth, e.g. 10GB/s, 500MiB/s, inf") + list);

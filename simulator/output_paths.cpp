@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <map>
+#include <unistd.h>
 
 namespace popsim::simulator {
 
@@ -21,6 +22,28 @@ std::string canonical(const std::string& path) {
 std::vector<std::string> with_companions(const std::string& path) {
     const std::string base = replay::trace_base_name(path);
     return {path, base + ".pcf", base + ".row"};
+}
+
+/// The output can be created: its folder exists and is writable, and it is not a folder itself.
+void check_writable(const OutputPath& out, const std::string& file) {
+    namespace fs = std::filesystem;
+    std::error_code error;
+    if (fs::is_directory(file, error))
+        throw replay::TraceError(file, 0, fmt::format("{}: a folder, not a file", out.option));
+    const fs::path parent = fs::path(file).parent_path();
+    const std::string folder = parent.empty() ? "." : parent.string();
+    if (!fs::is_directory(folder, error)) {
+        throw replay::TraceError(
+            file, 0,
+            fmt::format("{}: cannot write: the folder {} does not exist", out.option, folder));
+    }
+    if (fs::exists(file, error) ? ::access(file.c_str(), W_OK) != 0
+                                : ::access(folder.c_str(), W_OK) != 0) {
+        throw replay::TraceError(
+            file, 0,
+            fmt::format("{}: cannot write: {} is not writable", out.option,
+                        fs::exists(file, error) ? "the file" : "the folder " + folder));
+    }
 }
 
 } // namespace
@@ -45,6 +68,7 @@ void check_output_paths(const std::vector<std::string>& inputs,
         if (out.path.empty()) continue;
         const auto files = out.paraver ? with_companions(out.path) : std::vector{out.path};
         for (const auto& file : files) {
+            check_writable(out, file);
             const auto key = canonical(file);
             if (const auto it = input_files.find(key); it != input_files.end()) {
                 throw replay::TraceError(

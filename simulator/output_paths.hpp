@@ -13,8 +13,8 @@ struct OutputPath {
 };
 
 /// Throws TraceError (exit status 2) naming the output when it is an input trace, the .pcf or .row
-/// of one, or the path of another output; or naming an input given twice (a scaling series
-/// needs each run once).
+/// of one, or the path of another output, or when it cannot be written (no such folder, not
+/// writable, a folder); or naming an input given twice (a scaling series needs each run once).
 void check_output_paths(const std::vector<std::string>& inputs,
                         const std::vector<OutputPath>& outputs);
 

@@ -56,7 +56,7 @@ void add_synth_command(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "synth", "Write a synthetic Paraver trace from a description (docs/synth.md)");
     cmd->add_option("description", options->description, "Description file")
-        ->check(CLI::ExistingFile);
+        ->check(existing_input_file());
     cmd->add_option("-o,--output", options->output,
                     "Output .prv path (the .pcf and .row are written beside it)")
         ->required();

@@ -75,8 +75,7 @@ TEST_CASE("cli: blocking sends that relied on MPI buffering replay as eager send
     CHECK(r.output.find("predicted runtime  0.000000 s") != std::string::npos);
 }
 
-TEST_CASE("cli: a missing trace is a usage error") {
-    CHECK(run_popsim("analyze /nonexistent.prv").status == 1);
+TEST_CASE("cli: no command is a usage error") {
     CHECK(run_popsim("").status == 1);
 }
 
@@ -289,10 +288,6 @@ TEST_CASE("cli: no output replaces an input or another output") {
 
 TEST_CASE("cli: an output that cannot be written whole is not written at all (exit 3)") {
     const auto epoch = test::shared_data("epoch/epoch_2proc.prv.gz");
-    const auto missing = run_popsim("analyze " + epoch + " --quiet --json /nonexistent/dir/m.json");
-    CHECK(missing.status == 3);
-    CHECK(missing.output.find("popsim: error: /nonexistent/dir/m.json: cannot write: No such file "
-                              "or directory") != std::string::npos);
     // A full disk: a one-page (4 KiB) tmpfs, where the test may mount one (root, as CI runs).
     const auto dir = test::scratch_dir("cli_full_disk");
     const auto mount_point = (dir / "tiny").string();

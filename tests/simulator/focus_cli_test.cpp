@@ -170,7 +170,7 @@ TEST_CASE("focus cli: bad windows and names are errors naming the trace and what
                           "header, then the window): give a file, not a pipe\n");
     const auto both = run_popsim(fmt::format("analyze {} --phases 1000 --region 1000", trace));
     CHECK(both.status == 1); // a usage error
-    CHECK(both.output.starts_with("--region excludes --phases"));
+    CHECK(both.output.starts_with("popsim: error: --region excludes --phases"));
     CHECK(!std::filesystem::exists(trace + ".cut.prv"));
 }
 

@@ -1,0 +1,95 @@
+// What popsim checks about its inputs and outputs before any work: each trap a user can fall into
+// gets its exact message and exit status 2.
+#include "simulator/cli_support.hpp"
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+#include <filesystem>
+#include <fmt/format.h>
+
+using namespace popsim;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// A run of the synthetic series: `ranks` ranks computing 1 s each, in `folder` as NAME.prv.
+std::string write_run(const fs::path& folder, const std::string& name, int ranks) {
+    std::string description = fmt::format("ranks {}\n", ranks);
+    for (int r = 0; r < ranks; ++r) description += fmt::format("{} compute 1s\n", r);
+    const auto path = (folder / (name + ".prv")).string();
+    replay::synth::write_paraver(replay::synth::parse_description(description, name), path);
+    return path;
+}
+
+} // namespace
+
+TEST_CASE("cli inputs: a missing trace or configuration is bad input, named with its path") {
+    test::check_fails("analyze /nonexistent.prv", 2, "/nonexistent.prv: no such file or folder");
+    test::check_fails("simulate /nonexistent.prv", 2, "/nonexistent.prv: no such file or folder");
+    const auto dir = test::scratch_dir("cli_inputs_missing");
+    const auto trace = write_run(dir, "run", 2);
+    test::check_fails("whatif " + trace + " --config /nonexistent.cfg", 2,
+                      "/nonexistent.cfg: no such file or folder");
+    test::check_fails("simulate " + dir.string(), 2,
+                      dir.string() + ": a folder, where a file is expected");
+}
+
+TEST_CASE("cli inputs: a usage error says popsim: error: and exits 1") {
+    const auto r = test::run_popsim("analyze --no-such-option x.prv");
+    CHECK(r.status == 1);
+    CHECK(r.output == "popsim: error: The following argument was not expected: --no-such-option\n"
+                      "Run 'popsim --help' or 'popsim COMMAND --help' for more information.\n");
+}
+
+TEST_CASE("cli inputs: a folder is its traces in natural order, without the simulated ones") {
+    const auto dir = test::scratch_dir("cli_inputs_folder");
+    write_run(dir, "run10", 10);
+    write_run(dir, "run2", 2);
+    write_run(dir, "run1", 1);
+    const auto simulated = write_run(dir, "run2.sim", 2);
+    const auto json = (dir.parent_path() / "cli_inputs_folder.json").string();
+    const auto r =
+        test::run_popsim("analyze --no-replay --quiet " + dir.string() + " --json " + json);
+    CHECK(r.status == 0);
+    CHECK(r.output.starts_with(fmt::format("popsim: note: {}: a simulated trace, left out of the "
+                                           "folder's series (name it to analyse it)\n",
+                                           simulated)));
+    const auto report = test::read_json(json);
+    REQUIRE(report["traces"].size() == 3);
+    CHECK(report["traces"][0]["path"] == (dir / "run1.prv").string());
+    CHECK(report["traces"][1]["path"] == (dir / "run2.prv").string());
+    CHECK(report["traces"][2]["path"] == (dir / "run10.prv").string());
+
+    const auto empty = test::scratch_dir("cli_inputs_empty");
+    test::check_fails("analyze " + empty.string(), 2,
+                      empty.string() + ": no Paraver trace (.prv, .prv.gz) in this folder");
+}
+
+TEST_CASE("cli inputs: a simulated trace named in a series is said to be one") {
+    const auto dir = test::scratch_dir("cli_inputs_simulated");
+    const auto trace = write_run(dir, "run", 2);
+    const auto simulated = (dir / "replayed.prv").string(); // marked inside, not by its name
+    REQUIRE(test::run_popsim("simulate --quiet " + trace + " -o " + simulated).status == 0);
+    const auto r = test::run_popsim("analyze --no-replay --quiet " + trace + " " + simulated);
+    CHECK(r.status == 0);
+    CHECK(r.output.starts_with(fmt::format(
+        "popsim: warning: {}: a simulated trace: its column is a simulated run, not a traced one\n",
+        simulated)));
+    CHECK(test::run_popsim("analyze --no-replay --quiet " + trace + " " + trace).status == 2);
+}
+
+TEST_CASE("cli inputs: an output that cannot be created stops the command before any work") {
+    const auto dir = test::scratch_dir("cli_inputs_outputs");
+    const auto trace = write_run(dir, "run", 2);
+    test::check_fails("analyze " + trace + " --csv /nonexistent/x.csv", 2,
+                      "/nonexistent/x.csv: --csv: cannot write: the folder /nonexistent does not "
+                      "exist");
+    test::check_fails("analyze " + trace + " --json " + dir.string(), 2,
+                      dir.string() + ": --json: a folder, not a file");
+    test::check_fails("simulate " + trace + " -o /nonexistent/sim.prv", 2,
+                      "/nonexistent/sim.prv: -o: cannot write: the folder /nonexistent does not "
+                      "exist");
+    test::check_fails("whatif " + trace + " --latency 1us,2us --csv /nonexistent/w.csv", 2,
+                      "/nonexistent/w.csv: --csv: cannot write: the folder /nonexistent does not "
+                      "exist");
+}
