@@ -433,9 +433,7 @@ void add_analyze_command(CLI::App& app) {
                     "How to replay on the ideal network: events (the event engine) or longest-path "
                     "(one pass over the dependency graph); same result")
         ->check(CLI::IsMember({"longest-path", "events"}));
-    cmd->add_option("--eager-limit,--eager", options->eager_limit,
-                    "Sends of at least this size use rendezvous (Dimemas -S), e.g. 32k, 64KiB")
-        ->capture_default_str();
+    add_eager_option(cmd, options->eager_limit);
     add_collectives_option(cmd, options->collectives);
     cmd->add_flag("--whole-trace", options->whole_trace,
                   "Analyse the whole trace, also where tracing was switched off on every thread "

@@ -23,7 +23,9 @@ void add_network_options(CLI::App* cmd, NetworkOptions& o, bool single_values) {
                     std::string("Inter-node bandwidth, e.g. 10GB/s, 500MiB/s, inf") + list);
     cmd->add_option("--buses", o.buses,
                     std::string("Concurrent inter-node transfers, 0 = unlimited") + list);
-    cmd->add_option("--links", o.links, "Input and output links per node, 0 = unlimited");
+    cmd->add_option("--links", o.links,
+                    "Input and output links per node, 0 = unlimited (default 1, as in Dimemas "
+                    "configuration files)");
     cmd->add_option("--tasks-per-node", o.tasks_per_node,
                     std::string("Tasks per node (filled in order)") + list);
     cmd->add_option("--cpu-ratio", o.cpu_ratio,
@@ -33,9 +35,15 @@ void add_network_options(CLI::App* cmd, NetworkOptions& o, bool single_values) {
                     "(round robin), or a list of "
                     "0-based nodes, one per task (0:0:1:1)")
         ->capture_default_str();
-    cmd->add_option("--eager", o.eager, "Sends of at least this size use rendezvous (Dimemas -S)")
-        ->capture_default_str();
+    add_eager_option(cmd, o.eager);
     add_collectives_option(cmd, o.collectives);
+}
+
+void add_eager_option(CLI::App* cmd, std::string& value) {
+    cmd->add_option("--eager", value,
+                    "Sends of at least this size use rendezvous (Dimemas -S), e.g. 32k, 64KiB, "
+                    "4096 (bytes)")
+        ->capture_default_str();
 }
 
 void add_collectives_option(CLI::App* cmd, std::string& value) {

@@ -26,6 +26,8 @@ void add_network_options(CLI::App* cmd, NetworkOptions& options, bool single_val
 
 replay::ProgramOptions program_options(const NetworkOptions& options);
 
+/// --eager SIZE on `cmd` (analyze takes it too).
+void add_eager_option(CLI::App* cmd, std::string& value);
 /// --collectives dimemas|mpi on `cmd` (analyze takes it too).
 void add_collectives_option(CLI::App* cmd, std::string& value);
 replay::CollectiveSync collective_sync(const std::string& value);

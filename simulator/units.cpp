@@ -24,7 +24,18 @@ double quantity_or_throw(std::string_view text, std::span<const UnitSuffix> unit
 
 } // namespace
 
+/// A bare number other than 0, where a unit is needed: 5 could be ns (popsim's clock) or s (a
+/// Dimemas configuration), 100 MB/s of 10^6 or of 2^20 bytes.
+bool is_bare_nonzero_number(std::string_view text) {
+    const auto v = replay::parse_quantity(text, std::span<const UnitSuffix>{});
+    return v && *v != 0;
+}
+
 Time parse_time(std::string_view text) {
+    if (is_bare_nonzero_number(text)) {
+        throw std::invalid_argument(fmt::format("'{}' has no unit: write {}ns, {}us, {}ms or {}s",
+                                                text, text, text, text, text));
+    }
     const auto t = replay::parse_duration(text);
     if (!t)
         throw std::invalid_argument(
@@ -34,12 +45,17 @@ Time parse_time(std::string_view text) {
 
 double parse_bandwidth_mbps(std::string_view text) {
     if (text == "inf") return 0;
+    if (is_bare_nonzero_number(text)) {
+        throw std::invalid_argument(
+            fmt::format("'{}' has no unit: write {}MB/s (10^6 bytes/s) or {}MiB/s (2^20 bytes/s, "
+                        "the MB/s of Dimemas configuration files)",
+                        text, text, text));
+    }
     constexpr double mib = 1024.0 * 1024.0;
     static constexpr UnitSuffix units[] = {
         {"GiB/s", 1024.0},   {"MiB/s", 1.0},      {"KiB/s", 1.0 / 1024}, {"GB/s", 1e9 / mib},
         {"MB/s", 1e6 / mib}, {"KB/s", 1e3 / mib}, {"B/s", 1.0 / mib}};
-    return quantity_or_throw(text, units, "bandwidth",
-                             "10GB/s, 500MiB/s, inf, or Dimemas MB/s as a number");
+    return quantity_or_throw(text, units, "bandwidth", "10GB/s, 500MiB/s, inf");
 }
 
 std::uint64_t parse_bytes(std::string_view text) {

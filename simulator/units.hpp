@@ -8,10 +8,11 @@
 
 namespace popsim::simulator {
 
-/// "5us", "1.5ms", "2s", "300ns", "0" (ns when no unit).
+/// "5us", "1.5ms", "2s", "300ns" or "0"; any other number needs its unit.
 Time parse_time(std::string_view text);
 /// Bandwidth in Dimemas' MB/s (MB = 2^20 bytes): "10GB/s" and "100MB/s" are SI (1e9, 1e6 bytes/s),
-/// "1GiB/s" and "500MiB/s" binary, a bare number is Dimemas MB/s, "inf" (or 0) is instantaneous.
+/// "1GiB/s" and "500MiB/s" binary (Dimemas' MB/s is MiB/s), "inf" (or 0) is instantaneous; any
+/// other number needs its unit.
 double parse_bandwidth_mbps(std::string_view text);
 /// "64KiB", "32k" (= 32768, like Dimemas -S 32k), "1MiB", "1MB" (1e6), or bytes.
 std::uint64_t parse_bytes(std::string_view text);

@@ -32,8 +32,8 @@ struct DimemasParameters {
     Time inter_latency = 0;          // ns
     double inter_bandwidth_mbps = 0; // MB/s, MB = 2^20 bytes; 0 = instantaneous
     std::uint32_t buses = 0;         // concurrent inter-node transfers; 0 = unlimited
-    std::uint32_t in_links = 0;      // per node; 0 = unlimited
-    std::uint32_t out_links = 0;
+    std::uint32_t in_links = 1;      // per node; 0 = unlimited; 1 as in Dimemas' configurations
+    std::uint32_t out_links = 1;
     Time intra_latency = 0;
     double intra_bandwidth_mbps = 0;
     double cpu_ratio = 1.0;          // relative CPU speed: bursts take traced / cpu_ratio

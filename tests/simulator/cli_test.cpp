@@ -151,14 +151,18 @@ TEST_CASE("cli: whatif sweeps the cross product and writes one row per configura
 TEST_CASE("cli: task-to-node mappings") {
     // 4 ranks, 2 per node. Rank 0 sends 1 MiB to rank 1 and rank 2 to rank 3 at 0, 1 ms each at
     // 1000 MiB/s. Filled (nodes {0,0,1,1}) both messages stay inside a node: instantaneous, runtime
-    // 0. Interleaved (nodes {0,1,0,1}) both cross the network: 1 ms.
+    // 0. Interleaved (nodes {0,1,0,1}) both cross the network: 1 ms with unlimited links, 2 ms
+    // with the default single output link of node 0 (as in Dimemas configurations).
     const auto path = test::synth_trace(
         "cli_mapping", "ranks 4\n0 Send 1us to=1 size=1048576\n1 Recv 1us from=0 size=1048576\n"
                        "2 Send 1us to=3 size=1048576\n3 Recv 1us from=2 size=1048576\n");
     const auto dir = test::scratch_dir("cli_mapping_out");
     const auto json = (dir / "m.json").string();
-    const std::string base =
-        "simulate " + path + " --bandwidth 1000 --tasks-per-node 2 --json " + json;
+    std::string base =
+        "simulate " + path + " --bandwidth 1000MiB/s --tasks-per-node 2 --json " + json;
+    REQUIRE(run_popsim(base + " --mapping interleaved").status == 0);
+    CHECK(read_json(json)["predicted_runtime_ns"] == 2000000);
+    base += " --links 0";
     REQUIRE(run_popsim(base + " --mapping fill").status == 0);
     CHECK(read_json(json)["predicted_runtime_ns"] == 0);
     REQUIRE(run_popsim(base + " --mapping interleaved").status == 0);

@@ -68,6 +68,7 @@ TEST_CASE("dimemas model: one input link per node serialises messages to that no
                           "2 Irecv 1us from=0 size=1048576 req=a\n2 Irecv 1us from=1 size=1048576 "
                           "req=b\n2 Waitall 1us req=a,b\n";
     auto p = latency_bandwidth(0, 1000);
+    p.in_links = p.out_links = 0; // unlimited
     CHECK(replay_on("dim_links_free", d, p).runtime == 1000 * us);
     p.in_links = 1;
     CHECK(replay_on("dim_links_one", d, p).runtime == 2000 * us);
