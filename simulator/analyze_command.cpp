@@ -320,6 +320,31 @@ nlohmann::json analysis_json(const metrics::SeriesAnalysis& series, const Analyz
     return j;
 }
 
+/// What the table shows: the model, the scaling kind and how it was chosen, the convention.
+std::string model_line(const std::string& model, const metrics::SeriesAnalysis& series) {
+    static const std::map<std::string, std::string> k_models = {
+        {"mpi", "MPI, multiplicative (modelfactors)"},
+        {"additive", "MPI, additive (PyPOP)"},
+        {"openmp", "OpenMP (PyPOP)"},
+        {"hybrid-additive", "hybrid MPI+OpenMP, additive"},
+        {"hybrid-multiplicative", "hybrid MPI+OpenMP, multiplicative"},
+        {"talp", "hybrid MPI+OpenMP, TALP"}};
+    std::string text = fmt::format("Model: {}\n", k_models.at(model));
+    std::vector<std::string> details;
+    if (series.traces.size() > 1) {
+        details.push_back(fmt::format("Scaling: {} ({})",
+                                      series.kind == metrics::ScalingKind::weak ? "weak" : "strong",
+                                      series.kind_forced ? "--scaling" : "detected"));
+    }
+    if (model == "mpi" || model == "additive") {
+        details.push_back(fmt::format(
+            "Serialisation/Transfer convention: {}",
+            series.convention == metrics::SerTransConvention::pop ? "POP" : "modelfactors"));
+    }
+    if (!details.empty()) text += fmt::format("{}\n", fmt::join(details, "; "));
+    return text + "\n";
+}
+
 void run_analyze(AnalyzeOptions o) {
     o.traces = expand_trace_inputs(o.traces);
     if (o.traces.size() > 1) {
@@ -361,8 +386,7 @@ void run_analyze(AnalyzeOptions o) {
         }
     }
     const MetricTable table = model_table(o.model, series, omp);
-    const TerminalStyle style{.color = !o.no_color && isatty(STDOUT_FILENO) != 0,
-                              .fraction = o.fraction};
+    const TerminalStyle style = terminal_style(o.no_color, o.fraction);
     for (const auto& parts : analyzed.parts) { // what the table covers, unless the whole run
         if (parts.focus.kind == TraceFocus::Kind::window)
             std::cout << fmt::format("{}: {}\n", parts.focus.path, parts.focus.description);
@@ -370,9 +394,9 @@ void run_analyze(AnalyzeOptions o) {
             std::cout << fmt::format("{}: {}, all together\n", parts.focus.path,
                                      parts.focus.description);
     }
-    std::cout << format_terminal_table(table, style);
+    std::cout << model_line(o.model, series) << format_terminal_table(table, style);
     if (o.model == "mpi" || o.model == "additive")
-        for (const auto& trace : series.traces) std::cout << format_rank_breakdown(trace);
+        for (const auto& trace : series.traces) std::cout << format_rank_breakdown(trace, style);
     std::string parts_csv;
     std::vector<PartsReport> reports;
     for (const auto& parts : analyzed.parts) {
@@ -428,7 +452,7 @@ void add_analyze_command(CLI::App& app) {
         ->check(CLI::IsMember(
             {"mpi", "additive", "openmp", "hybrid-additive", "hybrid-multiplicative", "talp"}));
     cmd->add_flag("!--no-replay", options->replay,
-                  "Skip the ideal-network replay (no Serialization/Transfer)");
+                  "Skip the ideal-network replay (no Serialisation/Transfer)");
     cmd->add_option("--replay-method", options->replay_method,
                     "How to replay on the ideal network: events (the event engine) or longest-path "
                     "(one pass over the dependency graph); same result")

@@ -48,8 +48,8 @@ std::string cell(const std::optional<double>& v, ValueKind kind) {
     }
     case ValueKind::number:
         return fmt::format("<td>{:.2f}</td>", *v);
-    case ValueKind::time_us:
-        return fmt::format("<td>{:.2f}</td>", *v);
+    case ValueKind::time_ns:
+        return fmt::format("<td>{:.6f}</td>", *v / 1e9);
     case ValueKind::count:
         return fmt::format("<td>{:.0f}</td>", *v);
     }

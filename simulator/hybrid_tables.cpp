@@ -54,8 +54,10 @@ MetricTable openmp_table(const metrics::OpenMpSeries& s) {
                             [&](auto i) { return c[i].global; }));
     rows.push_back(
         make_row(n, "Speedup", "speedup", 0, K::number, [&](auto i) { return c[i].speedup; }));
-    rows.push_back(make_row(n, "Runtime (ns)", "runtime_ns", 0, K::count,
-                            [&](auto i) { return static_cast<double>(s.runs[i].runtime); }));
+    rows.push_back(
+        with_csv_label(make_row(n, "Runtime (s)", "runtime_ns", 0, K::time_ns,
+                                [&](auto i) { return static_cast<double>(s.runs[i].runtime); }),
+                       "Runtime (ns)"));
     return t;
 }
 
@@ -155,12 +157,12 @@ std::string format_pypop_csv(const MetricTable& table) {
     }
     out += '\n';
     for (const auto& row : table.factors) {
-        out += fmt::format("\"{}\"", row.label);
+        out += fmt::format("\"{}\"", csv_label(row));
         for (const auto& v : row.values) {
             out += ',';
-            out += !v                     ? std::string("NaN")
-                   : row.kind == K::count ? fmt::format("{:e}", *v)
-                                          : fmt::format("{:.6f}", *v);
+            out += !v                       ? std::string("NaN")
+                   : row.kind == K::time_ns ? fmt::format("{:e}", *v)
+                                            : fmt::format("{:.6f}", *v);
         }
         out += '\n';
     }

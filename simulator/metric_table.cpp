@@ -35,29 +35,38 @@ void add_scaling_rows(const SeriesAnalysis& s, std::vector<MetricRow>& rows) {
                        [&](auto i) { return s.mpi[i].frequency_ghz; }));
 }
 
+/// modelfactors' raw rows, shown in seconds, in its CSV in microseconds under its labels.
 std::vector<MetricRow> raw_rows(const SeriesAnalysis& s) {
     using K = ValueKind;
-    auto us = [](double ns) { return ns / 1000.0; };
     const auto& t = s.traces;
+    auto ns = [](auto time) { return static_cast<double>(time); };
+    auto time_row = [&](std::string label, std::string key, const char* modelfactors_label,
+                        const Getter& get) {
+        return with_csv_label(row(s, std::move(label), std::move(key), 0, K::time_ns, get),
+                              modelfactors_label);
+    };
     std::vector<MetricRow> rows;
-    rows.push_back(row(s, "Runtime (us)", "runtime_us", 0, K::time_us,
-                       [&](auto i) { return us(static_cast<double>(t[i].runtime)); }));
-    rows.push_back(row(s, "Runtime (ideal)", "ideal_runtime_us", 0, K::time_us,
-                       [&](auto i) -> std::optional<double> {
-                           if (!t[i].ideal) return std::nullopt;
-                           return us(static_cast<double>(t[i].ideal->runtime));
-                       }));
-    rows.push_back(row(s, "Useful duration (average)", "useful_average_us", 0, K::time_us,
-                       [&](auto i) { return us(t[i].useful_average()); }));
-    rows.push_back(row(s, "Useful duration (maximum)", "useful_maximum_us", 0, K::time_us,
-                       [&](auto i) { return us(static_cast<double>(t[i].useful_max())); }));
-    rows.push_back(row(s, "Useful duration (total)", "useful_total_us", 0, K::time_us,
-                       [&](auto i) { return us(t[i].useful_total()); }));
-    rows.push_back(row(s, "Useful duration (ideal, max)", "ideal_useful_maximum_us", 0, K::time_us,
-                       [&](auto i) -> std::optional<double> {
-                           if (!t[i].ideal) return std::nullopt;
-                           return us(static_cast<double>(t[i].ideal->max_useful));
-                       }));
+    rows.push_back(time_row("Runtime (s)", "runtime_ns", "Runtime (us)",
+                            [&](auto i) { return ns(t[i].runtime); }));
+    rows.push_back(time_row("Runtime, ideal network (s)", "ideal_runtime_ns", "Runtime (ideal)",
+                            [&](auto i) -> std::optional<double> {
+                                if (!t[i].ideal) return std::nullopt;
+                                return ns(t[i].ideal->runtime);
+                            }));
+    rows.push_back(time_row("Useful duration, average (s)", "useful_average_ns",
+                            "Useful duration (average)",
+                            [&](auto i) { return t[i].useful_average(); }));
+    rows.push_back(time_row("Useful duration, maximum (s)", "useful_maximum_ns",
+                            "Useful duration (maximum)",
+                            [&](auto i) { return ns(t[i].useful_max()); }));
+    rows.push_back(time_row("Useful duration, total (s)", "useful_total_ns",
+                            "Useful duration (total)",
+                            [&](auto i) { return t[i].useful_total(); }));
+    rows.push_back(time_row("Useful duration, ideal max (s)", "ideal_useful_maximum_ns",
+                            "Useful duration (ideal, max)", [&](auto i) -> std::optional<double> {
+                                if (!t[i].ideal) return std::nullopt;
+                                return ns(t[i].ideal->max_useful);
+                            }));
     rows.push_back(row(s, "Useful instructions (total)", "useful_instructions", 0, K::count,
                        [&](auto i) -> std::optional<double> {
                            if (!t[i].has_counters) return std::nullopt;
@@ -78,12 +87,11 @@ MetricTable table_shell(const SeriesAnalysis& s) {
     return table;
 }
 
-} // namespace
-
-MetricTable modelfactors_table(const SeriesAnalysis& s) {
+/// The MPI hierarchy of one model (multiplicative or additive: the same rows), then the scalings.
+template <class Efficiencies>
+MetricTable mpi_table(const SeriesAnalysis& s, const std::vector<Efficiencies>& m) {
     using K = ValueKind;
     MetricTable table = table_shell(s);
-    const auto& m = s.mpi;
     auto& rows = table.factors;
     rows.push_back(row(s, "Parallel efficiency", "parallel_efficiency", 0, K::efficiency,
                        [&](auto i) { return m[i].parallel; }));
@@ -91,31 +99,23 @@ MetricTable modelfactors_table(const SeriesAnalysis& s) {
                        [&](auto i) { return m[i].load_balance; }));
     rows.push_back(row(s, "Communication efficiency", "communication_efficiency", 1, K::efficiency,
                        [&](auto i) { return m[i].communication; }));
-    rows.push_back(row(s, "Serialization efficiency", "serialization_efficiency", 2, K::efficiency,
-                       [&](auto i) { return m[i].serialization; }));
+    rows.push_back(with_csv_label(row(s, "Serialisation efficiency", "serialization_efficiency", 2,
+                                      K::efficiency, [&](auto i) { return m[i].serialization; }),
+                                  "Serialization efficiency"));
     rows.push_back(row(s, "Transfer efficiency", "transfer_efficiency", 2, K::efficiency,
                        [&](auto i) { return m[i].transfer; }));
     add_scaling_rows(s, rows);
     return table;
 }
 
+} // namespace
+
+MetricTable modelfactors_table(const SeriesAnalysis& s) {
+    return mpi_table(s, s.mpi);
+}
+
 MetricTable additive_table(const SeriesAnalysis& s) {
-    using K = ValueKind;
-    MetricTable table = table_shell(s);
-    const auto& m = s.mpi_additive;
-    auto& rows = table.factors;
-    rows.push_back(row(s, "Parallel efficiency", "parallel_efficiency", 0, K::efficiency,
-                       [&](auto i) { return m[i].parallel; }));
-    rows.push_back(row(s, "Load balance", "load_balance", 1, K::efficiency,
-                       [&](auto i) { return m[i].load_balance; }));
-    rows.push_back(row(s, "Communication efficiency", "communication_efficiency", 1, K::efficiency,
-                       [&](auto i) { return m[i].communication; }));
-    rows.push_back(row(s, "Serialization efficiency", "serialization_efficiency", 2, K::efficiency,
-                       [&](auto i) { return m[i].serialization; }));
-    rows.push_back(row(s, "Transfer efficiency", "transfer_efficiency", 2, K::efficiency,
-                       [&](auto i) { return m[i].transfer; }));
-    add_scaling_rows(s, rows);
-    return table;
+    return mpi_table(s, s.mpi_additive);
 }
 
 } // namespace popsim::simulator

@@ -13,17 +13,30 @@ namespace popsim::simulator {
 enum class ValueKind {
     efficiency, // a fraction; shown as % (or 0-1) and coloured on the POP scale
     number,     // speed-up, IPC, GHz
-    time_us,    // raw rows: microseconds
+    time_ns,    // raw rows: nanoseconds, shown in seconds (the CSVs use their tool's unit)
     count,      // raw rows: instructions, cycles
 };
 
 struct MetricRow {
-    std::string label; // modelfactors' label, e.g. "Load balance"
-    std::string key;   // JSON name, e.g. "load_balance"
+    std::string label; // as shown: "Load balance", "Runtime (s)" (British spelling, with unit)
+    std::string key;   // JSON name, e.g. "load_balance", "runtime_ns"
     int level = 0;     // indentation in the hierarchy
     ValueKind kind = ValueKind::efficiency;
     std::vector<std::optional<double>> values; // one per column
+    /// The label in the CSV of the tool whose layout the table follows, where it differs
+    /// (modelfactors' "Serialization efficiency", "Runtime (us)"; PyPOP's "Runtime (ns)").
+    std::string csv_label = {};
 };
+
+/// The label a CSV in the layout of modelfactors or PyPOP gives the row.
+inline const std::string& csv_label(const MetricRow& row) {
+    return row.csv_label.empty() ? row.label : row.csv_label;
+}
+/// The row, with the label its CSV layout gives it.
+inline MetricRow with_csv_label(MetricRow row, std::string label) {
+    row.csv_label = std::move(label);
+    return row;
+}
 
 struct MetricTable {
     std::string column_title = "Number of processes";

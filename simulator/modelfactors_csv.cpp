@@ -18,9 +18,12 @@ std::string cell(const std::optional<double>& v, ValueKind kind) {
         return fmt::format("{:.6f}", *v * 100.0);
     case ValueKind::number:
         return fmt::format("{:.6f}", *v);
-    default:
+    case ValueKind::time_ns:
+        return fmt::format("{:.2f}", *v / 1000.0); // modelfactors' microseconds
+    case ValueKind::count:
         return fmt::format("{:.2f}", *v);
     }
+    return "NaN";
 }
 } // namespace
 
@@ -32,7 +35,7 @@ std::string format_modelfactors_csv(const MetricTable& table) {
     }
     out += "\n";
     for (const auto& row : table.factors) {
-        out += row.label;
+        out += csv_label(row);
         for (const auto& v : row.values) {
             out += ';';
             out += cell(v, row.kind);
@@ -42,7 +45,7 @@ std::string format_modelfactors_csv(const MetricTable& table) {
     out += "#\n";
     for (const auto& row : table.raw) {
         out += '#';
-        out += row.label;
+        out += csv_label(row);
         for (const auto& v : row.values) {
             out += ';';
             out += cell(v, row.kind);

@@ -1,56 +1,77 @@
 #include "simulator/terminal_report.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdlib>
 #include <fmt/format.h>
 #include <numeric>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 namespace popsim::simulator {
 
 namespace {
 
-constexpr int k_column_width = 12;
+constexpr std::size_t k_separator = 3; // " | " before each column
 
-// ANSI 256-colour codes on the POP scale.
-const char* color_for(double v) {
-    if (v >= 0.9) return "\033[38;5;28m";  // dark green
-    if (v >= 0.8) return "\033[38;5;70m";  // green
-    if (v >= 0.5) return "\033[38;5;167m"; // light red
-    return "\033[38;5;160m";               // red
+/// Background colours of the POP scale (256-colour palette), with black text: legible whatever
+/// the terminal's own background.
+const char* background_for(double v) {
+    if (v >= 0.9) return "\033[38;5;16;48;5;114m"; // green
+    if (v >= 0.8) return "\033[38;5;16;48;5;193m"; // light green
+    if (v >= 0.5) return "\033[38;5;16;48;5;224m"; // light red
+    return "\033[38;5;16;48;5;210m";               // red
 }
 
 std::string value_text(const std::optional<double>& v, ValueKind kind, const TerminalStyle& style) {
     if (!v) return "-";
     switch (kind) {
     case ValueKind::efficiency:
-        return style.fraction ? fmt::format("{:.4f}", *v) : fmt::format("{:.2f}%", *v * 100.0);
+        return efficiency_text(*v, style);
     case ValueKind::number:
         return fmt::format("{:.2f}", *v);
-    case ValueKind::time_us:
-        return fmt::format("{:.2f}", *v);
+    case ValueKind::time_ns:
+        return fmt::format("{:.6f}", *v / 1e9);
     case ValueKind::count:
         return fmt::format("{:.0f}", *v);
     }
     return "-";
 }
 
-void append_rows(std::string& out, const std::vector<MetricRow>& rows, std::size_t label_width,
-                 const TerminalStyle& style) {
-    for (const auto& row : rows) {
-        const std::string label =
-            std::string(static_cast<std::size_t>(row.level) * 2, ' ') + row.label;
-        out += fmt::format("{:<{}}", label, label_width);
-        for (const auto& v : row.values) {
-            const std::string text =
-                fmt::format("{:>{}}", value_text(v, row.kind, style), k_column_width);
-            const bool colored = style.color && v && row.kind == ValueKind::efficiency;
-            out += " | ";
-            if (colored) out += color_for(*v);
-            out += text;
-            if (colored) out += "\033[0m";
+std::string indented_label(const MetricRow& row) {
+    return std::string(static_cast<std::size_t>(row.level) * 2, ' ') + row.label;
+}
+
+/// Columns [first, last) of the table as one block: a header, the factors, the raw data.
+void append_block(std::string& out, const MetricTable& table, std::size_t first, std::size_t last,
+                  std::size_t label_width, const std::vector<std::size_t>& widths,
+                  const TerminalStyle& style) {
+    auto header = [&](const std::string& title) {
+        std::string line = fmt::format("{:<{}}", title, label_width);
+        for (std::size_t c = first; c < last; ++c)
+            line += fmt::format(" | {:>{}}", table.columns[c], widths[c]);
+        out += line + '\n' + std::string(line.size(), '=') + '\n';
+    };
+    auto rows = [&](const std::vector<MetricRow>& list) {
+        for (const auto& row : list) {
+            out += fmt::format("{:<{}}", indented_label(row), label_width);
+            for (std::size_t c = first; c < last; ++c) {
+                const auto& v = row.values[c];
+                const std::string text =
+                    fmt::format("{:>{}}", value_text(v, row.kind, style), widths[c]);
+                out += " | " +
+                       (row.kind == ValueKind::efficiency ? pop_colored(text, v, style) : text);
+            }
+            out += '\n';
+            if (row.key == "global_efficiency" || row.key == "frequency_scalability") out += '\n';
         }
-        out += "\n";
-        if (row.key == "global_efficiency" || row.key == "frequency_scalability") out += "\n";
-    }
+    };
+    header(table.column_title);
+    rows(table.factors);
+    if (table.raw.empty()) return;
+    out += '\n';
+    header("Raw data");
+    rows(table.raw);
 }
 
 /// "Parallel efficiency" -> "PE", "Communication efficiency" -> "CommE", "OpenMP region
@@ -103,12 +124,9 @@ std::string format_parts_table(const MetricTable& table, const std::vector<PartS
                            total > 0 ? 100 * spans[c].length_s / total : 0.0);
         for (const auto* r : shown) {
             const auto& v = r->values[c];
-            std::string text = value_text(v, r->kind, style);
-            const bool colored = style.color && v && r->kind == ValueKind::efficiency;
+            const std::string text = fmt::format("{:>{}}", value_text(v, r->kind, style), k_width);
             out += ' ';
-            if (colored) out += color_for(*v);
-            out += fmt::format("{:>{}}", text, k_width);
-            if (colored) out += "\033[0m";
+            out += r->kind == ValueKind::efficiency ? pop_colored(text, v, style) : text;
         }
         out += '\n';
     }
@@ -122,28 +140,56 @@ std::string format_parts_table(const MetricTable& table, const std::vector<PartS
 }
 
 std::string format_terminal_table(const MetricTable& table, const TerminalStyle& style) {
-    std::size_t width = 0;
-    for (const auto* rows : {&table.factors, &table.raw})
-        for (const auto& r : *rows)
-            width = std::max(width, r.label.size() + static_cast<std::size_t>(r.level) * 2);
-    width = std::max<std::size_t>(width, 20) + 1;
-    std::string header = fmt::format("{:<{}}", table.column_title, width);
-    for (const auto& c : table.columns) header += fmt::format(" | {:>{}}", c, k_column_width);
-    const std::string rule(header.size(), '=');
-    std::string out = header;
-    out += '\n';
-    out += rule;
-    out += '\n';
-    append_rows(out, table.factors, width, style);
-    if (table.raw.empty()) return out;
-    out += '\n';
-    out += fmt::format("{:<{}}", "Raw data", width);
-    for (const auto& c : table.columns) out += fmt::format(" | {:>{}}", c, k_column_width);
-    out += '\n';
-    out += rule;
-    out += '\n';
-    append_rows(out, table.raw, width, style);
+    std::size_t label_width = std::max(table.column_title.size(), std::size_t{8});
+    std::vector<std::size_t> widths;
+    for (const auto& c : table.columns) widths.push_back(std::max<std::size_t>(c.size(), 6));
+    for (const auto* rows : {&table.factors, &table.raw}) {
+        for (const auto& r : *rows) {
+            label_width = std::max(label_width, indented_label(r).size());
+            for (std::size_t c = 0; c < r.values.size(); ++c)
+                widths[c] = std::max(widths[c], value_text(r.values[c], r.kind, style).size());
+        }
+    }
+    // As many columns per block as the width holds (at least one): a long series stacks.
+    std::string out;
+    for (std::size_t first = 0; first < widths.size();) {
+        std::size_t last = first + 1, line = label_width + k_separator + widths[first];
+        while (last < widths.size() &&
+               (style.width == 0 || line + k_separator + widths[last] <= style.width))
+            line += k_separator + widths[last++];
+        if (first > 0) out += '\n';
+        append_block(out, table, first, last, label_width, widths, style);
+        first = last;
+    }
     return out;
+}
+
+TerminalStyle terminal_style(bool no_color, bool fraction) {
+    const bool tty = isatty(STDOUT_FILENO) != 0;
+    const char* no_color_variable = std::getenv("NO_COLOR");
+    TerminalStyle style{.color = tty && !no_color &&
+                                 (no_color_variable == nullptr || *no_color_variable == '\0'),
+                        .fraction = fraction};
+    if (const char* columns = std::getenv("COLUMNS")) {
+        std::size_t n = 0;
+        const std::string_view text(columns);
+        if (std::from_chars(text.data(), text.data() + text.size(), n).ec == std::errc{})
+            style.width = n;
+    }
+    winsize size{};
+    if (style.width == 0 && tty && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0)
+        style.width = size.ws_col;
+    return style;
+}
+
+std::string efficiency_text(double value, const TerminalStyle& style) {
+    return style.fraction ? fmt::format("{:.4f}", value) : fmt::format("{:.2f}%", value * 100.0);
+}
+
+std::string pop_colored(const std::string& text, std::optional<double> value,
+                        const TerminalStyle& style) {
+    if (!style.color || !value) return text;
+    return background_for(*value) + text + "\033[0m";
 }
 
 } // namespace popsim::simulator

@@ -1,8 +1,12 @@
 #pragma once
-// The metric table for people at a terminal: hierarchy indented, one column per trace, values
-// coloured on the POP scale (green from 0.8, light red below, red below 0.5) when on a TTY.
+// The metric table for people at a terminal: hierarchy indented, one column per trace, efficiencies
+// on the POP scale's background colours (green from 0.8, light red below, red below 0.5, black
+// text: legible on dark and light terminals), stacked in blocks of columns to fit the terminal's
+// width.
 #include "simulator/metric_table.hpp"
 
+#include <cstddef>
+#include <optional>
 #include <string>
 
 namespace popsim::simulator {
@@ -10,7 +14,18 @@ namespace popsim::simulator {
 struct TerminalStyle {
     bool color = false;
     bool fraction = false; // 0.9734 instead of 97.34%
+    std::size_t width = 0; // characters per line; 0 = no limit
 };
+
+/// The style for standard output: colours only on a terminal, without --no-color or NO_COLOR
+/// (no-color.org); the width of the terminal, or $COLUMNS, or no limit when output is a file.
+TerminalStyle terminal_style(bool no_color, bool fraction);
+
+/// An efficiency (a fraction) as the style shows it: "97.34%" or "0.9734".
+std::string efficiency_text(double value, const TerminalStyle& style);
+/// `text` on the POP colour of `value` when the style has colours.
+std::string pop_colored(const std::string& text, std::optional<double> value,
+                        const TerminalStyle& style);
 
 std::string format_terminal_table(const MetricTable& table, const TerminalStyle& style);
 /// Where a part (a phase, a region instance) lies in the trace.

@@ -4,8 +4,10 @@
 #include <doctest/doctest.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <vector>
 
 namespace popsim::test {
 
@@ -40,6 +42,31 @@ inline void check_fails(const std::string& args, int status, const std::string& 
     CHECK(r.status == status);
     CHECK(r.output == "popsim: error: " + message + "\n");
 }
+
+/// The cells of the first terminal-table row labelled `label` (indentation ignored), trimmed;
+/// empty when no row has that label.
+inline std::vector<std::string> table_row(const std::string& output, const std::string& label) {
+    auto trim = [](std::string s) {
+        const auto first = s.find_first_not_of(' ');
+        if (first == std::string::npos) return std::string();
+        return s.substr(first, s.find_last_not_of(' ') - first + 1);
+    };
+    std::istringstream lines(output);
+    for (std::string line; std::getline(lines, line);) {
+        std::vector<std::string> cells;
+        std::size_t start = 0;
+        for (auto bar = line.find('|'); bar != std::string::npos; bar = line.find('|', start)) {
+            cells.push_back(trim(line.substr(start, bar - start)));
+            start = bar + 1;
+        }
+        cells.push_back(trim(line.substr(start)));
+        if (cells.size() > 1 && cells.front() == label)
+            return std::vector<std::string>(cells.begin() + 1, cells.end());
+    }
+    return {};
+}
+
+using Cells = std::vector<std::string>;
 
 inline nlohmann::json read_json(const std::string& path) {
     std::ifstream in(path);
