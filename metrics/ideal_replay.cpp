@@ -71,12 +71,13 @@ IdealRun ideal_run(const replay::Trace& trace, const IdealOptions& options,
 
 namespace {
 
-replay::ReplayResult replay_ideal(const replay::ReplayProgram& program, ReplayMethod method,
+replay::ReplayResult replay_ideal(const replay::ReplayProgram& program, const IdealOptions& options,
                                   bool timeline) {
-    if (method == ReplayMethod::longest_path)
+    if (options.method == ReplayMethod::longest_path)
         return replay::replay_longest_path(program, replay::build_dependency_graph(program));
     replay::network::IdealNetwork ideal;
-    return replay::replay_events(program, ideal, {.timeline = timeline});
+    return replay::replay_events(program, ideal,
+                                 {.timeline = timeline, .on_progress = options.on_progress});
 }
 
 } // namespace
@@ -87,8 +88,7 @@ IdealRun ideal_run(const replay::Trace& trace, const replay::ReplayProgram& prog
     const bool hybrid = has_parallel_regions(trace); // needs per-operation times to split MPI time
     const replay::ReplayResult result = replay::replay_breaking_cycles(
         &trace, program,
-        [&](const replay::ReplayProgram& p) { return replay_ideal(p, options.method, hybrid); },
-        warnings);
+        [&](const replay::ReplayProgram& p) { return replay_ideal(p, options, hybrid); }, warnings);
     IdealRun run;
     run.runtime = result.runtime;
     run.max_useful = result.max_useful(program);

@@ -9,6 +9,9 @@
 #include "metrics/trace_summary.hpp"
 #include "replay/replay_program.hpp"
 
+#include <cstdint>
+#include <functional>
+
 namespace popsim::metrics {
 
 enum class ReplayMethod {
@@ -19,6 +22,8 @@ enum class ReplayMethod {
 struct IdealOptions {
     replay::ProgramOptions program;
     ReplayMethod method = ReplayMethod::events;
+    /// The event replay's progress (replay::EngineOptions::on_progress); may be empty.
+    std::function<void(std::uint64_t)> on_progress = {};
 };
 
 /// Replays the trace on the ideal network. Warnings (e.g. records that match no call) are

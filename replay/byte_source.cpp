@@ -25,7 +25,8 @@ class ByteSource::Impl {
   public:
     Impl(FilePtr file, std::string path) : file_(std::move(file)), path_(std::move(path)) {
         unsigned char magic[2] = {0, 0};
-        std::size_t got = std::fread(magic, 1, 2, file_.get());
+        const std::size_t got = std::fread(magic, 1, 2, file_.get());
+        file_bytes_ = got;
         compressed_ = got == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
         pending_.assign(magic, magic + got);
         if (compressed_) start_member();
@@ -33,6 +34,7 @@ class ByteSource::Impl {
 
     std::size_t read(std::span<char> out) { return compressed_ ? inflate(out) : read_plain(out); }
     bool compressed() const { return compressed_; }
+    std::uint64_t file_bytes_read() const { return file_bytes_; }
 
   private:
     std::size_t read_plain(std::span<char> out) {
@@ -42,9 +44,10 @@ class ByteSource::Impl {
             std::memcpy(out.data(), pending_.data(), n);
             pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(n));
         }
-        n += std::fread(out.data() + n, 1, out.size() - n, file_.get());
+        const std::size_t got = std::fread(out.data() + n, 1, out.size() - n, file_.get());
+        file_bytes_ += got;
         if (std::ferror(file_.get())) fail(std::strerror(errno));
-        return n;
+        return n + got;
     }
 
     /// Resets the decompressor for the next gzip member, keeping the input already read: a
@@ -67,7 +70,9 @@ class ByteSource::Impl {
             n = pending_.size();
             pending_.clear();
         }
-        n += std::fread(input_.data() + n, 1, input_.size() - n, file_.get());
+        const std::size_t got = std::fread(input_.data() + n, 1, input_.size() - n, file_.get());
+        file_bytes_ += got;
+        n += got;
         if (std::ferror(file_.get())) fail(std::strerror(errno));
         state_.next_in = input_.data();
         state_.avail_in = static_cast<std::uint32_t>(n);
@@ -120,6 +125,7 @@ class ByteSource::Impl {
     std::string path_;
     bool compressed_ = false;
     bool finished_ = false;
+    std::uint64_t file_bytes_ = 0;
     std::vector<unsigned char> pending_;
     std::vector<std::uint8_t> input_;
     inflate_state state_{};
@@ -135,6 +141,9 @@ ByteSource::~ByteSource() = default;
 
 std::size_t ByteSource::read(std::span<char> out) {
     return impl_->read(out);
+}
+std::uint64_t ByteSource::file_bytes_read() const {
+    return impl_->file_bytes_read();
 }
 bool ByteSource::compressed() const {
     return impl_->compressed();

@@ -2,6 +2,7 @@
 // Streams the bytes of a plain or gzip-compressed file in chunks: a multi-GB .prv.gz is never
 // decompressed into memory. Gzip is detected from the magic bytes, not the file name.
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -21,6 +22,9 @@ class ByteSource {
     std::size_t read(std::span<char> out);
 
     bool compressed() const;
+    /// The bytes read from the file so far: compressed ones for a gzip file (progress against
+    /// the file's size).
+    std::uint64_t file_bytes_read() const;
     const std::string& path() const { return path_; }
 
   private:

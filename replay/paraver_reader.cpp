@@ -33,6 +33,7 @@ struct TextBlock {
     std::uint64_t first_line = 1;
     std::optional<std::string> read_error; // the stream broke after this text
     bool ends_mid_line = false;            // the file's last line, without its newline, ends it
+    std::uint64_t file_bytes = 0;          // of the file (compressed, for gzip) read up to here
 };
 
 class BlockReader {
@@ -59,6 +60,7 @@ class BlockReader {
         carry_.assign(out.text, cut);
         out.text.resize(cut);
         out.first_line = next_line_;
+        out.file_bytes = source_.file_bytes_read();
         next_line_ +=
             static_cast<std::uint64_t>(std::count(out.text.begin(), out.text.end(), '\n'));
         bytes_ += out.text.size();
@@ -114,6 +116,7 @@ struct ParsedBlock {
         std::uint32_t pair_count;
     };
     std::uint64_t first_line = 1;
+    std::uint64_t file_bytes = 0; // TextBlock::file_bytes
     std::vector<Ref> order;
     std::vector<StateRecord> states;
     std::vector<EventHead> events;
@@ -181,6 +184,7 @@ void parse_line(std::string_view line, std::uint32_t offset, Time ns_per_unit, P
 ParsedBlock parse_block(const TextBlock& block, Time ns_per_unit) {
     ParsedBlock out;
     out.first_line = block.first_line;
+    out.file_bytes = block.file_bytes;
     out.bytes = block.text.size();
     EventRecord scratch;
     std::string_view text = block.text;
@@ -381,7 +385,7 @@ void read_body(BlockReader& reader, TextBlock first, Trace& trace, BuilderInput&
     };
     auto apply = [&](const ParsedBlock& block) {
         apply_block(block, input, window, trace);
-        if (options.on_progress) options.on_progress(trace.counts.bytes);
+        if (options.on_progress) options.on_progress(block.file_bytes);
     };
     const unsigned threads =
         options.threads == 0 ? oneapi::tbb::info::default_concurrency() : options.threads;

@@ -40,7 +40,8 @@ struct ReadOptions {
     /// Read only this window of the trace (times from its start), as `popsim cut` would cut it:
     /// replay/focus/record_window.hpp. Its end must not pass the header's.
     std::optional<TimeWindow> window;
-    /// Called with the uncompressed bytes read so far (for progress bars); may be empty.
+    /// Called with the bytes of the file read so far, compressed ones for a gzip file (for
+    /// progress bars against the file's size); may be empty.
     std::function<void(std::uint64_t)> on_progress;
 
     static std::vector<std::uint32_t> default_tracked_event_types();

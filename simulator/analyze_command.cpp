@@ -139,26 +139,20 @@ void note_mixed_series(const metrics::SeriesAnalysis& series, Analyzed& analyzed
     }
 }
 
-/// The uncompressed size of the traces when all are plain (.prv), else 0 (unknown).
-std::uint64_t plain_bytes(const std::vector<std::string>& paths) {
-    std::uint64_t total = 0;
-    for (const auto& p : paths) {
-        std::error_code error; // a pipe or /dev/stdin has no size: read as a stream
-        if (p.ends_with(".gz") || !std::filesystem::is_regular_file(p, error)) return 0;
-        total += std::filesystem::file_size(p);
-    }
-    return total;
-}
+/// The meters of analyze's progress bar.
+constexpr std::size_t k_reading = 0, k_replaying = 1;
 
 /// The metrics of one trace, or of a window of it (a trace in its own right).
 void summarize_one(const replay::Trace& trace, const AnalyzeOptions& o,
                    metrics::TraceSummary& summary, metrics::HybridRun& run,
-                   replay::WarningLog& warnings) {
-    const auto options = ideal_options(o);
+                   replay::WarningLog& warnings, ProgressBar& progress) {
+    auto options = ideal_options(o);
+    options.on_progress = [&](std::uint64_t ops) { progress.add(k_replaying, ops); };
     // The replay program is built on every core; the replay itself is sequential, so the
     // summaries run beside it.
     const auto program =
         o.replay ? replay::build_replay_program(trace, options.program) : replay::ReplayProgram{};
+    progress.add_total(k_replaying, program.op_count());
     std::optional<metrics::IdealRun> ideal;
     oneapi::tbb::parallel_invoke(
         [&] {
@@ -179,7 +173,7 @@ void summarize_one(const replay::Trace& trace, const AnalyzeOptions& o,
 
 /// Each instance or phase apart.
 FocusParts summarize_parts(const replay::Trace& trace, const TraceFocus& focus,
-                           const AnalyzeOptions& o) {
+                           const AnalyzeOptions& o, ProgressBar& progress) {
     const std::size_t n = focus.parts.size();
     FocusParts out{.focus = focus,
                    .summaries = std::vector<metrics::TraceSummary>(n),
@@ -189,7 +183,7 @@ FocusParts summarize_parts(const replay::Trace& trace, const TraceFocus& focus,
     oneapi::tbb::parallel_for(std::size_t{0}, n, [&](std::size_t k) {
         const replay::Trace window = windows.window(focus.parts[k].window);
         out.warnings[k] = window.warnings;
-        summarize_one(window, o, out.summaries[k], out.runs[k], out.warnings[k]);
+        summarize_one(window, o, out.summaries[k], out.runs[k], out.warnings[k], progress);
     });
     return out;
 }
@@ -202,14 +196,11 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
     a.warnings.resize(paths.size());
     a.repairs.resize(paths.size());
     a.parts.resize(paths.size());
-    ProgressBar progress("reading", plain_bytes(paths));
+    ProgressBar progress({{.label = "reading", .total = input_file_bytes(paths)},
+                          {.label = "replaying", .unit = ProgressBar::Unit::operations}});
     oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), [&](std::size_t i) {
         replay::ReadOptions read = read_options();
-        std::uint64_t reported = 0;
-        read.on_progress = [&](std::uint64_t bytes) {
-            progress.add(bytes - reported);
-            reported = bytes;
-        };
+        read.on_progress = progress.running_total(k_reading);
         const auto [trace, focus] = read_focused(paths[i], o.focus, read);
         a.parts[i].focus = focus;
         a.warnings[i] = trace.warnings;
@@ -217,10 +208,10 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
         switch (focus.kind) {
         case TraceFocus::Kind::whole:
         case TraceFocus::Kind::window: // the reader read the window alone
-            summarize_one(trace, o, a.summaries[i], a.runs[i], a.warnings[i]);
+            summarize_one(trace, o, a.summaries[i], a.runs[i], a.warnings[i], progress);
             break;
         case TraceFocus::Kind::region: {
-            a.parts[i] = summarize_parts(trace, focus, o);
+            a.parts[i] = summarize_parts(trace, focus, o, progress);
             replay::Intervals windows;
             for (const auto& part : focus.parts)
                 windows.emplace_back(part.window.from, part.window.to);
@@ -230,8 +221,10 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
         }
         case TraceFocus::Kind::phases:
             oneapi::tbb::parallel_invoke(
-                [&] { summarize_one(trace, o, a.summaries[i], a.runs[i], a.warnings[i]); },
-                [&] { a.parts[i] = summarize_parts(trace, focus, o); });
+                [&] {
+                    summarize_one(trace, o, a.summaries[i], a.runs[i], a.warnings[i], progress);
+                },
+                [&] { a.parts[i] = summarize_parts(trace, focus, o, progress); });
             break;
         }
     });

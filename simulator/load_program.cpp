@@ -12,7 +12,10 @@
 namespace popsim::simulator {
 
 LoadedProgram load_program(const std::string& path, const replay::ProgramOptions& options,
-                           const FocusOptions& window) {
+                           const FocusOptions& window,
+                           const std::function<void(std::uint64_t)>& on_read_progress) {
+    replay::ReadOptions read = read_options();
+    read.on_progress = on_read_progress;
     LoadedProgram loaded;
     loaded.path = path;
     if (path.ends_with(".dim")) {
@@ -22,11 +25,11 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
         return loaded;
     }
     if (window.any()) { // the reader reads the window alone
-        auto [trace, focus] = read_focused(path, window, read_options());
+        auto [trace, focus] = read_focused(path, window, read);
         loaded.trace = std::move(trace);
         loaded.window = focus.description;
     } else {
-        loaded.trace = replay::read_paraver(path, read_options());
+        loaded.trace = replay::read_paraver(path, read);
     }
     loaded.program = replay::build_replay_program(*loaded.trace, options);
     // Spans with tracing off on every thread are left out of the replay, and of the real run.

@@ -7,6 +7,8 @@
 #include "replay/trace_error.hpp"
 #include "simulator/focus.hpp"
 
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -34,9 +36,11 @@ template <class Run> auto naming_trace(const std::string& path, Run&& run) {
 }
 
 /// Reads `path` (.prv, .prv.gz or .dim), printing the warnings to stderr (unless --quiet); with a
-/// `window` (--from/--to), the program of that window of a Paraver trace.
+/// `window` (--from/--to), the program of that window of a Paraver trace. `on_read_progress` gets
+/// the bytes of the Paraver file read so far (ReadOptions::on_progress).
 LoadedProgram load_program(const std::string& path, const replay::ProgramOptions& options,
-                           const FocusOptions& window = {});
+                           const FocusOptions& window = {},
+                           const std::function<void(std::uint64_t)>& on_read_progress = {});
 
 /// Replays the loaded program on `model`, breaking the dependency cycles a trace of a program
 /// that ran can form (replay/cycle_breaking.hpp); what it relaxes goes to `warnings`.

@@ -1,6 +1,8 @@
 #include "simulator/progress_bar.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -9,18 +11,45 @@ namespace popsim::simulator {
 namespace {
 constexpr double k_delay_s = 1.0;  // quick work shows no bar
 constexpr double k_period_s = 0.1; // redraw at most ten times a second
-constexpr int k_width = 30;
 } // namespace
 
-ProgressBar::ProgressBar(std::string label, std::uint64_t total_bytes)
-    : label_(std::move(label)), total_(total_bytes), enabled_(isatty(STDERR_FILENO) != 0) {}
+ProgressBar::ProgressBar(const std::vector<MeterSpec>& meters)
+    : enabled_(isatty(STDERR_FILENO) != 0) {
+    for (const auto& spec : meters) {
+        auto& meter = meters_.emplace_back();
+        meter.label = spec.label;
+        meter.unit = spec.unit;
+        meter.total = spec.total;
+    }
+}
 
 ProgressBar::~ProgressBar() {
     if (drawn_) std::fputs("\r\033[K", stderr); // leave the terminal clean
 }
 
-void ProgressBar::add(std::uint64_t bytes) {
-    const std::uint64_t done = done_ += bytes;
+void ProgressBar::add_total(std::size_t meter, std::uint64_t amount) {
+    meters_[meter].total += amount;
+}
+
+std::function<void(std::uint64_t)> ProgressBar::running_total(std::size_t meter) {
+    return [this, meter, reported = std::uint64_t{0}](std::uint64_t so_far) mutable {
+        add(meter, so_far - reported);
+        reported = so_far;
+    };
+}
+
+std::uint64_t input_file_bytes(const std::vector<std::string>& paths) {
+    std::uint64_t total = 0;
+    for (const auto& p : paths) {
+        std::error_code error;
+        if (!std::filesystem::is_regular_file(p, error)) return 0;
+        total += std::filesystem::file_size(p, error);
+    }
+    return total;
+}
+
+void ProgressBar::add(std::size_t meter, std::uint64_t amount) {
+    meters_[meter].done += amount;
     if (!enabled_) return;
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -28,23 +57,27 @@ void ProgressBar::add(std::uint64_t bytes) {
     const std::lock_guard lock(mutex_);
     if (seconds - last_draw_ < k_period_s) return;
     last_draw_ = seconds;
-    draw(done, seconds);
+    draw(seconds);
 }
 
-void ProgressBar::draw(std::uint64_t done, double seconds) {
-    const double mb = static_cast<double>(done) / 1e6, rate = mb / seconds;
-    std::string line;
-    if (total_ > 0) {
-        const double fraction =
-            std::min(1.0, static_cast<double>(done) / static_cast<double>(total_));
-        const int filled = static_cast<int>(fraction * k_width);
-        line = fmt::format("\r{} [{}{}] {:3.0f}% {:.0f} MB at {:.0f} MB/s", label_,
-                           std::string(static_cast<std::size_t>(filled), '#'),
-                           std::string(static_cast<std::size_t>(k_width - filled), '.'),
-                           100 * fraction, mb, rate);
-    } else {
-        line = fmt::format("\r{} {:.0f} MB read at {:.0f} MB/s", label_, mb, rate);
+void ProgressBar::draw(double seconds) {
+    std::string line = "\r";
+    for (const auto& meter : meters_) {
+        const std::uint64_t done = meter.done, total = meter.total;
+        if (done == 0) continue;
+        if (line.size() > 1) line += " · ";
+        line += meter.label;
+        if (total > 0) {
+            const double fraction =
+                std::min(1.0, static_cast<double>(done) / static_cast<double>(total));
+            line += fmt::format(" {:3.0f}%", 100 * fraction);
+        }
+        if (meter.unit == Unit::bytes && (total == 0 || done < total)) { // rate while reading
+            const double mb = static_cast<double>(done) / 1e6;
+            line += fmt::format(" {:.0f} MB at {:.0f} MB/s", mb, mb / seconds);
+        }
     }
+    line += "\033[K";
     std::fputs(line.c_str(), stderr);
     std::fflush(stderr);
     drawn_ = true;

@@ -12,6 +12,7 @@
 #include "simulator/modelfactors_csv.hpp"
 #include "simulator/network_options.hpp"
 #include "simulator/output_paths.hpp"
+#include "simulator/progress_bar.hpp"
 #include "simulator/warning_output.hpp"
 
 #include <fmt/format.h>
@@ -62,12 +63,17 @@ nlohmann::json result_json(const SimulateOptions& o, const LoadedProgram& loaded
 
 void run_simulate(const SimulateOptions& o) {
     check_output_paths({o.trace}, {{"-o", o.output, true}, {"--json", o.json_path}});
-    auto loaded = load_program(o.trace, program_options(o.network), o.window);
+    ProgressBar progress({{.label = "reading", .total = input_file_bytes({o.trace})},
+                          {.label = "simulating", .unit = ProgressBar::Unit::operations}});
+    auto loaded =
+        load_program(o.trace, program_options(o.network), o.window, progress.running_total(0));
     if (!o.output.empty() && !loaded.trace)
         throw std::invalid_argument(
             "-o needs a Paraver trace as input (its calls name the simulated states)");
     const auto network = make_network(o.network, loaded.program.tasks);
-    const replay::ReplayResult result = replay_reporting(loaded, *network, {});
+    progress.add_total(1, loaded.program.op_count());
+    const replay::ReplayResult result = replay_reporting(
+        loaded, *network, {.on_progress = [&](std::uint64_t ops) { progress.add(1, ops); }});
     const auto real = loaded.real_runtime;
     std::cout << fmt::format("trace              {}\n", o.trace);
     if (!loaded.window.empty()) std::cout << fmt::format("focus              {}\n", loaded.window);

@@ -10,6 +10,7 @@
 #include "simulator/modelfactors_csv.hpp"
 #include "simulator/network_options.hpp"
 #include "simulator/output_paths.hpp"
+#include "simulator/progress_bar.hpp"
 #include "simulator/warning_output.hpp"
 
 #include <fmt/format.h>
@@ -108,20 +109,26 @@ void run_whatif(const WhatifOptions& o) {
     check_output_paths({o.trace},
                        {{"--csv", o.csv_path}, {"--json", o.json_path}, {"--html", o.html_path}});
     const auto swept = configurations(o.network); // the sweep's size, before reading the trace
-    auto loaded = load_program(o.trace, program_options(o.network), o.window);
+    ProgressBar progress({{.label = "reading", .total = input_file_bytes({o.trace})},
+                          {.label = "simulating", .unit = ProgressBar::Unit::operations}});
+    auto loaded =
+        load_program(o.trace, program_options(o.network), o.window, progress.running_total(0));
     const auto& program = loaded.program;
+    progress.add_total(1, (swept.size() + 1) * program.op_count()); // the ideal run and the sweep
+    const replay::EngineOptions engine{
+        .timeline = false, .on_progress = [&](std::uint64_t ops) { progress.add(1, ops); }};
     const Time real_runtime =
         loaded.real_runtime.value_or(0); // unknown for .dim input: speed-ups are then 0
     replay::network::IdealNetwork ideal;
     // The same cycles break on every network: reported once, from the ideal run.
-    const Time ideal_runtime = replay_reporting(loaded, ideal, {.timeline = false}).runtime;
+    const Time ideal_runtime = replay_reporting(loaded, ideal, engine).runtime;
     std::vector<Outcome> outcomes;
     for (const auto& c : swept) outcomes.push_back({c, {}});
     for (auto& out : outcomes)
         make_network(out.network, program.tasks); // validate every value before the runs
     oneapi::tbb::parallel_for(std::size_t{0}, outcomes.size(), [&](std::size_t i) {
         const auto network = make_network(outcomes[i].network, program.tasks);
-        outcomes[i].result = replay_on(loaded, *network, {.timeline = false}, nullptr);
+        outcomes[i].result = replay_on(loaded, *network, engine, nullptr);
     });
     std::vector<Row> rows;
     for (const auto& out : outcomes)

@@ -32,9 +32,9 @@ const char* kind_name(OpKind k) {
 /// `Model`: a concrete final model, whose calls are inlined, or NetworkModel for any other.
 template <class Model> class Engine {
   public:
-    Engine(const ReplayProgram& p, Model& model, bool timeline)
-        : p_(p), model_(model), timeline_(timeline), zero_cost_(model.zero_cost()),
-          pc_(p.thread_count()), begun_op_(p.thread_count(), k_none),
+    Engine(const ReplayProgram& p, Model& model, const EngineOptions& options)
+        : p_(p), model_(model), timeline_(options.timeline), on_progress_(options.on_progress),
+          zero_cost_(model.zero_cost()), pc_(p.thread_count()), begun_op_(p.thread_count(), k_none),
           op_begin_(p.thread_count(), 0), blocked_(p.thread_count(), false),
           arrived_in_collective_(p.thread_count(), false), startup_paid_(p.thread_count(), false),
           message_(p.messages.size()), transfer_start_(zero_cost_ ? 0 : p.messages.size(), k_unset),
@@ -57,12 +57,20 @@ template <class Model> class Engine {
             ++result_.events;
             step(e.thread);
         }
+        report_progress();
         check_all_finished();
         for (const auto& t : result_.threads) result_.runtime = std::max(result_.runtime, t.end);
         return std::move(result_);
     }
 
   private:
+    static constexpr std::uint64_t k_progress_ops = 1 << 16; // operations between reports
+
+    void report_progress() {
+        if (on_progress_ && unreported_ops_ > 0) on_progress_(unreported_ops_);
+        unreported_ops_ = 0;
+    }
+
     void schedule(ReplayThread thread, Time at) {
         blocked_[thread] = false;
         queue_.push(at, thread);
@@ -95,6 +103,7 @@ template <class Model> class Engine {
             result_.op_end[op] = at;
         }
         pc_[thread] = op + 1;
+        if (++unreported_ops_ == k_progress_ops) report_progress();
     }
 
     /// Runs `thread` from its current operation until it blocks or has to wait for a later time.
@@ -334,6 +343,8 @@ template <class Model> class Engine {
     const ReplayProgram& p_;
     Model& model_;
     bool timeline_;
+    std::function<void(std::uint64_t)> on_progress_;
+    std::uint64_t unreported_ops_ = 0;
     bool zero_cost_; // no startups and nothing in transfer: skip their bookkeeping
     engine::EventQueue queue_;
     Time now_ = 0;
@@ -409,8 +420,8 @@ ReplayResult replay_events(const ReplayProgram& program, network::NetworkModel& 
                            const EngineOptions& options) {
     // The ideal network, the one `analyze` replays on, without virtual calls (they cost 5 % there).
     if (auto* ideal = dynamic_cast<network::IdealNetwork*>(&model))
-        return Engine(program, *ideal, options.timeline).run();
-    return Engine(program, model, options.timeline).run();
+        return Engine(program, *ideal, options).run();
+    return Engine(program, model, options).run();
 }
 
 } // namespace popsim::replay

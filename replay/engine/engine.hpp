@@ -10,6 +10,8 @@
 #include "replay/engine/replay_result.hpp"
 #include "replay/network/network_model.hpp"
 
+#include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -20,6 +22,9 @@ struct EngineOptions {
     /// Keep every operation's simulated interval (ReplayResult::op_begin/op_end), e.g. to write the
     /// simulated trace; per-task times are always kept.
     bool timeline = true;
+    /// Called now and then with the number of operations finished since the last call (for
+    /// progress bars: a program has ReplayProgram::op_count() of them); may be empty.
+    std::function<void(std::uint64_t)> on_progress = {};
 };
 
 /// Replays `program` on `model`. Throws ReplayDeadlock when tasks wait on each other forever
