@@ -9,6 +9,8 @@
 #include <cmath>
 #include <fmt/chrono.h>
 #include <fmt/format.h>
+#include <map>
+#include <numeric>
 
 namespace popsim::simulator {
 
@@ -229,28 +231,112 @@ std::string render_analysis_html(const MetricTable& table, const metrics::Series
     return page("popsim report", body);
 }
 
-std::string render_whatif_html(const std::string& trace, double real_s, double ideal_s,
-                               const std::vector<WhatifPoint>& points) {
-    StackedBars bars{"Predicted runtime per network",
-                     "configuration",
-                     "runtime (s)",
-                     {},
-                     {Series{"predicted runtime", "#1f5fa8", {}, false}}};
-    std::string list = "<table class=\"metrics\"><tr><th>#</th><th>network</th><th>predicted "
-                       "(s)</th><th>speed-up</th></tr>";
-    for (std::size_t i = 0; i < points.size(); ++i) {
-        bars.categories.push_back(std::to_string(i + 1));
-        bars.parts[0].y.push_back(points[i].predicted_s);
-        list += fmt::format(
-            R"(<tr><td>{}</td><td class="label">{}</td><td>{:.6f}</td><td>{:.4f}</td></tr>)", i + 1,
-            escape_xml(points[i].network), points[i].predicted_s,
-            points[i].predicted_s > 0 ? real_s / points[i].predicted_s : 0.0);
+namespace {
+
+constexpr const char* k_line_colors[] = {"#1f5fa8", "#e07b00", "#7a3fb0", "#2e8b57",
+                                         "#b01313", "#8c6d1f", "#1f8c8c", "#555555"};
+
+/// The points of `r` whose parameters other than `x` and `line` take their first value, by the
+/// value of `x` and of `line` (-1: no line parameter).
+std::map<std::pair<std::size_t, std::size_t>, const WhatifPoint*>
+slice(const WhatifReport& r, const WhatifAxis& x, const WhatifAxis* line) {
+    std::map<std::pair<std::size_t, std::size_t>, const WhatifPoint*> out;
+    for (const auto& p : r.points) {
+        bool others_first = true;
+        for (const auto& a : r.axes)
+            if (&a != &x && &a != line && p.value[a.parameter] != 0) others_first = false;
+        if (others_first) out[{p.value[x.parameter], line ? p.value[line->parameter] : 0}] = &p;
     }
-    const std::string body =
-        fmt::format(
-            "<p class=\"meta\">Trace: {}; real runtime {:.6f} s; ideal network {:.6f} s.</p>",
-            escape_xml(trace), real_s, ideal_s) +
-        "<div class=\"charts\">" + render_svg(bars) + "</div>" + list + "</table>";
+    return out;
+}
+
+/// The runtime and the parallel efficiency against parameter `x`, one line per value of `line`.
+std::string whatif_charts(const WhatifReport& r, const WhatifAxis& x, const WhatifAxis* line) {
+    std::vector<std::size_t> order(x.labels.size()); // the values along the axis
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return x.positions[a] < x.positions[b]; });
+    const auto points = slice(r, x, line);
+    std::string fixed; // the other swept parameters, at their first value
+    for (const auto& a : r.axes)
+        if (&a != &x && &a != line) fixed += fmt::format(", {} {}", a.name, a.labels[0]);
+    LineChart runtime{.title = "Predicted runtime" + fixed,
+                      .x_label = x.name + " (log scale)",
+                      .y_label = "runtime (s)"};
+    LineChart efficiency{.title = "Parallel efficiency" + fixed,
+                         .x_label = x.name + " (log scale)",
+                         .y_label = "parallel efficiency (%)"};
+    for (const auto v : order) {
+        runtime.x.push_back(x.positions[v]);
+        runtime.x_labels.push_back(x.labels[v]);
+    }
+    efficiency.x = runtime.x;
+    efficiency.x_labels = runtime.x_labels;
+    const std::size_t lines = line ? line->labels.size() : 1;
+    double low = std::min(r.real_s, r.ideal_s), high = std::max(r.real_s, r.ideal_s);
+    double low_e = 100;
+    for (std::size_t l = 0; l < lines; ++l) {
+        const std::string name =
+            line ? fmt::format("{} {}", line->name, line->labels[l]) : std::string("predicted");
+        const std::string color = k_line_colors[l % std::size(k_line_colors)];
+        Series t{name, color, {}, false}, e{name, color, {}, false};
+        for (const auto v : order) {
+            const auto it = points.find({v, l});
+            const double s = it == points.end() ? NAN : it->second->runtime_s;
+            const double pe = it == points.end() ? NAN : 100 * it->second->e.parallel;
+            t.y.push_back(s);
+            e.y.push_back(pe);
+            if (std::isfinite(s)) low = std::min(low, s), high = std::max(high, s);
+            if (std::isfinite(pe)) low_e = std::min(low_e, pe);
+        }
+        runtime.series.push_back(std::move(t));
+        efficiency.series.push_back(std::move(e));
+    }
+    const std::vector<double> real(order.size(), r.real_s), ideal(order.size(), r.ideal_s);
+    runtime.series.push_back(Series{"real run", "#000000", real, true});
+    runtime.series.push_back(Series{"ideal network", "#888888", ideal, true});
+    // The runtimes' own range, not from zero: 3.49 s against 3.80 s must show.
+    const double margin = std::max((high - low) * 0.08, high * 1e-3);
+    runtime.y_min = std::max(0.0, low - margin);
+    runtime.y_max = high + margin;
+    efficiency.y_min = std::max(0.0, std::floor(low_e / 5) * 5 - 5);
+    efficiency.y_max = 100;
+    return render_svg(runtime) + render_svg(efficiency);
+}
+
+std::string whatif_table(const WhatifReport& r) {
+    std::string out = "<table class=\"metrics\"><tr>";
+    for (const auto& a : r.axes) out += "<th>" + escape_xml(a.name) + "</th>";
+    out += "<th>runtime (s)</th><th>speed-up</th><th>Parallel eff.</th><th>Load balance</th>"
+           "<th>Communication eff.</th><th>Serialisation eff.</th><th>Transfer eff.</th></tr>";
+    for (const auto& p : r.points) {
+        out += "<tr>";
+        for (const auto& a : r.axes)
+            out += "<td>" + escape_xml(a.labels[p.value[a.parameter]]) + "</td>";
+        out += fmt::format("<td>{:.6f}</td>", p.runtime_s) + cell(p.e.speedup, ValueKind::number);
+        for (double v :
+             {p.e.parallel, p.e.load_balance, p.e.communication, p.e.serialization, p.e.transfer})
+            out += cell(v, ValueKind::efficiency);
+        out += "</tr>";
+    }
+    return out + "</table>";
+}
+
+} // namespace
+
+std::string render_whatif_html(const WhatifReport& r) {
+    std::string body = fmt::format(
+        "<p class=\"meta\">Trace: {}; real runtime {:.6f} s; ideal network {:.6f} s.</p>"
+        "<p class=\"meta\">Network: {} (the swept parameters take each value in turn).</p>",
+        escape_xml(r.trace), r.real_s, r.ideal_s, escape_xml(r.network));
+    for (const auto& x : r.axes) {
+        const WhatifAxis* line = nullptr; // the first other swept parameter draws the lines
+        for (const auto& a : r.axes)
+            if (&a != &x && line == nullptr) line = &a;
+        body += "<h2>Against " + escape_xml(x.name) + "</h2><div class=\"charts\">" +
+                whatif_charts(r, x, line) + "</div>";
+    }
+    body += "<h2>Every configuration</h2>" + scale_legend() + whatif_table(r);
     return page("popsim what-if sweep", body);
 }
 

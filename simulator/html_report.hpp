@@ -5,6 +5,7 @@
 #include "metrics/scaling.hpp"
 #include "simulator/metric_table.hpp"
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -24,12 +25,33 @@ std::string render_analysis_html(const MetricTable& table, const metrics::Series
                                  const std::string& model,
                                  const std::vector<PartsReport>& parts = {});
 
+/// The POP efficiencies predicted on one network (NaN where undefined).
+struct WhatifEfficiencies {
+    double speedup = 0, parallel = 0, load_balance = 0, communication = 0, serialization = 0,
+           transfer = 0;
+};
+/// A swept parameter with several values: one axis of the what-if charts.
+struct WhatifAxis {
+    std::size_t parameter = 0;       // its index in WhatifPoint::value
+    std::string name;                // "latency"
+    std::vector<std::string> labels; // the values as typed
+    std::vector<double> positions;   // where each stands on the (log) axis
+};
 struct WhatifPoint {
-    std::string network;    // the configuration, as described in the report
-    double predicted_s = 0; // predicted runtime
+    std::vector<std::size_t> value; // per parameter, the index of its value
+    double runtime_s = 0;
+    WhatifEfficiencies e;
+};
+struct WhatifReport {
+    std::string trace, network; // the network of the first configuration, described
+    double real_s = 0, ideal_s = 0;
+    std::vector<WhatifAxis> axes;
+    std::vector<WhatifPoint> points;
 };
 
-std::string render_whatif_html(const std::string& trace, double real_s, double ideal_s,
-                               const std::vector<WhatifPoint>& points);
+/// The predicted runtime and parallel efficiency against each swept parameter (a log axis; one
+/// line per value of a second one), the real run and the ideal network as reference lines, and
+/// every configuration in a table.
+std::string render_whatif_html(const WhatifReport& report);
 
 } // namespace popsim::simulator

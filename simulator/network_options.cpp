@@ -5,6 +5,7 @@
 #include "simulator/trace_inputs.hpp"
 #include "simulator/units.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <fmt/format.h>
 
@@ -134,16 +135,32 @@ std::unique_ptr<replay::network::NetworkModel> make_network(const NetworkOptions
     return std::make_unique<replay::network::DimemasNetwork>(dimemas_parameters(o, tasks));
 }
 
-std::string describe_network(const NetworkOptions& o, std::uint32_t tasks) {
-    if (make_network(o, tasks)->name() == "ideal")
-        return fmt::format("ideal (eager limit {})", o.eager);
+namespace {
+std::string unlimited_or(std::uint32_t count) {
+    return count == 0 ? std::string("unlimited") : std::to_string(count);
+}
+} // namespace
+
+std::string describe_network(const NetworkOptions& o, std::uint32_t tasks,
+                             const std::vector<std::string>& swept) {
+    if (make_network(o, tasks)->name() == "ideal") return fmt::format("ideal (eager {})", o.eager);
     const auto p = dimemas_parameters(o, tasks);
-    return fmt::format("dimemas{}: latency {} ns, bandwidth {} MB/s (2^20 B), buses {}, links {}, "
-                       "{} tasks/node, CPU ratio {}, mapping {}, eager limit {}",
-                       o.config.empty() ? "" : " (" + o.config + ")", p.inter_latency,
-                       p.inter_bandwidth_mbps == 0 ? std::string("inf")
-                                                   : fmt::format("{:g}", p.inter_bandwidth_mbps),
-                       p.buses, p.in_links, p.tasks_per_node, p.cpu_ratio, o.mapping, o.eager);
+    const std::pair<std::string, std::string> fields[] = {
+        {"latency", format_duration(p.inter_latency)},
+        {"bandwidth", format_bandwidth(p.inter_bandwidth_mbps)},
+        {"buses", unlimited_or(p.buses)},
+        {"links", unlimited_or(p.in_links)},
+        {"tasks-per-node", std::to_string(p.tasks_per_node)},
+        {"cpu-ratio", fmt::format("{:g}", p.cpu_ratio)},
+        {"mapping", o.mapping},
+        {"eager", o.eager}};
+    std::string out = fmt::format("dimemas{}:", o.config.empty() ? "" : " (" + o.config + ")");
+    for (const auto& [name, value] : fields) {
+        const bool varies = std::find(swept.begin(), swept.end(), name) != swept.end();
+        out += fmt::format("{} {} {}", out.ends_with(':') ? "" : ",", name,
+                           varies ? "(swept)" : value);
+    }
+    return out;
 }
 
 } // namespace popsim::simulator

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace popsim::simulator {
 
@@ -36,7 +37,9 @@ replay::network::DimemasParameters dimemas_parameters(const NetworkOptions& opti
                                                       std::uint32_t tasks);
 std::unique_ptr<replay::network::NetworkModel> make_network(const NetworkOptions& options,
                                                             std::uint32_t tasks);
-/// A one-line description of the model and its parameters, for reports.
-std::string describe_network(const NetworkOptions& options, std::uint32_t tasks);
+/// A one-line description of the model and its parameters, named as their options, for reports;
+/// the `swept` ones (by option name) say so instead of giving a value.
+std::string describe_network(const NetworkOptions& options, std::uint32_t tasks,
+                             const std::vector<std::string>& swept = {});
 
 } // namespace popsim::simulator

@@ -132,7 +132,7 @@ std::string render_svg(const LineChart& c) {
     const std::size_t every = c.x.size() <= k_max_labels ? 1 : (c.x.size() + 7) / 8;
     std::vector<std::pair<double, std::string>> ticks;
     for (std::size_t i = 0; i < c.x.size(); i += every)
-        ticks.emplace_back(c.x[i], format_tick(c.x[i]));
+        ticks.emplace_back(c.x[i], i < c.x_labels.size() ? c.x_labels[i] : format_tick(c.x[i]));
     axes(out, f, ticks, c.x_label, c.y_label);
     for (const auto& b : c.bands) {
         std::string points;

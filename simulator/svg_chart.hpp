@@ -21,12 +21,13 @@ struct Band { // a shaded area between two curves
 };
 
 struct LineChart {
-    std::string title, x_label, y_label;
-    std::vector<double> x;
-    std::vector<Series> series;
-    std::vector<Band> bands;
+    std::string title = {}, x_label = {}, y_label = {};
+    std::vector<double> x = {};
+    std::vector<Series> series = {};
+    std::vector<Band> bands = {};
     bool log2_x = false;
-    double y_min = 0, y_max = 0; // 0, 0 = fit the data
+    double y_min = 0, y_max = 0;            // 0, 0 = from 0 to the data's maximum
+    std::vector<std::string> x_labels = {}; // the tick label of each x; empty: the numbers
 };
 
 struct StackedBars {

@@ -182,6 +182,24 @@ TerminalStyle terminal_style(bool no_color, bool fraction) {
     return style;
 }
 
+std::string wrap_text(const std::string& text, std::size_t width) {
+    std::string out, line;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t space = std::min(text.find(' ', start), text.size());
+        const std::string word = text.substr(start, space - start);
+        if (width > 0 && !line.empty() && line.size() + 1 + word.size() > width) {
+            out += line + '\n';
+            line = "  ";
+        } else if (!line.empty() && line != "  ") {
+            line += ' ';
+        }
+        line += word;
+        start = space + 1;
+    }
+    return out + line + '\n';
+}
+
 std::string efficiency_text(double value, const TerminalStyle& style) {
     return style.fraction ? fmt::format("{:.4f}", value) : fmt::format("{:.2f}%", value * 100.0);
 }

@@ -21,6 +21,10 @@ struct TerminalStyle {
 /// (no-color.org); the width of the terminal, or $COLUMNS, or no limit when output is a file.
 TerminalStyle terminal_style(bool no_color, bool fraction);
 
+/// `text` broken at spaces into lines of at most `width` characters (0: one line), each ended by
+/// a newline; the lines after the first indented by two spaces.
+std::string wrap_text(const std::string& text, std::size_t width);
+
 /// An efficiency (a fraction) as the style shows it: "97.34%" or "0.9734".
 std::string efficiency_text(double value, const TerminalStyle& style);
 /// `text` on the POP colour of `value` when the style has colours.

@@ -5,8 +5,10 @@
 #include <charconv>
 #include <cmath>
 #include <fmt/format.h>
+#include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace popsim::simulator {
 
@@ -75,6 +77,31 @@ double parse_cpu_ratio(std::string_view text) {
     if (ratio <= 0)
         throw std::invalid_argument(fmt::format("CPU ratio '{}' is not positive", text));
     return ratio;
+}
+
+std::string format_duration(Time ns) {
+    static constexpr std::pair<double, const char*> k_units[] = {
+        {1e9, "s"}, {1e6, "ms"}, {1e3, "us"}, {1, "ns"}};
+    if (ns == 0) return "0";
+    for (const auto& [scale, unit] : k_units)
+        if (static_cast<double>(ns) >= scale)
+            return fmt::format("{:g} {}", static_cast<double>(ns) / scale, unit);
+    return fmt::format("{} ns", ns);
+}
+
+double bandwidth_bytes_per_s(double dimemas_mbps) {
+    return dimemas_mbps == 0 ? std::numeric_limits<double>::infinity()
+                             : dimemas_mbps * 1024.0 * 1024.0;
+}
+
+std::string format_bandwidth(double dimemas_mbps) {
+    if (dimemas_mbps == 0) return "inf";
+    static constexpr std::pair<double, const char*> k_units[] = {
+        {1e9, "GB/s"}, {1e6, "MB/s"}, {1e3, "KB/s"}, {1, "B/s"}};
+    const double bytes = bandwidth_bytes_per_s(dimemas_mbps);
+    for (const auto& [scale, unit] : k_units)
+        if (bytes >= scale) return fmt::format("{:g} {}", bytes / scale, unit);
+    return fmt::format("{:g} B/s", bytes);
 }
 
 } // namespace popsim::simulator

@@ -4,6 +4,7 @@
 #include "replay/time.hpp"
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace popsim::simulator {
@@ -18,5 +19,13 @@ double parse_bandwidth_mbps(std::string_view text);
 std::uint64_t parse_bytes(std::string_view text);
 /// A positive, finite relative CPU speed ("2", "0.5").
 double parse_cpu_ratio(std::string_view text);
+
+/// A duration for reports, in the largest unit that keeps it at least 1: "5 us", "1.5 ms", "0".
+std::string format_duration(Time ns);
+/// A bandwidth for reports in SI units (10^6 bytes/s per MB/s) from Dimemas' MB/s (2^20 bytes):
+/// "100 MB/s", "1.04858 GB/s", "inf" for 0 (instantaneous).
+std::string format_bandwidth(double dimemas_mbps);
+/// Dimemas' MB/s (2^20 bytes) in bytes per second; +inf for 0 (instantaneous).
+double bandwidth_bytes_per_s(double dimemas_mbps);
 
 } // namespace popsim::simulator

@@ -11,10 +11,14 @@
 #include "simulator/network_options.hpp"
 #include "simulator/output_paths.hpp"
 #include "simulator/progress_bar.hpp"
+#include "simulator/terminal_report.hpp"
+#include "simulator/units.hpp"
 #include "simulator/warning_output.hpp"
 
+#include <cmath>
 #include <fmt/format.h>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <oneapi/tbb/parallel_for.h>
 
@@ -27,34 +31,63 @@ struct WhatifOptions {
     FocusOptions window;    // --from/--to
     NetworkOptions network; // values may be comma-separated lists
     std::string csv_path, json_path, html_path;
+    bool no_color = false;
 };
 
-struct Outcome {
-    NetworkOptions network; // single values
-    replay::ReplayResult result;
+/// A parameter `whatif` can sweep: its option, its values as typed, and their value in the
+/// parameter's base unit (the CSV's and JSON's typed columns).
+struct SweptParameter {
+    std::string name;        // "latency": the option without dashes, the column's name
+    std::string base_column; // "latency_ns", "bandwidth_bytes_per_s", "buses"
+    std::optional<std::string> NetworkOptions::*field;
+    std::vector<std::string> values; // as typed; empty when not given
 };
 
-std::vector<std::string> split_list(const std::optional<std::string>& text) {
-    if (!text) return {""};
+std::vector<std::string> split_list(const std::string& text) {
     std::vector<std::string> out;
     std::size_t start = 0;
     while (true) {
-        const auto comma = text->find(',', start);
-        out.push_back(text->substr(start, comma - start));
+        const auto comma = text.find(',', start);
+        out.push_back(text.substr(start, comma - start));
         if (comma == std::string::npos) return out;
         start = comma + 1;
     }
 }
 
-/// Every combination of the swept values, in the order the lists are written.
-std::vector<NetworkOptions> configurations(const NetworkOptions& sweep) {
+std::vector<SweptParameter> swept_parameters(const NetworkOptions& sweep) {
+    std::vector<SweptParameter> out{
+        {"latency", "latency_ns", &NetworkOptions::latency, {}},
+        {"bandwidth", "bandwidth_bytes_per_s", &NetworkOptions::bandwidth, {}},
+        {"buses", "buses", &NetworkOptions::buses, {}},
+        {"tasks-per-node", "tasks_per_node", &NetworkOptions::tasks_per_node, {}},
+        {"cpu-ratio", "cpu_ratio", &NetworkOptions::cpu_ratio, {}}};
+    for (auto& p : out)
+        if (sweep.*p.field) p.values = split_list(*(sweep.*p.field));
+    return out;
+}
+
+/// Each parameter's value in its base unit, as the network will use it (from the .cfg where the
+/// parameter is not given): nanoseconds, bytes per second (+inf: instantaneous), counts, ratio.
+std::vector<double> base_values(const replay::network::DimemasParameters& p) {
+    return {static_cast<double>(p.inter_latency), bandwidth_bytes_per_s(p.inter_bandwidth_mbps),
+            static_cast<double>(p.buses), static_cast<double>(p.tasks_per_node), p.cpu_ratio};
+}
+
+/// One configuration of the sweep: the index of its value in each parameter's list.
+struct Configuration {
+    std::vector<std::size_t> value; // per parameter; 0 for those not given
+    NetworkOptions network;         // single values
+};
+
+/// Every combination of the swept values, the first parameter varying slowest.
+std::vector<Configuration> configurations(const NetworkOptions& sweep,
+                                          const std::vector<SweptParameter>& parameters) {
     // Each configuration is a whole replay: a sweep of millions would run for days (and hold
     // every row), so the count is checked before anything is built.
     constexpr std::uint64_t k_max_configurations = 100'000;
     std::uint64_t count = 1;
-    for (auto field : {&NetworkOptions::latency, &NetworkOptions::bandwidth, &NetworkOptions::buses,
-                       &NetworkOptions::tasks_per_node, &NetworkOptions::cpu_ratio}) {
-        count *= split_list(sweep.*field).size();
+    for (const auto& p : parameters) {
+        count *= std::max<std::size_t>(p.values.size(), 1);
         if (count > k_max_configurations) {
             throw std::invalid_argument(
                 fmt::format("the sweep has more than {} configurations (each is a whole replay): "
@@ -62,103 +95,262 @@ std::vector<NetworkOptions> configurations(const NetworkOptions& sweep) {
                             k_max_configurations));
         }
     }
-    std::vector<NetworkOptions> out{sweep};
-    auto expand = [&](std::optional<std::string> NetworkOptions::*field) {
-        std::vector<NetworkOptions> next;
-        for (const auto& base : out)
-            for (const auto& value : split_list(sweep.*field)) {
+    std::vector<Configuration> out{{std::vector<std::size_t>(parameters.size(), 0), sweep}};
+    for (std::size_t k = 0; k < parameters.size(); ++k) {
+        const auto& p = parameters[k];
+        if (p.values.empty()) continue;
+        std::vector<Configuration> next;
+        for (const auto& base : out) {
+            for (std::size_t v = 0; v < p.values.size(); ++v) {
                 next.push_back(base);
-                if (!value.empty()) next.back().*field = value;
+                next.back().value[k] = v;
+                next.back().network.*p.field = p.values[v];
             }
+        }
         out = std::move(next);
-    };
-    for (auto field : {&NetworkOptions::latency, &NetworkOptions::bandwidth, &NetworkOptions::buses,
-                       &NetworkOptions::tasks_per_node, &NetworkOptions::cpu_ratio})
-        expand(field);
-    for (auto& o : out) o.model = "dimemas";
+    }
+    for (auto& c : out) c.network.model = "dimemas";
     return out;
 }
 
-struct Row {
-    std::string network;
-    Time predicted;
-    double speedup, parallel, load_balance, communication, transfer;
+struct Prediction {
+    Time runtime = 0, ideal = 0; // on the network, and on the ideal one with the same CPUs
+    std::vector<double> base;    // each parameter's value in its base unit
+    WhatifEfficiencies e;
 };
 
-/// The row of one configuration; per task "useful" is its first thread's time outside MPI.
-Row row_of(const Outcome& o, const replay::ReplayProgram& p, Time real_runtime,
-           Time ideal_runtime) {
+/// The efficiencies on one network (the POP model with that network's runtime): per task,
+/// useful is its first thread's time outside MPI; Transfer is ideal / predicted runtime.
+WhatifEfficiencies efficiencies(const replay::ReplayResult& r, const replay::ReplayProgram& p,
+                                Time real_runtime, Time ideal_runtime) {
     double sum = 0, max = 0;
     for (std::uint32_t t = 0; t < p.tasks; ++t) {
-        const auto useful = static_cast<double>(o.result.task(p, t).outside_mpi());
+        const auto useful = static_cast<double>(r.task(p, t).outside_mpi());
         sum += useful;
         max = std::max(max, useful);
     }
-    const double T = static_cast<double>(o.result.runtime),
+    const double T = static_cast<double>(r.runtime), ideal = static_cast<double>(ideal_runtime),
                  avg = p.tasks == 0 ? 0 : sum / static_cast<double>(p.tasks);
-    return {describe_network(o.network, p.tasks),
-            o.result.runtime,
-            T == 0 ? 0 : static_cast<double>(real_runtime) / T,
-            T == 0 ? 0 : avg / T,
-            max == 0 ? 1 : avg / max,
-            T == 0 ? 0 : max / T,
-            T == 0 ? 0 : static_cast<double>(ideal_runtime) / T};
+    auto ratio = [](double a, double b) { return b == 0 ? std::nan("") : a / b; };
+    WhatifEfficiencies e;
+    e.speedup = real_runtime == 0 ? std::nan("") : ratio(static_cast<double>(real_runtime), T);
+    e.parallel = ratio(avg, T);
+    e.load_balance = max == 0 ? 1 : avg / max;
+    e.communication = ratio(max, T);
+    e.transfer = ratio(ideal, T);
+    e.serialization = ratio(e.communication, e.transfer);
+    return e;
+}
+
+/// A parameter's base value: "inf" for an infinite bandwidth, else its shortest exact form.
+std::string csv_number(double v) {
+    if (std::isinf(v)) return "inf";
+    return fmt::format("{}", v);
+}
+
+std::string csv_metric(double v) {
+    return std::isfinite(v) ? fmt::format("{:.6f}", v) : "NaN";
+}
+
+std::string format_csv(const std::vector<SweptParameter>& parameters,
+                       const std::vector<Configuration>& configs,
+                       const std::vector<Prediction>& predictions) {
+    std::string csv;
+    for (const auto& p : parameters)
+        if (!p.values.empty()) csv += p.name + ";";
+    for (const auto& p : parameters) csv += p.base_column + ";";
+    csv += "predicted_runtime_ns;ideal_runtime_ns;speedup;parallel_efficiency;load_balance;"
+           "communication_efficiency;serialization_efficiency;transfer_efficiency\n";
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+        for (std::size_t k = 0; k < parameters.size(); ++k)
+            if (!parameters[k].values.empty())
+                csv += parameters[k].values[configs[i].value[k]] + ";";
+        for (double v : predictions[i].base) csv += csv_number(v) + ";";
+        const auto& e = predictions[i].e;
+        csv += fmt::format("{};{};{};{};{};{};{};{}\n", predictions[i].runtime,
+                           predictions[i].ideal, csv_metric(e.speedup), csv_metric(e.parallel),
+                           csv_metric(e.load_balance), csv_metric(e.communication),
+                           csv_metric(e.serialization), csv_metric(e.transfer));
+    }
+    return csv;
+}
+
+nlohmann::json json_metric(double v) {
+    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); // undefined: null
+}
+
+/// A parameter's base value: whole values as integers (counts, nanoseconds), inf as null.
+nlohmann::json json_number(double v) {
+    if (!std::isfinite(v)) return nullptr;
+    if (v == std::floor(v) && std::abs(v) < 9e15) return static_cast<std::int64_t>(v);
+    return v;
+}
+
+nlohmann::json configurations_json(const std::vector<SweptParameter>& parameters,
+                                   const std::vector<Configuration>& configs,
+                                   const std::vector<Prediction>& predictions) {
+    auto list = nlohmann::json::array();
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+        nlohmann::json c;
+        for (std::size_t k = 0; k < parameters.size(); ++k) {
+            if (!parameters[k].values.empty())
+                c[parameters[k].name] = parameters[k].values[configs[i].value[k]];
+            c[parameters[k].base_column] = json_number(predictions[i].base[k]);
+        }
+        const auto& e = predictions[i].e;
+        c["predicted_runtime_ns"] = predictions[i].runtime;
+        c["ideal_runtime_ns"] = predictions[i].ideal;
+        c["speedup"] = json_metric(e.speedup);
+        c["parallel_efficiency"] = json_metric(e.parallel);
+        c["load_balance"] = json_metric(e.load_balance);
+        c["communication_efficiency"] = json_metric(e.communication);
+        c["serialization_efficiency"] = json_metric(e.serialization);
+        c["transfer_efficiency"] = json_metric(e.transfer);
+        list.push_back(std::move(c));
+    }
+    return list;
+}
+
+/// One line per configuration: the parameters that vary (as typed), the runtime, the speed-up
+/// and the efficiencies on the POP colours.
+std::string format_terminal(const std::vector<SweptParameter>& parameters,
+                            const std::vector<Configuration>& configs,
+                            const std::vector<Prediction>& predictions,
+                            const TerminalStyle& style) {
+    std::vector<std::size_t> varying, widths;
+    for (std::size_t k = 0; k < parameters.size(); ++k) {
+        if (parameters[k].values.size() < 2) continue;
+        varying.push_back(k);
+        std::size_t w = parameters[k].name.size();
+        for (const auto& v : parameters[k].values) w = std::max(w, v.size());
+        widths.push_back(w);
+    }
+    constexpr int k_efficiency = 7; // "100.00%": two parameters fit in 80 columns
+    std::string out;
+    for (std::size_t j = 0; j < varying.size(); ++j)
+        out += fmt::format("{:>{}} ", parameters[varying[j]].name, widths[j]);
+    out += fmt::format("{:>11} {:>8}", "runtime (s)", "speed-up");
+    for (const char* name : {"PE", "LB", "CommE", "SerE", "TE"})
+        out += fmt::format(" {:>{}}", name, k_efficiency);
+    out += '\n';
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+        for (std::size_t j = 0; j < varying.size(); ++j)
+            out += fmt::format(
+                "{:>{}} ", parameters[varying[j]].values[configs[i].value[varying[j]]], widths[j]);
+        const auto& e = predictions[i].e;
+        out += fmt::format("{:>11.6f} {:>8}", static_cast<double>(predictions[i].runtime) * 1e-9,
+                           std::isfinite(e.speedup) ? fmt::format("{:.4f}", e.speedup) : "-");
+        for (double v :
+             {e.parallel, e.load_balance, e.communication, e.serialization, e.transfer}) {
+            const bool defined = std::isfinite(v);
+            const std::string text =
+                fmt::format("{:>{}}", defined ? efficiency_text(v, style) : "-", k_efficiency);
+            out += ' ' + pop_colored(text, defined ? std::optional(v) : std::nullopt, style);
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+/// The sweep's parameters that vary, for the HTML charts: where each value stands on a log axis
+/// (0 a decade before the smallest positive value, inf a decade after the largest).
+std::vector<WhatifAxis> axes_of(const std::vector<SweptParameter>& parameters,
+                                const std::vector<Configuration>& configs,
+                                const std::vector<Prediction>& predictions) {
+    std::vector<WhatifAxis> out;
+    for (std::size_t k = 0; k < parameters.size(); ++k) {
+        if (parameters[k].values.size() < 2) continue;
+        WhatifAxis axis{.parameter = k,
+                        .name = parameters[k].name,
+                        .labels = parameters[k].values,
+                        .positions = {}};
+        std::vector<double> base(parameters[k].values.size(), 0);
+        for (std::size_t i = 0; i < configs.size(); ++i)
+            base[configs[i].value[k]] = predictions[i].base[k];
+        double low = INFINITY, high = -INFINITY;
+        for (double v : base)
+            if (v > 0 && std::isfinite(v)) {
+                low = std::min(low, std::log10(v));
+                high = std::max(high, std::log10(v));
+            }
+        if (!std::isfinite(low)) low = high = 0;
+        for (double v : base)
+            axis.positions.push_back(v <= 0 ? low - 1 : std::isinf(v) ? high + 1 : std::log10(v));
+        out.push_back(std::move(axis));
+    }
+    return out;
 }
 
 void run_whatif(const WhatifOptions& o) {
     check_output_paths({o.trace},
                        {{"--csv", o.csv_path}, {"--json", o.json_path}, {"--html", o.html_path}});
-    const auto swept = configurations(o.network); // the sweep's size, before reading the trace
+    const auto parameters = swept_parameters(o.network);
+    const auto configs = configurations(o.network, parameters); // before reading the trace
     ProgressBar progress({{.label = "reading", .total = input_file_bytes({o.trace})},
                           {.label = "simulating", .unit = ProgressBar::Unit::operations}});
     auto loaded =
         load_program(o.trace, program_options(o.network), o.window, progress.running_total(0));
     const auto& program = loaded.program;
-    progress.add_total(1, (swept.size() + 1) * program.op_count()); // the ideal run and the sweep
+    const Time real_runtime = loaded.real_runtime.value_or(0);            // unknown for .dim input
+    for (const auto& c : configs) make_network(c.network, program.tasks); // validate every value
+    // The ideal network of each CPU ratio swept: Transfer on a network compares with it.
+    std::map<double, Time> ideal_of_ratio{{1.0, 0}}; // the traced CPUs: the report's reference
+    for (const auto& c : configs)
+        ideal_of_ratio.emplace(dimemas_parameters(c.network, program.tasks).cpu_ratio, 0);
+    progress.add_total(1, (configs.size() + ideal_of_ratio.size()) * program.op_count());
     const replay::EngineOptions engine{
         .timeline = false, .on_progress = [&](std::uint64_t ops) { progress.add(1, ops); }};
-    const Time real_runtime =
-        loaded.real_runtime.value_or(0); // unknown for .dim input: speed-ups are then 0
-    replay::network::IdealNetwork ideal;
-    // The same cycles break on every network: reported once, from the ideal run.
-    const Time ideal_runtime = replay_reporting(loaded, ideal, engine).runtime;
-    std::vector<Outcome> outcomes;
-    for (const auto& c : swept) outcomes.push_back({c, {}});
-    for (auto& out : outcomes)
-        make_network(out.network, program.tasks); // validate every value before the runs
-    oneapi::tbb::parallel_for(std::size_t{0}, outcomes.size(), [&](std::size_t i) {
-        const auto network = make_network(outcomes[i].network, program.tasks);
-        outcomes[i].result = replay_on(loaded, *network, engine, nullptr);
+    for (auto& [ratio, runtime] : ideal_of_ratio) {
+        // The same cycles break on every network: reported once, from the ideal run.
+        if (ratio == 1) {
+            replay::network::IdealNetwork ideal;
+            runtime = replay_reporting(loaded, ideal, engine).runtime;
+            continue;
+        }
+        replay::network::DimemasParameters ideal; // no latency, infinite bandwidth
+        ideal.in_links = ideal.out_links = 0;
+        ideal.cpu_ratio = ratio;
+        replay::network::DimemasNetwork network(ideal);
+        runtime = replay_on(loaded, network, engine, nullptr).runtime;
+    }
+    std::vector<Prediction> predictions(configs.size());
+    oneapi::tbb::parallel_for(std::size_t{0}, configs.size(), [&](std::size_t i) {
+        const auto network = make_network(configs[i].network, program.tasks);
+        const auto p = dimemas_parameters(configs[i].network, program.tasks);
+        const auto result = replay_on(loaded, *network, engine, nullptr);
+        auto& out = predictions[i];
+        out.runtime = result.runtime;
+        out.ideal = ideal_of_ratio.at(p.cpu_ratio);
+        out.base = base_values(p);
+        out.e = efficiencies(result, program, real_runtime, out.ideal);
     });
-    std::vector<Row> rows;
-    for (const auto& out : outcomes)
-        rows.push_back(row_of(out, program, real_runtime, ideal_runtime));
-    std::cout << fmt::format("{}: real runtime {:.6f} s, ideal network {:.6f} s\n\n", o.trace,
-                             static_cast<double>(real_runtime) * 1e-9,
-                             static_cast<double>(ideal_runtime) * 1e-9);
-    std::cout << fmt::format("{:>14} {:>9} {:>9} {:>9} {:>9} {:>9}  network\n", "predicted (s)",
-                             "speed-up", "PE", "LB", "CommE", "TE");
-    for (const auto& r : rows) {
-        std::cout << fmt::format("{:>14.6f} {:>9.4f} {:>8.2f}% {:>8.2f}% {:>8.2f}% {:>8.2f}%  {}\n",
-                                 static_cast<double>(r.predicted) * 1e-9, r.speedup,
-                                 100 * r.parallel, 100 * r.load_balance, 100 * r.communication,
-                                 100 * r.transfer, r.network);
-    }
-    if (!o.csv_path.empty()) {
-        std::string csv = "network;predicted_runtime_ns;speedup;parallel_efficiency;load_balance;"
-                          "communication_efficiency;transfer_efficiency\n";
-        for (const auto& r : rows)
-            csv += fmt::format("{};{};{:.6f};{:.6f};{:.6f};{:.6f};{:.6f}\n", r.network, r.predicted,
-                               r.speedup, r.parallel, r.load_balance, r.communication, r.transfer);
-        write_text_file(o.csv_path, csv);
-    }
+    const Time ideal_runtime = ideal_of_ratio.at(1.0);
+    const auto style = terminal_style(o.no_color, false);
+    std::cout << wrap_text(fmt::format("{}: real runtime {:.6f} s, ideal network {:.6f} s", o.trace,
+                                       static_cast<double>(real_runtime) * 1e-9,
+                                       static_cast<double>(ideal_runtime) * 1e-9),
+                           style.width);
+    std::vector<std::string> swept;
+    for (const auto& p : parameters)
+        if (p.values.size() > 1) swept.push_back(p.name);
+    const std::string network = describe_network(configs.front().network, program.tasks, swept);
+    std::cout << wrap_text(fmt::format("network: {}", network), style.width) << '\n';
+    std::cout << format_terminal(parameters, configs, predictions, style);
+    if (!o.csv_path.empty())
+        write_text_file(o.csv_path, format_csv(parameters, configs, predictions));
     if (!o.html_path.empty()) {
-        std::vector<WhatifPoint> points;
-        for (const auto& r : rows)
-            points.push_back({r.network, static_cast<double>(r.predicted) * 1e-9});
-        write_text_file(o.html_path,
-                        render_whatif_html(o.trace, static_cast<double>(real_runtime) * 1e-9,
-                                           static_cast<double>(ideal_runtime) * 1e-9, points));
+        WhatifReport report{.trace = o.trace,
+                            .network = network,
+                            .real_s = static_cast<double>(real_runtime) * 1e-9,
+                            .ideal_s = static_cast<double>(ideal_runtime) * 1e-9,
+                            .axes = axes_of(parameters, configs, predictions),
+                            .points = {}};
+        for (std::size_t i = 0; i < configs.size(); ++i)
+            report.points.push_back(
+                {.value = configs[i].value,
+                 .runtime_s = static_cast<double>(predictions[i].runtime) * 1e-9,
+                 .e = predictions[i].e});
+        write_text_file(o.html_path, render_whatif_html(report));
     }
     if (!o.json_path.empty()) {
         nlohmann::json j{{"popsim_version", k_version},
@@ -166,15 +358,7 @@ void run_whatif(const WhatifOptions& o) {
                          {"real_runtime_ns", real_runtime},
                          {"ideal_runtime_ns", ideal_runtime},
                          {"warnings", warnings_json(loaded.warnings)}};
-        j["configurations"] = nlohmann::json::array();
-        for (const auto& r : rows)
-            j["configurations"].push_back({{"network", r.network},
-                                           {"predicted_runtime_ns", r.predicted},
-                                           {"speedup", r.speedup},
-                                           {"parallel_efficiency", r.parallel},
-                                           {"load_balance", r.load_balance},
-                                           {"communication_efficiency", r.communication},
-                                           {"transfer_efficiency", r.transfer}});
+        j["configurations"] = configurations_json(parameters, configs, predictions);
         write_text_file(o.json_path, json_text(j));
     }
 }
@@ -190,11 +374,15 @@ void add_whatif_command(CLI::App& app) {
                        "Paraver trace (.prv or .prv.gz) or Dimemas trace (.dim)");
     add_network_options(cmd, options->network, false);
     add_window_options(cmd, options->window);
-    cmd->add_option("--csv", options->csv_path, "Write one row per configuration to FILE");
+    cmd->add_option("--csv", options->csv_path,
+                    "Write one row per configuration to FILE: each swept parameter as typed and "
+                    "every parameter in its base unit, the predicted runtime and efficiencies");
     cmd->add_option("--json", options->json_path,
-                    "Write every configuration's predictions to FILE");
+                    "Write every configuration's parameters and predictions to FILE");
     cmd->add_option("--html", options->html_path,
-                    "Write an HTML report with a chart of the predicted runtimes to FILE");
+                    "Write an HTML report charting the predicted runtime and efficiencies "
+                    "against each swept parameter to FILE");
+    cmd->add_flag("--no-color", options->no_color, "No colours, even on a terminal");
     cmd->callback([options] { run_whatif(*options); });
 }
 

@@ -1,0 +1,101 @@
+// What whatif reports, checked against a run computed by hand: rank 0 computes 1 s, then sends
+// 1 MiB (eager: --eager 2MiB) to rank 1, which computes 1 s and receives it. On a network of
+// latency L and bandwidth B the message arrives at 1 s + L + 1 MiB / B (the sender's startup L,
+// then the transfer; the receiver posted at 1 s + L); the ideal network gives 1 s; the traced run
+// lasts 1.000001 s. Every rank is useful 1 s: PE = 1 s / runtime, LB = 1, TE = 1 s / runtime.
+#include "simulator/cli_support.hpp"
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+
+using namespace popsim;
+
+namespace {
+
+std::string hand_computed_trace() {
+    return test::synth_trace("whatif_report",
+                             "ranks 2\n0 compute 1s\n0 Send 1us to=1 size=1048576\n"
+                             "1 compute 1s\n1 Recv 1us from=0 size=1048576\n");
+}
+
+std::string read_text(const std::string& path) {
+    std::ifstream in(path);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+} // namespace
+
+TEST_CASE("whatif report: a typed column per swept parameter, the efficiencies on each network") {
+    const auto trace = hand_computed_trace();
+    const auto dir = test::scratch_dir("whatif_report_out");
+    const auto csv = (dir / "w.csv").string(), json = (dir / "w.json").string();
+    const auto r = test::run_popsim(fmt::format(
+        "whatif {} --quiet --eager 2MiB --latency 0,1ms --bandwidth 100MiB/s,1000MiB/s --buses 1 "
+        "--csv {} --json {}",
+        trace, csv, json));
+    REQUIRE(r.status == 0);
+    // The terminal: only the parameters that vary (buses has one value: said once above).
+    CHECK(r.output.find("buses 1, links 1") != std::string::npos);
+    CHECK(r.output.find("latency (swept), bandwidth (swept)") != std::string::npos);
+    CHECK(r.output.find("latency bandwidth runtime (s) speed-up      PE      LB   CommE    SerE "
+                        "     TE\n") != std::string::npos);
+    CHECK(r.output.find("    1ms  100MiB/s    1.011000   0.9891  98.91% 100.00%  98.91% 100.00% "
+                        " 98.91%\n") != std::string::npos);
+    // The CSV: the values as typed, then every parameter in its base unit.
+    const std::string rows = read_text(csv);
+    CHECK(rows.starts_with("latency;bandwidth;buses;latency_ns;bandwidth_bytes_per_s;buses;"
+                           "tasks_per_node;cpu_ratio;predicted_runtime_ns;ideal_runtime_ns;speedup;"
+                           "parallel_efficiency;load_balance;communication_efficiency;"
+                           "serialization_efficiency;transfer_efficiency\n"));
+    // 1 s + 0 + 1 MiB / (100 MiB/s) = 1.01 s; 1 s + 1 ms + 1 MiB / (1000 MiB/s) = 1.002 s.
+    CHECK(rows.find("\n0;100MiB/s;1;0;104857600;1;1;1;1010000000;1000000000;0.990100;0.990099;"
+                    "1.000000;0.990099;1.000000;0.990099\n") != std::string::npos);
+    CHECK(rows.find("\n1ms;1000MiB/s;1;1000000;1048576000;1;1;1;1002000000;1000000000;0.998005;"
+                    "0.998004;1.000000;0.998004;1.000000;0.998004\n") != std::string::npos);
+    const auto j = test::read_json(json);
+    REQUIRE(j["configurations"].size() == 4);
+    const auto& c = j["configurations"][2]; // 1ms, 100MiB/s: the first parameter varies slowest
+    CHECK(c["latency"] == "1ms");
+    CHECK(c["latency_ns"] == 1000000);
+    CHECK(c["bandwidth"] == "100MiB/s");
+    CHECK(c["bandwidth_bytes_per_s"] == 104857600);
+    CHECK(c["predicted_runtime_ns"] == 1011000000);
+    CHECK(c["ideal_runtime_ns"] == 1000000000);
+    CHECK(c["transfer_efficiency"].get<double>() == doctest::Approx(1.0 / 1.011));
+    CHECK(c["serialization_efficiency"].get<double>() == doctest::Approx(1.0));
+    // An infinite bandwidth has no number: null in the JSON, inf in the CSV.
+    REQUIRE(test::run_popsim(fmt::format("whatif {} --quiet --eager 2MiB --bandwidth 1GB/s,inf "
+                                         "--csv {} --json {}",
+                                         trace, csv, json))
+                .status == 0);
+    CHECK(test::read_json(json)["configurations"][1]["bandwidth_bytes_per_s"].is_null());
+    CHECK(read_text(csv).find("\ninf;0;inf;") != std::string::npos);
+}
+
+TEST_CASE("whatif report: the HTML charts runtime and efficiency against each swept parameter") {
+    const auto trace = hand_computed_trace();
+    const auto html = (test::scratch_dir("whatif_report_html") / "w.html").string();
+    REQUIRE(test::run_popsim(fmt::format("whatif {} --quiet --eager 2MiB --latency 0,1us,10us "
+                                         "--bandwidth 100MiB/s,inf --html {}",
+                                         trace, html))
+                .status == 0);
+    const std::string page = read_text(html);
+    // A section per swept parameter, on a log axis, one line per value of the other one, the
+    // real run and the ideal network as reference lines.
+    for (const char* text :
+         {"<h2>Against latency</h2>", "<h2>Against bandwidth</h2>", ">latency (log scale)</text>",
+          ">bandwidth (log scale)</text>", ">bandwidth 100MiB/s</text>", ">bandwidth inf</text>",
+          ">latency 10us</text>", ">real run</text>", ">ideal network</text>",
+          ">Predicted runtime</text>", ">Parallel efficiency</text>", ">runtime (s)</text>"}) {
+        CAPTURE(text);
+        CHECK(page.find(text) != std::string::npos);
+    }
+    // The runtime axis spans the runtimes (1 s to 1.01 s), not 0 to 1.01 s: no tick at 0.
+    CHECK(page.find("class=\"tick\">0</text>") != std::string::npos); // the latency 0 tick only
+    CHECK(page.find("text-anchor=\"end\" class=\"tick\">0</text>") == std::string::npos);
+    // Every configuration in the table: 1 s + 10 us + 10 ms.
+    CHECK(page.find("<td>10us</td><td>100MiB/s</td><td>1.010010</td>") != std::string::npos);
+}
