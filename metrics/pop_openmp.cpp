@@ -295,4 +295,18 @@ TalpEfficiencies talp(const HybridRun& r) {
     return e;
 }
 
+std::vector<ThreadTimeSplit> thread_time_split(const HybridRun& run) {
+    std::vector<ThreadTimeSplit> out;
+    for (const auto& t : run.threads) {
+        ThreadTimeSplit split;
+        split.useful = t.useful;
+        split.idle_in_regions = std::max<Time>(0, t.omp_region - t.useful_in_omp);
+        split.mpi = t.mpi_outside_omp;
+        split.serial =
+            std::max<Time>(0, run.runtime - split.useful - split.idle_in_regions - split.mpi);
+        out.push_back(split);
+    }
+    return out;
+}
+
 } // namespace popsim::metrics

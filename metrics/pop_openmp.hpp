@@ -114,6 +114,15 @@ struct RegionMetrics {
 };
 std::vector<RegionMetrics> region_metrics(const HybridRun& run);
 
+/// Where a thread's share of the run goes (the four add up to the run's runtime): useful
+/// computation; inside parallel regions but not useful (waiting at their barriers: load imbalance
+/// and scheduling, or in MPI called from a region); outside regions and MPI, not useful (a worker
+/// waiting while the master runs serial code); in MPI outside parallel regions.
+struct ThreadTimeSplit {
+    Time useful = 0, idle_in_regions = 0, serial = 0, mpi = 0;
+};
+std::vector<ThreadTimeSplit> thread_time_split(const HybridRun& run);
+
 HybridAdditive hybrid_additive(const HybridRun& run);
 HybridMultiplicative hybrid_multiplicative(const HybridRun& run);
 TalpEfficiencies talp(const HybridRun& run);

@@ -10,6 +10,11 @@ namespace {
 
 constexpr double k_weak_threshold = 0.9;
 
+/// The cores a run used: its threads (one per MPI process in an MPI run, as modelfactors counts).
+std::uint32_t cores(const TraceSummary& s) {
+    return std::max(s.threads, s.processes);
+}
+
 std::optional<double> relative(const std::optional<double>& value,
                                const std::optional<double>& ref) {
     if (!value || !ref || *ref == 0) return std::nullopt;
@@ -18,10 +23,11 @@ std::optional<double> relative(const std::optional<double>& value,
 
 ScalingFactors scaling_of(const TraceSummary& s, const MpiEfficiencies& e, const TraceSummary& ref,
                           const MpiEfficiencies& ref_e, ScalingKind kind) {
-    // Weak scaling scales the work with the process count: the factors take P / P_ref.
-    const double load_factor = kind == ScalingKind::weak ? static_cast<double>(s.processes) /
-                                                               static_cast<double>(ref.processes)
-                                                         : 1.0;
+    // Weak scaling scales the work with the cores (processes x threads; the process count for
+    // MPI runs): the factors take C / C_ref.
+    const double load_factor = kind == ScalingKind::weak
+                                   ? static_cast<double>(cores(s)) / static_cast<double>(cores(ref))
+                                   : 1.0;
     ScalingFactors f;
     const double useful = s.useful_total();
     f.computation_scalability = ratio(ref.useful_total(), useful) * load_factor;
@@ -47,9 +53,8 @@ std::optional<double> weak_scaling_indicator(const std::vector<TraceSummary>& so
     for (const auto& s : sorted) {
         const double ins_ratio =
             static_cast<double>(s.instructions) / static_cast<double>(ref.instructions);
-        const double proc_ratio =
-            static_cast<double>(s.processes) / static_cast<double>(ref.processes);
-        sum += ins_ratio / proc_ratio;
+        const double core_ratio = static_cast<double>(cores(s)) / static_cast<double>(cores(ref));
+        sum += ins_ratio / core_ratio;
     }
     return (sum - 1.0) / static_cast<double>(sorted.size() - 1);
 }

@@ -20,6 +20,7 @@
 #include "simulator/units.hpp"
 #include "simulator/warning_output.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
@@ -41,7 +42,7 @@ struct AnalyzeOptions {
     std::string html_path;
     std::string scaling = "auto";
     std::string convention = "modelfactors";
-    std::string model = "mpi";
+    std::string model = "auto";
     bool fraction = false;
     bool no_color = false;
     bool replay = true;
@@ -313,8 +314,8 @@ nlohmann::json analysis_json(const metrics::SeriesAnalysis& series, const Analyz
     return j;
 }
 
-/// What the table shows: the model, the scaling kind and how it was chosen, the convention.
-std::string model_line(const std::string& model, const metrics::SeriesAnalysis& series) {
+/// What the table shows: the model, then the scaling kind and how it was chosen, the convention.
+std::string describe_model(const std::string& model, const metrics::SeriesAnalysis& series) {
     static const std::map<std::string, std::string> k_models = {
         {"mpi", "MPI, multiplicative (modelfactors)"},
         {"additive", "MPI, additive (PyPOP)"},
@@ -322,7 +323,7 @@ std::string model_line(const std::string& model, const metrics::SeriesAnalysis& 
         {"hybrid-additive", "hybrid MPI+OpenMP, additive"},
         {"hybrid-multiplicative", "hybrid MPI+OpenMP, multiplicative"},
         {"talp", "hybrid MPI+OpenMP, TALP"}};
-    std::string text = fmt::format("Model: {}\n", k_models.at(model));
+    std::string text = fmt::format("Model: {}", k_models.at(model));
     std::vector<std::string> details;
     if (series.traces.size() > 1) {
         details.push_back(fmt::format("Scaling: {} ({})",
@@ -334,8 +335,41 @@ std::string model_line(const std::string& model, const metrics::SeriesAnalysis& 
             "Serialisation/Transfer convention: {}",
             series.convention == metrics::SerTransConvention::pop ? "POP" : "modelfactors"));
     }
-    if (!details.empty()) text += fmt::format("{}\n", fmt::join(details, "; "));
-    return text + "\n";
+    if (!details.empty()) text += fmt::format("\n{}", fmt::join(details, "; "));
+    return text;
+}
+
+/// The model --model names, or for auto: the OpenMP model for runs without MPI (and with threads),
+/// else modelfactors' MPI model. A model that does not fit the runs is warned about.
+std::string choose_model(const AnalyzeOptions& o, const std::vector<metrics::HybridRun>& runs) {
+    const bool mpi = std::any_of(runs.begin(), runs.end(), [](const metrics::HybridRun& r) {
+        return std::any_of(r.threads.begin(), r.threads.end(),
+                           [](const metrics::ThreadBreakdown& t) { return t.mpi > 0; });
+    });
+    const bool threads = std::any_of(runs.begin(), runs.end(), [](const metrics::HybridRun& r) {
+        return r.total_threads > r.processes;
+    });
+    const std::string runs_are = runs.size() == 1 ? "the trace makes" : "the traces make";
+    if (o.model == "auto") {
+        if (mpi || !threads || !o.focus.region.empty()) return "mpi";
+        std::cerr << fmt::format("popsim: note: {} no MPI call: showing the OpenMP model "
+                                 "(--model mpi shows the MPI one)\n",
+                                 runs_are);
+        return "openmp";
+    }
+    if ((o.model == "mpi" || o.model == "additive") && !mpi && threads) {
+        print_warning(fmt::format(
+            "{} no MPI call: the MPI model sees one process per run and counts "
+            "the OpenMP overheads as communication; --model openmp shows the OpenMP metrics",
+            runs_are));
+    }
+    if (o.model != "mpi" && o.model != "additive" && !threads) {
+        print_warning(
+            fmt::format("every process runs one thread: the {} model's thread metrics are "
+                        "those of serial processes; --model mpi shows the MPI metrics",
+                        o.model));
+    }
+    return o.model;
 }
 
 void run_analyze(AnalyzeOptions o) {
@@ -343,16 +377,16 @@ void run_analyze(AnalyzeOptions o) {
     if (o.traces.size() > 1) {
         for (const auto& path : o.traces) {
             if (!is_simulated_trace(path)) continue;
-            std::cerr << fmt::format("popsim: warning: {}: a simulated trace: its column is a "
-                                     "simulated run, not a traced one\n",
-                                     path);
+            print_warning(fmt::format("{}: a simulated trace: its column is a "
+                                      "simulated run, not a traced one",
+                                      path));
         }
     }
     check_output_paths(o.traces, {{"--csv", o.csv_path},
                                   {"--json", o.json_path},
                                   {"--html", o.html_path},
                                   {"--parts-csv", o.parts_csv_path}});
-    if (!o.focus.region.empty() && o.model != "mpi" && o.model != "additive") {
+    if (!o.focus.region.empty() && o.model != "mpi" && o.model != "additive" && o.model != "auto") {
         throw std::invalid_argument(fmt::format(
             "--region with --model {}: the metrics of all instances together exist for the MPI "
             "models (mpi, additive); for the OpenMP and hybrid models, analyse one instance with "
@@ -373,12 +407,12 @@ void run_analyze(AnalyzeOptions o) {
     if (forced && series.weak_indicator) {
         const bool detected_weak = *series.weak_indicator > 0.9;
         if (detected_weak != (*forced == metrics::ScalingKind::weak)) {
-            std::cerr << fmt::format(
-                "popsim: warning: --scaling {} overrides the detected {} scaling\n", o.scaling,
-                detected_weak ? "weak" : "strong");
+            print_warning(fmt::format("--scaling {} overrides the detected {} scaling", o.scaling,
+                                      detected_weak ? "weak" : "strong"));
         }
     }
-    const MetricTable table = model_table(o.model, series, omp);
+    const std::string model = choose_model(o, omp.runs);
+    const MetricTable table = model_table(model, series, omp);
     const TerminalStyle style = terminal_style(o.no_color, o.fraction);
     for (const auto& parts : analyzed.parts) { // what the table covers, unless the whole run
         if (parts.focus.kind == TraceFocus::Kind::window)
@@ -387,32 +421,42 @@ void run_analyze(AnalyzeOptions o) {
             std::cout << fmt::format("{}: {}, all together\n", parts.focus.path,
                                      parts.focus.description);
     }
-    std::cout << model_line(o.model, series) << format_terminal_table(table, style);
-    if (o.model == "mpi" || o.model == "additive")
+    const std::string model_description = describe_model(model, series);
+    const bool mpi_model = model == "mpi" || model == "additive";
+    std::cout << model_description << "\n\n" << format_terminal_table(table, style);
+    if (mpi_model) {
         for (const auto& trace : series.traces) std::cout << format_rank_breakdown(trace, style);
+    } else {
+        for (const auto& run : omp.runs) std::cout << format_thread_breakdown(run, style);
+    }
     std::string parts_csv;
     std::vector<PartsReport> reports;
     for (const auto& parts : analyzed.parts) {
         if (parts.summaries.empty()) continue;
         PartsReport report{
             fmt::format("{}: {}", parts.summaries.front().path, parts.focus.description),
-            parts_table(o.model, parts, convention)};
+            parts_table(model, parts, convention)};
         std::cout << "\n"
                   << report.title << "\n"
                   << format_parts_table(report.table, part_spans(parts.focus), style);
         if (!parts_csv.empty()) parts_csv += '\n';
-        parts_csv += o.model == "openmp" ? format_pypop_csv(report.table)
-                                         : format_modelfactors_csv(report.table);
+        parts_csv += model == "openmp" ? format_pypop_csv(report.table)
+                                       : format_modelfactors_csv(report.table);
         reports.push_back(std::move(report));
     }
     if (!o.parts_csv_path.empty()) write_text_file(o.parts_csv_path, parts_csv);
     if (!o.csv_path.empty())
-        write_text_file(o.csv_path, o.model == "openmp" ? format_pypop_csv(table)
-                                                        : format_modelfactors_csv(table));
+        write_text_file(o.csv_path, model == "openmp" ? format_pypop_csv(table)
+                                                      : format_modelfactors_csv(table));
     if (!o.json_path.empty())
         write_text_file(o.json_path, json_text(analysis_json(series, analyzed)));
     if (!o.html_path.empty())
-        write_text_file(o.html_path, render_analysis_html(table, series, o.model, reports));
+        write_text_file(o.html_path, render_analysis_html({.table = table,
+                                                           .description = model_description,
+                                                           .series = series,
+                                                           .runs = omp.runs,
+                                                           .per_thread = !mpi_model,
+                                                           .parts = reports}));
 }
 
 } // namespace
@@ -440,10 +484,12 @@ void add_analyze_command(CLI::App& app) {
         ->check(CLI::IsMember({"modelfactors", "pop"}));
     cmd->add_option("--model", options->model,
                     "Table to print: mpi (multiplicative, modelfactors), additive (PyPOP MPI), "
-                    "openmp (PyPOP; CSV in PyPOP's layout), "
-                    "hybrid-additive, hybrid-multiplicative or talp; JSON always has all")
-        ->check(CLI::IsMember(
-            {"mpi", "additive", "openmp", "hybrid-additive", "hybrid-multiplicative", "talp"}));
+                    "openmp (PyPOP; CSV in PyPOP's layout), hybrid-additive, "
+                    "hybrid-multiplicative or talp; auto = openmp for runs without MPI, else mpi. "
+                    "JSON always has all")
+        ->check(CLI::IsMember({"auto", "mpi", "additive", "openmp", "hybrid-additive",
+                               "hybrid-multiplicative", "talp"}))
+        ->capture_default_str();
     cmd->add_flag("!--no-replay", options->replay,
                   "Skip the ideal-network replay (no Serialisation/Transfer)");
     cmd->add_option("--replay-method", options->replay_method,

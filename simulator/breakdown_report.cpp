@@ -6,29 +6,63 @@
 
 namespace popsim::simulator {
 
+namespace {
+
+/// `t` as a share of `runtime`: "12.34%", or 0.1234 with --fraction.
+std::string share(Time t, Time runtime, const TerminalStyle& style) {
+    const double f = static_cast<double>(t) / static_cast<double>(runtime);
+    return style.fraction ? fmt::format("{:.4f}", f) : fmt::format("{:.2f}%", 100 * f);
+}
+
+std::string title(const char* what, const std::string& path, std::size_t count,
+                  const TerminalStyle& style) {
+    return fmt::format("\nPer-{0} breakdown of {1} ({2} {0}{3}, {4} of the runtime)\n", what, path,
+                       count, count == 1 ? "" : "s", style.fraction ? "fraction" : "%");
+}
+
+} // namespace
+
 std::string format_rank_breakdown(const metrics::TraceSummary& s, const TerminalStyle& style,
                                   std::size_t max_ranks) {
     const auto ranks = metrics::rank_breakdown(s);
     if (ranks.empty() || s.runtime == 0) return {}; // no runtime to take shares of
-    const double runtime = static_cast<double>(s.runtime);
-    auto share = [&](Time t) {
-        const double f = static_cast<double>(t) / runtime;
-        return style.fraction ? fmt::format("{:.4f}", f) : fmt::format("{:.2f}%", 100 * f);
-    };
-    std::string out =
-        fmt::format("\nPer-rank breakdown of {} ({} rank{}, {} of the runtime)\n", s.path,
-                    ranks.size(), ranks.size() == 1 ? "" : "s", style.fraction ? "fraction" : "%");
+    std::string out = title("rank", s.path, ranks.size(), style);
     out += fmt::format("{:>6} | {:>8} | {:>14} | {:>13} | {:>8}\n", "rank", "useful",
                        "load imbalance", "serialisation", "transfer");
     const std::size_t shown = std::min(ranks.size(), max_ranks);
     for (std::size_t r = 0; r < shown; ++r) {
         const auto& b = ranks[r];
-        out += fmt::format("{:>6} | {:>8} | {:>14} | {:>13} | {:>8}\n", r + 1, share(b.useful),
-                           share(b.load_imbalance), share(b.serialization), share(b.transfer));
+        out += fmt::format(
+            "{:>6} | {:>8} | {:>14} | {:>13} | {:>8}\n", r + 1, share(b.useful, s.runtime, style),
+            share(b.load_imbalance, s.runtime, style), share(b.serialization, s.runtime, style),
+            share(b.transfer, s.runtime, style));
     }
     if (shown < ranks.size())
         out +=
             fmt::format("  ... {} more ranks in the JSON output (--json)\n", ranks.size() - shown);
+    return out;
+}
+
+std::string format_thread_breakdown(const metrics::HybridRun& run, const TerminalStyle& style,
+                                    std::size_t max_threads) {
+    const auto threads = metrics::thread_time_split(run);
+    if (threads.empty() || run.runtime == 0) return {};
+    std::string out = title("thread", run.path, threads.size(), style);
+    out += fmt::format("{:>7} | {:>8} | {:>15} | {:>8} | {:>8}\n", "thread", "useful",
+                       "idle in regions", "serial", "MPI");
+    const std::size_t shown = std::min(threads.size(), max_threads);
+    for (std::size_t t = 0; t < shown; ++t) {
+        const std::uint32_t process = run.process_of[t];
+        const auto& x = threads[t];
+        out += fmt::format("{:>7} | {:>8} | {:>15} | {:>8} | {:>8}\n",
+                           fmt::format("{}.{}", process + 1, t - run.master[process] + 1),
+                           share(x.useful, run.runtime, style),
+                           share(x.idle_in_regions, run.runtime, style),
+                           share(x.serial, run.runtime, style), share(x.mpi, run.runtime, style));
+    }
+    if (shown < threads.size())
+        out += fmt::format("  ... {} more threads in the JSON output (--json)\n",
+                           threads.size() - shown);
     return out;
 }
 

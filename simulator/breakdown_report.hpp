@@ -1,6 +1,7 @@
 #pragma once
-// The per-rank communication breakdown for people at a terminal: for each rank, the share of the
-// runtime that is useful, load imbalance, serialisation and transfer.
+// The breakdowns of the runtime for people at a terminal: per rank for the MPI models (useful,
+// load imbalance, serialisation, transfer), per thread for the OpenMP and hybrid models.
+#include "metrics/pop_openmp.hpp"
 #include "metrics/trace_summary.hpp"
 #include "simulator/terminal_report.hpp"
 
@@ -12,5 +13,9 @@ namespace popsim::simulator {
 /// or, with the style's `fraction`, as fractions of it.
 std::string format_rank_breakdown(const metrics::TraceSummary& summary, const TerminalStyle& style,
                                   std::size_t max_ranks = 16);
+/// Each thread's useful time, idle time in parallel regions, serial time (outside regions and
+/// MPI) and MPI time outside regions (metrics::ThreadTimeSplit), for at most `max_threads`.
+std::string format_thread_breakdown(const metrics::HybridRun& run, const TerminalStyle& style,
+                                    std::size_t max_threads = 16);
 
 } // namespace popsim::simulator

@@ -1,6 +1,7 @@
 #include "simulator/html_report.hpp"
 
 #include "metrics/ideal_replay.hpp"
+#include "metrics/pop_openmp.hpp"
 #include "popsim/version.hpp"
 #include "simulator/svg_chart.hpp"
 
@@ -38,6 +39,21 @@ std::string mix(const double a[3], const double b[3], double t) {
             std::lround(255 * (a[i] + (b[i] - a[i]) * std::clamp(t, 0.0, 1.0))));
     };
     return fmt::format("rgb({},{},{})", c(0), c(1), c(2));
+}
+
+constexpr const char* k_series_colors[] = {"#1f5fa8", "#e07b00", "#7a3fb0", "#2e8b57",
+                                           "#b01313", "#8c6d1f", "#1f8c8c", "#555555"};
+
+/// A row's label short enough for a chart's legend: "Communication efficiency" ->
+/// "Communication eff.", "Computational Scaling" -> "Computational scal.".
+std::string legend_name(std::string label) {
+    for (const char* word : {"efficiency", "Efficiency", "scalability", "Scaling"}) {
+        const std::string suffix = std::string(" ") + word;
+        if (label.ends_with(suffix))
+            return label.replace(label.size() - suffix.size() + 1, suffix.size() - 1,
+                                 word[0] == 'e' || word[0] == 'E' ? "eff." : "scal.");
+    }
+    return label;
 }
 
 std::string cell(const std::optional<double>& v, ValueKind kind) {
@@ -95,37 +111,52 @@ std::string scale_legend() {
     return out + "(green from 80 %)</p>";
 }
 
-std::string scaling_charts(const metrics::SeriesAnalysis& s) {
-    if (s.traces.size() < 2) return {};
-    std::vector<double> procs, ideal, low;
-    for (const auto& t : s.traces) procs.push_back(t.processes);
-    const double ref = procs.front();
-    LineChart speedup{
-        "Speed-up", "processes", "speed-up over " + fmt::format("{:g}", ref) + " process(es)",
-        procs,      {},          {},
-        true,       0,           0};
+/// The speed-up and the model's own efficiencies (the table's, without the computation's
+/// details: IPC, instructions, frequency) against the table's axis (processes, threads, cores).
+std::string scaling_charts(const MetricTable& table) {
+    const auto& x = table.axis;
+    if (x.size() < 2) return {};
+    const double ref = x.front();
+    const auto speedup_row = std::find_if(table.factors.begin(), table.factors.end(),
+                                          [](const MetricRow& r) { return r.key == "speedup"; });
+    LineChart speedup{.title = "Speed-up",
+                      .x_label = table.axis_label,
+                      .y_label = fmt::format("speed-up over {} ({:g})", table.axis_label, ref),
+                      .x = x,
+                      .log2_x = true,
+                      .x_labels = table.columns};
+    std::vector<double> ideal, low;
     Series measured{"measured", "#1f5fa8", {}, false};
-    for (std::size_t i = 0; i < procs.size(); ++i) {
-        ideal.push_back(procs[i] / ref);
-        low.push_back(0.8 * procs[i] / ref);
-        measured.y.push_back(s.scaling[i].speedup);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        ideal.push_back(x[i] / ref);
+        low.push_back(0.8 * x[i] / ref);
+        const auto& v = speedup_row == table.factors.end() ? std::nullopt : speedup_row->values[i];
+        measured.y.push_back(v ? *v : NAN);
     }
     speedup.series = {measured, Series{"ideal", "#555", ideal, true},
                       Series{"80 % of ideal", "#2e8b57", low, true}};
     speedup.bands = {Band{low, ideal, "#2e8b57"}};
-    LineChart eff{"Efficiencies", "processes", "efficiency (%)", procs, {}, {}, true, 0, 105};
-    auto add = [&](const char* name, const char* color, auto get) {
-        Series line{name, color, {}, false};
-        for (std::size_t i = 0; i < procs.size(); ++i) line.y.push_back(100 * get(i));
-        eff.series.push_back(line);
-    };
-    add("Parallel efficiency", "#1f5fa8", [&](std::size_t i) { return s.mpi[i].parallel; });
-    add("Load balance", "#e07b00", [&](std::size_t i) { return s.mpi[i].load_balance; });
-    add("Communication eff.", "#7a3fb0", [&](std::size_t i) { return s.mpi[i].communication; });
-    add("Computation scal.", "#2e8b57",
-        [&](std::size_t i) { return s.scaling[i].computation_scalability; });
-    add("Global efficiency", "#b01313",
-        [&](std::size_t i) { return s.scaling[i].global_efficiency; });
+    LineChart eff{.title = "Efficiencies",
+                  .x_label = table.axis_label,
+                  .y_label = "efficiency (%)",
+                  .x = x,
+                  .log2_x = true,
+                  .y_min = 0,
+                  .y_max = 105,
+                  .x_labels = table.columns};
+    std::size_t color = 0;
+    for (const auto& row : table.factors) {
+        if (row.kind != ValueKind::efficiency || row.key.find("ipc") != std::string::npos ||
+            row.key.find("instruction") != std::string::npos ||
+            row.key.find("frequency") != std::string::npos)
+            continue;
+        Series line{legend_name(row.label),
+                    k_series_colors[color++ % std::size(k_series_colors)],
+                    {},
+                    false};
+        for (const auto& v : row.values) line.y.push_back(v ? 100 * *v : NAN);
+        eff.series.push_back(std::move(line));
+    }
     return "<h2>Scaling</h2><div class=\"charts\">" + render_svg(speedup) + render_svg(eff) +
            "</div>";
 }
@@ -164,11 +195,46 @@ std::string breakdown_charts(const metrics::SeriesAnalysis& s) {
                              out + "</div>";
 }
 
+/// Per trace, each thread's time that is not useful: idle in parallel regions, serial, MPI.
+std::string thread_breakdown_charts(const std::vector<metrics::HybridRun>& runs) {
+    std::string out;
+    for (const auto& run : runs) {
+        const auto threads = metrics::thread_time_split(run);
+        if (threads.empty() || run.runtime == 0) continue;
+        const std::string name = run.path.substr(run.path.find_last_of('/') + 1);
+        StackedBars bars{
+            fmt::format("{} ({} thread{})", name, threads.size(), threads.size() == 1 ? "" : "s"),
+            "thread (process.thread)",
+            "% of the runtime not useful",
+            {},
+            {}};
+        Series idle{"idle in parallel regions", "#e07b00", {}, false},
+            serial{"serial (outside regions)", "#7a3fb0", {}, false},
+            mpi{"MPI outside regions", "#b01313", {}, false};
+        const double T = static_cast<double>(run.runtime);
+        for (std::size_t t = 0; t < threads.size(); ++t) {
+            const std::uint32_t process = run.process_of[t];
+            bars.categories.push_back(
+                fmt::format("{}.{}", process + 1, t - run.master[process] + 1));
+            idle.y.push_back(100 * static_cast<double>(threads[t].idle_in_regions) / T);
+            serial.y.push_back(100 * static_cast<double>(threads[t].serial) / T);
+            mpi.y.push_back(100 * static_cast<double>(threads[t].mpi) / T);
+        }
+        bars.parts = {idle, serial, mpi};
+        out += render_svg(bars);
+    }
+    return out.empty() ? out
+                       : "<h2>Per-thread breakdown</h2><p class=\"meta\">Each thread's time that "
+                         "is not useful computation: idle inside parallel regions (load imbalance "
+                         "and scheduling, by the thread's own OpenMP events), serial (outside "
+                         "parallel regions and MPI: a worker waiting while the master runs serial "
+                         "code) and MPI outside parallel regions.</p><div class=\"charts\">" +
+                             out + "</div>";
+}
+
 /// Each efficiency of the table over the parts in time order, and the table itself (up to a
 /// hundred parts: beyond, the CSV and JSON have them).
 std::string parts_section(const PartsReport& parts) {
-    static constexpr const char* k_colors[] = {"#1f5fa8", "#e07b00", "#7a3fb0", "#2e8b57",
-                                               "#b01313", "#555555", "#8c6d1f", "#1f8c8c"};
     std::vector<double> index;
     for (std::size_t k = 1; k <= parts.table.columns.size(); ++k)
         index.push_back(static_cast<double>(k));
@@ -185,9 +251,10 @@ std::string parts_section(const PartsReport& parts) {
     std::size_t color = 0;
     for (const auto& row : parts.table.factors) {
         if (row.kind != ValueKind::efficiency) continue;
-        std::string name = row.label; // "Communication efficiency" -> "Communication eff."
-        if (name.ends_with(" efficiency")) name.replace(name.size() - 10, 10, "eff.");
-        Series line{name, k_colors[color++ % std::size(k_colors)], {}, false};
+        Series line{legend_name(row.label),
+                    k_series_colors[color++ % std::size(k_series_colors)],
+                    {},
+                    false};
         // An undefined value (a part without computation) is drawn at 0, as the table shows "-".
         for (const auto& v : row.values) line.y.push_back(v ? 100 * *v : 0);
         chart.series.push_back(std::move(line));
@@ -215,26 +282,18 @@ std::string pop_color(double v) {
     return mix(light_green, dark_green, (v - 0.8) / 0.2);
 }
 
-std::string render_analysis_html(const MetricTable& table, const metrics::SeriesAnalysis& s,
-                                 const std::string& model, const std::vector<PartsReport>& parts) {
+std::string render_analysis_html(const AnalysisReport& r) {
     std::string body = "<p class=\"meta\">Traces:</p><ul class=\"meta\">";
-    for (const auto& t : s.traces) body += "<li>" + escape_xml(t.path) + "</li>";
-    body += fmt::format("</ul><p class=\"meta\">Model: {}; {} scaling{}; Serialisation/Transfer "
-                        "convention: {}.</p>",
-                        escape_xml(model), s.kind == metrics::ScalingKind::weak ? "weak" : "strong",
-                        s.kind_forced ? " (forced)" : " (detected)",
-                        s.convention == metrics::SerTransConvention::modelfactors ? "modelfactors"
-                                                                                  : "POP");
-    body += "<h2>Metrics</h2>" + scale_legend() + table_html(table);
-    body += scaling_charts(s) + breakdown_charts(s);
-    for (const auto& p : parts) body += parts_section(p);
+    for (const auto& t : r.series.traces) body += "<li>" + escape_xml(t.path) + "</li>";
+    body += "</ul><p class=\"meta\">" + escape_xml(r.description) + "</p>";
+    body += "<h2>Metrics</h2>" + scale_legend() + table_html(r.table);
+    body += scaling_charts(r.table) +
+            (r.per_thread ? thread_breakdown_charts(r.runs) : breakdown_charts(r.series));
+    for (const auto& p : r.parts) body += parts_section(p);
     return page("popsim report", body);
 }
 
 namespace {
-
-constexpr const char* k_line_colors[] = {"#1f5fa8", "#e07b00", "#7a3fb0", "#2e8b57",
-                                         "#b01313", "#8c6d1f", "#1f8c8c", "#555555"};
 
 /// The points of `r` whose parameters other than `x` and `line` take their first value, by the
 /// value of `x` and of `line` (-1: no line parameter).
@@ -278,7 +337,7 @@ std::string whatif_charts(const WhatifReport& r, const WhatifAxis& x, const What
     for (std::size_t l = 0; l < lines; ++l) {
         const std::string name =
             line ? fmt::format("{} {}", line->name, line->labels[l]) : std::string("predicted");
-        const std::string color = k_line_colors[l % std::size(k_line_colors)];
+        const std::string color = k_series_colors[l % std::size(k_series_colors)];
         Series t{name, color, {}, false}, e{name, color, {}, false};
         for (const auto v : order) {
             const auto it = points.find({v, l});

@@ -2,6 +2,7 @@
 // The self-contained HTML report (inline CSS and SVG; no scripts, fonts or network access):
 // the metric hierarchy coloured on the POP scale, scaling plots, the per-rank communication
 // breakdown, and for `whatif` the predicted runtimes.
+#include "metrics/pop_openmp.hpp"
 #include "metrics/scaling.hpp"
 #include "simulator/metric_table.hpp"
 
@@ -21,9 +22,17 @@ struct PartsReport {
     std::string title; // "run.prv: 12 phases split at ..."
     MetricTable table; // one column per part
 };
-std::string render_analysis_html(const MetricTable& table, const metrics::SeriesAnalysis& series,
-                                 const std::string& model,
-                                 const std::vector<PartsReport>& parts = {});
+/// What `analyze --html` shows: the model's table and scaling plots, the breakdowns (per rank for
+/// the MPI models, per thread for the OpenMP and hybrid ones), the parts of a focus.
+struct AnalysisReport {
+    const MetricTable& table;
+    std::string description; // the model, the scaling kind, the convention
+    const metrics::SeriesAnalysis& series;
+    const std::vector<metrics::HybridRun>& runs;
+    bool per_thread = false;
+    const std::vector<PartsReport>& parts;
+};
+std::string render_analysis_html(const AnalysisReport& report);
 
 /// The POP efficiencies predicted on one network (NaN where undefined).
 struct WhatifEfficiencies {

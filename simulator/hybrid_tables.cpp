@@ -1,5 +1,6 @@
 #include "simulator/hybrid_tables.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace popsim::simulator {
@@ -8,11 +9,16 @@ namespace {
 
 using K = ValueKind;
 
-std::vector<std::string> layout_columns(const std::vector<metrics::HybridRun>& runs) {
-    std::vector<std::string> columns;
-    for (const auto& r : runs)
-        columns.push_back(fmt::format("{}x{}", r.processes, r.threads_per_process));
-    return columns;
+/// The table of a hybrid series: a column per run ("2x4"), on an axis of cores.
+MetricTable layout_table(const std::vector<metrics::HybridRun>& runs) {
+    MetricTable t;
+    t.column_title = "Processes x threads";
+    for (const auto& r : runs) {
+        t.columns.push_back(fmt::format("{}x{}", r.processes, r.threads_per_process));
+        t.axis.push_back(r.total_threads);
+    }
+    t.axis_label = "cores (processes x threads)";
+    return t;
 }
 
 template <class Model, class Compute>
@@ -29,9 +35,16 @@ nlohmann::json optional_number(const std::optional<double>& v) {
 } // namespace
 
 MetricTable openmp_table(const metrics::OpenMpSeries& s) {
-    MetricTable t;
-    t.column_title = "Threads";
-    for (const auto& r : s.runs) t.columns.push_back(std::to_string(r.total_threads));
+    // PyPOP's layout: one process, a column per thread count. Several processes: their layout.
+    const bool one_process =
+        std::all_of(s.runs.begin(), s.runs.end(), [](const auto& r) { return r.processes == 1; });
+    MetricTable t = layout_table(s.runs);
+    if (one_process) {
+        t.column_title = "Threads";
+        t.axis_label = "threads";
+        t.columns.clear();
+        for (const auto& r : s.runs) t.columns.push_back(std::to_string(r.total_threads));
+    }
     const auto n = s.runs.size();
     const auto& e = s.efficiencies;
     const auto& c = s.scaling;
@@ -62,9 +75,7 @@ MetricTable openmp_table(const metrics::OpenMpSeries& s) {
 }
 
 MetricTable hybrid_additive_table(const std::vector<metrics::HybridRun>& runs) {
-    MetricTable t;
-    t.column_title = "Processes x threads";
-    t.columns = layout_columns(runs);
+    MetricTable t = layout_table(runs);
     const auto a = each<metrics::HybridAdditive>(runs, metrics::hybrid_additive);
     const auto n = runs.size();
     auto& rows = t.factors;
@@ -92,9 +103,7 @@ MetricTable hybrid_additive_table(const std::vector<metrics::HybridRun>& runs) {
 }
 
 MetricTable hybrid_multiplicative_table(const std::vector<metrics::HybridRun>& runs) {
-    MetricTable t;
-    t.column_title = "Processes x threads";
-    t.columns = layout_columns(runs);
+    MetricTable t = layout_table(runs);
     const auto m = each<metrics::HybridMultiplicative>(runs, metrics::hybrid_multiplicative);
     const auto n = runs.size();
     auto& rows = t.factors;
@@ -124,9 +133,7 @@ MetricTable hybrid_multiplicative_table(const std::vector<metrics::HybridRun>& r
 }
 
 MetricTable talp_table(const std::vector<metrics::HybridRun>& runs) {
-    MetricTable t;
-    t.column_title = "Processes x threads";
-    t.columns = layout_columns(runs);
+    MetricTable t = layout_table(runs);
     const auto e = each<metrics::TalpEfficiencies>(runs, metrics::talp);
     const auto n = runs.size();
     auto& rows = t.factors;

@@ -82,7 +82,10 @@ std::vector<MetricRow> raw_rows(const SeriesAnalysis& s) {
 
 MetricTable table_shell(const SeriesAnalysis& s) {
     MetricTable table;
-    for (const auto& t : s.traces) table.columns.push_back(std::to_string(t.processes));
+    for (const auto& t : s.traces) {
+        table.columns.push_back(std::to_string(t.processes));
+        table.axis.push_back(t.processes);
+    }
     table.raw = raw_rows(s);
     return table;
 }

@@ -41,6 +41,10 @@ inline MetricRow with_csv_label(MetricRow row, std::string label) {
 struct MetricTable {
     std::string column_title = "Number of processes";
     std::vector<std::string> columns; // one per trace: "4", or "2x8" for hybrid runs
+    /// Where each column stands on the scaling plots' axis, and the axis' name: processes for the
+    /// MPI models, threads or cores (processes x threads) for the OpenMP and hybrid ones.
+    std::vector<double> axis;
+    std::string axis_label = "processes";
     std::vector<MetricRow> factors;
     std::vector<MetricRow> raw;
 };

@@ -12,6 +12,10 @@ void print_warnings(const std::string& path, const replay::WarningLog& log) {
         std::cerr << "popsim: warning: " << path << ": " << w.line() << "\n";
 }
 
+void print_warning(const std::string& message) {
+    if (!global_options().quiet) std::cerr << "popsim: warning: " << message << "\n";
+}
+
 nlohmann::json warnings_json(const replay::WarningLog& log) {
     auto out = nlohmann::json::array();
     for (const auto& w : log.all()) {

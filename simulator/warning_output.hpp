@@ -11,6 +11,9 @@ namespace popsim::simulator {
 
 /// "popsim: warning: PATH: LINE" per kind, on stderr; nothing with --quiet.
 void print_warnings(const std::string& path, const replay::WarningLog& log);
+/// "popsim: warning: MESSAGE" on stderr, for a warning about the command rather than a trace;
+/// nothing with --quiet.
+void print_warning(const std::string& message);
 
 /// [{"kind", "count", "message", "instances"}, ...]
 nlohmann::json warnings_json(const replay::WarningLog& log);

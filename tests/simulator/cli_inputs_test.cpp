@@ -70,7 +70,7 @@ TEST_CASE("cli inputs: a simulated trace named in a series is said to be one") {
     const auto trace = write_run(dir, "run", 2);
     const auto simulated = (dir / "replayed.prv").string(); // marked inside, not by its name
     REQUIRE(test::run_popsim("simulate --quiet " + trace + " -o " + simulated).status == 0);
-    const auto r = test::run_popsim("analyze --no-replay --quiet " + trace + " " + simulated);
+    const auto r = test::run_popsim("analyze --no-replay " + trace + " " + simulated);
     CHECK(r.status == 0);
     CHECK(r.output.starts_with(fmt::format(
         "popsim: warning: {}: a simulated trace: its column is a simulated run, not a traced one\n",

@@ -1,0 +1,100 @@
+// The OpenMP and hybrid models as their users read them: the model chosen for runs without MPI,
+// warnings for a model that does not fit the runs, a thread axis, per-thread breakdowns.
+#include "simulator/cli_support.hpp"
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <fstream>
+
+using namespace popsim;
+
+namespace {
+
+// One process. With one thread: 3 s of computation. With two: thread 1.1 computes 1 s alone, then
+// opens a parallel region of 2 s where it computes 2 s and thread 1.2 computes 1 s and waits 1 s.
+// The same 3000 instructions: a strong-scaling series of 1 and 2 threads (over processes, which
+// stay 1, it would look weak).
+constexpr const char* k_one_thread = "ranks 1\n0 compute 3s ins=3000 cyc=3000\n";
+constexpr const char* k_two_threads =
+    "ranks 1 threads 2\n"
+    "0.0 compute 1s ins=1000 cyc=1000\n0.0 event 60000001 1\n0.0 compute 2s ins=1000 cyc=1000\n"
+    "0.0 event 60000001 0\n"
+    "0.1 at 1s\n0.1 event 60000001 1\n0.1 compute 1s ins=1000 cyc=1000\n0.1 idle 1s\n"
+    "0.1 event 60000001 0\n";
+
+std::string read_text(const std::string& path) {
+    std::ifstream in(path);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+} // namespace
+
+TEST_CASE("openmp views: runs without MPI get the OpenMP model, on a thread axis") {
+    const auto one = test::synth_trace("omp_views_1", k_one_thread);
+    const auto two = test::synth_trace("omp_views_2", k_two_threads);
+    const auto html = (test::scratch_dir("omp_views_html") / "r.html").string();
+    const auto r = test::run_popsim(fmt::format("analyze {} {} --html {}", one, two, html));
+    REQUIRE(r.status == 0);
+    CHECK(r.output.starts_with("popsim: note: the traces make no MPI call: showing the OpenMP "
+                               "model (--model mpi shows the MPI one)\nModel: OpenMP (PyPOP)\n"
+                               "Scaling: strong (detected)\n"));
+    CHECK(test::table_row(r.output, "Threads") == test::Cells{"1", "2"});
+    // Runtime 3 s for both: Global efficiency 3 / (2 x 3) = 50 % with two threads.
+    CHECK(test::table_row(r.output, "Global Efficiency") == test::Cells{"100.00%", "50.00%"});
+    // Thread 1.2: useful 1 s, idle in the region 1 s, outside it (serial) 1 s, of 3 s.
+    CHECK(test::table_row(r.output, "1.2") == test::Cells{"33.33%", "33.33%", "33.33%", "0.00%"});
+    CHECK(test::table_row(r.output, "1.1") == test::Cells{"100.00%", "0.00%", "0.00%", "0.00%"});
+    CHECK(r.output.find("Per-rank breakdown") == std::string::npos);
+    // The HTML: plots against threads of the OpenMP table's own efficiencies, no MPI metric.
+    const std::string page = read_text(html);
+    for (const char* text : {">threads</text>", ">OpenMP Region eff.</text>",
+                             ">Serial Region eff.</text>", ">Parallel eff.</text>",
+                             "<h2>Per-thread breakdown</h2>", ">idle in parallel regions</text>"}) {
+        CAPTURE(text);
+        CHECK(page.find(text) != std::string::npos);
+    }
+    for (const char* text :
+         {">processes</text>", ">Load balance</text>", ">Transfer eff.</text>",
+          ">Communication eff.</text>", "Per-rank breakdown", ">transfer</text>", "weak"}) {
+        CAPTURE(text);
+        CHECK(page.find(text) == std::string::npos);
+    }
+}
+
+TEST_CASE("openmp views: a model that does not fit the runs is warned about") {
+    const auto two = test::synth_trace("omp_views_fit", k_two_threads);
+    const auto mpi = test::run_popsim(fmt::format("analyze {} --model mpi --no-replay", two));
+    CHECK(mpi.output.starts_with(
+        "popsim: warning: the trace makes no MPI call: the MPI model sees one process per run and "
+        "counts the OpenMP overheads as communication; --model openmp shows the OpenMP metrics\n"
+        "Model: MPI, multiplicative (modelfactors)\n"));
+    const auto ranks =
+        test::synth_trace("omp_views_ranks", "ranks 2\n0 compute 1s\n1 compute 1s\n");
+    const auto omp = test::run_popsim(fmt::format("analyze {} --model openmp --no-replay", ranks));
+    CHECK(omp.output.starts_with(
+        "popsim: warning: every process runs one thread: the openmp model's thread metrics are "
+        "those of serial processes; --model mpi shows the MPI metrics\n"));
+    // MPI runs keep the MPI model by default, without a note.
+    const auto plain = test::run_popsim(fmt::format("analyze {} --no-replay", ranks));
+    CHECK(plain.output.starts_with("Model: MPI, multiplicative (modelfactors)\n"));
+    // --quiet silences the warnings, not the table.
+    CHECK(test::run_popsim(fmt::format("analyze {} --model mpi --no-replay --quiet", two))
+              .output.starts_with("Model: MPI"));
+}
+
+TEST_CASE("openmp views: hybrid runs are columns of processes x threads on an axis of cores") {
+    std::string two_by_two = "ranks 2 threads 2\n";
+    for (int r = 0; r < 2; ++r)
+        two_by_two += fmt::format("{0}.0 compute 1s\n{0}.0 Barrier 1us\n{0}.1 compute 1s\n", r);
+    const auto hybrid = test::synth_trace("omp_views_hybrid", two_by_two);
+    const auto one = test::synth_trace("omp_views_hybrid_1", "ranks 1\n0 compute 4s\n");
+    const auto html = (test::scratch_dir("omp_views_hybrid_html") / "h.html").string();
+    const auto r = test::run_popsim(
+        fmt::format("analyze {} {} --model hybrid-additive --quiet --html {}", one, hybrid, html));
+    REQUIRE(r.status == 0);
+    CHECK(test::table_row(r.output, "Processes x threads") == test::Cells{"1x1", "2x2"});
+    const std::string page = read_text(html);
+    CHECK(page.find(">cores (processes x threads)</text>") != std::string::npos);
+    CHECK(page.find(">2x2</text>") != std::string::npos);
+}
