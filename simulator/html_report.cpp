@@ -18,7 +18,7 @@ namespace popsim::simulator {
 namespace {
 
 constexpr const char* k_style = R"css(
-body { font-family: sans-serif; margin: 24px; color: #222; max-width: 1200px; }
+body { font-family: sans-serif; margin: 24px; color: #222; max-width: 1260px; }
 h1 { font-size: 22px; } h2 { font-size: 18px; margin-top: 32px; border-bottom: 1px solid #ccc; }
 table.metrics { border-collapse: collapse; font-size: 14px; }
 table.metrics th, table.metrics td { border: 1px solid #ddd; padding: 4px 10px; text-align: right; }
@@ -119,6 +119,7 @@ std::string scaling_charts(const MetricTable& table) {
     const double ref = x.front();
     const auto speedup_row = std::find_if(table.factors.begin(), table.factors.end(),
                                           [](const MetricRow& r) { return r.key == "speedup"; });
+    const bool has_speedup = speedup_row != table.factors.end(); // the hybrid tables have none
     LineChart speedup{.title = "Speed-up",
                       .x_label = table.axis_label,
                       .y_label = fmt::format("speed-up over {} ({:g})", table.axis_label, ref),
@@ -130,7 +131,7 @@ std::string scaling_charts(const MetricTable& table) {
     for (std::size_t i = 0; i < x.size(); ++i) {
         ideal.push_back(x[i] / ref);
         low.push_back(0.8 * x[i] / ref);
-        const auto& v = speedup_row == table.factors.end() ? std::nullopt : speedup_row->values[i];
+        const auto& v = has_speedup ? speedup_row->values[i] : std::nullopt;
         measured.y.push_back(v ? *v : NAN);
     }
     speedup.series = {measured, Series{"ideal", "#555", ideal, true},
@@ -157,8 +158,8 @@ std::string scaling_charts(const MetricTable& table) {
         for (const auto& v : row.values) line.y.push_back(v ? 100 * *v : NAN);
         eff.series.push_back(std::move(line));
     }
-    return "<h2>Scaling</h2><div class=\"charts\">" + render_svg(speedup) + render_svg(eff) +
-           "</div>";
+    return "<h2>Scaling</h2><div class=\"charts\">" + (has_speedup ? render_svg(speedup) : "") +
+           render_svg(eff) + "</div>";
 }
 
 std::string breakdown_charts(const metrics::SeriesAnalysis& s) {
@@ -208,9 +209,8 @@ std::string thread_breakdown_charts(const std::vector<metrics::HybridRun>& runs)
             "% of the runtime not useful",
             {},
             {}};
-        Series idle{"idle in parallel regions", "#e07b00", {}, false},
-            serial{"serial (outside regions)", "#7a3fb0", {}, false},
-            mpi{"MPI outside regions", "#b01313", {}, false};
+        Series idle{"idle in regions", "#e07b00", {}, false},
+            serial{"serial", "#7a3fb0", {}, false}, mpi{"MPI", "#b01313", {}, false};
         const double T = static_cast<double>(run.runtime);
         for (std::size_t t = 0; t < threads.size(); ++t) {
             const std::uint32_t process = run.process_of[t];
@@ -285,7 +285,10 @@ std::string pop_color(double v) {
 std::string render_analysis_html(const AnalysisReport& r) {
     std::string body = "<p class=\"meta\">Traces:</p><ul class=\"meta\">";
     for (const auto& t : r.series.traces) body += "<li>" + escape_xml(t.path) + "</li>";
-    body += "</ul><p class=\"meta\">" + escape_xml(r.description) + "</p>";
+    std::string description = escape_xml(r.description);
+    for (auto at = description.find('\n'); at != std::string::npos; at = description.find('\n'))
+        description.replace(at, 1, "<br>");
+    body += "</ul><p class=\"meta\">" + description + "</p>";
     body += "<h2>Metrics</h2>" + scale_legend() + table_html(r.table);
     body += scaling_charts(r.table) +
             (r.per_thread ? thread_breakdown_charts(r.runs) : breakdown_charts(r.series));

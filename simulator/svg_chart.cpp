@@ -8,8 +8,8 @@ namespace popsim::simulator {
 
 namespace {
 
-constexpr double k_width = 580, k_height = 360;
-constexpr double k_left = 64, k_right = 160, k_top = 40,
+constexpr double k_width = 600, k_height = 360;
+constexpr double k_left = 64, k_right = 190, k_top = 40,
                  k_bottom = 60; // the right margin holds the legend
 
 /// Maps data to the plot area.

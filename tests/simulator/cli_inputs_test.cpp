@@ -93,3 +93,13 @@ TEST_CASE("cli inputs: an output that cannot be created stops the command before
                       "/nonexistent/w.csv: --csv: cannot write: the folder /nonexistent does not "
                       "exist");
 }
+
+TEST_CASE("cli inputs: a latency or bandwidth without its unit is refused, naming the units") {
+    const auto trace = write_run(test::scratch_dir("cli_inputs_units"), "run", 2);
+    test::check_fails("simulate " + trace + " --latency 5", 1,
+                      "'5' has no unit: write 5ns, 5us, 5ms or 5s");
+    test::check_fails("whatif " + trace + " --bandwidth 100,1GB/s", 1,
+                      "'100' has no unit: write 100MB/s (10^6 bytes/s) or 100MiB/s (2^20 bytes/s, "
+                      "the MB/s of Dimemas configuration files)");
+    CHECK(test::run_popsim("simulate " + trace + " --latency 0 --bandwidth 0 --quiet").status == 0);
+}

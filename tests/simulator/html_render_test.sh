@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
-# Renders the HTML report of the epoch series in headless Chromium and checks that the page is not
-# blank and logged nothing to its console (the report has no scripts: any console line is a fault).
+# Renders each kind of HTML report in headless Chromium (the MPI model of the epoch series, the
+# OpenMP model of the ImageMagick thread series, the hybrid model of a synthetic 2x1, 2x2, 4x2
+# series, a what-if sweep of LAMMPS over latency x bandwidth), checks that each page is not blank
+# and logged nothing to its console (the reports have no scripts: any console line is a fault),
+# and that each shows its model's axes and series and none of another model's.
 # usage: html_render_test.sh POPSIM CHROMIUM SHARED_DATA WORK_DIR
 set -euo pipefail
 popsim=$1 chromium=$2 data=$3 work=$4
 rm -rf "$work" && mkdir -p "$work"
-"$popsim" analyze "$data"/epoch/epoch_{1,2,4,8}proc.prv.gz --html "$work/report.html" > /dev/null
-timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update \
-    --disable-sync --no-first-run --user-data-dir="$work/profile" --enable-logging=stderr --v=0 \
-    --screenshot="$work/report.png" --window-size=1300,2000 "file://$work/report.html" 2> "$work/chromium.log" > /dev/null
-if grep -E "CONSOLE|Uncaught" "$work/chromium.log"; then
-    echo "FAIL: the page logged console messages"; exit 1
-fi
-python3 - "$work/report.png" <<'PY'
+render() { # NAME: $work/NAME.html to $work/NAME.png
+    timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update \
+        --disable-sync --no-first-run --user-data-dir="$work/profile" --enable-logging=stderr --v=0 \
+        --screenshot="$work/$1.png" --window-size=1300,2000 "file://$work/$1.html" 2> "$work/$1.log" > /dev/null
+    if grep -E "CONSOLE|Uncaught" "$work/$1.log"; then
+        echo "FAIL: $1: the page logged console messages"; exit 1
+    fi
+    python3 - "$work/$1.png" <<'PY'
 import struct, sys, zlib
 data = open(sys.argv[1], "rb").read()
 assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
@@ -44,4 +47,49 @@ colours = len(set(pixels))
 print(f"{width}x{height} PNG, {100 * non_white / len(pixels):.1f}% non-white pixels, {colours} colours")
 assert non_white > 0.03 * len(pixels) and colours > 50, "the rendered report looks blank"
 PY
-echo "PASS: report rendered ($work/report.png)"
+}
+
+# contains NAME TEXT...: the report shows each text; lacks NAME TEXT...: it shows none of them.
+contains() { local name=$1; shift; for text in "$@"; do grep -qF -- "$text" "$work/$name.html" || { echo "FAIL: $name lacks: $text"; exit 1; }; done; }
+lacks() { local name=$1; shift; for text in "$@"; do if grep -qF -- "$text" "$work/$name.html"; then echo "FAIL: $name shows: $text"; exit 1; fi; done; }
+
+"$popsim" analyze "$data"/epoch/epoch_{1,2,4,8}proc.prv.gz --quiet --html "$work/mpi.html" > /dev/null
+render mpi
+contains mpi ">processes</text>" ">Load balance</text>" ">Transfer eff.</text>" "<h2>Per-rank breakdown</h2>" "strong (detected)"
+
+"$popsim" analyze "$data"/imagemagick-omp/omp{1,2,4,6,8}.prv.gz --quiet --html "$work/openmp.html" > /dev/null
+render openmp
+contains openmp "Model: OpenMP (PyPOP)" ">threads</text>" ">OpenMP Region eff.</text>" ">Serial Region eff.</text>" \
+    ">Global eff.</text>" "<h2>Per-thread breakdown</h2>" "strong (detected)" "<th>Threads</th>"
+lacks openmp ">processes</text>" ">Load balance</text>" ">Transfer eff.</text>" "Per-rank breakdown" "weak"
+
+for layout in 2x1 2x2 4x2; do # each process computes 4 s over its threads, then a barrier
+    ranks=${layout%x*} threads=${layout#*x}
+    {
+        echo "ranks $ranks threads $threads"
+        for ((r = 0; r < ranks; r++)); do
+            echo "$r.0 event 60000001 1"
+            for ((t = 0; t < threads; t++)); do
+                [ "$t" -gt 0 ] && echo "$r.$t event 60000001 1"
+                echo "$r.$t compute $((4000 / threads + 100 * r))ms ins=$((4000000 / threads)) cyc=$((4000000 / threads))"
+                echo "$r.$t event 60000001 0"
+            done
+            echo "$r.0 Barrier 1us"
+        done
+    } > "$work/hybrid_$layout.synth"
+    "$popsim" synth "$work/hybrid_$layout.synth" -o "$work/hybrid_$layout.prv" 2> /dev/null
+done
+"$popsim" analyze "$work"/hybrid_{2x1,2x2,4x2}.prv --model hybrid-additive --quiet --html "$work/hybrid.html" > /dev/null
+render hybrid
+contains hybrid "Model: hybrid MPI+OpenMP, additive" ">cores (processes x threads)</text>" ">2x2</text>" ">4x2</text>" \
+    ">Thread eff.</text>" "<h2>Per-thread breakdown</h2>"
+lacks hybrid ">processes</text>" "Per-rank breakdown"
+
+"$popsim" whatif "$data"/lammps-melt/lammps_melt_4.prv.gz --quiet --latency 0,1us,10us,100us \
+    --bandwidth 100MB/s,1GB/s,10GB/s,inf --html "$work/whatif.html" > /dev/null
+render whatif
+contains whatif "<h2>Against latency</h2>" "<h2>Against bandwidth</h2>" ">latency (log scale)</text>" \
+    ">bandwidth (log scale)</text>" ">bandwidth 100MB/s</text>" ">latency 100us</text>" ">real run</text>" \
+    ">ideal network</text>" "<td>10us</td><td>1GB/s</td>"
+lacks whatif ">configuration</text>"
+echo "PASS: the MPI, OpenMP, hybrid and what-if reports rendered ($work/*.png)"
