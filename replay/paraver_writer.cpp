@@ -4,6 +4,7 @@
 #include "replay/mpi_calls.hpp"
 #include "replay/trace_error.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fmt/format.h>
@@ -95,39 +96,66 @@ void ParaverWriter::close() {
     file_.commit();
 }
 
-void write_standard_pcf(const std::string& pcf_path) {
-    std::ostringstream out;
-    out << "DEFAULT_OPTIONS\n\nLEVEL               THREAD\nUNITS               NANOSEC\n\n"
-           "STATES\n0    Idle\n1    Running\n2    Not created\n3    Waiting a message\n4    "
-           "Blocking Send\n"
-           "5    Synchronization\n6    Test/Probe\n7    Scheduling and Fork/Join\n8    "
-           "Wait/WaitAll\n9    Blocked\n"
-           "10    Immediate Send\n11    Immediate Receive\n12    I/O\n13    Group Communication\n"
-           "14    Tracing Disabled\n15    Others\n16    Send Receive\n\n";
-    const std::pair<std::uint32_t, const char*> types[] = {
+namespace {
+
+/// popsim's event types, each with its .pcf block (Extrae's names).
+std::vector<std::pair<std::uint32_t, std::string>> standard_event_types() {
+    std::vector<std::pair<std::uint32_t, std::string>> out;
+    const std::pair<std::uint32_t, const char*> mpi_types[] = {
         {extrae::k_mpi_point_to_point, "MPI Point-to-point"},
         {extrae::k_mpi_collective, "MPI Collective Comm"},
         {extrae::k_mpi_other, "MPI Other"},
         {extrae::k_mpi_one_sided, "MPI One-sided"},
         {extrae::k_mpi_io, "MPI I/O"}};
-    for (const auto& [type, label] : types) {
-        out << "EVENT_TYPE\n0    " << type << "    " << label << "\nVALUES\n0   Outside MPI\n";
+    for (const auto& [type, label] : mpi_types) {
+        std::string block =
+            fmt::format("EVENT_TYPE\n0    {}    {}\nVALUES\n0   Outside MPI\n", type, label);
         for (std::uint16_t id = 1; id < 256; ++id) {
             const auto call = mpi_call_by_id(id);
-            if (call && call->event_type == type) out << id << "   MPI_" << call->name << "\n";
+            if (call && call->event_type == type)
+                block += fmt::format("{}   MPI_{}\n", id, call->name);
         }
-        out << "\n";
+        out.emplace_back(type, block + "\n");
     }
-    out << "EVENT_TYPE\n0    50100001    Send Size in MPI Global OP\n0    50100002    Recv Size in "
-           "MPI Global OP\n"
-           "0    50100003    Root in MPI Global OP\n0    50100004    Communicator in MPI Global "
-           "OP\n\n"
-           "EVENT_TYPE\n7    42000050    Instr completed (PAPI_TOT_INS)\n7    42000059    Total "
-           "cycles (PAPI_TOT_CYC)\n\n"
-           "EVENT_TYPE\n0    60000001    Parallel (OMP)\n0    60000005    OMP barrier\n"
-           "0    60000018    Executed OpenMP parallel function\n0    60000023    Executed OpenMP "
-           "task function\n\n";
-    write_whole_file(pcf_path, out.str());
+    const std::pair<std::uint32_t, const char*> types[] = {
+        {extrae::k_collective_send_size, "0    50100001    Send Size in MPI Global OP"},
+        {extrae::k_collective_recv_size, "0    50100002    Recv Size in MPI Global OP"},
+        {extrae::k_collective_root, "0    50100003    Root in MPI Global OP"},
+        {extrae::k_collective_communicator, "0    50100004    Communicator in MPI Global OP"},
+        {extrae::k_papi_total_instructions, "7    42000050    Instr completed (PAPI_TOT_INS)"},
+        {extrae::k_papi_total_cycles, "7    42000059    Total cycles (PAPI_TOT_CYC)"},
+        {extrae::k_omp_parallel, "0    60000001    Parallel (OMP)"},
+        {extrae::k_omp_barrier, "0    60000005    OMP barrier"},
+        {extrae::k_omp_outlined_function, "0    60000018    Executed OpenMP parallel function"},
+        {extrae::k_omp_task_function, "0    60000023    Executed OpenMP task function"}};
+    for (const auto& [type, line] : types)
+        out.emplace_back(type, fmt::format("EVENT_TYPE\n{}\n\n", line));
+    return out;
+}
+
+constexpr const char* k_pcf_head =
+    "DEFAULT_OPTIONS\n\nLEVEL               THREAD\nUNITS               NANOSEC\n\n"
+    "STATES\n0    Idle\n1    Running\n2    Not created\n3    Waiting a message\n4    "
+    "Blocking Send\n5    Synchronization\n6    Test/Probe\n7    Scheduling and Fork/Join\n8    "
+    "Wait/WaitAll\n9    Blocked\n10    Immediate Send\n11    Immediate Receive\n12    I/O\n"
+    "13    Group Communication\n14    Tracing Disabled\n15    Others\n16    Send Receive\n\n";
+
+} // namespace
+
+void write_standard_pcf(const std::string& pcf_path) {
+    std::string text = k_pcf_head;
+    for (const auto& [type, block] : standard_event_types()) text += block;
+    write_whole_file(pcf_path, text);
+}
+
+void write_pcf_with_standard_types(const std::string& pcf_path, const std::string& original_text,
+                                   const std::vector<std::uint32_t>& declared) {
+    std::string text = original_text;
+    if (!text.empty() && !text.ends_with('\n')) text += '\n';
+    text += '\n';
+    for (const auto& [type, block] : standard_event_types())
+        if (std::find(declared.begin(), declared.end(), type) == declared.end()) text += block;
+    write_whole_file(pcf_path, text);
 }
 
 void write_row(const std::string& row_path, const ParaverHeader& header) {

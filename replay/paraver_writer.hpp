@@ -9,6 +9,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace popsim::replay {
 
@@ -41,6 +42,10 @@ std::string format_paraver_header(const ParaverHeader& header);
 /// Writes the .pcf popsim uses for every trace it writes: Extrae's state table, the MPI call
 /// events with their names, counters and OpenMP types.
 void write_standard_pcf(const std::string& pcf_path);
+/// Writes a .pcf holding `original_text` (another trace's .pcf, whose types are `declared`) and
+/// popsim's own types it does not declare: the original's names carried into a derived trace.
+void write_pcf_with_standard_types(const std::string& pcf_path, const std::string& original_text,
+                                   const std::vector<std::uint32_t>& declared);
 /// Writes a .row naming CPUs, nodes and threads for `header`'s first application.
 void write_row(const std::string& row_path, const ParaverHeader& header);
 

@@ -1,13 +1,22 @@
 #include "replay/simulated_trace.hpp"
 
 #include "replay/extrae_events.hpp"
+#include "replay/line_reader.hpp"
 #include "replay/mpi_calls.hpp"
+#include "replay/paraver_labels.hpp"
 #include "replay/paraver_reader.hpp"
 #include "replay/paraver_writer.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
 #include <fmt/format.h>
+#include <fstream>
+#include <map>
+#include <optional>
 #include <queue>
+#include <tuple>
 #include <variant>
 
 namespace popsim::replay {
@@ -22,6 +31,7 @@ struct EventOut {
     Time time;
     std::uint32_t type;
     std::uint64_t value;
+    std::uint64_t record = 0; // the pairs of one original record stay one record; 0: its own
 };
 using RecordOut = std::variant<StateOut, EventOut, CommRecord>;
 
@@ -46,12 +56,41 @@ RecordOwner owner_of(const ReplayProgram& p, ReplayThread th) {
     return {th + 1, 1, task + 1, th - p.master_thread(task) + 1};
 }
 
+/// Where the original trace's times land in the simulation, on one replay thread: piecewise
+/// linear through (entry, simulated entry) and (exit, simulated exit) of every replayed call, so
+/// an event at a call's entry or exit lands at its simulated one and one inside a burst keeps its
+/// place in it.
+class TimeMap {
+  public:
+    void add(Time original, Time simulated) {
+        if (!points_.empty() &&
+            (original < points_.back().first || simulated < points_.back().second))
+            return; // keeps the map monotone
+        points_.emplace_back(original, simulated);
+    }
+    /// `t` on the simulated clock; past the last point, no later than its simulated time.
+    Time operator()(Time t) const {
+        auto next = std::upper_bound(points_.begin(), points_.end(), t,
+                                     [](Time x, const auto& p) { return x < p.first; });
+        if (next == points_.begin()) return t;
+        const auto& [a, a_sim] = *(next - 1);
+        if (next == points_.end()) return a_sim;
+        const auto& [b, b_sim] = *next;
+        const long double share = static_cast<long double>(t - a) / static_cast<long double>(b - a);
+        return a_sim +
+               static_cast<Time>(std::llround(share * static_cast<long double>(b_sim - a_sim)));
+    }
+
+  private:
+    std::vector<std::pair<Time, Time>> points_{{0, 0}};
+};
+
 /// One replay thread's records in its time order: bursts as Running, OpenMP fork/join waits as
 /// Synchronization with the parallel region's events (60000001) where they end, each MPI call (all
 /// its operations) as one interval in the call's state between its entry and exit events.
 std::vector<RecordOut> thread_records(const Trace& original, const ReplayProgram& p,
-                                      const MessageOps& ops, const ReplayResult& r,
-                                      ReplayThread th) {
+                                      const MessageOps& ops, const ReplayResult& r, ReplayThread th,
+                                      bool call_events, TimeMap& map) {
     std::vector<RecordOut> out;
     const auto& calls = original.threads[p.trace_thread[th]];
     bool in_region = false; // a thread's barriers alternate: fork, join
@@ -79,7 +118,9 @@ std::vector<RecordOut> thread_records(const Trace& original, const ReplayProgram
         const Time end = r.op_end[last];
         const auto info = mpi_call_by_id(calls.call_id[call]);
         const std::uint32_t type = info ? info->event_type : extrae::k_mpi_other;
-        out.push_back(EventOut{begin, type, calls.call_id[call]});
+        map.add(calls.call_begin[call], begin);
+        map.add(calls.call_end[call], end);
+        if (call_events) out.push_back(EventOut{begin, type, calls.call_id[call]});
         for (OpIndex o = op; o <= last; ++o) {
             if (p.op_kind[o] != OpKind::send) continue;
             const MessageIndex mi = p.op_ref[o];
@@ -96,14 +137,103 @@ std::vector<RecordOut> thread_records(const Trace& original, const ReplayProgram
             out.push_back(c);
         }
         if (end > begin) out.push_back(StateOut{begin, end, info ? info->state : 15u});
-        out.push_back(EventOut{end, type, 0});
+        if (call_events) out.push_back(EventOut{end, type, 0});
         op = last + 1;
     }
+    // The thread's last record ends its simulated run: what follows its last call (MPI_Finalize's
+    // exit, the flush at the end) stays within the simulated runtime.
+    map.add(std::max(calls.states_end, calls.last_record), r.threads[th].end);
     return out;
+}
+
+/// A field of a Paraver record line, or nullopt.
+std::optional<std::uint64_t> number(std::string_view text) {
+    std::uint64_t v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
+    return v;
+}
+
+/// The original trace's events (all but those the simulation writes itself: the OpenMP parallel
+/// region events where it replays fork/join), each at its simulated time on its replay thread: the
+/// MPI call events, the counters read at a burst's end, the callers, the user functions. Their
+/// records are read again from the trace file (the trace model keeps only what the metrics use).
+void add_original_events(const Trace& original, const ReplayProgram& p,
+                         const std::optional<TimeWindow>& window, const std::vector<TimeMap>& maps,
+                         std::vector<std::vector<RecordOut>>& threads) {
+    std::map<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t>, ReplayThread> replay_thread;
+    for (ReplayThread th = 0; th < p.thread_count(); ++th) {
+        const auto& name = original.threads[p.trace_thread[th]].name;
+        replay_thread[{name.application, name.task, name.thread}] = th;
+    }
+    bool forks = false; // the simulation writes the parallel regions' events itself
+    for (OpIndex op = 0; op < p.op_count() && !forks; ++op) forks = p.is_thread_barrier(op);
+    std::vector<std::vector<RecordOut>> events(threads.size());
+    LineReader in(original.path);
+    std::string_view line;
+    std::vector<std::string_view> fields;
+    while (in.next(line)) {
+        if (!line.starts_with("2:")) continue;
+        fields.clear();
+        for (std::size_t start = 0;;) {
+            const auto colon = line.find(':', start);
+            fields.push_back(line.substr(start, colon - start));
+            if (colon == std::string_view::npos) break;
+            start = colon + 1;
+        }
+        if (fields.size() < 8) continue; // the reader already refused malformed records
+        const auto app = number(fields[2]), task = number(fields[3]), thread = number(fields[4]),
+                   time = number(fields[5]);
+        if (!app || !task || !thread || !time) continue;
+        const auto it = replay_thread.find({*app, *task, *thread});
+        if (it == replay_thread.end()) continue;
+        for (std::size_t f = 6; f + 1 < fields.size(); f += 2) {
+            const auto type = number(fields[f]), value = number(fields[f + 1]);
+            if (!type || !value) continue;
+            if (*type == extrae::k_omp_parallel && forks) continue;
+            Time t = static_cast<Time>(*time) * original.header.ns_per_unit;
+            if (window) {
+                const bool kept = extrae::is_counter_type(static_cast<std::uint32_t>(*type))
+                                      ? window->keeps_counter_read(t)
+                                      : window->keeps_event(t);
+                if (!kept) continue;
+                t = window->rebase(t);
+            }
+            events[it->second].push_back(EventOut{
+                maps[it->second](t), static_cast<std::uint32_t>(*type), *value, in.number()});
+        }
+    }
+    // Each thread's events follow its own order in the file, which the map keeps: merged into
+    // its records, states first at equal times.
+    for (std::size_t th = 0; th < threads.size(); ++th) {
+        std::vector<RecordOut> merged;
+        merged.reserve(threads[th].size() + events[th].size());
+        std::merge(threads[th].begin(), threads[th].end(), events[th].begin(), events[th].end(),
+                   std::back_inserter(merged),
+                   [](const RecordOut& a, const RecordOut& b) { return time_of(a) < time_of(b); });
+        threads[th] = std::move(merged);
+    }
+}
+
+/// The original's .pcf (its function, caller and counter names) with popsim's types it lacks; the
+/// standard one without an original .pcf.
+void write_simulated_pcf(const Trace& original, const std::string& pcf_path) {
+    const std::string original_pcf = trace_base_name(original.path) + ".pcf";
+    std::ifstream in(original_pcf, std::ios::binary);
+    if (!in) {
+        write_standard_pcf(pcf_path);
+        return;
+    }
+    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    std::vector<std::uint32_t> declared;
+    for (const auto& [type, name] : read_pcf_labels(trace_base_name(original.path)).event_types)
+        declared.push_back(type);
+    write_pcf_with_standard_types(pcf_path, text, declared);
 }
 
 ParaverHeader simulated_header(const Trace& original, const ReplayProgram& p, Time end) {
     ParaverHeader h;
+    h.date = original.header.date;
     h.end_time = end;
     auto& app = h.applications.emplace_back();
     for (std::uint32_t t = 0; t < p.tasks; ++t) {
@@ -119,12 +249,18 @@ ParaverHeader simulated_header(const Trace& original, const ReplayProgram& p, Ti
 } // namespace
 
 void write_simulated_paraver(const Trace& original, const ReplayProgram& p, const ReplayResult& r,
-                             const std::string& prv_path) {
+                             const std::string& prv_path, const std::optional<TimeWindow>& window) {
     const ParaverHeader header = simulated_header(original, p, r.runtime);
     const MessageOps ops = message_ops(p);
+    // The original's events are read again from its file; a trace that came through a pipe
+    // cannot be, and gets popsim's own MPI call events instead.
+    std::error_code error;
+    const bool carry = std::filesystem::is_regular_file(original.path, error);
     std::vector<std::vector<RecordOut>> threads;
+    std::vector<TimeMap> maps(p.thread_count());
     for (ReplayThread t = 0; t < p.thread_count(); ++t)
-        threads.push_back(thread_records(original, p, ops, r, t));
+        threads.push_back(thread_records(original, p, ops, r, t, !carry, maps[t]));
+    if (carry) add_original_events(original, p, window, maps, threads);
     // Merge the threads' time-ordered streams so the file is globally ordered by time.
     std::vector<std::size_t> next(p.thread_count(), 0);
     using Head = std::pair<Time, ReplayThread>; // ties go to the lower thread
@@ -132,6 +268,7 @@ void write_simulated_paraver(const Trace& original, const ReplayProgram& p, cons
     for (ReplayThread t = 0; t < p.thread_count(); ++t)
         if (!threads[t].empty()) heads.push({time_of(threads[t][0]), t});
     // Marks the trace as simulated for popsim analyze (a series of traced runs leaves it out).
+    std::vector<EventPair> pairs;
     ParaverWriter writer(prv_path, header,
                          fmt::format("{}{}\n", k_simulated_trace_mark, original.path));
     while (!heads.empty()) {
@@ -144,8 +281,16 @@ void write_simulated_paraver(const Trace& original, const ReplayProgram& p, cons
                 if constexpr (std::is_same_v<X, StateOut>)
                     writer.state(who, x.begin, x.end, x.state);
                 else if constexpr (std::is_same_v<X, EventOut>) {
-                    const EventPair pair{x.type, x.value};
-                    writer.event(who, x.time, std::span(&pair, 1));
+                    // The pairs of one original record stay one record.
+                    pairs.assign(1, EventPair{x.type, x.value});
+                    auto& list = threads[thread];
+                    while (next[thread] < list.size()) {
+                        const auto* more = std::get_if<EventOut>(&list[next[thread]]);
+                        if (more == nullptr || x.record == 0 || more->record != x.record) break;
+                        pairs.push_back(EventPair{more->type, more->value});
+                        ++next[thread];
+                    }
+                    writer.event(who, x.time, pairs);
                 } else
                     writer.comm(x);
             },
@@ -155,7 +300,7 @@ void write_simulated_paraver(const Trace& original, const ReplayProgram& p, cons
     }
     writer.close();
     const std::string base = trace_base_name(prv_path);
-    write_standard_pcf(base + ".pcf");
+    write_simulated_pcf(original, base + ".pcf");
     write_row(base + ".row", header);
 }
 

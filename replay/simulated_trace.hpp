@@ -4,9 +4,11 @@
 // communication record per message, so it opens in Paraver beside the original, like Dimemas'
 // output.
 #include "replay/engine/replay_result.hpp"
+#include "replay/focus/time_window.hpp"
 #include "replay/replay_program.hpp"
 #include "replay/trace.hpp"
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,7 +18,11 @@ namespace popsim::replay {
 /// simulated runs from traced ones (popsim analyze leaves them out of a folder's series).
 inline constexpr std::string_view k_simulated_trace_mark = "#popsim:simulated:";
 
+/// Like Dimemas' simulated trace it keeps what the original holds: its events (MPI calls with
+/// their attributes, hardware counters, callers, user functions) at their simulated times, its
+/// .pcf names, its date. `window`: the original was read in that window (--from/--to).
 void write_simulated_paraver(const Trace& original, const ReplayProgram& program,
-                             const ReplayResult& result, const std::string& prv_path);
+                             const ReplayResult& result, const std::string& prv_path,
+                             const std::optional<TimeWindow>& window = std::nullopt);
 
 } // namespace popsim::replay

@@ -28,6 +28,7 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
         auto [trace, focus] = read_focused(path, window, read);
         loaded.trace = std::move(trace);
         loaded.window = focus.description;
+        loaded.window_bounds = focus.parts.front().window;
     } else {
         loaded.trace = replay::read_paraver(path, read);
     }

@@ -2,6 +2,7 @@
 // What `simulate` and `whatif` replay: a Paraver trace (translated to a replay program) or a
 // Dimemas .dim trace (read as one).
 #include "replay/engine/engine.hpp"
+#include "replay/focus/time_window.hpp"
 #include "replay/replay_program.hpp"
 #include "replay/trace.hpp"
 #include "replay/trace_error.hpp"
@@ -21,6 +22,7 @@ struct LoadedProgram {
     std::optional<Time> real_runtime; // the traced runtime, when known
     replay::WarningLog warnings;      // the reader's and the program builder's
     std::string window;               // "window [1 s, 2 s)" with --from/--to, else empty
+    std::optional<replay::TimeWindow> window_bounds; // that window of the trace file
 };
 
 /// Runs `run` (a replay of the trace at `path`), its errors naming the trace as every error does

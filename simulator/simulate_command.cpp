@@ -88,7 +88,8 @@ void run_simulate(const SimulateOptions& o) {
         std::cout << fmt::format("speed-up           {:.4f}\n",
                                  static_cast<double>(*real) / static_cast<double>(result.runtime));
     if (!o.output.empty()) {
-        replay::write_simulated_paraver(*loaded.trace, loaded.program, result, o.output);
+        replay::write_simulated_paraver(*loaded.trace, loaded.program, result, o.output,
+                                        loaded.window_bounds);
         std::cerr << "popsim: wrote " << o.output << " and its .pcf/.row\n";
     }
     if (!o.json_path.empty())

@@ -1,0 +1,88 @@
+// simulate -o keeps what the original trace holds, as Dimemas' simulated trace does: every event
+// of the analysed application (MPI calls and their attributes, hardware counters, callers, user
+// functions) on the same threads, the .pcf's names, the date. The expected counts come from the
+// original file itself, counted by awk, not by popsim's reader.
+#include "simulator/cli_support.hpp"
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+using namespace popsim;
+
+namespace {
+
+/// "TYPE COUNT" lines: how many values of each event type the trace's event records hold.
+std::string event_counts(const std::string& prv) {
+    const auto r = test::run_shell(fmt::format(
+        "zcat -f {} | awk -F: '$1 == 2 {{ for (i = 7; i < NF; i += 2) n[$i]++ }} END {{ for (t in "
+        "n) print t, n[t] }}' | sort",
+        prv));
+    REQUIRE(r.status == 0);
+    return r.output;
+}
+
+/// The same per thread ("TASK.THREAD TYPE COUNT") for the types given.
+std::string event_counts_per_thread(const std::string& prv, const std::string& types) {
+    const auto r = test::run_shell(fmt::format(
+        "zcat -f {} | awk -F: 'BEGIN {{ split(\"{}\", k, \" \"); for (i in k) want[k[i]] = 1 }} "
+        "$1 == 2 {{ for (i = 7; i < NF; i += 2) if ($i in want) n[$4 \".\" $5 \" \" $i]++ }} END "
+        "{{ for (t in n) print t, n[t] }}' | sort",
+        prv, types));
+    REQUIRE(r.status == 0);
+    return r.output;
+}
+
+std::string read_text(const std::string& path) {
+    std::ifstream in(path);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+} // namespace
+
+TEST_CASE("simulate fidelity: every event, the .pcf's names and the date of the original") {
+    const auto original = test::shared_data("epoch/epoch_4proc.prv.gz");
+    const auto dir = test::scratch_dir("simulate_fidelity");
+    const auto sim = (dir / "sim.prv").string();
+    REQUIRE(test::run_popsim(fmt::format("simulate --quiet {} -o {}", original, sim)).status == 0);
+    // Every event type, as many values as in the original (33 types: MPI calls, collective
+    // attributes, 20 hardware counters, callers 70000001-3 and their lines 80000001-3, ...).
+    const auto counts = event_counts(original);
+    CHECK(std::count(counts.begin(), counts.end(), '\n') == 33);
+    CHECK(event_counts(sim) == counts);
+    // Counters and callers on the same threads as in the original.
+    const std::string types = "42000050 42000059 70000001 80000001 50000002";
+    CHECK(event_counts_per_thread(sim, types) == event_counts_per_thread(original, types));
+    // The .pcf names every function, caller and counter the original names.
+    const std::string pcf = read_text(dir / "sim.pcf");
+    std::istringstream lines(read_text(test::shared_data("epoch/epoch_4proc.pcf")));
+    std::size_t named = 0;
+    for (std::string line; std::getline(lines, line);) {
+        if (line.empty()) continue;
+        CAPTURE(line);
+        CHECK(pcf.find(line) != std::string::npos);
+        ++named;
+    }
+    CHECK(named > 1000);
+    // The original's date, not a fixed one.
+    CHECK(read_text(sim).starts_with("#Paraver (09/10/2019 at 16:08):"));
+    // The simulated trace reads back as the ideal run: Transfer 100 %, the original's
+    // Serialisation.
+    const auto r = test::run_popsim(fmt::format("analyze --quiet --no-replay {}", sim));
+    CHECK(test::table_row(r.output, "Runtime (s)") == test::Cells{"6.051059"});
+}
+
+TEST_CASE("simulate fidelity: a window carries the events inside it") {
+    const auto original = test::shared_data("epoch/epoch_2proc.prv.gz");
+    const auto sim = (test::scratch_dir("simulate_fidelity_window") / "w.prv").string();
+    REQUIRE(
+        test::run_popsim(fmt::format("simulate --quiet {} --from 2s --to 4s -o {}", original, sim))
+            .status == 0);
+    const auto r = test::run_popsim(fmt::format("analyze --quiet --no-replay {}", sim));
+    CHECK(r.status == 0);
+    // The MPI calls of the window open and close in the simulated trace as in the original.
+    CHECK(event_counts(sim).find("50000001 ") != std::string::npos);
+}
