@@ -162,38 +162,64 @@ std::string scaling_charts(const MetricTable& table) {
            render_svg(eff) + "</div>";
 }
 
+/// One part of a breakdown: its time per bar (rank, thread).
+struct BreakdownPart {
+    const char* name;
+    const char* color;
+    std::vector<Time> time;
+};
+
+/// One trace's breakdown as stacked bars, each part in % of the runtime.
+std::string breakdown_svg(const std::string& path, const char* unit, const char* y_label,
+                          std::vector<std::string> bars, const std::vector<BreakdownPart>& parts,
+                          Time runtime) {
+    const std::string name = path.substr(path.find_last_of('/') + 1);
+    StackedBars chart{
+        fmt::format("{} ({} {}{})", name, bars.size(), unit, bars.size() == 1 ? "" : "s"),
+        unit == std::string("thread") ? "thread (process.thread)" : unit,
+        y_label,
+        std::move(bars),
+        {}};
+    for (const auto& part : parts) {
+        Series series{part.name, part.color, {}, false};
+        for (const Time t : part.time)
+            series.y.push_back(100 * static_cast<double>(t) / static_cast<double>(runtime));
+        chart.parts.push_back(std::move(series));
+    }
+    return render_svg(chart);
+}
+
+/// A section of breakdown charts, or nothing without any.
+std::string breakdown_section(const char* heading, const char* explanation,
+                              const std::string& charts) {
+    if (charts.empty()) return charts;
+    return fmt::format("<h2>{}</h2><p class=\"meta\">{}</p><div class=\"charts\">{}</div>", heading,
+                       explanation, charts);
+}
+
 std::string breakdown_charts(const metrics::SeriesAnalysis& s) {
     std::string out;
     for (const auto& t : s.traces) {
         const auto ranks = metrics::rank_breakdown(t);
         if (ranks.empty() || t.runtime == 0) continue; // no runtime to take shares of
-        const std::string name = t.path.substr(t.path.find_last_of('/') + 1);
-        StackedBars bars{
-            fmt::format("{} ({} rank{})", name, ranks.size(), ranks.size() == 1 ? "" : "s"),
-            "rank",
-            "% of the runtime in MPI",
-            {},
-            {}};
-        Series imbalance{"load imbalance", "#e07b00", {}, false},
-            serialization{"serialisation", "#7a3fb0", {}, false},
-            transfer{"transfer", "#b01313", {}, false};
-        const double T = static_cast<double>(t.runtime);
+        std::vector<std::string> bars;
+        BreakdownPart imbalance{"load imbalance", "#e07b00", {}},
+            serialization{"serialisation", "#7a3fb0", {}}, transfer{"transfer", "#b01313", {}};
         for (std::size_t r = 0; r < ranks.size(); ++r) {
-            bars.categories.push_back(std::to_string(r + 1));
-            imbalance.y.push_back(100 * static_cast<double>(ranks[r].load_imbalance) / T);
-            serialization.y.push_back(100 * static_cast<double>(ranks[r].serialization) / T);
-            transfer.y.push_back(100 * static_cast<double>(ranks[r].transfer) / T);
+            bars.push_back(std::to_string(r + 1));
+            imbalance.time.push_back(ranks[r].load_imbalance);
+            serialization.time.push_back(ranks[r].serialization);
+            transfer.time.push_back(ranks[r].transfer);
         }
-        bars.parts = {imbalance, serialization, transfer};
-        out += render_svg(bars);
+        out += breakdown_svg(t.path, "rank", "% of the runtime in MPI", std::move(bars),
+                             {imbalance, serialization, transfer}, t.runtime);
     }
-    return out.empty() ? out
-                       : "<h2>Per-rank breakdown</h2><p class=\"meta\">Each rank's MPI time (the "
-                         "rest of the runtime is useful computation): "
-                         "transfer is the MPI time the ideal network removes, serialisation the "
-                         "waits that remain on it, load imbalance "
-                         "the wait for slower ranks.</p><div class=\"charts\">" +
-                             out + "</div>";
+    return breakdown_section(
+        "Per-rank breakdown",
+        "Each rank's MPI time (the rest of the runtime is useful computation): transfer is the MPI "
+        "time the ideal network removes, serialisation the waits that remain on it, load "
+        "imbalance the wait for slower ranks.",
+        out);
 }
 
 /// Per trace, each thread's time that is not useful: idle in parallel regions, serial, MPI.
@@ -202,34 +228,26 @@ std::string thread_breakdown_charts(const std::vector<metrics::HybridRun>& runs)
     for (const auto& run : runs) {
         const auto threads = metrics::thread_time_split(run);
         if (threads.empty() || run.runtime == 0) continue;
-        const std::string name = run.path.substr(run.path.find_last_of('/') + 1);
-        StackedBars bars{
-            fmt::format("{} ({} thread{})", name, threads.size(), threads.size() == 1 ? "" : "s"),
-            "thread (process.thread)",
-            "% of the runtime not useful",
-            {},
-            {}};
-        Series idle{"idle in regions", "#e07b00", {}, false},
-            serial{"serial", "#7a3fb0", {}, false}, mpi{"MPI", "#b01313", {}, false};
-        const double T = static_cast<double>(run.runtime);
+        std::vector<std::string> bars;
+        BreakdownPart idle{"idle in regions", "#e07b00", {}}, serial{"serial", "#7a3fb0", {}},
+            mpi{"MPI", "#b01313", {}};
         for (std::size_t t = 0; t < threads.size(); ++t) {
             const std::uint32_t process = run.process_of[t];
-            bars.categories.push_back(
-                fmt::format("{}.{}", process + 1, t - run.master[process] + 1));
-            idle.y.push_back(100 * static_cast<double>(threads[t].idle_in_regions) / T);
-            serial.y.push_back(100 * static_cast<double>(threads[t].serial) / T);
-            mpi.y.push_back(100 * static_cast<double>(threads[t].mpi) / T);
+            bars.push_back(fmt::format("{}.{}", process + 1, t - run.master[process] + 1));
+            idle.time.push_back(threads[t].idle_in_regions);
+            serial.time.push_back(threads[t].serial);
+            mpi.time.push_back(threads[t].mpi);
         }
-        bars.parts = {idle, serial, mpi};
-        out += render_svg(bars);
+        out += breakdown_svg(run.path, "thread", "% of the runtime not useful", std::move(bars),
+                             {idle, serial, mpi}, run.runtime);
     }
-    return out.empty() ? out
-                       : "<h2>Per-thread breakdown</h2><p class=\"meta\">Each thread's time that "
-                         "is not useful computation: idle inside parallel regions (load imbalance "
-                         "and scheduling, by the thread's own OpenMP events), serial (outside "
-                         "parallel regions and MPI: a worker waiting while the master runs serial "
-                         "code) and MPI outside parallel regions.</p><div class=\"charts\">" +
-                             out + "</div>";
+    return breakdown_section(
+        "Per-thread breakdown",
+        "Each thread's time that is not useful computation: idle inside parallel regions (load "
+        "imbalance and scheduling, by the thread's own OpenMP events), serial (outside parallel "
+        "regions and MPI: a worker waiting while the master runs serial code) and MPI outside "
+        "parallel regions.",
+        out);
 }
 
 /// Each efficiency of the table over the parts in time order, and the table itself (up to a
