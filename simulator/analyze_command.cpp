@@ -2,6 +2,7 @@
 #include "metrics/scaling.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/focus/trace_window.hpp"
+#include "replay/paraver_labels.hpp"
 #include "replay/paraver_reader.hpp"
 #include "simulator/breakdown_report.hpp"
 #include "simulator/commands.hpp"
@@ -292,12 +293,25 @@ nlohmann::json parts_json(const FocusParts& parts, const MetricTable& table) {
     return j;
 }
 
+/// The names in a trace's .pcf, for its parallel regions; none when it has no readable .pcf (the
+/// reader has said so).
+replay::TraceLabels pcf_labels(const std::string& trace_path) {
+    try {
+        return replay::read_pcf_labels(replay::trace_base_name(trace_path));
+    } catch (const replay::TraceError&) {
+        return {};
+    }
+}
+
 nlohmann::json analysis_json(const metrics::SeriesAnalysis& series, const Analyzed& analyzed) {
     auto j = series_to_json(series);
     for (auto& t : j["traces"]) {
         for (std::size_t i = 0; i < analyzed.runs.size(); ++i) {
             if (analyzed.runs[i].path != t["path"]) continue;
             t["hybrid"] = hybrid_json(analyzed.runs[i]);
+            const auto labels = pcf_labels(analyzed.runs[i].path);
+            for (auto& region : t["hybrid"]["regions"])
+                region["name"] = region_name(region["region"].get<std::uint64_t>(), labels);
             t["warnings"] = warnings_json(analyzed.warnings[i]);
             t["communication_repairs"] = repairs_json(analyzed.repairs[i]);
             const auto& parts = analyzed.parts[i];
@@ -427,7 +441,10 @@ void run_analyze(AnalyzeOptions o) {
     if (mpi_model) {
         for (const auto& trace : series.traces) std::cout << format_rank_breakdown(trace, style);
     } else {
-        for (const auto& run : omp.runs) std::cout << format_thread_breakdown(run, style);
+        for (const auto& run : omp.runs) {
+            std::cout << format_thread_breakdown(run, style)
+                      << format_region_table(run, pcf_labels(run.path), style);
+        }
     }
     std::string parts_csv;
     std::vector<PartsReport> reports;

@@ -2,6 +2,9 @@
 
 #include "metrics/ideal_replay.hpp"
 
+#include "replay/extrae_events.hpp"
+
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace popsim::simulator {
@@ -63,6 +66,44 @@ std::string format_thread_breakdown(const metrics::HybridRun& run, const Termina
     if (shown < threads.size())
         out += fmt::format("  ... {} more threads in the JSON output (--json)\n",
                            threads.size() - shown);
+    return out;
+}
+
+std::string region_name(std::uint64_t region, const replay::TraceLabels& labels) {
+    for (const std::uint32_t type :
+         {replay::extrae::k_omp_outlined_function, replay::extrae::k_omp_parallel}) {
+        for (const auto& v : labels.event_values)
+            if (v.type == type && v.value == region) return v.name;
+    }
+    return fmt::format("region {}", region);
+}
+
+std::string format_region_table(const metrics::HybridRun& run, const replay::TraceLabels& labels,
+                                const TerminalStyle& style, std::size_t max_regions) {
+    auto regions = metrics::region_metrics(run);
+    if (regions.empty() || run.runtime == 0) return {};
+    std::stable_sort(regions.begin(), regions.end(),
+                     [](const auto& a, const auto& b) { return a.total_length > b.total_length; });
+    constexpr std::size_t k_name = 32;
+    std::string out = fmt::format("\nParallel regions of {} ({}{}, longest first)\n", run.path,
+                                  regions.size(), regions.size() == 1 ? " region" : " regions");
+    out += fmt::format("{:<{}} | {:>9} | {:>10} | {:>8} | {:>8} | {:>8} | {:>8}\n", "region",
+                       k_name, "instances", "time (s)", "of run", "PE", "LB", "ORE loss");
+    const std::size_t shown = std::min(regions.size(), max_regions);
+    for (std::size_t i = 0; i < shown; ++i) {
+        const auto& g = regions[i];
+        std::string name = region_name(g.region, labels);
+        if (name.size() > k_name) name = name.substr(0, k_name - 3) + "...";
+        out += fmt::format(
+            "{:<{}} | {:>9} | {:>10.6f} | {:>8} | {:>8} | {:>8} | {:>8}\n", name, k_name,
+            g.instances, static_cast<double>(g.total_length) / 1e9,
+            share(g.total_length / std::max<Time>(run.processes, 1), run.runtime, style),
+            efficiency_text(g.parallel_efficiency, style), efficiency_text(g.load_balance, style),
+            efficiency_text(g.parallel_inefficiency_contribution, style));
+    }
+    if (shown < regions.size())
+        out += fmt::format("  ... {} more regions in the JSON output (--json)\n",
+                           regions.size() - shown);
     return out;
 }
 

@@ -3,6 +3,7 @@
 // load imbalance, serialisation, transfer), per thread for the OpenMP and hybrid models.
 #include "metrics/pop_openmp.hpp"
 #include "metrics/trace_summary.hpp"
+#include "replay/trace.hpp"
 #include "simulator/terminal_report.hpp"
 
 #include <string>
@@ -17,5 +18,14 @@ std::string format_rank_breakdown(const metrics::TraceSummary& summary, const Te
 /// MPI) and MPI time outside regions (metrics::ThreadTimeSplit), for at most `max_threads`.
 std::string format_thread_breakdown(const metrics::HybridRun& run, const TerminalStyle& style,
                                     std::size_t max_threads = 16);
+
+/// The name of parallel region `region` (metrics::RegionMetrics::region: the outlined function, or
+/// the parallel event's value) from the trace's .pcf labels, else "region VALUE".
+std::string region_name(std::uint64_t region, const replay::TraceLabels& labels);
+/// The parallel regions of a run, longest first (at most `max_regions`): instances, time, share of
+/// the runtime, parallel efficiency and load balance, and their share of the OpenMP region
+/// inefficiency (metrics::RegionMetrics), named from the .pcf.
+std::string format_region_table(const metrics::HybridRun& run, const replay::TraceLabels& labels,
+                                const TerminalStyle& style, std::size_t max_regions = 10);
 
 } // namespace popsim::simulator

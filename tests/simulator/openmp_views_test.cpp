@@ -98,3 +98,28 @@ TEST_CASE("openmp views: hybrid runs are columns of processes x threads on an ax
     CHECK(page.find(">cores (processes x threads)</text>") != std::string::npos);
     CHECK(page.find(">2x2</text>") != std::string::npos);
 }
+
+TEST_CASE("openmp views: parallel regions are listed by the names of the .pcf") {
+    // The two-thread run with its region running outlined function 7, named compute_flux in the
+    // .pcf: one instance of 2 s (2/3 of the 3 s run); the threads compute 2 s and 1 s in it, mean
+    // 1.5 s: PE = 1.5 / 2 = 75 %, LB = 1 - (2 - 1.5) / 2 = 75 %, and it costs the OpenMP region
+    // efficiency (2 - 1.5) / 3 s = 16.67 %.
+    const auto trace = test::synth_trace(
+        "omp_views_regions",
+        "ranks 1 threads 2\n"
+        "0.0 compute 1s\n0.0 event 60000001 1\n0.0 event 60000018 7\n0.0 compute 2s\n"
+        "0.0 event 60000018 0\n0.0 event 60000001 0\n"
+        "0.1 at 1s\n0.1 event 60000001 1\n0.1 event 60000018 7\n0.1 compute 1s\n0.1 idle 1s\n"
+        "0.1 event 60000018 0\n0.1 event 60000001 0\n");
+    const auto pcf = trace.substr(0, trace.size() - 4) + ".pcf";
+    test::write_file(pcf, "EVENT_TYPE\n0    60000018    Executed OpenMP parallel function\n"
+                          "VALUES\n0   End\n7   compute_flux\n\n");
+    const auto json = (test::scratch_dir("omp_views_regions_json") / "r.json").string();
+    const auto r = test::run_popsim(fmt::format("analyze {} --quiet --json {}", trace, json));
+    REQUIRE(r.status == 0);
+    CHECK(test::table_row(r.output, "compute_flux") ==
+          test::Cells{"1", "2.000000", "66.67%", "75.00%", "75.00%", "16.67%"});
+    const auto regions = test::read_json(json)["traces"][0]["hybrid"]["regions"];
+    REQUIRE(regions.size() == 1);
+    CHECK(regions[0]["name"] == "compute_flux");
+}
