@@ -32,6 +32,7 @@ struct WhatifOptions {
     NetworkOptions network; // values may be comma-separated lists
     std::string csv_path, json_path, html_path;
     bool no_color = false;
+    bool fraction = false;
 };
 
 /// A parameter `whatif` can sweep: its option, its values as typed, and their value in the
@@ -325,7 +326,7 @@ void run_whatif(const WhatifOptions& o) {
         out.e = efficiencies(result, program, real_runtime, out.ideal);
     });
     const Time ideal_runtime = ideal_of_ratio.at(1.0);
-    const auto style = terminal_style(o.no_color, false);
+    const auto style = terminal_style(o.no_color, o.fraction);
     std::cout << wrap_text(fmt::format("{}: real runtime {:.6f} s, ideal network {:.6f} s", o.trace,
                                        static_cast<double>(real_runtime) * 1e-9,
                                        static_cast<double>(ideal_runtime) * 1e-9),
@@ -382,6 +383,8 @@ void add_whatif_command(CLI::App& app) {
     cmd->add_option("--html", options->html_path,
                     "Write an HTML report charting the predicted runtime and efficiencies "
                     "against each swept parameter to FILE");
+    cmd->add_flag("--fraction", options->fraction,
+                  "Show efficiencies as fractions (0-1) instead of %");
     cmd->add_flag("--no-color", options->no_color, "No colours, even on a terminal");
     cmd->callback([options] { run_whatif(*options); });
 }

@@ -44,6 +44,10 @@ TEST_CASE("whatif report: a typed column per swept parameter, the efficiencies o
                         "     TE\n") != std::string::npos);
     CHECK(r.output.find("    1ms  100MiB/s    1.011000   0.9891  98.91% 100.00%  98.91% 100.00% "
                         " 98.91%\n") != std::string::npos);
+    const auto fraction = test::run_popsim(fmt::format(
+        "whatif {} --quiet --eager 2MiB --latency 0,1ms --bandwidth 100MiB/s --fraction", trace));
+    CHECK(fraction.output.find("    1ms    1.011000   0.9891  0.9891  1.0000  0.9891  1.0000  "
+                               "0.9891\n") != std::string::npos);
     // The CSV: the values as typed, then every parameter in its base unit.
     const std::string rows = read_text(csv);
     CHECK(rows.starts_with("latency;bandwidth;buses;latency_ns;bandwidth_bytes_per_s;buses;"
