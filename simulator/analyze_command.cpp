@@ -454,7 +454,7 @@ void run_analyze(AnalyzeOptions o) {
             fmt::format("{}: {}", parts.summaries.front().path, parts.focus.description),
             parts_table(model, parts, convention)};
         std::cout << "\n"
-                  << report.title << "\n"
+                  << wrap_text(report.title, style.width)
                   << format_parts_table(report.table, part_spans(parts.focus), style);
         if (!parts_csv.empty()) parts_csv += '\n';
         parts_csv += model == "openmp" ? format_pypop_csv(report.table)

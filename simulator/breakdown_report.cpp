@@ -19,8 +19,10 @@ std::string share(Time t, Time runtime, const TerminalStyle& style) {
 
 std::string title(const char* what, const std::string& path, std::size_t count,
                   const TerminalStyle& style) {
-    return fmt::format("\nPer-{0} breakdown of {1} ({2} {0}{3}, {4} of the runtime)\n", what, path,
-                       count, count == 1 ? "" : "s", style.fraction ? "fraction" : "%");
+    return '\n' + wrap_text(fmt::format("Per-{0} breakdown of {1} ({2} {0}{3}, {4} of the runtime)",
+                                        what, path, count, count == 1 ? "" : "s",
+                                        style.fraction ? "fraction" : "%"),
+                            style.width);
 }
 
 } // namespace
@@ -84,22 +86,27 @@ std::string format_region_table(const metrics::HybridRun& run, const replay::Tra
     if (regions.empty() || run.runtime == 0) return {};
     std::stable_sort(regions.begin(), regions.end(),
                      [](const auto& a, const auto& b) { return a.total_length > b.total_length; });
-    constexpr std::size_t k_name = 32;
-    std::string out = fmt::format("\nParallel regions of {} ({}{}, longest first)\n", run.path,
-                                  regions.size(), regions.size() == 1 ? " region" : " regions");
-    out += fmt::format("{:<{}} | {:>9} | {:>10} | {:>8} | {:>8} | {:>8} | {:>8}\n", "region",
-                       k_name, "instances", "time (s)", "of run", "PE", "LB", "ORE loss");
+    std::string out =
+        '\n' + wrap_text(fmt::format("Parallel regions of {} ({} region{}, longest first)",
+                                     run.path, regions.size(), regions.size() == 1 ? "" : "s"),
+                         style.width);
+    // The name last: as long as the line has room for.
+    const std::string columns = "{:>5} | {:>9} | {:>7} | {:>7} | {:>7} | {:>8} | {}\n";
+    constexpr std::size_t k_numbers = 5 + 9 + 3 * 7 + 8 + 6 * 3;
+    const std::size_t room = style.width > k_numbers + 10 ? style.width - k_numbers : 0;
+    out += fmt::format(fmt::runtime(columns), "count", "time (s)", "of run", "PE", "LB", "ORE loss",
+                       "region");
     const std::size_t shown = std::min(regions.size(), max_regions);
     for (std::size_t i = 0; i < shown; ++i) {
         const auto& g = regions[i];
         std::string name = region_name(g.region, labels);
-        if (name.size() > k_name) name = name.substr(0, k_name - 3) + "...";
+        if (room > 0 && name.size() > room) name = name.substr(0, room - 3) + "...";
         out += fmt::format(
-            "{:<{}} | {:>9} | {:>10.6f} | {:>8} | {:>8} | {:>8} | {:>8}\n", name, k_name,
-            g.instances, static_cast<double>(g.total_length) / 1e9,
+            fmt::runtime(columns), g.instances,
+            fmt::format("{:.6f}", static_cast<double>(g.total_length) / 1e9),
             share(g.total_length / std::max<Time>(run.processes, 1), run.runtime, style),
             efficiency_text(g.parallel_efficiency, style), efficiency_text(g.load_balance, style),
-            efficiency_text(g.parallel_inefficiency_contribution, style));
+            efficiency_text(g.parallel_inefficiency_contribution, style), name);
     }
     if (shown < regions.size())
         out += fmt::format("  ... {} more regions in the JSON output (--json)\n",

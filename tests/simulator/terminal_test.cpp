@@ -72,6 +72,9 @@ TEST_CASE("terminal: a series wider than the terminal stacks in blocks of column
     CHECK(test::table_row(narrow.output, "Runtime (s)") ==
           test::Cells{"16.000000", "8.000000", "4.000000", "2.000000"});
     CHECK(narrow.output.find("Runtime (s)                    |  1.000000\n") != std::string::npos);
+    // With the replay, the per-rank breakdowns' titles (long paths) wrap too.
+    CHECK(longest_line(run_with("COLUMNS=80", fmt::format("analyze --quiet{}", traces)).output) <=
+          80);
     // 160 columns hold the five runs in one block.
     const auto wide = run_with("COLUMNS=160", fmt::format("analyze --quiet --no-replay{}", traces));
     CHECK(test::table_row(wide.output, "Runtime (s)") ==
