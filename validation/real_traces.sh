@@ -9,7 +9,9 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 popsim=${1:-$here/build/popsim}
-data=${2:-$here/../shared/data}
+data=${2:-${POPSIM_DATA:-$here/../shared/data}}
+. "$here/validation/require_data.sh"
+require_data "$data"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

@@ -7,7 +7,9 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 popsim=${1:-$here/build/popsim}
-data=${2:-$here/../shared/data}
+data=${2:-${POPSIM_DATA:-$here/../shared/data}}
+. "$here/validation/require_data.sh"
+require_data "$data"
 cuts=${3:-30}
 seed=${4:-2026}
 source_trace=$data/lammps-melt/lammps_melt_2.prv.gz

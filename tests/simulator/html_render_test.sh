@@ -7,6 +7,8 @@
 # usage: html_render_test.sh POPSIM CHROMIUM SHARED_DATA WORK_DIR
 set -euo pipefail
 popsim=$1 chromium=$2 data=$3 work=$4
+. "$(dirname "$0")/../../validation/require_data.sh"
+require_data "$data"
 rm -rf "$work" && mkdir -p "$work"
 render() { # NAME: $work/NAME.html to $work/NAME.png
     timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update \
