@@ -478,6 +478,16 @@ void run_analyze(AnalyzeOptions o) {
 
 } // namespace
 
+nlohmann::json analysis_json_of(const std::vector<std::string>& traces) {
+    AnalyzeOptions o;
+    o.traces = expand_trace_inputs(traces);
+    Analyzed analyzed = summarize_all(o);
+    const auto series = metrics::analyze_series(analyzed.summaries, std::nullopt,
+                                                metrics::SerTransConvention::modelfactors);
+    note_mixed_series(series, analyzed);
+    return analysis_json(series, analyzed);
+}
+
 void add_analyze_command(CLI::App& app) {
     auto options = std::make_shared<AnalyzeOptions>();
     auto* cmd =

@@ -4,7 +4,10 @@
 #include "simulator/trace_inputs.hpp"
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace popsim::simulator {
 
@@ -15,6 +18,17 @@ void add_whatif_command(CLI::App& app);
 void add_convert_command(CLI::App& app);
 void add_cut_command(CLI::App& app);
 void add_events_command(CLI::App& app);
+void add_compare_command(CLI::App& app);
+
+/// Thrown by `compare` when an efficiency dropped by more than allowed: main() prints it and
+/// exits with k_exit_regression.
+class RegressionFound : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+/// What `analyze --json` writes for `traces` (files or folders) with the default options.
+nlohmann::json analysis_json_of(const std::vector<std::string>& traces);
 
 /// The input trace every command but synth takes: a required, existing file.
 inline CLI::Option*
@@ -23,9 +37,12 @@ add_trace_argument(CLI::App* command, std::string& trace,
     return command->add_option("trace", trace, what)->required()->check(existing_input_file());
 }
 
-/// Exit codes: 0 success, 1 usage error, 2 bad input (trace, description, config), 3 other failure.
+/// Exit codes: 0 success, 1 usage error, 2 bad input (trace, description, config), 3 other
+/// failure, 4 a regression found by `compare`.
 inline constexpr int k_exit_usage = 1;
 inline constexpr int k_exit_bad_input = 2;
 inline constexpr int k_exit_failure = 3;
+/// `popsim compare`: an efficiency dropped by more than --max-drop.
+inline constexpr int k_exit_regression = 4;
 
 } // namespace popsim::simulator

@@ -29,11 +29,15 @@ int main(int argc, char** argv) {
     add_convert_command(app);
     add_cut_command(app);
     add_events_command(app);
+    add_compare_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e);
         return code == 0 ? 0 : k_exit_usage;
+    } catch (const RegressionFound& e) {
+        std::cerr << "popsim: regression: " << e.what() << "\n";
+        return k_exit_regression;
     } catch (const popsim::replay::ReplayDeadlock& e) {
         std::cerr << "popsim: error: " << e.what() << "\n";
         return k_exit_bad_input;

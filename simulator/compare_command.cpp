@@ -1,0 +1,164 @@
+// popsim compare: two results side by side, failing when an efficiency drops by more than allowed:
+// the check a project runs in CI after each merge.
+#include "replay/trace_error.hpp"
+#include "simulator/commands.hpp"
+#include "simulator/terminal_report.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <fstream>
+#include <iostream>
+#include <optional>
+
+namespace popsim::simulator {
+
+namespace {
+
+struct CompareOptions {
+    std::string base, current;
+    double max_drop = 0.02;
+    std::vector<std::string> metrics{"parallel_efficiency", "load_balance",
+                                     "communication_efficiency", "serialization_efficiency",
+                                     "transfer_efficiency"};
+    bool no_color = false;
+};
+
+/// The sections of a trace's report where efficiencies are found, in the order they are looked
+/// up: the MPI model, the scalings, then the OpenMP and hybrid models.
+constexpr const char* k_sections[] = {"mpi_multiplicative", "scaling", "mpi_additive"};
+
+/// A result: an `analyze --json` report, or the traces it analyses (files or folders).
+nlohmann::json load_result(const std::string& input) {
+    if (!input.ends_with(".json")) return analysis_json_of({input});
+    std::ifstream in(input);
+    if (!in) throw replay::TraceError(input, 0, "cannot open");
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw replay::TraceError(input, 0, fmt::format("not JSON: {}", e.what()));
+    }
+    if (!j.is_object() || !j.contains("traces") || !j["traces"].is_array() || j["traces"].empty())
+        throw replay::TraceError(input, 0, "not a report of popsim analyze --json (no traces)");
+    return j;
+}
+
+/// Where `metric` is in a trace's report (its sections, then the hybrid models), or nullptr.
+const nlohmann::json* find_metric(const nlohmann::json& trace, const std::string& metric) {
+    for (const char* section : k_sections)
+        if (trace.contains(section) && trace[section].contains(metric))
+            return &trace[section][metric];
+    if (trace.contains("hybrid"))
+        for (const auto& [model, values] : trace["hybrid"].items())
+            if (values.is_object() && values.contains(metric)) return &values[metric];
+    return nullptr;
+}
+
+/// Its value; none when undefined (null in the report).
+std::optional<double> value_of(const nlohmann::json* v) {
+    if (v == nullptr || !v->is_number()) return std::nullopt;
+    return v->get<double>();
+}
+
+/// "parallel_efficiency" -> "Parallel efficiency" (British spelling, as the other reports).
+std::string label_of(std::string metric) {
+    for (auto& c : metric)
+        if (c == '_') c = ' ';
+    if (const auto at = metric.find("serialization"); at != std::string::npos)
+        metric.replace(at, 13, "serialisation");
+    if (!metric.empty()) metric[0] = static_cast<char>(std::toupper(metric[0]));
+    return metric;
+}
+
+std::string file_name(const nlohmann::json& trace) {
+    const std::string path = trace.value("path", std::string("?"));
+    return std::filesystem::path(path).filename().string();
+}
+
+void run_compare(const CompareOptions& o) {
+    if (!(o.max_drop >= 0 && o.max_drop <= 1))
+        throw std::invalid_argument(
+            fmt::format("--max-drop {} is not between 0 and 1", o.max_drop));
+    const auto base = load_result(o.base), current = load_result(o.current);
+    const auto& base_traces = base["traces"];
+    const auto& current_traces = current["traces"];
+    if (base_traces.size() != current_traces.size()) {
+        throw replay::TraceError(
+            o.current, 0,
+            fmt::format("{} runs against {} in {}: the runs are compared one to one, in order",
+                        current_traces.size(), base_traces.size(), o.base));
+    }
+    for (const auto& metric : o.metrics) {
+        if (find_metric(base_traces[0], metric) == nullptr) {
+            throw std::invalid_argument(
+                fmt::format("--metrics: no efficiency named {} in {}", metric, o.base));
+        }
+    }
+    const TerminalStyle style = terminal_style(o.no_color, false);
+    std::vector<std::string> dropped;
+    std::size_t label_width = 6;
+    for (const auto& m : o.metrics) label_width = std::max(label_width, label_of(m).size());
+    for (std::size_t i = 0; i < base_traces.size(); ++i) {
+        const auto& b = base_traces[i];
+        const auto& c = current_traces[i];
+        std::cout << wrap_text(
+            fmt::format("{}{} -> {}", i > 0 ? "\n" : "", file_name(b), file_name(c)), style.width);
+        std::cout << fmt::format("{:<{}} | {:>8} | {:>8} | {:>9}\n", "metric", label_width, "base",
+                                 "current", "change");
+        for (const auto& metric : o.metrics) {
+            const auto x = value_of(find_metric(b, metric)), y = value_of(find_metric(c, metric));
+            const std::string base_text = x ? efficiency_text(*x, style) : "-";
+            const std::string current_text = y ? efficiency_text(*y, style) : "-";
+            std::string change = "-";
+            std::optional<double> mark; // the POP colours: red for a drop beyond the limit
+            if (x && y) {
+                const double delta = *y - *x;
+                change = fmt::format("{:+.2f} pp", 100 * delta);
+                if (-delta > o.max_drop) {
+                    mark = 0.0;
+                    dropped.push_back(fmt::format("{} of {} dropped by {:.2f} points ({:.2f}% -> "
+                                                  "{:.2f}%)",
+                                                  label_of(metric), file_name(c), -100 * delta,
+                                                  100 * *x, 100 * *y));
+                } else if (delta > o.max_drop) {
+                    mark = 1.0;
+                }
+            }
+            std::cout << fmt::format("{:<{}} | {:>8} | {:>8} | ", label_of(metric), label_width,
+                                     base_text, current_text)
+                      << pop_colored(fmt::format("{:>9}", change), mark, style) << '\n';
+        }
+    }
+    if (!dropped.empty()) {
+        throw RegressionFound(
+            fmt::format("{} (more than --max-drop {:g})", fmt::join(dropped, "; "), o.max_drop));
+    }
+}
+
+} // namespace
+
+void add_compare_command(CLI::App& app) {
+    auto options = std::make_shared<CompareOptions>();
+    auto* cmd = app.add_subcommand(
+        "compare",
+        "Compare two results and fail (exit 4) when an efficiency drops by more than --max-drop");
+    cmd->add_option("base", options->base,
+                    "The reference: a report of analyze --json, or a trace (or folder) to analyse")
+        ->required();
+    cmd->add_option("current", options->current, "The result to check, in the same forms")
+        ->required();
+    cmd->add_option("--max-drop", options->max_drop,
+                    "The largest drop allowed, as a fraction of 1 (0.02 = 2 percentage points)")
+        ->capture_default_str();
+    cmd->add_option("--metrics", options->metrics,
+                    "The efficiencies to check (JSON names: parallel_efficiency, load_balance, "
+                    "global_efficiency, omp_region_efficiency, ...)")
+        ->delimiter(',')
+        ->capture_default_str();
+    cmd->add_flag("--no-color", options->no_color, "No colours, even on a terminal");
+    cmd->callback([options] { run_compare(*options); });
+}
+
+} // namespace popsim::simulator
