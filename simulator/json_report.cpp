@@ -77,9 +77,12 @@ json scaling_json(const metrics::ScalingFactors& f) {
 
 } // namespace
 
+json report_header(const char* command) {
+    return {{"schema", k_json_schema}, {"popsim_version", k_version}, {"command", command}};
+}
+
 json series_to_json(const metrics::SeriesAnalysis& s) {
-    json j;
-    j["popsim_version"] = k_version;
+    json j = report_header("analyze");
     j["serialization_transfer_convention"] = convention_name(s.convention);
     j["scaling"] = {{"kind", s.kind == metrics::ScalingKind::weak ? "weak" : "strong"},
                     {"forced", s.kind_forced},

@@ -8,6 +8,13 @@
 
 namespace popsim::simulator {
 
+/// The version of the JSON reports' layout, described by docs/popsim-1.schema.json: a report that
+/// keeps it keeps every key of that schema (new keys may appear).
+inline constexpr const char* k_json_schema = "popsim/1";
+
+/// What every JSON report starts with: {"schema", "popsim_version", "command"}.
+nlohmann::json report_header(const char* command);
+
 nlohmann::json series_to_json(const metrics::SeriesAnalysis& series);
 
 /// The text of a JSON report, indented, ending with a newline. Paths that are not UTF-8 (file

@@ -1,6 +1,5 @@
 #include "metrics/ideal_replay.hpp"
 #include "metrics/trace_summary.hpp"
-#include "popsim/version.hpp"
 #include "replay/dependency_graph.hpp"
 #include "replay/dimemas_trace.hpp"
 #include "replay/engine/engine.hpp"
@@ -35,8 +34,7 @@ nlohmann::json result_json(const SimulateOptions& o, const LoadedProgram& loaded
                            const replay::ReplayResult& r) {
     const auto& p = loaded.program;
     const auto& real_runtime = loaded.real_runtime;
-    nlohmann::json j;
-    j["popsim_version"] = k_version;
+    nlohmann::json j = report_header("simulate");
     j["trace"] = o.trace;
     if (!loaded.window.empty()) j["focus"] = loaded.window;
     j["network"] = describe_network(o.network, p.tasks);

@@ -1,5 +1,4 @@
 #include "metrics/ideal_replay.hpp"
-#include "popsim/version.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/network/ideal.hpp"
 #include "replay/paraver_reader.hpp"
@@ -42,6 +41,10 @@ struct SweptParameter {
     std::string base_column; // "latency_ns", "bandwidth_bytes_per_s", "buses"
     std::optional<std::string> NetworkOptions::*field;
     std::vector<std::string> values; // as typed; empty when not given
+    bool has_unit = false;           // typed with a unit: a column as typed beside the base one
+
+    /// Given with a unit: the CSV and JSON have the values as typed too.
+    bool typed_column() const { return has_unit && !values.empty(); }
 };
 
 std::vector<std::string> split_list(const std::string& text) {
@@ -57,11 +60,11 @@ std::vector<std::string> split_list(const std::string& text) {
 
 std::vector<SweptParameter> swept_parameters(const NetworkOptions& sweep) {
     std::vector<SweptParameter> out{
-        {"latency", "latency_ns", &NetworkOptions::latency, {}},
-        {"bandwidth", "bandwidth_bytes_per_s", &NetworkOptions::bandwidth, {}},
-        {"buses", "buses", &NetworkOptions::buses, {}},
-        {"tasks-per-node", "tasks_per_node", &NetworkOptions::tasks_per_node, {}},
-        {"cpu-ratio", "cpu_ratio", &NetworkOptions::cpu_ratio, {}}};
+        {"latency", "latency_ns", &NetworkOptions::latency, {}, true},
+        {"bandwidth", "bandwidth_bytes_per_s", &NetworkOptions::bandwidth, {}, true},
+        {"buses", "buses", &NetworkOptions::buses, {}, false},
+        {"tasks-per-node", "tasks_per_node", &NetworkOptions::tasks_per_node, {}, false},
+        {"cpu-ratio", "cpu_ratio", &NetworkOptions::cpu_ratio, {}, false}};
     for (auto& p : out)
         if (sweep.*p.field) p.values = split_list(*(sweep.*p.field));
     return out;
@@ -158,13 +161,13 @@ std::string format_csv(const std::vector<SweptParameter>& parameters,
                        const std::vector<Prediction>& predictions) {
     std::string csv;
     for (const auto& p : parameters)
-        if (!p.values.empty()) csv += p.name + ";";
+        if (p.typed_column()) csv += p.name + ";";
     for (const auto& p : parameters) csv += p.base_column + ";";
     csv += "predicted_runtime_ns;ideal_runtime_ns;speedup;parallel_efficiency;load_balance;"
            "communication_efficiency;serialization_efficiency;transfer_efficiency\n";
     for (std::size_t i = 0; i < configs.size(); ++i) {
         for (std::size_t k = 0; k < parameters.size(); ++k)
-            if (!parameters[k].values.empty())
+            if (parameters[k].typed_column())
                 csv += parameters[k].values[configs[i].value[k]] + ";";
         for (double v : predictions[i].base) csv += csv_number(v) + ";";
         const auto& e = predictions[i].e;
@@ -194,7 +197,7 @@ nlohmann::json configurations_json(const std::vector<SweptParameter>& parameters
     for (std::size_t i = 0; i < configs.size(); ++i) {
         nlohmann::json c;
         for (std::size_t k = 0; k < parameters.size(); ++k) {
-            if (!parameters[k].values.empty())
+            if (parameters[k].typed_column())
                 c[parameters[k].name] = parameters[k].values[configs[i].value[k]];
             c[parameters[k].base_column] = json_number(predictions[i].base[k]);
         }
@@ -354,11 +357,11 @@ void run_whatif(const WhatifOptions& o) {
         write_text_file(o.html_path, render_whatif_html(report));
     }
     if (!o.json_path.empty()) {
-        nlohmann::json j{{"popsim_version", k_version},
-                         {"trace", o.trace},
-                         {"real_runtime_ns", real_runtime},
-                         {"ideal_runtime_ns", ideal_runtime},
-                         {"warnings", warnings_json(loaded.warnings)}};
+        nlohmann::json j = report_header("whatif");
+        j["trace"] = o.trace;
+        j["real_runtime_ns"] = real_runtime;
+        j["ideal_runtime_ns"] = ideal_runtime;
+        j["warnings"] = warnings_json(loaded.warnings);
         j["configurations"] = configurations_json(parameters, configs, predictions);
         write_text_file(o.json_path, json_text(j));
     }

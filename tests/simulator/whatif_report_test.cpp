@@ -15,10 +15,10 @@ using namespace popsim;
 
 namespace {
 
-std::string hand_computed_trace() {
-    return test::synth_trace("whatif_report",
-                             "ranks 2\n0 compute 1s\n0 Send 1us to=1 size=1048576\n"
-                             "1 compute 1s\n1 Recv 1us from=0 size=1048576\n");
+/// Under `name`: each test case its own (CTest runs them at once).
+std::string hand_computed_trace(const std::string& name) {
+    return test::synth_trace(name, "ranks 2\n0 compute 1s\n0 Send 1us to=1 size=1048576\n"
+                                   "1 compute 1s\n1 Recv 1us from=0 size=1048576\n");
 }
 
 std::string read_text(const std::string& path) {
@@ -29,7 +29,7 @@ std::string read_text(const std::string& path) {
 } // namespace
 
 TEST_CASE("whatif report: a typed column per swept parameter, the efficiencies on each network") {
-    const auto trace = hand_computed_trace();
+    const auto trace = hand_computed_trace("whatif_report_columns");
     const auto dir = test::scratch_dir("whatif_report_out");
     const auto csv = (dir / "w.csv").string(), json = (dir / "w.json").string();
     const auto r = test::run_popsim(fmt::format(
@@ -48,16 +48,16 @@ TEST_CASE("whatif report: a typed column per swept parameter, the efficiencies o
         "whatif {} --quiet --eager 2MiB --latency 0,1ms --bandwidth 100MiB/s --fraction", trace));
     CHECK(fraction.output.find("    1ms    1.011000   0.9891  0.9891  1.0000  0.9891  1.0000  "
                                "0.9891\n") != std::string::npos);
-    // The CSV: the values as typed, then every parameter in its base unit.
+    // The CSV: the latency and bandwidth as typed, then every parameter in its base unit.
     const std::string rows = read_text(csv);
-    CHECK(rows.starts_with("latency;bandwidth;buses;latency_ns;bandwidth_bytes_per_s;buses;"
+    CHECK(rows.starts_with("latency;bandwidth;latency_ns;bandwidth_bytes_per_s;buses;"
                            "tasks_per_node;cpu_ratio;predicted_runtime_ns;ideal_runtime_ns;speedup;"
                            "parallel_efficiency;load_balance;communication_efficiency;"
                            "serialization_efficiency;transfer_efficiency\n"));
     // 1 s + 0 + 1 MiB / (100 MiB/s) = 1.01 s; 1 s + 1 ms + 1 MiB / (1000 MiB/s) = 1.002 s.
-    CHECK(rows.find("\n0;100MiB/s;1;0;104857600;1;1;1;1010000000;1000000000;0.990100;0.990099;"
+    CHECK(rows.find("\n0;100MiB/s;0;104857600;1;1;1;1010000000;1000000000;0.990100;0.990099;"
                     "1.000000;0.990099;1.000000;0.990099\n") != std::string::npos);
-    CHECK(rows.find("\n1ms;1000MiB/s;1;1000000;1048576000;1;1;1;1002000000;1000000000;0.998005;"
+    CHECK(rows.find("\n1ms;1000MiB/s;1000000;1048576000;1;1;1;1002000000;1000000000;0.998005;"
                     "0.998004;1.000000;0.998004;1.000000;0.998004\n") != std::string::npos);
     const auto j = test::read_json(json);
     REQUIRE(j["configurations"].size() == 4);
@@ -80,7 +80,7 @@ TEST_CASE("whatif report: a typed column per swept parameter, the efficiencies o
 }
 
 TEST_CASE("whatif report: the HTML charts runtime and efficiency against each swept parameter") {
-    const auto trace = hand_computed_trace();
+    const auto trace = hand_computed_trace("whatif_report_charts");
     const auto html = (test::scratch_dir("whatif_report_html") / "w.html").string();
     REQUIRE(test::run_popsim(fmt::format("whatif {} --quiet --eager 2MiB --latency 0,1us,10us "
                                          "--bandwidth 100MiB/s,inf --html {}",
