@@ -53,6 +53,7 @@ struct AnalyzeOptions {
     std::string eager_limit = "32k";
     std::string parts_csv_path;
     FocusOptions focus;
+    std::vector<std::string> labels; // --label, one per trace
 };
 
 metrics::IdealOptions ideal_options(const AnalyzeOptions& o) {
@@ -303,11 +304,26 @@ replay::TraceLabels pcf_labels(const std::string& trace_path) {
     }
 }
 
-nlohmann::json analysis_json(const metrics::SeriesAnalysis& series, const Analyzed& analyzed) {
+/// Each trace's label: --label's, else its file name.
+std::vector<std::string> run_labels(const std::vector<std::string>& traces,
+                                    const std::vector<std::string>& given) {
+    if (!given.empty() && given.size() != traces.size()) {
+        throw std::invalid_argument(
+            fmt::format("--label names {} runs for {} traces", given.size(), traces.size()));
+    }
+    if (!given.empty()) return given;
+    std::vector<std::string> out;
+    for (const auto& t : traces) out.push_back(std::filesystem::path(t).filename().string());
+    return out;
+}
+
+nlohmann::json analysis_json(const metrics::SeriesAnalysis& series, const Analyzed& analyzed,
+                             const std::vector<std::string>& labels) {
     auto j = series_to_json(series);
     for (auto& t : j["traces"]) {
         for (std::size_t i = 0; i < analyzed.runs.size(); ++i) {
             if (analyzed.runs[i].path != t["path"]) continue;
+            t["label"] = labels[i];
             t["hybrid"] = hybrid_json(analyzed.runs[i]);
             const auto labels = pcf_labels(analyzed.runs[i].path);
             for (auto& region : t["hybrid"]["regions"])
@@ -388,6 +404,7 @@ std::string choose_model(const AnalyzeOptions& o, const std::vector<metrics::Hyb
 
 void run_analyze(AnalyzeOptions o) {
     o.traces = expand_trace_inputs(o.traces);
+    run_labels(o.traces, o.labels); // a wrong count is refused before any work
     if (o.traces.size() > 1) {
         for (const auto& path : o.traces) {
             if (!is_simulated_trace(path)) continue;
@@ -466,7 +483,8 @@ void run_analyze(AnalyzeOptions o) {
         write_text_file(o.csv_path, model == "openmp" ? format_pypop_csv(table)
                                                       : format_modelfactors_csv(table));
     if (!o.json_path.empty())
-        write_text_file(o.json_path, json_text(analysis_json(series, analyzed)));
+        write_text_file(o.json_path,
+                        json_text(analysis_json(series, analyzed, run_labels(o.traces, o.labels))));
     if (!o.html_path.empty())
         write_text_file(o.html_path, render_analysis_html({.table = table,
                                                            .description = model_description,
@@ -485,7 +503,7 @@ nlohmann::json analysis_json_of(const std::vector<std::string>& traces) {
     const auto series = metrics::analyze_series(analyzed.summaries, std::nullopt,
                                                 metrics::SerTransConvention::modelfactors);
     note_mixed_series(series, analyzed);
-    return analysis_json(series, analyzed);
+    return analysis_json(series, analyzed, run_labels(o.traces, {}));
 }
 
 void add_analyze_command(CLI::App& app) {
@@ -532,6 +550,10 @@ void add_analyze_command(CLI::App& app) {
     cmd->add_option("--parts-csv", options->parts_csv_path,
                     "With --region or --phases: write the metrics of each instance or phase to "
                     "FILE (modelfactors' layout, one column each; one table per trace)");
+    cmd->add_option("--label", options->labels,
+                    "Name the runs in the JSON report, one per trace in the order given "
+                    "(comma-separated or repeated; default: each trace's file name)")
+        ->delimiter(',');
     cmd->add_flag("--fraction", options->fraction,
                   "Show efficiencies as fractions (0-1) instead of %");
     cmd->add_flag("--no-color", options->no_color, "No colours, even on a terminal");

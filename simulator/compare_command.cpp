@@ -2,6 +2,7 @@
 // the check a project runs in CI after each merge.
 #include "replay/trace_error.hpp"
 #include "simulator/commands.hpp"
+#include "simulator/json_report.hpp"
 #include "simulator/terminal_report.hpp"
 
 #include <cmath>
@@ -42,6 +43,11 @@ nlohmann::json load_result(const std::string& input) {
     }
     if (!j.is_object() || !j.contains("traces") || !j["traces"].is_array() || j["traces"].empty())
         throw replay::TraceError(input, 0, "not a report of popsim analyze --json (no traces)");
+    if (j.contains("schema") && j["schema"] != k_json_schema) {
+        throw replay::TraceError(input, 0,
+                                 fmt::format("a report of schema {}: this popsim reads {}",
+                                             j["schema"].dump(), k_json_schema));
+    }
     return j;
 }
 
@@ -72,7 +78,9 @@ std::string label_of(std::string metric) {
     return metric;
 }
 
+/// The run's label (analyze --label), else its file name.
 std::string file_name(const nlohmann::json& trace) {
+    if (trace.contains("label") && trace["label"].is_string()) return trace["label"];
     const std::string path = trace.value("path", std::string("?"));
     return std::filesystem::path(path).filename().string();
 }

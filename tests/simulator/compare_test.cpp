@@ -56,3 +56,24 @@ TEST_CASE("compare: what it cannot compare is said") {
     CHECK(test::table_row(same.output, "Load balance") ==
           test::Cells{"75.00%", "75.00%", "+0.00 pp"});
 }
+
+TEST_CASE("compare: runs are named by analyze --label; another schema is refused") {
+    const auto dir = test::scratch_dir("compare_labels");
+    const auto one =
+        test::synth_trace("compare_labels_run", "ranks 2\n0 compute 1s\n1 compute 3s\n");
+    const auto base = (dir / "base.json").string(), current = (dir / "current.json").string();
+    REQUIRE(test::run_popsim(fmt::format("analyze --quiet {} --label v1.0 --json {}", one, base))
+                .status == 0);
+    REQUIRE(test::run_popsim(fmt::format("analyze --quiet {} --json {}", one, current)).status ==
+            0);
+    CHECK(test::read_json(base)["traces"][0]["label"] == "v1.0");
+    CHECK(test::read_json(current)["traces"][0]["label"] == "compare_labels_run.prv");
+    const auto r = test::run_popsim(fmt::format("compare {} {}", base, current));
+    CHECK(r.output.starts_with("v1.0 -> compare_labels_run.prv\n"));
+    test::check_fails(fmt::format("analyze --quiet {} --label a,b", one), 1,
+                      "--label names 2 runs for 1 traces");
+    const auto other = test::write_file(
+        dir / "other.json", "{\"schema\": \"popsim/2\", \"traces\": [{\"path\": \"x\"}]}");
+    test::check_fails(fmt::format("compare {} {}", base, other), 2,
+                      other + ": a report of schema \"popsim/2\": this popsim reads popsim/1");
+}
