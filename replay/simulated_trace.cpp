@@ -5,10 +5,11 @@
 #include "replay/mpi_calls.hpp"
 #include "replay/paraver_labels.hpp"
 #include "replay/paraver_reader.hpp"
+#include "replay/paraver_records.hpp"
 #include "replay/paraver_writer.hpp"
+#include "replay/parse_error.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
@@ -146,14 +147,6 @@ std::vector<RecordOut> thread_records(const Trace& original, const ReplayProgram
     return out;
 }
 
-/// A field of a Paraver record line, or nullopt.
-std::optional<std::uint64_t> number(std::string_view text) {
-    std::uint64_t v = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
-    return v;
-}
-
 /// The original trace's events (all but those the simulation writes itself: the OpenMP parallel
 /// region events where it replays fork/join), each at its simulated time on its replay thread: the
 /// MPI call events, the counters read at a burst's end, the callers, the user functions. Their
@@ -161,7 +154,7 @@ std::optional<std::uint64_t> number(std::string_view text) {
 void add_original_events(const Trace& original, const ReplayProgram& p,
                          const std::optional<TimeWindow>& window, const std::vector<TimeMap>& maps,
                          std::vector<std::vector<RecordOut>>& threads) {
-    std::map<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t>, ReplayThread> replay_thread;
+    std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, ReplayThread> replay_thread;
     for (ReplayThread th = 0; th < p.thread_count(); ++th) {
         const auto& name = original.threads[p.trace_thread[th]].name;
         replay_thread[{name.application, name.task, name.thread}] = th;
@@ -171,36 +164,27 @@ void add_original_events(const Trace& original, const ReplayProgram& p,
     std::vector<std::vector<RecordOut>> events(threads.size());
     LineReader in(original.path);
     std::string_view line;
-    std::vector<std::string_view> fields;
+    EventRecord record;
     while (in.next(line)) {
         if (!line.starts_with("2:")) continue;
-        fields.clear();
-        for (std::size_t start = 0;;) {
-            const auto colon = line.find(':', start);
-            fields.push_back(line.substr(start, colon - start));
-            if (colon == std::string_view::npos) break;
-            start = colon + 1;
+        try {
+            parse_event_record(line, original.header.ns_per_unit, record);
+        } catch (const ParseError&) {
+            continue; // what the reader refused or left out (a truncated last line)
         }
-        if (fields.size() < 8) continue; // the reader already refused malformed records
-        const auto app = number(fields[2]), task = number(fields[3]), thread = number(fields[4]),
-                   time = number(fields[5]);
-        if (!app || !task || !thread || !time) continue;
-        const auto it = replay_thread.find({*app, *task, *thread});
+        const auto it =
+            replay_thread.find({record.owner.application, record.owner.task, record.owner.thread});
         if (it == replay_thread.end()) continue;
-        for (std::size_t f = 6; f + 1 < fields.size(); f += 2) {
-            const auto type = number(fields[f]), value = number(fields[f + 1]);
-            if (!type || !value) continue;
-            if (*type == extrae::k_omp_parallel && forks) continue;
-            Time t = static_cast<Time>(*time) * original.header.ns_per_unit;
+        for (const auto& [type, value] : record.pairs) {
+            if (type == extrae::k_omp_parallel && forks) continue;
+            Time t = record.time;
             if (window) {
-                const bool kept = extrae::is_counter_type(static_cast<std::uint32_t>(*type))
-                                      ? window->keeps_counter_read(t)
-                                      : window->keeps_event(t);
+                const bool kept = extrae::is_counter_type(type) ? window->keeps_counter_read(t)
+                                                                : window->keeps_event(t);
                 if (!kept) continue;
                 t = window->rebase(t);
             }
-            events[it->second].push_back(EventOut{
-                maps[it->second](t), static_cast<std::uint32_t>(*type), *value, in.number()});
+            events[it->second].push_back(EventOut{maps[it->second](t), type, value, in.number()});
         }
     }
     // Each thread's events follow its own order in the file, which the map keeps: merged into
