@@ -48,6 +48,11 @@ std::string format_rank_breakdown(const metrics::TraceSummary& s, const Terminal
     return out;
 }
 
+std::string thread_label(const metrics::HybridRun& run, std::size_t t) {
+    const std::uint32_t process = run.process_of[t];
+    return fmt::format("{}.{}", process + 1, t - run.master[process] + 1);
+}
+
 std::string format_thread_breakdown(const metrics::HybridRun& run, const TerminalStyle& style,
                                     std::size_t max_threads) {
     const auto threads = metrics::thread_time_split(run);
@@ -57,10 +62,8 @@ std::string format_thread_breakdown(const metrics::HybridRun& run, const Termina
                        "idle in regions", "serial", "MPI");
     const std::size_t shown = std::min(threads.size(), max_threads);
     for (std::size_t t = 0; t < shown; ++t) {
-        const std::uint32_t process = run.process_of[t];
         const auto& x = threads[t];
-        out += fmt::format("{:>7} | {:>8} | {:>15} | {:>8} | {:>8}\n",
-                           fmt::format("{}.{}", process + 1, t - run.master[process] + 1),
+        out += fmt::format("{:>7} | {:>8} | {:>15} | {:>8} | {:>8}\n", thread_label(run, t),
                            share(x.useful, run.runtime, style),
                            share(x.idle_in_regions, run.runtime, style),
                            share(x.serial, run.runtime, style), share(x.mpi, run.runtime, style));

@@ -14,6 +14,8 @@ namespace popsim::simulator {
 /// or, with the style's `fraction`, as fractions of it.
 std::string format_rank_breakdown(const metrics::TraceSummary& summary, const TerminalStyle& style,
                                   std::size_t max_ranks = 16);
+/// Thread `t` of a run as "process.thread" (1-based), as the breakdowns label it.
+std::string thread_label(const metrics::HybridRun& run, std::size_t t);
 /// Each thread's useful time, idle time in parallel regions, serial time (outside regions and
 /// MPI) and MPI time outside regions (metrics::ThreadTimeSplit), for at most `max_threads`.
 std::string format_thread_breakdown(const metrics::HybridRun& run, const TerminalStyle& style,

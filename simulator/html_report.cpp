@@ -3,6 +3,7 @@
 #include "metrics/ideal_replay.hpp"
 #include "metrics/pop_openmp.hpp"
 #include "popsim/version.hpp"
+#include "simulator/breakdown_report.hpp"
 #include "simulator/svg_chart.hpp"
 
 #include <algorithm>
@@ -232,8 +233,7 @@ std::string thread_breakdown_charts(const std::vector<metrics::HybridRun>& runs)
         BreakdownPart idle{"idle in regions", "#e07b00", {}}, serial{"serial", "#7a3fb0", {}},
             mpi{"MPI", "#b01313", {}};
         for (std::size_t t = 0; t < threads.size(); ++t) {
-            const std::uint32_t process = run.process_of[t];
-            bars.push_back(fmt::format("{}.{}", process + 1, t - run.master[process] + 1));
+            bars.push_back(thread_label(run, t));
             idle.time.push_back(threads[t].idle_in_regions);
             serial.time.push_back(threads[t].serial);
             mpi.time.push_back(threads[t].mpi);

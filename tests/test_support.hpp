@@ -48,6 +48,12 @@ inline std::string write_file(const std::filesystem::path& path, const std::stri
     return path.string();
 }
 
+/// The whole content of a file (a report popsim wrote).
+inline std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
 /// Writes the trace a synth description describes and returns its .prv path.
 inline std::string synth_trace(const std::string& name, const std::string& description) {
     const auto path = (scratch_dir(name) / (name + ".prv")).string();

@@ -24,11 +24,6 @@ constexpr const char* k_two_threads =
     "0.1 at 1s\n0.1 event 60000001 1\n0.1 compute 1s ins=1000 cyc=1000\n0.1 idle 1s\n"
     "0.1 event 60000001 0\n";
 
-std::string read_text(const std::string& path) {
-    std::ifstream in(path);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
-
 } // namespace
 
 TEST_CASE("openmp views: runs without MPI get the OpenMP model, on a thread axis") {
@@ -48,7 +43,7 @@ TEST_CASE("openmp views: runs without MPI get the OpenMP model, on a thread axis
     CHECK(test::table_row(r.output, "1.1") == test::Cells{"100.00%", "0.00%", "0.00%", "0.00%"});
     CHECK(r.output.find("Per-rank breakdown") == std::string::npos);
     // The HTML: plots against threads of the OpenMP table's own efficiencies, no MPI metric.
-    const std::string page = read_text(html);
+    const std::string page = test::read_file(html);
     for (const char* text :
          {">threads</text>", ">OpenMP Region eff.</text>", ">Serial Region eff.</text>",
           ">Parallel eff.</text>", "<h2>Per-thread breakdown</h2>", ">idle in regions</text>"}) {
@@ -95,7 +90,7 @@ TEST_CASE("openmp views: hybrid runs are columns of processes x threads on an ax
         fmt::format("analyze {} {} --model hybrid-additive --quiet --html {}", one, hybrid, html));
     REQUIRE(r.status == 0);
     CHECK(test::table_row(r.output, "Processes x threads") == test::Cells{"1x1", "2x2"});
-    const std::string page = read_text(html);
+    const std::string page = test::read_file(html);
     CHECK(page.find(">cores (processes x threads)</text>") != std::string::npos);
     CHECK(page.find(">2x2</text>") != std::string::npos);
 }

@@ -36,11 +36,6 @@ std::string event_counts_per_thread(const std::string& prv, const std::string& t
     return r.output;
 }
 
-std::string read_text(const std::string& path) {
-    std::ifstream in(path);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
-
 } // namespace
 
 TEST_CASE("simulate fidelity: every event, the .pcf's names and the date of the original") {
@@ -57,8 +52,8 @@ TEST_CASE("simulate fidelity: every event, the .pcf's names and the date of the 
     const std::string types = "42000050 42000059 70000001 80000001 50000002";
     CHECK(event_counts_per_thread(sim, types) == event_counts_per_thread(original, types));
     // The .pcf names every function, caller and counter the original names.
-    const std::string pcf = read_text(dir / "sim.pcf");
-    std::istringstream lines(read_text(test::shared_data("epoch/epoch_4proc.pcf")));
+    const std::string pcf = test::read_file(dir / "sim.pcf");
+    std::istringstream lines(test::read_file(test::shared_data("epoch/epoch_4proc.pcf")));
     std::size_t named = 0;
     for (std::string line; std::getline(lines, line);) {
         if (line.empty()) continue;
@@ -68,7 +63,7 @@ TEST_CASE("simulate fidelity: every event, the .pcf's names and the date of the 
     }
     CHECK(named > 1000);
     // The original's date, not a fixed one.
-    CHECK(read_text(sim).starts_with("#Paraver (09/10/2019 at 16:08):"));
+    CHECK(test::read_file(sim).starts_with("#Paraver (09/10/2019 at 16:08):"));
     // The simulated trace reads back as the ideal run: Transfer 100 %, the original's
     // Serialisation.
     const auto r = test::run_popsim(fmt::format("analyze --quiet --no-replay {}", sim));

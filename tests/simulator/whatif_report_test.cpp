@@ -21,11 +21,6 @@ std::string hand_computed_trace(const std::string& name) {
                                    "1 compute 1s\n1 Recv 1us from=0 size=1048576\n");
 }
 
-std::string read_text(const std::string& path) {
-    std::ifstream in(path);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
-
 } // namespace
 
 TEST_CASE("whatif report: a typed column per swept parameter, the efficiencies on each network") {
@@ -49,7 +44,7 @@ TEST_CASE("whatif report: a typed column per swept parameter, the efficiencies o
     CHECK(fraction.output.find("    1ms    1.011000   0.9891  0.9891  1.0000  0.9891  1.0000  "
                                "0.9891\n") != std::string::npos);
     // The CSV: the latency and bandwidth as typed, then every parameter in its base unit.
-    const std::string rows = read_text(csv);
+    const std::string rows = test::read_file(csv);
     CHECK(rows.starts_with("latency;bandwidth;latency_ns;bandwidth_bytes_per_s;buses;"
                            "tasks_per_node;cpu_ratio;predicted_runtime_ns;ideal_runtime_ns;speedup;"
                            "parallel_efficiency;load_balance;communication_efficiency;"
@@ -76,7 +71,7 @@ TEST_CASE("whatif report: a typed column per swept parameter, the efficiencies o
                                          trace, csv, json))
                 .status == 0);
     CHECK(test::read_json(json)["configurations"][1]["bandwidth_bytes_per_s"].is_null());
-    CHECK(read_text(csv).find("\ninf;0;inf;") != std::string::npos);
+    CHECK(test::read_file(csv).find("\ninf;0;inf;") != std::string::npos);
 }
 
 TEST_CASE("whatif report: the HTML charts runtime and efficiency against each swept parameter") {
@@ -86,7 +81,7 @@ TEST_CASE("whatif report: the HTML charts runtime and efficiency against each sw
                                          "--bandwidth 100MiB/s,inf --html {}",
                                          trace, html))
                 .status == 0);
-    const std::string page = read_text(html);
+    const std::string page = test::read_file(html);
     // A section per swept parameter, on a log axis, one line per value of the other one, the
     // real run and the ideal network as reference lines.
     for (const char* text :
