@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -115,9 +116,12 @@ TEST_CASE("openmp views: parallel regions are listed by the names of the .pcf") 
     REQUIRE(r.status == 0);
     CHECK(test::table_row(r.output, "1") ==
           test::Cells{"2.000000", "66.67%", "75.00%", "75.00%", "16.67%", "compute_flux"});
-    // On 80 columns the titles wrap (the paths are long) and every line of the report fits.
+    // On 80 columns the titles wrap and every line of the report fits; the trace is named relative
+    // to its folder, since a path longer than the terminal is printed whole, to be copied.
+    const std::filesystem::path trace_path(trace);
     const auto narrow = test::run_shell(fmt::format(
-        "COLUMNS=80 {} analyze {} --quiet --no-replay 2> /dev/null", POPSIM_BINARY, trace));
+        "cd {} && COLUMNS=80 {} analyze {} --quiet --no-replay 2> /dev/null",
+        trace_path.parent_path().string(), POPSIM_BINARY, trace_path.filename().string()));
     std::istringstream lines(narrow.output);
     for (std::string line; std::getline(lines, line);) {
         CAPTURE(line);
