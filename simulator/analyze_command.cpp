@@ -4,6 +4,7 @@
 #include "replay/focus/trace_window.hpp"
 #include "replay/paraver_labels.hpp"
 #include "replay/paraver_reader.hpp"
+#include "simulator/analysis.hpp"
 #include "simulator/breakdown_report.hpp"
 #include "simulator/commands.hpp"
 #include "simulator/focus.hpp"
@@ -36,24 +37,15 @@ namespace popsim::simulator {
 
 namespace {
 
-struct AnalyzeOptions {
-    std::vector<std::string> traces;
+/// The command's options: what to compute, and where and how to show it.
+struct AnalyzeCommandOptions {
+    AnalyzeOptions analysis;
     std::string csv_path;
     std::string json_path;
     std::string html_path;
-    std::string scaling = "auto";
-    std::string convention = "modelfactors";
-    std::string model = "auto";
+    std::string parts_csv_path;
     bool fraction = false;
     bool no_color = false;
-    bool replay = true;
-    bool whole_trace = false;
-    std::string collectives = "dimemas";
-    std::string replay_method = "events";
-    std::string eager_limit = "32k";
-    std::string parts_csv_path;
-    FocusOptions focus;
-    std::vector<std::string> labels; // --label, one per trace
 };
 
 metrics::IdealOptions ideal_options(const AnalyzeOptions& o) {
@@ -402,9 +394,32 @@ std::string choose_model(const AnalyzeOptions& o, const std::vector<metrics::Hyb
     return o.model;
 }
 
-void run_analyze(AnalyzeOptions o) {
+/// Everything analyze computes, for its reports.
+struct Computed {
+    AnalyzeOptions options; // with the folders expanded
+    Analyzed analyzed;
+    metrics::SeriesAnalysis series;
+    metrics::OpenMpSeries omp;
+    std::string model;
+    MetricTable table;
+    std::string description;
+};
+
+/// Refuses options that do not go together, before any work.
+void check_analyze_options(const AnalyzeOptions& o) {
+    run_labels(o.traces, o.labels); // a wrong count
+    if (!o.focus.region.empty() && o.model != "mpi" && o.model != "additive" && o.model != "auto") {
+        throw std::invalid_argument(fmt::format(
+            "--region with --model {}: the metrics of all instances together exist for the MPI "
+            "models (mpi, additive); for the OpenMP and hybrid models, analyse one instance with "
+            "--from/--to, or each with --phases",
+            o.model));
+    }
+}
+
+Computed compute_analysis(AnalyzeOptions o) {
     o.traces = expand_trace_inputs(o.traces);
-    run_labels(o.traces, o.labels); // a wrong count is refused before any work
+    check_analyze_options(o);
     if (o.traces.size() > 1) {
         for (const auto& path : o.traces) {
             if (!is_simulated_trace(path)) continue;
@@ -413,19 +428,6 @@ void run_analyze(AnalyzeOptions o) {
                                       path));
         }
     }
-    check_output_paths(o.traces, {{"--csv", o.csv_path},
-                                  {"--json", o.json_path},
-                                  {"--html", o.html_path},
-                                  {"--parts-csv", o.parts_csv_path}});
-    if (!o.focus.region.empty() && o.model != "mpi" && o.model != "additive" && o.model != "auto") {
-        throw std::invalid_argument(fmt::format(
-            "--region with --model {}: the metrics of all instances together exist for the MPI "
-            "models (mpi, additive); for the OpenMP and hybrid models, analyse one instance with "
-            "--from/--to, or each with --phases",
-            o.model));
-    }
-    if (!o.parts_csv_path.empty() && o.focus.region.empty() && o.focus.phases.empty())
-        throw std::invalid_argument("--parts-csv needs --region or --phases");
     std::optional<metrics::ScalingKind> forced;
     if (o.scaling == "strong") forced = metrics::ScalingKind::strong;
     if (o.scaling == "weak") forced = metrics::ScalingKind::weak;
@@ -443,24 +445,51 @@ void run_analyze(AnalyzeOptions o) {
         }
     }
     const std::string model = choose_model(o, omp.runs);
-    const MetricTable table = model_table(model, series, omp);
-    const TerminalStyle style = terminal_style(o.no_color, o.fraction);
+    MetricTable table = model_table(model, series, omp);
+    std::string description = describe_model(model, series);
+    return {.options = std::move(o),
+            .analyzed = std::move(analyzed),
+            .series = series,
+            .omp = omp,
+            .model = model,
+            .table = std::move(table),
+            .description = std::move(description)};
+}
+
+nlohmann::json report_of(const Computed& c) {
+    return analysis_json(c.series, c.analyzed, run_labels(c.options.traces, c.options.labels));
+}
+
+void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
+    AnalyzeOptions given = command.analysis;
+    given.traces = expand_trace_inputs(given.traces);
+    check_output_paths(given.traces, {{"--csv", command.csv_path},
+                                      {"--json", command.json_path},
+                                      {"--html", command.html_path},
+                                      {"--parts-csv", command.parts_csv_path}});
+    check_analyze_options(given);
+    if (!command.parts_csv_path.empty() && given.focus.region.empty() && given.focus.phases.empty())
+        throw std::invalid_argument("--parts-csv needs --region or --phases");
+    const Computed c = compute_analysis(given);
+    const auto& [o, analyzed, series, omp, model, table, model_description] = c;
+    const auto convention = series.convention;
+    const TerminalStyle style = terminal_style(command.no_color, command.fraction);
+    std::ostream null_stream(nullptr);
+    std::ostream& out = output.print ? std::cout : null_stream;
     for (const auto& parts : analyzed.parts) { // what the table covers, unless the whole run
         if (parts.focus.kind == TraceFocus::Kind::window)
-            std::cout << fmt::format("{}: {}\n", parts.focus.path, parts.focus.description);
+            out << fmt::format("{}: {}\n", parts.focus.path, parts.focus.description);
         if (parts.focus.kind == TraceFocus::Kind::region)
-            std::cout << fmt::format("{}: {}, all together\n", parts.focus.path,
-                                     parts.focus.description);
+            out << fmt::format("{}: {}, all together\n", parts.focus.path, parts.focus.description);
     }
-    const std::string model_description = describe_model(model, series);
     const bool mpi_model = model == "mpi" || model == "additive";
-    std::cout << model_description << "\n\n" << format_terminal_table(table, style);
+    out << model_description << "\n\n" << format_terminal_table(table, style);
     if (mpi_model) {
-        for (const auto& trace : series.traces) std::cout << format_rank_breakdown(trace, style);
+        for (const auto& trace : series.traces) out << format_rank_breakdown(trace, style);
     } else {
         for (const auto& run : omp.runs) {
-            std::cout << format_thread_breakdown(run, style)
-                      << format_region_table(run, pcf_labels(run.path), style);
+            out << format_thread_breakdown(run, style)
+                << format_region_table(run, pcf_labels(run.path), style);
         }
     }
     std::string parts_csv;
@@ -470,55 +499,58 @@ void run_analyze(AnalyzeOptions o) {
         PartsReport report{
             fmt::format("{}: {}", parts.summaries.front().path, parts.focus.description),
             parts_table(model, parts, convention)};
-        std::cout << "\n"
-                  << wrap_text(report.title, style.width)
-                  << format_parts_table(report.table, part_spans(parts.focus), style);
+        out << "\n"
+            << wrap_text(report.title, style.width)
+            << format_parts_table(report.table, part_spans(parts.focus), style);
         if (!parts_csv.empty()) parts_csv += '\n';
         parts_csv += model == "openmp" ? format_pypop_csv(report.table)
                                        : format_modelfactors_csv(report.table);
         reports.push_back(std::move(report));
     }
-    if (!o.parts_csv_path.empty()) write_text_file(o.parts_csv_path, parts_csv);
-    if (!o.csv_path.empty())
-        write_text_file(o.csv_path, model == "openmp" ? format_pypop_csv(table)
-                                                      : format_modelfactors_csv(table));
-    if (!o.json_path.empty())
-        write_text_file(o.json_path,
-                        json_text(analysis_json(series, analyzed, run_labels(o.traces, o.labels))));
-    if (!o.html_path.empty())
-        write_text_file(o.html_path, render_analysis_html({.table = table,
-                                                           .description = model_description,
-                                                           .series = series,
-                                                           .runs = omp.runs,
-                                                           .per_thread = !mpi_model,
-                                                           .parts = reports}));
+    if (!command.parts_csv_path.empty()) write_text_file(command.parts_csv_path, parts_csv);
+    if (!command.csv_path.empty())
+        write_text_file(command.csv_path, model == "openmp" ? format_pypop_csv(table)
+                                                            : format_modelfactors_csv(table));
+    if (!output.print || !command.json_path.empty()) output.report = report_of(c);
+    if (!command.json_path.empty()) write_text_file(command.json_path, json_text(output.report));
+    if (!command.html_path.empty())
+        write_text_file(command.html_path, render_analysis_html({.table = table,
+                                                                 .description = model_description,
+                                                                 .series = series,
+                                                                 .runs = omp.runs,
+                                                                 .per_thread = !mpi_model,
+                                                                 .parts = reports}));
+    output.analysis = AnalysisResult{.model = model,
+                                     .description = model_description,
+                                     .table = table,
+                                     .report = {}}; // in output.report
 }
 
 } // namespace
 
-nlohmann::json analysis_json_of(const std::vector<std::string>& traces) {
-    AnalyzeOptions o;
-    o.traces = expand_trace_inputs(traces);
-    Analyzed analyzed = summarize_all(o);
-    const auto series = metrics::analyze_series(analyzed.summaries, std::nullopt,
-                                                metrics::SerTransConvention::modelfactors);
-    note_mixed_series(series, analyzed);
-    return analysis_json(series, analyzed, run_labels(o.traces, {}));
+AnalysisResult analyze_traces(const AnalyzeOptions& options) {
+    Computed c = compute_analysis(options);
+    auto report = report_of(c);
+    return {.model = std::move(c.model),
+            .description = std::move(c.description),
+            .table = std::move(c.table),
+            .report = std::move(report)};
 }
 
-void add_analyze_command(CLI::App& app) {
-    auto options = std::make_shared<AnalyzeOptions>();
+void add_analyze_command(CLI::App& app, CommandOutput& output) {
+    auto command = std::make_shared<AnalyzeCommandOptions>();
+    auto* options = &command->analysis;
     auto* cmd =
         app.add_subcommand("analyze", "Compute the POP metrics of one trace or a scaling series");
     cmd->add_option("traces", options->traces,
                     "Paraver traces (.prv or .prv.gz), one per run of the series, or folders "
                     "of them (simulated *.sim.prv left out)")
         ->required();
-    cmd->add_option("--csv", options->csv_path, "Write BSC modelfactors' CSV layout to FILE");
-    cmd->add_option("--json", options->json_path,
+    cmd->add_option("--csv", command->csv_path, "Write BSC modelfactors' CSV layout to FILE");
+    cmd->add_option("--json", command->json_path,
                     "Write every number, with names and units, to FILE");
     cmd->add_option(
-        "--html", options->html_path,
+        "--html", command->html_path,
         "Write a self-contained HTML report (table, scaling plots, per-rank breakdown) to FILE");
     cmd->add_option("--scaling", options->scaling,
                     "Scaling kind of the series (auto = detect as modelfactors)")
@@ -547,17 +579,17 @@ void add_analyze_command(CLI::App& app) {
                   "Analyse the whole trace, also where tracing was switched off on every thread "
                   "(by default those spans are left out: the traced windows are analysed)");
     add_focus_options(cmd, options->focus);
-    cmd->add_option("--parts-csv", options->parts_csv_path,
+    cmd->add_option("--parts-csv", command->parts_csv_path,
                     "With --region or --phases: write the metrics of each instance or phase to "
                     "FILE (modelfactors' layout, one column each; one table per trace)");
     cmd->add_option("--label", options->labels,
                     "Name the runs in the JSON report, one per trace in the order given "
                     "(comma-separated or repeated; default: each trace's file name)")
         ->delimiter(',');
-    cmd->add_flag("--fraction", options->fraction,
+    cmd->add_flag("--fraction", command->fraction,
                   "Show efficiencies as fractions (0-1) instead of %");
-    cmd->add_flag("--no-color", options->no_color, "No colours, even on a terminal");
-    cmd->callback([options] { run_analyze(*options); });
+    cmd->add_flag("--no-color", command->no_color, "No colours, even on a terminal");
+    cmd->callback([command, &output] { run_analyze(*command, output); });
 }
 
 } // namespace popsim::simulator

@@ -1,20 +1,30 @@
 #pragma once
 // The popsim subcommands. Each registers itself on the CLI11 app and runs when selected; errors
 // propagate as exceptions to main(), which maps them to exit codes (docs/user-guide.md).
+#include "simulator/analysis.hpp"
 #include "simulator/trace_inputs.hpp"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace popsim::simulator {
 
-void add_analyze_command(CLI::App& app);
+/// What analyze, simulate and whatif give back besides what they print and write: the library's
+/// results (include/popsim/popsim.hpp). The program prints them; the library does not.
+struct CommandOutput {
+    bool print = true;                      // the terminal report, on stdout
+    nlohmann::json report;                  // what --json writes (always filled when not printing)
+    std::optional<AnalysisResult> analysis; // analyze's table (its report is `report`)
+};
+
+void add_analyze_command(CLI::App& app, CommandOutput& output);
 void add_synth_command(CLI::App& app);
-void add_simulate_command(CLI::App& app);
-void add_whatif_command(CLI::App& app);
+void add_simulate_command(CLI::App& app, CommandOutput& output);
+void add_whatif_command(CLI::App& app, CommandOutput& output);
 void add_convert_command(CLI::App& app);
 void add_cut_command(CLI::App& app);
 void add_events_command(CLI::App& app);
@@ -26,9 +36,6 @@ class RegressionFound : public std::runtime_error {
   public:
     using std::runtime_error::runtime_error;
 };
-
-/// What `analyze --json` writes for `traces` (files or folders) with the default options.
-nlohmann::json analysis_json_of(const std::vector<std::string>& traces);
 
 /// The input trace every command but synth takes: a required, existing file.
 inline CLI::Option*

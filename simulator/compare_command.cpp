@@ -1,6 +1,7 @@
 // popsim compare: two results side by side, failing when an efficiency drops by more than allowed:
 // the check a project runs in CI after each merge.
 #include "replay/trace_error.hpp"
+#include "simulator/analysis.hpp"
 #include "simulator/commands.hpp"
 #include "simulator/json_report.hpp"
 #include "simulator/terminal_report.hpp"
@@ -32,7 +33,7 @@ constexpr const char* k_sections[] = {"mpi_multiplicative", "scaling", "mpi_addi
 
 /// A result: an `analyze --json` report, or the traces it analyses (files or folders).
 nlohmann::json load_result(const std::string& input) {
-    if (!input.ends_with(".json")) return analysis_json_of({input});
+    if (!input.ends_with(".json")) return analyze_traces({.traces = {input}}).report;
     std::ifstream in(input);
     if (!in) throw replay::TraceError(input, 0, "cannot open");
     nlohmann::json j;

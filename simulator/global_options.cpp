@@ -31,6 +31,10 @@ void add_global_options(CLI::App& app) {
                    "default: the machine's memory)");
 }
 
+void set_global_options(const GlobalOptions& options) {
+    g_options = options;
+}
+
 replay::ReadOptions read_options() {
     replay::ReadOptions options;
     options.application = g_options.application;

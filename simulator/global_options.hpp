@@ -14,12 +14,14 @@ struct GlobalOptions {
     std::uint32_t application = 0; // --app: which application of a multi-application trace
     bool strict = false;           // refuse traces that need repairs instead of repairing them
     bool allow_truncated = false;  // analyse truncated traces up to their last record
-    std::string max_memory;        // --max-memory SIZE; empty: the machine's memory
+    std::string max_memory = {};   // --max-memory SIZE; empty: the machine's memory
 };
 
 /// The values given on the command line (defaults before parsing).
 const GlobalOptions& global_options();
 void add_global_options(CLI::App& app);
+/// Sets them all: the library parses each call's options anew, from these values.
+void set_global_options(const GlobalOptions& options);
 
 /// ReadOptions with the global options applied.
 replay::ReadOptions read_options();

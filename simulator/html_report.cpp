@@ -75,24 +75,6 @@ std::string cell(const std::optional<double>& v, ValueKind kind) {
     return "<td>-</td>";
 }
 
-std::string table_html(const MetricTable& t) {
-    std::string out = "<table class=\"metrics\"><tr><th>" + escape_xml(t.column_title) + "</th>";
-    for (const auto& c : t.columns) out += "<th>" + escape_xml(c) + "</th>";
-    out += "</tr>";
-    auto rows = [&](const std::vector<MetricRow>& list, const char* cls) {
-        for (const auto& r : list) {
-            out +=
-                fmt::format(R"(<tr class="{}"><td class="label" style="padding-left:{}px">{}</td>)",
-                            cls, 10 + 22 * r.level, escape_xml(r.label));
-            for (const auto& v : r.values) out += cell(v, r.kind);
-            out += "</tr>";
-        }
-    };
-    rows(t.factors, "factor");
-    rows(t.raw, "raw");
-    return out + "</table>";
-}
-
 std::string page(const std::string& title, const std::string& body) {
     const auto now = std::chrono::system_clock::now();
     return fmt::format("<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
@@ -282,13 +264,31 @@ std::string parts_section(const PartsReport& parts) {
     return "<h2>" + escape_xml(parts.title) + "</h2><div class=\"charts\">" + render_svg(chart) +
            "</div>" +
            (n <= k_max_table_columns
-                ? table_html(parts.table)
+                ? metric_table_html(parts.table)
                 : fmt::format("<p class=\"meta\">{} {}s: each one's metrics are in the JSON "
                               "(--json) and the CSV (--parts-csv).</p>",
                               n, kind));
 }
 
 } // namespace
+
+std::string metric_table_html(const MetricTable& t) {
+    std::string out = "<table class=\"metrics\"><tr><th>" + escape_xml(t.column_title) + "</th>";
+    for (const auto& c : t.columns) out += "<th>" + escape_xml(c) + "</th>";
+    out += "</tr>";
+    auto rows = [&](const std::vector<MetricRow>& list, const char* cls) {
+        for (const auto& r : list) {
+            out +=
+                fmt::format(R"(<tr class="{}"><td class="label" style="padding-left:{}px">{}</td>)",
+                            cls, 10 + 22 * r.level, escape_xml(r.label));
+            for (const auto& v : r.values) out += cell(v, r.kind);
+            out += "</tr>";
+        }
+    };
+    rows(t.factors, "factor");
+    rows(t.raw, "raw");
+    return out + "</table>";
+}
 
 std::string pop_color(double v) {
     static constexpr double dark_red[3] = {0.690, 0.074, 0.074},
@@ -307,7 +307,7 @@ std::string render_analysis_html(const AnalysisReport& r) {
     for (auto at = description.find('\n'); at != std::string::npos; at = description.find('\n'))
         description.replace(at, 1, "<br>");
     body += "</ul><p class=\"meta\">" + description + "</p>";
-    body += "<h2>Metrics</h2>" + scale_legend() + table_html(r.table);
+    body += "<h2>Metrics</h2>" + scale_legend() + metric_table_html(r.table);
     body += scaling_charts(r.table) +
             (r.per_thread ? thread_breakdown_charts(r.runs) : breakdown_charts(r.series));
     for (const auto& p : r.parts) body += parts_section(p);

@@ -16,6 +16,10 @@ namespace popsim::simulator {
 /// from 0.8 light green darkening toward 1. Returns a CSS rgb() colour.
 std::string pop_color(double efficiency);
 
+/// The metric table alone, coloured on the POP scale with inline styles (a notebook shows it as
+/// the report does).
+std::string metric_table_html(const MetricTable& table);
+
 /// The metrics of the phases or region instances of one trace (one column each), plotted over
 /// the run: where in the timeline each efficiency drops.
 struct PartsReport {

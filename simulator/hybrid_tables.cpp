@@ -229,6 +229,21 @@ nlohmann::json hybrid_json(const metrics::HybridRun& r) {
                       {"load_imbalance_contribution", g.load_imbalance_contribution}});
              return list;
          }()},
+        {"thread_breakdown_ns",
+         [&] {
+             auto list = nlohmann::json::array();
+             const auto split = metrics::thread_time_split(r);
+             for (std::size_t i = 0; i < split.size(); ++i) {
+                 const std::uint32_t process = r.process_of[i];
+                 list.push_back({{"process", process + 1},
+                                 {"thread", i - r.master[process] + 1},
+                                 {"useful", split[i].useful},
+                                 {"idle_in_regions", split[i].idle_in_regions},
+                                 {"serial", split[i].serial},
+                                 {"mpi", split[i].mpi}});
+             }
+             return list;
+         }()},
         {"talp",
          {{"parallel_efficiency", t.parallel},
           {"mpi_parallel_efficiency", t.mpi_parallel},

@@ -1,14 +1,12 @@
 // popsim: POP efficiency metrics and MPI replay from Paraver traces.
 #include "popsim/version.hpp"
 #include "replay/allocator_tuning.hpp"
-#include "replay/engine/engine.hpp"
-#include "replay/trace_error.hpp"
 #include "simulator/commands.hpp"
+#include "simulator/failure.hpp"
 #include "simulator/global_options.hpp"
 
 #include <fmt/format.h>
 #include <iostream>
-#include <new>
 
 int main(int argc, char** argv) {
     using namespace popsim::simulator;
@@ -22,10 +20,11 @@ int main(int argc, char** argv) {
                            e.what());
     });
     add_global_options(app);
-    add_analyze_command(app);
+    CommandOutput output; // printed
+    add_analyze_command(app, output);
     add_synth_command(app);
-    add_simulate_command(app);
-    add_whatif_command(app);
+    add_simulate_command(app, output);
+    add_whatif_command(app, output);
     add_convert_command(app);
     add_cut_command(app);
     add_events_command(app);
@@ -35,25 +34,12 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e);
         return code == 0 ? 0 : k_exit_usage;
-    } catch (const RegressionFound& e) {
-        std::cerr << "popsim: regression: " << e.what() << "\n";
-        return k_exit_regression;
-    } catch (const popsim::replay::ReplayDeadlock& e) {
-        std::cerr << "popsim: error: " << e.what() << "\n";
-        return k_exit_bad_input;
-    } catch (const popsim::replay::TraceError& e) {
-        std::cerr << "popsim: error: " << e.what() << "\n";
-        return k_exit_bad_input;
-    } catch (const std::invalid_argument& e) { // a value the options could not take
-        std::cerr << "popsim: error: " << e.what() << "\n";
-        return k_exit_usage;
-    } catch (const std::bad_alloc&) {
-        std::cerr << "popsim: error: out of memory (the memory of the machine or the process "
-                     "limit, ulimit -v, is too small for this run)\n";
-        return k_exit_failure;
-    } catch (const std::exception& e) {
-        std::cerr << "popsim: error: " << e.what() << "\n";
-        return k_exit_failure;
+    } catch (...) {
+        const auto failure = current_failure();
+        std::cerr << (failure.status == k_exit_regression ? "popsim: regression: "
+                                                          : "popsim: error: ")
+                  << failure.message << "\n";
+        return failure.status;
     }
     return 0;
 }

@@ -59,7 +59,7 @@ nlohmann::json result_json(const SimulateOptions& o, const LoadedProgram& loaded
     return j;
 }
 
-void run_simulate(const SimulateOptions& o) {
+void run_simulate(const SimulateOptions& o, CommandOutput& output) {
     check_output_paths({o.trace}, {{"-o", o.output, true}, {"--json", o.json_path}});
     ProgressBar progress({{.label = "reading", .total = input_file_bytes({o.trace})},
                           {.label = "simulating", .unit = ProgressBar::Unit::operations}});
@@ -73,30 +73,30 @@ void run_simulate(const SimulateOptions& o) {
     const replay::ReplayResult result = replay_reporting(
         loaded, *network, {.on_progress = [&](std::uint64_t ops) { progress.add(1, ops); }});
     const auto real = loaded.real_runtime;
-    std::cout << fmt::format("trace              {}\n", o.trace);
+    std::ostream null_stream(nullptr);
+    std::ostream& out = output.print ? std::cout : null_stream;
+    out << fmt::format("trace              {}\n", o.trace);
     if (!loaded.window.empty()) std::cout << fmt::format("focus              {}\n", loaded.window);
-    std::cout << fmt::format("network            {}\n",
-                             describe_network(o.network, loaded.program.tasks));
+    out << fmt::format("network            {}\n",
+                       describe_network(o.network, loaded.program.tasks));
     if (real)
-        std::cout << fmt::format("real runtime       {:.6f} s\n",
-                                 static_cast<double>(*real) * 1e-9);
-    std::cout << fmt::format("predicted runtime  {:.6f} s\n",
-                             static_cast<double>(result.runtime) * 1e-9);
+        out << fmt::format("real runtime       {:.6f} s\n", static_cast<double>(*real) * 1e-9);
+    out << fmt::format("predicted runtime  {:.6f} s\n", static_cast<double>(result.runtime) * 1e-9);
     if (real && result.runtime > 0)
-        std::cout << fmt::format("speed-up           {:.4f}\n",
-                                 static_cast<double>(*real) / static_cast<double>(result.runtime));
+        out << fmt::format("speed-up           {:.4f}\n",
+                           static_cast<double>(*real) / static_cast<double>(result.runtime));
     if (!o.output.empty()) {
         replay::write_simulated_paraver(*loaded.trace, loaded.program, result, o.output,
                                         loaded.window_bounds);
-        std::cerr << "popsim: wrote " << o.output << " and its .pcf/.row\n";
+        if (output.print) std::cerr << "popsim: wrote " << o.output << " and its .pcf/.row\n";
     }
-    if (!o.json_path.empty())
-        write_text_file(o.json_path, json_text(result_json(o, loaded, result)));
+    output.report = result_json(o, loaded, result);
+    if (!o.json_path.empty()) write_text_file(o.json_path, json_text(output.report));
 }
 
 } // namespace
 
-void add_simulate_command(CLI::App& app) {
+void add_simulate_command(CLI::App& app, CommandOutput& output) {
     auto options = std::make_shared<SimulateOptions>();
     auto* cmd = app.add_subcommand(
         "simulate", "Replay a trace on a network model and write the simulated timeline");
@@ -108,7 +108,7 @@ void add_simulate_command(CLI::App& app) {
                     "Write the simulated timeline as a Paraver trace (.prv, with .pcf/.row)");
     cmd->add_option("--json", options->json_path,
                     "Write the predicted times (predicted_runtime_ns, per task) to FILE");
-    cmd->callback([options] { run_simulate(*options); });
+    cmd->callback([options, &output] { run_simulate(*options, output); });
 }
 
 } // namespace popsim::simulator

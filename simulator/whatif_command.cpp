@@ -285,7 +285,7 @@ std::vector<WhatifAxis> axes_of(const std::vector<SweptParameter>& parameters,
     return out;
 }
 
-void run_whatif(const WhatifOptions& o) {
+void run_whatif(const WhatifOptions& o, CommandOutput& output) {
     check_output_paths({o.trace},
                        {{"--csv", o.csv_path}, {"--json", o.json_path}, {"--html", o.html_path}});
     const auto parameters = swept_parameters(o.network);
@@ -330,16 +330,18 @@ void run_whatif(const WhatifOptions& o) {
     });
     const Time ideal_runtime = ideal_of_ratio.at(1.0);
     const auto style = terminal_style(o.no_color, o.fraction);
-    std::cout << wrap_text(fmt::format("{}: real runtime {:.6f} s, ideal network {:.6f} s", o.trace,
-                                       static_cast<double>(real_runtime) * 1e-9,
-                                       static_cast<double>(ideal_runtime) * 1e-9),
-                           style.width);
+    std::ostream null_stream(nullptr);
+    std::ostream& out = output.print ? std::cout : null_stream;
+    out << wrap_text(fmt::format("{}: real runtime {:.6f} s, ideal network {:.6f} s", o.trace,
+                                 static_cast<double>(real_runtime) * 1e-9,
+                                 static_cast<double>(ideal_runtime) * 1e-9),
+                     style.width);
     std::vector<std::string> swept;
     for (const auto& p : parameters)
         if (p.values.size() > 1) swept.push_back(p.name);
     const std::string network = describe_network(configs.front().network, program.tasks, swept);
-    std::cout << wrap_text(fmt::format("network: {}", network), style.width) << '\n';
-    std::cout << format_terminal(parameters, configs, predictions, style);
+    out << wrap_text(fmt::format("network: {}", network), style.width) << '\n';
+    out << format_terminal(parameters, configs, predictions, style);
     if (!o.csv_path.empty())
         write_text_file(o.csv_path, format_csv(parameters, configs, predictions));
     if (!o.html_path.empty()) {
@@ -356,20 +358,18 @@ void run_whatif(const WhatifOptions& o) {
                  .e = predictions[i].e});
         write_text_file(o.html_path, render_whatif_html(report));
     }
-    if (!o.json_path.empty()) {
-        nlohmann::json j = report_header("whatif");
-        j["trace"] = o.trace;
-        j["real_runtime_ns"] = real_runtime;
-        j["ideal_runtime_ns"] = ideal_runtime;
-        j["warnings"] = warnings_json(loaded.warnings);
-        j["configurations"] = configurations_json(parameters, configs, predictions);
-        write_text_file(o.json_path, json_text(j));
-    }
+    nlohmann::json& j = output.report = report_header("whatif");
+    j["trace"] = o.trace;
+    j["real_runtime_ns"] = real_runtime;
+    j["ideal_runtime_ns"] = ideal_runtime;
+    j["warnings"] = warnings_json(loaded.warnings);
+    j["configurations"] = configurations_json(parameters, configs, predictions);
+    if (!o.json_path.empty()) write_text_file(o.json_path, json_text(j));
 }
 
 } // namespace
 
-void add_whatif_command(CLI::App& app) {
+void add_whatif_command(CLI::App& app, CommandOutput& output) {
     auto options = std::make_shared<WhatifOptions>();
     auto* cmd = app.add_subcommand(
         "whatif",
@@ -389,7 +389,7 @@ void add_whatif_command(CLI::App& app) {
     cmd->add_flag("--fraction", options->fraction,
                   "Show efficiencies as fractions (0-1) instead of %");
     cmd->add_flag("--no-color", options->no_color, "No colours, even on a terminal");
-    cmd->callback([options] { run_whatif(*options); });
+    cmd->callback([options, &output] { run_whatif(*options, output); });
 }
 
 } // namespace popsim::simulator

@@ -1,0 +1,39 @@
+#pragma once
+// What `popsim analyze` computes, apart from how it is shown: the command prints and writes it,
+// the library (include/popsim/popsim.hpp) returns it.
+#include "simulator/focus.hpp"
+#include "simulator/metric_table.hpp"
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace popsim::simulator {
+
+/// analyze's options, as the command line gives them.
+struct AnalyzeOptions {
+    std::vector<std::string> traces; // files or folders of them
+    std::string scaling = "auto";    // auto | strong | weak
+    std::string convention = "modelfactors";
+    std::string model = "auto";
+    bool replay = true;
+    bool whole_trace = false;
+    std::string collectives = "dimemas";
+    std::string replay_method = "events";
+    std::string eager_limit = "32k";
+    FocusOptions focus = {};
+    std::vector<std::string> labels = {}; // --label, one per trace
+};
+
+struct AnalysisResult {
+    std::string model;       // the one shown: "mpi", "openmp", ... (auto resolved)
+    std::string description; // "Model: ...", the scaling kind, the convention
+    MetricTable table;       // that model's table, as printed
+    nlohmann::json report;   // what --json writes (schema popsim/1)
+};
+
+/// Reads, summarises and replays the traces and computes every model's metrics; bad options are
+/// std::invalid_argument, bad traces replay::TraceError. Warnings go to stderr unless --quiet.
+AnalysisResult analyze_traces(const AnalyzeOptions& options);
+
+} // namespace popsim::simulator

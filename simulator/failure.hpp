@@ -1,0 +1,16 @@
+#pragma once
+// What a failed command tells its user: the exit status and the message, one mapping for the
+// program (main) and the library (include/popsim/popsim.hpp).
+#include <string>
+
+namespace popsim::simulator {
+
+struct Failure {
+    int status;          // k_exit_usage, k_exit_bad_input, k_exit_failure or k_exit_regression
+    std::string message; // printed after "popsim: error: " ("popsim: regression: " for 4)
+};
+
+/// The failure the exception being handled means; call it inside a catch block.
+Failure current_failure();
+
+} // namespace popsim::simulator
