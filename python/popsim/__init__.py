@@ -144,7 +144,7 @@ class Analysis:
 
     @staticmethod
     def _per_item(traces, items, columns):
-        frames = [pd.DataFrame(items(t)).assign(run=t["label"]) for t in traces]
+        frames = [pd.DataFrame(items(t), columns=columns[1:]).assign(run=t["label"]) for t in traces]
         return pd.concat(frames, ignore_index=True)[columns]
 
     def __repr__(self):

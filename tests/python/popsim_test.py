@@ -1,0 +1,145 @@
+"""The Python module against hand-computed examples: pandas tables in PyPOP's layout, the
+per-rank and per-thread data, a tidy what-if table, popsim's errors and warnings.
+
+usage: POPSIM=build/popsim PYTHONPATH=<the module's folder> python3 -m unittest popsim_test
+(tests/CMakeLists.txt runs it on the build tree; tests/package_test.sh on the installed package)
+"""
+
+import math
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+import warnings
+
+import pandas as pd
+
+import popsim
+
+SCRATCH = tempfile.mkdtemp(prefix="popsim_python_")
+
+
+def tearDownModule():
+    shutil.rmtree(SCRATCH)
+
+
+def synth(name, description):
+    """A trace `popsim synth` writes from `description`."""
+    text = os.path.join(SCRATCH, name + ".txt")
+    with open(text, "w") as f:
+        f.write(description)
+    trace = os.path.join(SCRATCH, name + ".prv")
+    subprocess.run([os.environ["POPSIM"], "synth", text, "-o", trace], check=True, capture_output=True)
+    return trace
+
+
+# Two ranks computing 1 s and 3 s (LB = PE = 2/3, runtime 3 s); four computing 1 s each (LB 1).
+UNEVEN = "ranks 2\n0 compute 1s\n1 compute 3s\n"
+EVEN = "ranks 4\n0 compute 1s\n1 compute 1s\n2 compute 1s\n3 compute 1s\n"
+
+
+class Analyze(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.uneven, cls.even = synth("uneven", UNEVEN), synth("even", EVEN)
+        cls.a = popsim.analyze([cls.uneven, cls.even])
+
+    def test_metrics_are_rows_and_runs_columns(self):
+        m = self.a.metrics
+        self.assertEqual(list(m.columns), ["2", "4"])
+        self.assertEqual(m.columns.name, "Number of processes")
+        self.assertAlmostEqual(m.loc["Load balance", "2"], 2 / 3)
+        self.assertEqual(m.loc["Load balance", "4"], 1.0)
+        self.assertAlmostEqual(m.loc["Parallel efficiency", "2"], 2 / 3)
+        # 4 s of computation in both runs: strong scaling, computation scalability 1.
+        self.assertEqual(m.loc["Computation scalability", "4"], 1.0)
+        self.assertEqual(self.a.model, "mpi")
+
+    def test_raw_rows_in_the_units_of_their_labels(self):
+        self.assertEqual(list(self.a.raw.loc["Runtime (s)"]), [3.0, 1.0])
+        self.assertEqual(self.a.raw.attrs["units"][0], "s")
+
+    def test_runs_and_ranks(self):
+        runs = self.a.runs
+        self.assertEqual(list(runs["label"]), ["uneven.prv", "even.prv"])
+        self.assertEqual(list(runs["runtime_ns"]), [3_000_000_000, 1_000_000_000])
+        ranks = self.a.per_rank
+        self.assertEqual(len(ranks), 6)
+        second = ranks[(ranks["run"] == "uneven.prv") & (ranks["rank"] == 2)]
+        self.assertEqual(second["useful"].item(), 3_000_000_000)
+        first = ranks[(ranks["run"] == "uneven.prv") & (ranks["rank"] == 1)]
+        self.assertEqual(first["load_imbalance"].item(), 2_000_000_000)
+
+    def test_shown_as_popsim_prints_it(self):
+        self.assertIn("66.67%", repr(self.a))
+        html = self.a._repr_html_()
+        self.assertIn("<table", html)
+        self.assertIn("background:", html)  # the POP colours
+
+    def test_the_report_is_the_json_one(self):
+        self.assertEqual(self.a.report["schema"], "popsim/1")
+
+
+class PerThread(unittest.TestCase):
+    def test_where_each_thread_time_goes(self):
+        # One process, two threads; a 2 s parallel region after 1 s of serial code: the master
+        # computes all along, the worker computes 1 s in the region and idles 1 s there; its
+        # first second, outside any region, is serial time.
+        trace = synth(
+            "omp",
+            "ranks 1 threads 2\n"
+            "0.0 compute 1s\n0.0 event 60000001 1\n0.0 compute 2s\n0.0 event 60000001 0\n"
+            "0.1 at 1s\n0.1 event 60000001 1\n0.1 compute 1s\n0.1 idle 1s\n0.1 event 60000001 0\n",
+        )
+        a = popsim.analyze(trace)
+        self.assertEqual(a.model, "openmp")
+        threads = a.per_thread.set_index("thread")
+        self.assertEqual(threads.loc[1, "useful"], 3_000_000_000)
+        self.assertEqual(threads.loc[2, "useful"], 1_000_000_000)
+        self.assertEqual(threads.loc[2, "idle_in_regions"], 1_000_000_000)
+        self.assertEqual(threads.loc[2, "serial"], 1_000_000_000)
+
+
+class Networks(unittest.TestCase):
+    def test_whatif_is_tidy_with_typed_columns(self):
+        trace = synth("whatif", UNEVEN)
+        w = popsim.whatif(trace, latency=["1us", "10us"], bandwidth=["1GB/s", "inf"])
+        self.assertEqual(len(w), 4)  # the cross product
+        self.assertEqual(sorted(set(w["latency_ns"])), [1000, 10000])
+        self.assertTrue(pd.api.types.is_integer_dtype(w["latency_ns"]))
+        self.assertEqual(list(w["predicted_runtime_ns"]), [3_000_000_000] * 4)  # no message
+        self.assertEqual(w.columns[-1], "transfer_efficiency")
+        self.assertEqual(w.attrs["real_runtime_ns"], 3_000_000_000)
+
+    def test_simulate(self):
+        runtimes, threads = popsim.simulate(synth("simulate", UNEVEN), latency="5us")
+        self.assertEqual(runtimes["predicted_runtime_ns"], 3_000_000_000)
+        self.assertEqual(list(threads["useful_ns"]), [1_000_000_000, 3_000_000_000])
+
+
+class Errors(unittest.TestCase):
+    def test_bad_input_names_the_file(self):
+        with self.assertRaises(popsim.Error) as caught:
+            popsim.analyze("nope.prv")
+        self.assertEqual(caught.exception.kind, "bad_input")
+        self.assertEqual(str(caught.exception), "nope.prv: no such file or folder")
+
+    def test_an_option_the_command_does_not_take(self):
+        with self.assertRaises(popsim.Error) as caught:
+            popsim.analyze(synth("usage", UNEVEN), model="bogus")
+        self.assertEqual(caught.exception.kind, "usage")
+        self.assertIn("--model: bogus", str(caught.exception))
+
+    def test_warnings_are_python_warnings(self):
+        trace = synth("cut", UNEVEN + "declared_end 2s\n")
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            popsim.analyze(trace, no_replay=True)
+        messages = [str(w.message) for w in caught if issubclass(w.category, popsim.TraceWarning)]
+        self.assertEqual(len(messages), 1)
+        self.assertIn("records lie after the trace end the header declares", messages[0])
+
+
+if __name__ == "__main__":
+    unittest.main()
