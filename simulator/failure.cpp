@@ -15,6 +15,8 @@ Failure current_failure() {
         throw;
     } catch (const RegressionFound& e) {
         return {k_exit_regression, e.what()};
+    } catch (const CLI::CallForHelp&) { // the library's options ask for help
+        return {k_exit_usage, "--help: the library prints nothing; see `popsim COMMAND --help`"};
     } catch (const CLI::ParseError& e) { // the library's options; the program's go to app.exit
         return {k_exit_usage, e.what()};
     } catch (const replay::ReplayDeadlock& e) {

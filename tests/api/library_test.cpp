@@ -87,6 +87,11 @@ TEST_CASE("library: errors are the program's, with their kind") {
     CHECK(error_of([&] {
               popsim::analyze({trace}, {{"no-such-option", ""}});
           }).first == popsim::Error::Kind::usage);
+    CHECK(error_of([&] {
+              popsim::analyze({trace}, {{"help", ""}});
+          }) == std::pair{popsim::Error::Kind::usage,
+                          std::string(
+                              "--help: the library prints nothing; see `popsim COMMAND --help`")});
     // A failed call leaves nothing behind: the next one runs with its own options.
     CHECK(popsim::analyze({trace}).table.model == "mpi");
     CHECK_FALSE(popsim::version().empty());
