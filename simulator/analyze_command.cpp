@@ -374,9 +374,8 @@ std::string choose_model(const AnalyzeOptions& o, const std::vector<metrics::Hyb
     const std::string runs_are = runs.size() == 1 ? "the trace makes" : "the traces make";
     if (o.model == "auto") {
         if (mpi || !threads || !o.focus.region.empty()) return "mpi";
-        std::cerr << fmt::format("popsim: note: {} no MPI call: showing the OpenMP model "
-                                 "(--model mpi shows the MPI one)\n",
-                                 runs_are);
+        print_note(fmt::format(
+            "{} no MPI call: showing the OpenMP model (--model mpi shows the MPI one)", runs_are));
         return "openmp";
     }
     if ((o.model == "mpi" || o.model == "additive") && !mpi && threads) {

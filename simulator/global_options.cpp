@@ -15,7 +15,7 @@ const GlobalOptions& global_options() {
 void add_global_options(CLI::App& app) {
     app.fallthrough();
     app.add_flag("-q,--quiet", g_options.quiet,
-                 "Print no warnings (the JSON reports still list them)");
+                 "Print no warnings or notes (the JSON reports still list the warnings)");
     app.add_option("--app", g_options.application,
                    "In a trace with several applications, analyse application N (default: the "
                    "one that calls MPI)")

@@ -11,7 +11,8 @@
 int main(int argc, char** argv) {
     using namespace popsim::simulator;
     popsim::replay::keep_freed_memory_in_heap();
-    CLI::App app{"popsim: POP efficiency metrics and ideal-network replay of MPI traces"};
+    // Named, so every usage line says "popsim", not the path it was run by (the man page's).
+    CLI::App app{"popsim: POP efficiency metrics and ideal-network replay of MPI traces", "popsim"};
     app.set_version_flag("--version", popsim::k_version);
     app.require_subcommand(1);
     app.failure_message([](const CLI::App*, const CLI::Error& e) {

@@ -3,6 +3,7 @@
 #include "replay/line_reader.hpp"
 #include "replay/simulated_trace.hpp"
 #include "replay/trace_error.hpp"
+#include "simulator/warning_output.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -70,9 +71,8 @@ std::vector<std::string> traces_in_folder(const std::string& folder) {
     }
     std::sort(traces.begin(), traces.end(), natural_less);
     for (const auto& s : simulated)
-        std::cerr << fmt::format("popsim: note: {}: a simulated trace, left out of the folder's "
-                                 "series (name it to analyse it)\n",
-                                 s);
+        print_note(fmt::format(
+            "{}: a simulated trace, left out of the folder's series (name it to analyse it)", s));
     return traces;
 }
 

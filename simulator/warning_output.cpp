@@ -16,6 +16,10 @@ void print_warning(const std::string& message) {
     if (!global_options().quiet) std::cerr << "popsim: warning: " << message << "\n";
 }
 
+void print_note(const std::string& message) {
+    if (!global_options().quiet) std::cerr << "popsim: note: " << message << "\n";
+}
+
 nlohmann::json warnings_json(const replay::WarningLog& log) {
     auto out = nlohmann::json::array();
     for (const auto& w : log.all()) {

@@ -15,6 +15,10 @@ void print_warnings(const std::string& path, const replay::WarningLog& log);
 /// nothing with --quiet.
 void print_warning(const std::string& message);
 
+/// "popsim: note: MESSAGE" on stderr: what popsim chose for the user (a model, the traces of a
+/// folder), which the reports show too; nothing with --quiet.
+void print_note(const std::string& message);
+
 /// [{"kind", "count", "message", "instances"}, ...]
 nlohmann::json warnings_json(const replay::WarningLog& log);
 

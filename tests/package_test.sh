@@ -23,6 +23,7 @@ popsim="$work/root/usr/bin/popsim"
     fail "the installed popsim does not analyse the example"
 man_page="$work/root/usr/share/man/man1/popsim.1.gz"
 commands=$("$popsim" --help | awk '/^Subcommands:/ { on = 1; next } on && NF { print $1 }')
+! zgrep -qF "$build" "$man_page" || fail "the man page names the build tree: $(zgrep -F "$build" "$man_page" | head -1)"
 for command in $commands; do
     zgrep -qF ".SS \"popsim $command\"" "$man_page" || fail "the man page lacks popsim $command"
 done

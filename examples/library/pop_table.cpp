@@ -18,6 +18,8 @@ void print_row(const popsim::Metric& metric) {
             std::cout << '-';
         else if (metric.unit == "fraction")
             std::cout << std::fixed << std::setprecision(2) << 100 * *value << '%';
+        else if (metric.unit == "count")
+            std::cout << std::fixed << std::setprecision(0) << *value;
         else if (metric.unit == "ns")
             std::cout << std::fixed << std::setprecision(6) << *value / 1e9;
         else

@@ -9,6 +9,7 @@ import math
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 import warnings
@@ -99,6 +100,13 @@ class PerThread(unittest.TestCase):
         self.assertEqual(threads.loc[2, "useful"], 1_000_000_000)
         self.assertEqual(threads.loc[2, "idle_in_regions"], 1_000_000_000)
         self.assertEqual(threads.loc[2, "serial"], 1_000_000_000)
+
+    def test_nothing_on_stderr(self):
+        # The command would say it chose the OpenMP model; the library only returns it.
+        trace = synth("omp_quiet", "ranks 1 threads 2\n0.0 compute 1s\n0.1 compute 1s\n")
+        call = f"import popsim; assert popsim.analyze({trace!r}).model == 'openmp'"
+        run = subprocess.run([sys.executable, "-c", call], capture_output=True, text=True)
+        self.assertEqual((run.returncode, run.stderr), (0, ""))
 
 
 class Networks(unittest.TestCase):

@@ -49,7 +49,7 @@ TEST_CASE("cli inputs: a folder is its traces in natural order, without the simu
     const auto simulated = write_run(dir, "run2.sim", 2);
     const auto json = (dir.parent_path() / "cli_inputs_folder.json").string();
     const auto r =
-        test::run_popsim("analyze --no-replay --quiet " + dir.string() + " --json " + json);
+        test::run_popsim("analyze --no-replay " + dir.string() + " --json " + json);
     CHECK(r.status == 0);
     CHECK(r.output.starts_with(fmt::format("popsim: note: {}: a simulated trace, left out of the "
                                            "folder's series (name it to analyse it)\n",
