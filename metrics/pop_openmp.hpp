@@ -30,7 +30,11 @@ struct HybridRun {
     std::vector<ThreadBreakdown> threads;
     std::vector<std::uint32_t> master;     // per process, its first thread
     std::vector<std::uint32_t> process_of; // per thread
-    std::optional<IdealRun> ideal;         // from the ideal-network replay
+    /// Thread t's index among its process's threads (0 for the master).
+    std::uint32_t thread_in_process(std::size_t t) const {
+        return static_cast<std::uint32_t>(t) - master[process_of[t]];
+    }
+    std::optional<IdealRun> ideal; // from the ideal-network replay
     std::vector<std::vector<std::pair<Time, Time>>>
         regions; // per process: its master's parallel regions
     /// Per process, TALP's split of its threads' idle time inside parallel regions: per region

@@ -25,15 +25,16 @@ struct AnalyzeOptions {
     std::vector<std::string> labels = {}; // --label, one per trace
 };
 
-struct AnalysisResult {
-    std::string model;       // the one shown: "mpi", "openmp", ... (auto resolved)
+/// The table analyze shows, and what it shows it as.
+struct AnalysisTable {
+    std::string model;       // "mpi", "openmp", ... (auto resolved)
     std::string description; // "Model: ...", the scaling kind, the convention
     MetricTable table;       // that model's table, as printed
-    nlohmann::json report;   // what --json writes (schema popsim/1)
 };
 
-/// Reads, summarises and replays the traces and computes every model's metrics; bad options are
-/// std::invalid_argument, bad traces replay::TraceError. Warnings go to stderr unless --quiet.
-AnalysisResult analyze_traces(const AnalyzeOptions& options);
+/// Reads, summarises and replays the traces and computes every model's metrics: what --json
+/// writes (schema popsim/1). Bad options are std::invalid_argument, bad traces
+/// replay::TraceError. Warnings go to stderr unless --quiet.
+nlohmann::json analysis_report(const AnalyzeOptions& options);
 
 } // namespace popsim::simulator

@@ -399,9 +399,7 @@ struct Computed {
     Analyzed analyzed;
     metrics::SeriesAnalysis series;
     metrics::OpenMpSeries omp;
-    std::string model;
-    MetricTable table;
-    std::string description;
+    AnalysisTable shown;
 };
 
 /// Refuses options that do not go together, before any work.
@@ -416,9 +414,8 @@ void check_analyze_options(const AnalyzeOptions& o) {
     }
 }
 
+/// The analysis of options whose folders are expanded and which check_analyze_options accepted.
 Computed compute_analysis(AnalyzeOptions o) {
-    o.traces = expand_trace_inputs(o.traces);
-    check_analyze_options(o);
     if (o.traces.size() > 1) {
         for (const auto& path : o.traces) {
             if (!is_simulated_trace(path)) continue;
@@ -444,15 +441,14 @@ Computed compute_analysis(AnalyzeOptions o) {
         }
     }
     const std::string model = choose_model(o, omp.runs);
-    MetricTable table = model_table(model, series, omp);
-    std::string description = describe_model(model, series);
+    AnalysisTable shown{.model = model,
+                        .description = describe_model(model, series),
+                        .table = model_table(model, series, omp)};
     return {.options = std::move(o),
             .analyzed = std::move(analyzed),
             .series = series,
             .omp = omp,
-            .model = model,
-            .table = std::move(table),
-            .description = std::move(description)};
+            .shown = std::move(shown)};
 }
 
 nlohmann::json report_of(const Computed& c) {
@@ -469,12 +465,12 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
     check_analyze_options(given);
     if (!command.parts_csv_path.empty() && given.focus.region.empty() && given.focus.phases.empty())
         throw std::invalid_argument("--parts-csv needs --region or --phases");
-    const Computed c = compute_analysis(given);
-    const auto& [o, analyzed, series, omp, model, table, model_description] = c;
+    Computed c = compute_analysis(given);
+    const auto& [o, analyzed, series, omp, shown] = c;
+    const auto& [model, model_description, table] = shown;
     const auto convention = series.convention;
     const TerminalStyle style = terminal_style(command.no_color, command.fraction);
-    std::ostream null_stream(nullptr);
-    std::ostream& out = output.print ? std::cout : null_stream;
+    std::ostream& out = output.terminal();
     for (const auto& parts : analyzed.parts) { // what the table covers, unless the whole run
         if (parts.focus.kind == TraceFocus::Kind::window)
             out << fmt::format("{}: {}\n", parts.focus.path, parts.focus.description);
@@ -519,21 +515,16 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
                                                                  .runs = omp.runs,
                                                                  .per_thread = !mpi_model,
                                                                  .parts = reports}));
-    output.analysis = AnalysisResult{.model = model,
-                                     .description = model_description,
-                                     .table = table,
-                                     .report = {}}; // in output.report
+    if (!output.print) output.analysis = std::move(c.shown);
 }
 
 } // namespace
 
-AnalysisResult analyze_traces(const AnalyzeOptions& options) {
-    Computed c = compute_analysis(options);
-    auto report = report_of(c);
-    return {.model = std::move(c.model),
-            .description = std::move(c.description),
-            .table = std::move(c.table),
-            .report = std::move(report)};
+nlohmann::json analysis_report(const AnalyzeOptions& options) {
+    AnalyzeOptions given = options;
+    given.traces = expand_trace_inputs(given.traces);
+    check_analyze_options(given);
+    return report_of(compute_analysis(std::move(given)));
 }
 
 void add_analyze_command(CLI::App& app, CommandOutput& output) {

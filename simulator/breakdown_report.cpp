@@ -49,8 +49,7 @@ std::string format_rank_breakdown(const metrics::TraceSummary& s, const Terminal
 }
 
 std::string thread_label(const metrics::HybridRun& run, std::size_t t) {
-    const std::uint32_t process = run.process_of[t];
-    return fmt::format("{}.{}", process + 1, t - run.master[process] + 1);
+    return fmt::format("{}.{}", run.process_of[t] + 1, run.thread_in_process(t) + 1);
 }
 
 std::string format_thread_breakdown(const metrics::HybridRun& run, const TerminalStyle& style,

@@ -5,6 +5,7 @@
 #include "simulator/trace_inputs.hpp"
 
 #include <CLI/CLI.hpp>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
@@ -16,9 +17,15 @@ namespace popsim::simulator {
 /// What analyze, simulate and whatif give back besides what they print and write: the library's
 /// results (include/popsim/popsim.hpp). The program prints them; the library does not.
 struct CommandOutput {
-    bool print = true;                      // the terminal report, on stdout
-    nlohmann::json report;                  // what --json writes (always filled when not printing)
-    std::optional<AnalysisResult> analysis; // analyze's table (its report is `report`)
+    bool print = true;                     // the terminal report, on stdout
+    nlohmann::json report;                 // what --json writes (always filled when not printing)
+    std::optional<AnalysisTable> analysis; // analyze's table, when not printing
+
+    /// Where the terminal report goes: stdout, or nowhere.
+    std::ostream& terminal() const {
+        static std::ostream discarded(nullptr);
+        return print ? std::cout : discarded;
+    }
 };
 
 void add_analyze_command(CLI::App& app, CommandOutput& output);

@@ -33,7 +33,7 @@ constexpr const char* k_sections[] = {"mpi_multiplicative", "scaling", "mpi_addi
 
 /// A result: an `analyze --json` report, or the traces it analyses (files or folders).
 nlohmann::json load_result(const std::string& input) {
-    if (!input.ends_with(".json")) return analyze_traces({.traces = {input}}).report;
+    if (!input.ends_with(".json")) return analysis_report({.traces = {input}});
     std::ifstream in(input);
     if (!in) throw replay::TraceError(input, 0, "cannot open");
     nlohmann::json j;

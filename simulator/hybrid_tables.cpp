@@ -234,9 +234,8 @@ nlohmann::json hybrid_json(const metrics::HybridRun& r) {
              auto list = nlohmann::json::array();
              const auto split = metrics::thread_time_split(r);
              for (std::size_t i = 0; i < split.size(); ++i) {
-                 const std::uint32_t process = r.process_of[i];
-                 list.push_back({{"process", process + 1},
-                                 {"thread", i - r.master[process] + 1},
+                 list.push_back({{"process", r.process_of[i] + 1},
+                                 {"thread", r.thread_in_process(i) + 1},
                                  {"useful", split[i].useful},
                                  {"idle_in_regions", split[i].idle_in_regions},
                                  {"serial", split[i].serial},

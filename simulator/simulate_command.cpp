@@ -73,8 +73,7 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
     const replay::ReplayResult result = replay_reporting(
         loaded, *network, {.on_progress = [&](std::uint64_t ops) { progress.add(1, ops); }});
     const auto real = loaded.real_runtime;
-    std::ostream null_stream(nullptr);
-    std::ostream& out = output.print ? std::cout : null_stream;
+    std::ostream& out = output.terminal();
     out << fmt::format("trace              {}\n", o.trace);
     if (!loaded.window.empty()) std::cout << fmt::format("focus              {}\n", loaded.window);
     out << fmt::format("network            {}\n",

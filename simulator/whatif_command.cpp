@@ -330,8 +330,7 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
     });
     const Time ideal_runtime = ideal_of_ratio.at(1.0);
     const auto style = terminal_style(o.no_color, o.fraction);
-    std::ostream null_stream(nullptr);
-    std::ostream& out = output.print ? std::cout : null_stream;
+    std::ostream& out = output.terminal();
     out << wrap_text(fmt::format("{}: real runtime {:.6f} s, ideal network {:.6f} s", o.trace,
                                  static_cast<double>(real_runtime) * 1e-9,
                                  static_cast<double>(ideal_runtime) * 1e-9),
