@@ -789,7 +789,8 @@ class ProgramBuilder {
     void finish_collectives() {
         for (CollectiveIndex ci = 0; ci < p_.collectives.size(); ++ci) {
             auto& coll = p_.collectives[ci];
-            if (options_.collectives == CollectiveSync::mpi) coll.flow = data_flow(coll);
+            coll.flow =
+                options_.collectives == CollectiveSync::mpi ? data_flow(coll) : dimemas_flow(coll);
             if (members_[ci].size() != expected_members_[ci]) {
                 const OpIndex first = members_[ci].front();
                 const ReplayThread th = p_.thread_of(first);
@@ -858,6 +859,13 @@ CollectiveFlow data_flow(const Collective& coll) {
     default:
         return CollectiveFlow::all_members;
     }
+}
+
+CollectiveFlow dimemas_flow(const Collective& coll) {
+    constexpr std::uint16_t k_reduce = 9;
+    return coll.call_id == k_reduce && data_flow(coll) == CollectiveFlow::to_root
+               ? CollectiveFlow::to_root
+               : CollectiveFlow::all_members;
 }
 
 bool left_before_last_arrived(const Trace& trace, const ReplayProgram& p, CollectiveIndex c,

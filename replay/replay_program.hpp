@@ -36,14 +36,14 @@ inline constexpr std::uint32_t k_none = std::numeric_limits<std::uint32_t>::max(
 
 /// Which members of a collective wait for which (ProgramOptions::collectives).
 enum class CollectiveFlow : std::uint8_t {
-    all_members, // every member leaves once the last has arrived (Dimemas; also Allreduce, ...)
+    all_members, // every member leaves once the last has arrived (Allreduce, Barrier, ...)
     to_root,     // Gather, Gatherv, Reduce: the root waits for all, the others leave at once
     from_root,   // Bcast, Scatter, Scatterv: the others wait for the root, which leaves at once
 };
 
 /// How collectives synchronise their members in the replay.
 enum class CollectiveSync : std::uint8_t {
-    dimemas, // every collective waits for its last member, as Dimemas replays them (default)
+    dimemas, // as Dimemas replays them (dimemas_flow): Reduce to its root, the others all (default)
     mpi,     // each waits only where its data flows (CollectiveFlow by call)
 };
 
@@ -170,6 +170,11 @@ MessageOps message_ops(const ReplayProgram& program);
 /// Where a rooted collective's data flows (Gather/Reduce: to the root, Bcast/Scatter: from it);
 /// all_members for the others and for one whose root the trace does not mark.
 CollectiveFlow data_flow(const Collective& collective);
+
+/// How Dimemas synchronises a collective: MPI_Reduce with a marked root flows to the root
+/// (prv2dim writes it root-synchronised: the others send their data and go on); every other
+/// collective waits for its last member.
+CollectiveFlow dimemas_flow(const Collective& collective);
 
 /// Whether, in the trace, a member of collective `c` left it before its last member entered (a
 /// Gather's non-roots go on at once): waiting for the last member, its replay runs later than

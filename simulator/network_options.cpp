@@ -49,9 +49,10 @@ void add_eager_option(CLI::App* cmd, std::string& value) {
 
 void add_collectives_option(CLI::App* cmd, std::string& value) {
     cmd->add_option("--collectives", value,
-                    "How collectives synchronise in the replay: dimemas (every member waits for "
-                    "the last, as Dimemas and published POP numbers) or mpi (only where data "
-                    "flows: Gather/Reduce roots wait for all, Bcast/Scatter members for the root)")
+                    "How collectives synchronise in the replay: dimemas (as Dimemas and "
+                    "published POP numbers: every member waits for the last, but Reduce only at "
+                    "its root) or mpi (only where data flows: Gather/Reduce roots wait for all, "
+                    "Bcast/Scatter members for the root)")
         ->check(CLI::IsMember({"dimemas", "mpi"}))
         ->capture_default_str();
 }

@@ -259,12 +259,12 @@ TEST_CASE("replay: a communication record outside any MPI call is reported and l
           "receive 20-20 ns");
 }
 
-TEST_CASE("replay: every collective synchronises its communicator") {
+TEST_CASE("replay: every collective but MPI_Reduce synchronises its communicator") {
     // Whatever the operation, on the ideal network all leave when the last (3 s) arrives: 3 + 1 = 4
     // s.
     for (const char* call :
-         {"Barrier", "Bcast", "Reduce", "Allreduce", "Gather", "Gatherv", "Scatter", "Scatterv",
-          "Allgather", "Allgatherv", "Alltoall", "Alltoallv", "Reduce_scatter", "Scan", "Exscan"}) {
+         {"Barrier", "Bcast", "Allreduce", "Gather", "Gatherv", "Scatter", "Scatterv", "Allgather",
+          "Allgatherv", "Alltoall", "Alltoallv", "Reduce_scatter", "Scan", "Exscan"}) {
         INFO(call);
         std::string d = "ranks 3\n";
         for (int r = 0; r < 3; ++r) {
@@ -276,6 +276,28 @@ TEST_CASE("replay: every collective synchronises its communicator") {
         CHECK(r.events.runtime == 4 * s);
         CHECK(r.program.collectives.size() == 1);
     }
+}
+
+TEST_CASE("replay: MPI_Reduce waits at its root only, as Dimemas replays it") {
+    // Ranks 0, 1, 2 reach the Reduce at 1, 2 and 3 s, then compute 1 s. The non-roots send their
+    // data and go on; the root leaves when the last has arrived (3 s).
+    auto reduce = [](int root) {
+        std::string d = "ranks 3\n";
+        for (int r = 0; r < 3; ++r) {
+            const auto rank = std::to_string(r);
+            d += rank + " compute " + std::to_string(r + 1) + "s\n" + rank +
+                 " Reduce 1s size=8 root=" + std::to_string(root) + "\n" + rank + " compute 1s\n";
+        }
+        return replay_both("reduce_root" + std::to_string(root), d);
+    };
+    const auto first = reduce(0); // the root is first: it waits until 3 s
+    CHECK(first.events.threads[0].end == 4 * s);
+    CHECK(first.events.threads[1].end == 3 * s);
+    CHECK(first.events.threads[2].end == 4 * s);
+    const auto last = reduce(2); // the root is last: nobody waits
+    CHECK(last.events.threads[0].end == 2 * s);
+    CHECK(last.events.threads[1].end == 3 * s);
+    CHECK(last.events.threads[2].end == 4 * s);
 }
 
 TEST_CASE("replay: persistent sends (MPI_Start) block like MPI_Send") {
