@@ -29,6 +29,9 @@ void add_network_options(CLI::App* cmd, NetworkOptions& o, bool single_values) {
                     "configuration files)");
     cmd->add_option("--tasks-per-node", o.tasks_per_node,
                     std::string("Tasks per node (filled in order)") + list);
+    cmd->add_option("--cpus-per-node", o.cpus_per_node,
+                    "CPUs per node, shared by its tasks first come first served as in Dimemas "
+                    "(default: one per task)");
     cmd->add_option("--cpu-ratio", o.cpu_ratio,
                     std::string("Relative CPU speed: bursts take traced / ratio") + list);
     cmd->add_option("--mapping", o.mapping,
@@ -123,6 +126,10 @@ replay::network::DimemasParameters dimemas_parameters(const NetworkOptions& o,
             throw std::invalid_argument("--tasks-per-node must be at least 1");
     }
     if (o.cpu_ratio) p.cpu_ratio = parse_cpu_ratio(*o.cpu_ratio);
+    if (o.cpus_per_node) {
+        p.cpus_per_node = count(*o.cpus_per_node, "--cpus-per-node");
+        if (p.cpus_per_node == 0) throw std::invalid_argument("--cpus-per-node must be at least 1");
+    }
     p.node_of_task = task_nodes(o.mapping, tasks, p.tasks_per_node);
     return p;
 }
@@ -130,7 +137,7 @@ replay::network::DimemasParameters dimemas_parameters(const NetworkOptions& o,
 std::unique_ptr<replay::network::NetworkModel> make_network(const NetworkOptions& o,
                                                             std::uint32_t tasks) {
     const bool dimemas = o.model == "dimemas" || !o.config.empty() || o.latency || o.bandwidth ||
-                         o.buses || o.links || o.tasks_per_node || o.cpu_ratio ||
+                         o.buses || o.links || o.tasks_per_node || o.cpu_ratio || o.cpus_per_node ||
                          o.mapping != "fill";
     if (!dimemas) return std::make_unique<replay::network::IdealNetwork>();
     return std::make_unique<replay::network::DimemasNetwork>(dimemas_parameters(o, tasks));
@@ -152,6 +159,8 @@ std::string describe_network(const NetworkOptions& o, std::uint32_t tasks,
         {"buses", unlimited_or(p.buses)},
         {"links", unlimited_or(p.in_links)},
         {"tasks-per-node", std::to_string(p.tasks_per_node)},
+        {"cpus-per-node",
+         p.cpus_per_node == 0 ? std::string("one per task") : std::to_string(p.cpus_per_node)},
         {"cpu-ratio", fmt::format("{:g}", p.cpu_ratio)},
         {"mapping", o.mapping},
         {"eager", o.eager}};

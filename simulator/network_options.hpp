@@ -15,7 +15,8 @@ namespace popsim::simulator {
 struct NetworkOptions {
     std::string model = "ideal"; // ideal | dimemas
     std::string config;          // a Dimemas .cfg (implies dimemas)
-    std::optional<std::string> latency, bandwidth, buses, tasks_per_node, cpu_ratio, links;
+    std::optional<std::string> latency, bandwidth, buses, tasks_per_node, cpu_ratio, links,
+        cpus_per_node;
     std::string mapping = "fill"; // fill | interleaved | an explicit list of 0-based nodes per task
     std::string eager = "32k";
     std::string collectives = "dimemas";

@@ -54,7 +54,8 @@ nlohmann::json result_json(const SimulateOptions& o, const LoadedProgram& loaded
                                 {"fork_join_ns", x.fork_join},
                                 {"mpi_ns", x.mpi()},
                                 {"waiting_ns", x.waiting},
-                                {"transfer_ns", x.transfer}});
+                                {"transfer_ns", x.transfer},
+                                {"cpu_wait_ns", x.cpu_wait}});
     }
     return j;
 }

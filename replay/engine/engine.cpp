@@ -1,5 +1,6 @@
 #include "replay/engine/engine.hpp"
 
+#include "replay/engine/cpu_scheduler.hpp"
 #include "replay/engine/event_queue.hpp"
 #include "replay/network/ideal.hpp"
 
@@ -29,17 +30,38 @@ const char* kind_name(OpKind k) {
     return "?";
 }
 
+/// How a thread resumes at a scheduled time: after its own piece of CPU work (a timer), or woken
+/// by another thread, when it first needs a CPU for an instant (CpuScheduler) at the tail or the
+/// head of its node's ready queue.
+enum class Resume : std::uint8_t { timer, woken, woken_first };
+
+/// Where a thread stands with its node's CPUs when they are shared (CpuScheduler).
+enum class CpuState : std::uint8_t { none, queued, granted, working };
+
+std::vector<std::uint32_t> thread_nodes(const ReplayProgram& p, const network::NetworkModel& m) {
+    std::vector<std::uint32_t> nodes(p.thread_count());
+    for (ReplayThread t = 0; t < p.thread_count(); ++t) nodes[t] = m.node_of(p.thread_task[t]);
+    return nodes;
+}
+
 /// `Model`: a concrete final model, whose calls are inlined, or NetworkModel for any other.
 template <class Model> class Engine {
   public:
     Engine(const ReplayProgram& p, Model& model, const EngineOptions& options)
         : p_(p), model_(model), timeline_(options.timeline), on_progress_(options.on_progress),
-          zero_cost_(model.zero_cost()), pc_(p.thread_count()), begun_op_(p.thread_count(), k_none),
-          op_begin_(p.thread_count(), 0), blocked_(p.thread_count(), false),
-          arrived_in_collective_(p.thread_count(), false), startup_paid_(p.thread_count(), false),
-          message_(p.messages.size()), transfer_start_(zero_cost_ ? 0 : p.messages.size(), k_unset),
+          cpus_(thread_nodes(p, model), model.cpus_per_node()),
+          zero_cost_(model.zero_cost() && !cpus_.limited()), pc_(p.thread_count()),
+          begun_op_(p.thread_count(), k_none), op_begin_(p.thread_count(), 0),
+          blocked_(p.thread_count(), false), arrived_in_collective_(p.thread_count(), false),
+          startup_paid_(p.thread_count(), false), message_(p.messages.size()),
+          transfer_start_(zero_cost_ ? 0 : p.messages.size(), k_unset),
           arrival_(p.messages.size(), k_unset), coll_arrived_(p.collectives.size(), 0),
           coll_latest_(p.collectives.size(), 0), root_arrival_(p.collectives.size(), k_unset) {
+        model.prepare(p);
+        if (cpus_.limited()) {
+            cpu_.assign(p.thread_count(), CpuState::none);
+            resume_.assign(p.thread_count(), Resume::timer);
+        }
         result_.threads.resize(p.thread_count());
         if (timeline_) {
             result_.op_begin.assign(p.op_count(), k_unset);
@@ -56,6 +78,11 @@ template <class Model> class Engine {
             now_ = e.time;
             ++result_.events;
             step(e.thread);
+            if (cpus_.limited())
+                cpus_.dispatch([this](ReplayThread t) {
+                    cpu_[t] = CpuState::granted;
+                    step(t);
+                });
         }
         report_progress();
         check_all_finished();
@@ -71,14 +98,49 @@ template <class Model> class Engine {
         unreported_ops_ = 0;
     }
 
-    void schedule(ReplayThread thread, Time at) {
+    void schedule(ReplayThread thread, Time at, Resume how = Resume::timer) {
         blocked_[thread] = false;
+        if (cpus_.limited()) resume_[thread] = how;
         queue_.push(at, thread);
     }
 
     /// A message for `thread` has its arrival time: re-check the receive it is blocked in, if any.
     void wake_receiver(ReplayThread thread, Time at) {
-        if (blocked_[thread] && p_.op_kind[pc_[thread]] == OpKind::recv_wait) schedule(thread, at);
+        if (blocked_[thread] && p_.op_kind[pc_[thread]] == OpKind::recv_wait)
+            schedule(thread, at, Resume::woken);
+    }
+
+    /// With shared CPUs, whether the thread may go on at its event: it gives back the CPU its
+    /// piece of work held; a woken thread first needs a CPU for an instant (Dimemas' zero-length
+    /// work before a blocked thread resumes).
+    bool cpu_turn(ReplayThread thread) {
+        if (cpu_[thread] == CpuState::working) {
+            cpus_.release(thread);
+            cpu_[thread] = CpuState::none;
+        }
+        if (resume_[thread] == Resume::timer) return true;
+        if (cpu_[thread] == CpuState::none) {
+            cpus_.request(thread, resume_[thread] == Resume::woken_first);
+            cpu_[thread] = CpuState::queued;
+        } else { // granted: the instant passes
+            resume_[thread] = Resume::timer;
+            cpu_[thread] = CpuState::working;
+            queue_.push(now_, thread);
+        }
+        return false;
+    }
+
+    /// With shared CPUs, whether the thread holds a CPU for the piece of work it is at; if not, it
+    /// joins its node's ready queue and resumes here when granted one.
+    bool take_cpu(ReplayThread thread, bool at_head) {
+        if (!cpus_.limited()) return true;
+        if (cpu_[thread] == CpuState::granted) {
+            cpu_[thread] = CpuState::working;
+            return true;
+        }
+        cpus_.request(thread, at_head);
+        cpu_[thread] = CpuState::queued;
+        return false;
     }
 
     /// The thread leaves `op` at `at`: account its time and move on.
@@ -108,6 +170,7 @@ template <class Model> class Engine {
 
     /// Runs `thread` from its current operation until it blocks or has to wait for a later time.
     void step(ReplayThread thread) {
+        if (cpus_.limited() && !cpu_turn(thread)) return;
         while (pc_[thread] < p_.thread_end_op(thread)) {
             const OpIndex op = pc_[thread];
             // First time the thread reaches `op` (it may come back to it after blocking).
@@ -141,6 +204,10 @@ template <class Model> class Engine {
                     total = add_times(total, message_startup(p_.wait_messages[i]));
             return total;
         }
+        case OpKind::collective:
+            return p_.collectives[ref].flow == CollectiveFlow::to_root
+                       ? model_.rooted_startup(p_.collectives[ref])
+                       : 0;
         default:
             return 0;
         }
@@ -152,6 +219,7 @@ template <class Model> class Engine {
         if (zero_cost_ || startup_paid_[thread]) return true;
         const Time cost = startup_cost(op);
         if (cost == 0) return true;
+        if (!take_cpu(thread, true)) return false;
         startup_paid_[thread] = true;
         schedule(thread, add_times(now_, cost));
         return false;
@@ -176,6 +244,11 @@ template <class Model> class Engine {
     }
 
     bool run_burst(ReplayThread thread, OpIndex op) {
+        if (!take_cpu(thread, false)) return false;
+        if (cpus_.limited()) { // the burst runs from when it got a CPU
+            result_.threads[thread].cpu_wait += now_ - op_begin_[thread];
+            op_begin_[thread] = now_;
+        }
         const Time done = add_times(now_, model_.burst(p_.burst_duration(op)));
         result_.threads[thread].useful += done - now_;
         finish_op(thread, op, done);
@@ -218,7 +291,7 @@ template <class Model> class Engine {
             if (message_[m].sender_blocked) {
                 message_[m].sender_blocked = false;
                 finish_op(msg.sender, pc_[msg.sender], now_); // still at its send
-                schedule(msg.sender, now_);
+                schedule(msg.sender, now_, Resume::woken_first);
             }
         }
         finish_op(thread, op, now_);
@@ -236,8 +309,8 @@ template <class Model> class Engine {
             }
             latest = std::max(latest, a);
         }
-        if (latest > now_) {
-            schedule(thread, latest);
+        if (latest > now_) { // the last message wakes it
+            schedule(thread, latest, Resume::woken);
             return false;
         }
         finish_op(thread, op, now_);
@@ -264,11 +337,15 @@ template <class Model> class Engine {
             }
             break;
         case CollectiveFlow::to_root: // the root needs every member's data, the others go on
-            if (p_.is_root(op))
+            if (p_.is_root(op)) {
                 blocked_[thread] = true;
-            else
-                leave_collective(op, model_.collective(coll, now_));
-            release_root_when_complete(c);
+            } else { // its data goes to the root as a message (Dimemas' root-synchronised Reduce)
+                const Time delivered = model_.transfer(
+                    {k_none, p_.thread_task[thread], coll.root_task, coll.send_bytes}, now_);
+                coll_latest_[c] = std::max(coll_latest_[c], delivered);
+                leave_collective(op, delivered);
+            }
+            release_root_when_complete(c, thread);
             return false;
         case CollectiveFlow::from_root: // the others need the root's data
             if (root_arrival_[c] == k_unset) break;
@@ -292,20 +369,23 @@ template <class Model> class Engine {
         return pc_[t] == op && arrived_in_collective_[t];
     }
 
-    void leave_collective(OpIndex member, Time done) {
+    void leave_collective(OpIndex member, Time done, Resume how = Resume::woken) {
         const ReplayThread t = p_.thread_of(member);
         arrived_in_collective_[t] = false;
         finish_op(t, member, done);
-        schedule(t, done);
+        schedule(t, done, how);
     }
 
-    void release_root_when_complete(CollectiveIndex c) {
+    /// Once every member of a collective flowing to its root has arrived, the root leaves when
+    /// the last data has reached it; a root that arrives last with all data there goes straight on.
+    void release_root_when_complete(CollectiveIndex c, ReplayThread arriving) {
         const auto& coll = p_.collectives[c];
         if (coll_arrived_[c] < coll.member_count) return;
         for (auto i = coll.first_member; i < coll.first_member + coll.member_count; ++i) {
             const OpIndex member = p_.collective_members[i];
-            if (p_.is_root(member) && waits_in(member))
-                leave_collective(member, model_.collective(coll, coll_latest_[c]));
+            if (!p_.is_root(member) || !waits_in(member)) continue;
+            const bool straight_on = p_.thread_of(member) == arriving && coll_latest_[c] == now_;
+            leave_collective(member, coll_latest_[c], straight_on ? Resume::timer : Resume::woken);
         }
     }
 
@@ -345,7 +425,10 @@ template <class Model> class Engine {
     bool timeline_;
     std::function<void(std::uint64_t)> on_progress_;
     std::uint64_t unreported_ops_ = 0;
-    bool zero_cost_; // no startups and nothing in transfer: skip their bookkeeping
+    engine::CpuScheduler cpus_;
+    std::vector<CpuState> cpu_;  // per thread, when CPUs are shared
+    std::vector<Resume> resume_; // how each thread resumes at its next event, when CPUs are shared
+    bool zero_cost_;             // no startups and nothing in transfer: skip their bookkeeping
     engine::EventQueue queue_;
     Time now_ = 0;
     std::vector<OpIndex> pc_;

@@ -15,7 +15,8 @@ struct ThreadTimes {
     Time fork_join = 0; // in OpenMP fork/join barriers, waiting for the task's other threads
     Time waiting = 0;   // blocked in MPI for a partner (dependencies)
     Time transfer = 0;  // blocked in MPI while its data crosses the network
-    Time mpi() const { return end - useful - fork_join; }
+    Time cpu_wait = 0;  // ready for a burst while its node's CPUs ran other threads
+    Time mpi() const { return end - useful - fork_join - cpu_wait; }
     Time outside_mpi() const { return useful + fork_join; } // prv2dim's "burst" time of a task
 };
 

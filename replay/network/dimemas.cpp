@@ -27,6 +27,34 @@ bool DimemasNetwork::zero_cost() const {
            p_.intra_bandwidth_mbps == 0 && p_.cpu_ratio == 1.0;
 }
 
+void DimemasNetwork::prepare(const ReplayProgram& program) {
+    program_ = &program;
+    placements_.clear();
+    machine_nodes_ = p_.nodes;
+    for (std::uint32_t task = 0; task < program.tasks; ++task)
+        machine_nodes_ = std::max(machine_nodes_, node_of(task) + 1);
+}
+
+const DimemasNetwork::Placement& DimemasNetwork::placement(const Collective& op) const {
+    auto [it, added] = placements_.try_emplace(op.communicator);
+    if (!added || program_ == nullptr) return it->second;
+    std::map<std::uint32_t, std::uint32_t> on_node;
+    for (auto i = op.first_member; i < op.first_member + op.member_count; ++i) {
+        const OpIndex member = program_->collective_members[i];
+        ++on_node[node_of(program_->thread_task[program_->thread_of(member)])];
+    }
+    it->second.nodes = static_cast<std::uint32_t>(on_node.size());
+    for (const auto& [node, members] : on_node)
+        it->second.most_on_a_node = std::max(it->second.most_on_a_node, members);
+    return it->second;
+}
+
+Time DimemasNetwork::rooted_startup(const Collective& op) const {
+    const auto& where = placement(op);
+    return std::max(where.nodes > 1 ? p_.inter_latency : 0,
+                    where.most_on_a_node > 1 ? p_.intra_latency : 0);
+}
+
 std::uint32_t DimemasNetwork::node_of(std::uint32_t task) const {
     if (task < p_.node_of_task.size()) return p_.node_of_task[task];
     return task / std::max<std::uint32_t>(1, p_.tasks_per_node);
@@ -69,7 +97,7 @@ Time DimemasNetwork::transfer(const TransferRequest& r, Time ready) {
     return done;
 }
 
-std::uint32_t DimemasNetwork::stages(CollectiveModel::Stages s, std::uint32_t members) const {
+std::uint32_t DimemasNetwork::stages(CollectiveModel::Stages s, std::uint32_t members) {
     switch (s) {
     case CollectiveModel::Stages::none:
         return 0;
@@ -83,56 +111,62 @@ std::uint32_t DimemasNetwork::stages(CollectiveModel::Stages s, std::uint32_t me
     return 0;
 }
 
-Time DimemasNetwork::stage_cost(const Collective& op, CollectiveModel::Size rule) const {
+namespace {
+double stage_bytes(const Collective& op, CollectiveModel::Size rule) {
     const double s = static_cast<double>(op.send_bytes), r = static_cast<double>(op.recv_bytes);
-    double bytes = 0;
     switch (rule) {
     case CollectiveModel::Size::min:
-        bytes = std::min(s, r);
-        break;
+        return std::min(s, r);
     case CollectiveModel::Size::max:
-        bytes = std::max(s, r);
-        break;
-    case CollectiveModel::Size::mean:
-        bytes = (s + r) / 2;
-        break;
+        return std::max(s, r);
+    case CollectiveModel::Size::mean: // whole bytes, as Dimemas counts them
+        return std::floor((s + r) / 2);
     case CollectiveModel::Size::twice_max:
-        bytes = 2 * std::max(s, r);
-        break;
+        return 2 * std::max(s, r);
     case CollectiveModel::Size::send_plus_recv:
-        bytes = s + r;
-        break;
+        return s + r;
     }
-    // Whole bytes, as Dimemas counts them (the mean of two sizes may fall between two).
-    return add_times(p_.inter_latency, transmission(std::floor(bytes), p_.inter_bandwidth_mbps));
+    return 0;
 }
+} // namespace
 
-Time DimemasNetwork::collective(const Collective& op, Time ready) {
-    const auto id = dimemas_global_op_id(op.call_id);
-    // Dimemas skips the collectives file's line for MPI_Reduce (id 10): it always takes the
-    // default.
-    constexpr std::uint32_t k_reduce = 10;
-    const auto found = id && *id != k_reduce ? p_.collectives.find(*id) : p_.collectives.end();
-    const CollectiveModel& model =
-        found != p_.collectives.end() ? found->second : p_.default_collective;
-    const std::uint32_t n = op.member_count;
+/// The fan-in and fan-out phases among `members` (tasks or nodes) at one latency and bandwidth.
+Time DimemasNetwork::phases(const Collective& op, const CollectiveModel& model,
+                            std::uint32_t members, Time latency, double bandwidth_mbps,
+                            std::uint32_t buses) const {
     auto phase = [&](CollectiveModel::Stages kind, CollectiveModel::Size rule) {
-        const std::uint32_t count = stages(kind, n);
+        const std::uint32_t count = stages(kind, members);
         if (count == 0) return Time{0};
-        const Time cost = stage_cost(op, rule);
+        const Time cost = add_times(latency, transmission(stage_bytes(op, rule), bandwidth_mbps));
         Time total = 0;
         for (std::uint32_t s = 0; s < count; ++s) {
             // A logarithmic stage s pairs up n >> (s + 1) members at once; buses serialise them.
             const std::uint32_t concurrent = kind == CollectiveModel::Stages::logarithmic
-                                                 ? std::max<std::uint32_t>(1, n >> (s + 1))
+                                                 ? std::max<std::uint32_t>(1, members >> (s + 1))
                                                  : 1;
-            const std::uint32_t rounds = p_.buses == 0 ? 1 : (concurrent + p_.buses - 1) / p_.buses;
+            const std::uint32_t rounds = buses == 0 ? 1 : (concurrent + buses - 1) / buses;
             total = add_times(total, scale_time(cost, rounds));
         }
         return total;
     };
-    return add_times(add_times(ready, phase(model.fan_in, model.fan_in_size)),
+    return add_times(phase(model.fan_in, model.fan_in_size),
                      phase(model.fan_out, model.fan_out_size));
+}
+
+Time DimemasNetwork::collective(const Collective& op, Time ready) {
+    const auto id = dimemas_global_op_id(op.call_id);
+    const auto found = id ? p_.collectives.find(*id) : p_.collectives.end();
+    const CollectiveModel& model =
+        found != p_.collectives.end() ? found->second : p_.default_collective;
+    // Dimemas adds a part within the node with the most members (memory path, no buses) and, on
+    // a machine of several nodes, a part among the member nodes.
+    const auto& where = placement(op);
+    Time cost =
+        phases(op, model, where.most_on_a_node, p_.intra_latency, p_.intra_bandwidth_mbps, 0);
+    if (machine_nodes_ > 1)
+        cost = add_times(cost, phases(op, model, where.nodes, p_.inter_latency,
+                                      p_.inter_bandwidth_mbps, p_.buses));
+    return add_times(ready, cost);
 }
 
 } // namespace popsim::replay::network

@@ -2,15 +2,19 @@
 // Dimemas' parametric network model (after Dimemas 5.5, docs/network-model.md):
 //   point to point: the latency is CPU time (Dimemas' startup) the sender pays before its data
 //     leaves and the receiver pays in a blocking receive (before posting) or in each wait; the data
-//     then takes bytes / bandwidth (1 MB = 2^20 bytes; bandwidth 0 = instantaneous), with intra-node
-//     or inter-node parameters by the task-to-node mapping; inter-node messages hold one
+//     then takes bytes / bandwidth (1 MB = 2^20 bytes; bandwidth 0 = instantaneous), with
+//     intra-node or inter-node parameters by the task-to-node mapping; inter-node messages hold one
 //     of `buses` (0 = unlimited) and an output link of the sender's node and an input link of the
 //     receiver's node for their transmission, first come first served;
 //   collectives: a fan-in and a fan-out phase of stages (none, constant 1, linear N-1, logarithmic
 //     ceil(log2 N)), each stage latency + size / bandwidth with the size rule of the operation
 //     (MIN, MAX, MEAN, 2MAX, S+R of its send and receive sizes); with buses, a stage of m
-//     concurrent messages takes ceil(m / buses) transmissions;
-//   CPU: bursts are divided by the relative CPU speed.
+//     concurrent messages takes ceil(m / buses) transmissions; an intra-node part over the most
+//     members on one node (intra-node latency and bandwidth) plus, on a machine of several nodes,
+//     an inter-node part over the member nodes; MPI_Reduce is instead root-synchronised: every
+//     member pays the largest latency its communicator uses, the others' data goes to the root
+//     as messages;
+//   CPU: bursts are divided by the relative CPU speed; a node's CPUs are shared by its tasks.
 #include "replay/network/network_model.hpp"
 
 #include <cstdint>
@@ -37,15 +41,19 @@ struct DimemasParameters {
     Time intra_latency = 0;
     double intra_bandwidth_mbps = 0;
     double cpu_ratio = 1.0;          // relative CPU speed: bursts take traced / cpu_ratio
+    std::uint32_t cpus_per_node = 0; // 0: one per thread
+    std::uint32_t nodes = 0;         // of the machine; 0: as many as the mapping uses
     std::uint32_t tasks_per_node = 1;
-    std::vector<std::uint32_t> node_of_task; // explicit mapping (0-based nodes); overrides tasks_per_node
+    std::vector<std::uint32_t>
+        node_of_task; // explicit mapping (0-based nodes); overrides tasks_per_node
     std::map<std::uint32_t, CollectiveModel> collectives; // by Dimemas global operation id
-    CollectiveModel default_collective{CollectiveModel::Stages::constant, CollectiveModel::Size::max,
-                                       CollectiveModel::Stages::none, CollectiveModel::Size::max};
+    CollectiveModel default_collective{CollectiveModel::Stages::constant,
+                                       CollectiveModel::Size::max, CollectiveModel::Stages::none,
+                                       CollectiveModel::Size::max};
 };
 
 class DimemasNetwork final : public NetworkModel {
-public:
+  public:
     explicit DimemasNetwork(DimemasParameters parameters);
 
     std::string_view name() const override { return "dimemas"; }
@@ -54,17 +62,30 @@ public:
     Time transfer(const TransferRequest& request, Time ready) override;
     Time collective(const Collective& op, Time ready) override;
     bool zero_cost() const override;
+    void prepare(const ReplayProgram& program) override;
+    std::uint32_t node_of(std::uint32_t task) const override;
+    std::uint32_t cpus_per_node() const override { return p_.cpus_per_node; }
+    Time rooted_startup(const Collective& op) const override;
 
-    std::uint32_t node_of(std::uint32_t task) const;
+  private:
+    /// Where a collective's members run: on how many nodes, and at most how many on one.
+    struct Placement {
+        std::uint32_t nodes = 0;
+        std::uint32_t most_on_a_node = 0;
+    };
+    const Placement& placement(const Collective& op) const;
+    Time phases(const Collective& op, const CollectiveModel& model, std::uint32_t members,
+                Time latency, double bandwidth_mbps, std::uint32_t buses) const;
 
-private:
     /// The earliest-free of `free_at` (a FIFO pool of identical resources), or none if empty.
     static std::vector<Time>::iterator earliest(std::vector<Time>& free_at);
     Time transmission(double bytes, double bandwidth_mbps) const; // TimeOverflow past 2^62 ns
-    Time stage_cost(const Collective& op, CollectiveModel::Size rule) const;
-    std::uint32_t stages(CollectiveModel::Stages s, std::uint32_t members) const;
+    static std::uint32_t stages(CollectiveModel::Stages s, std::uint32_t members);
 
     DimemasParameters p_;
+    const ReplayProgram* program_ = nullptr;
+    std::uint32_t machine_nodes_ = 1;
+    mutable std::map<std::uint64_t, Placement> placements_; // by communicator
     std::vector<Time> bus_free_;
     std::map<std::uint32_t, std::vector<Time>> in_link_free_, out_link_free_; // by node
 };

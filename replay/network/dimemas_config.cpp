@@ -156,11 +156,12 @@ void read_environment(const std::string& path, const Record& r, DimemasParameter
 
 void read_multinode(const std::string& path, const Record& r, DimemasParameters& p) {
     const FieldReader f(path, r, 14);
-    if (f.count(3, "processors per node") != 1) {
+    p.nodes = f.count(1, "number of nodes");
+    p.cpus_per_node = f.count(3, "processors per node");
+    if (p.cpus_per_node == 0)
         throw TraceError(path, r.line,
-                         "\"multi node information\" field 4 (processors per node): popsim models "
-                         "one CPU per node");
-    }
+                         "\"multi node information\" field 4 (processors per node) must be at "
+                         "least 1: '0'");
     p.cpu_ratio = f.positive(4, "relative processor speed");
     p.intra_latency = f.seconds(5, "intra-node latency (s)");
     p.intra_bandwidth_mbps = f.number(6, "intra-node bandwidth (MB/s)");

@@ -6,7 +6,7 @@
 namespace popsim::replay::network {
 
 class IdealNetwork final : public NetworkModel {
-public:
+  public:
     std::string_view name() const override { return "ideal"; }
     Time transfer(const TransferRequest&, Time ready) override { return ready; }
     Time collective(const Collective&, Time ready) override { return ready; }

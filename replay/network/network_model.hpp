@@ -17,7 +17,7 @@ struct TransferRequest {
 };
 
 class NetworkModel {
-public:
+  public:
     NetworkModel() = default;
     virtual ~NetworkModel() = default;
     NetworkModel(const NetworkModel&) = delete;
@@ -31,7 +31,9 @@ public:
     /// CPU time a point-to-point call spends before its data can move (Dimemas' "startup", the
     /// latency): the sender pays it before its message leaves, the receiver in a blocking receive
     /// (before posting) or in the wait that completes a message.
-    virtual Time startup(std::uint32_t /*sender_task*/, std::uint32_t /*receiver_task*/) const { return 0; }
+    virtual Time startup(std::uint32_t /*sender_task*/, std::uint32_t /*receiver_task*/) const {
+        return 0;
+    }
 
     /// A transfer whose sender and receiver are both ready at `ready`: returns when the data has
     /// arrived. The engine calls this in non-decreasing `ready` order, so a model can keep FIFO
@@ -41,9 +43,22 @@ public:
     /// A collective whose last member arrives at `ready`: returns when all members leave it.
     virtual Time collective(const Collective& op, Time ready) = 0;
 
-    /// True when every transfer and collective completes at its `ready` time, startups are 0 and
-    /// bursts keep their duration; the longest-path pass then gives the same timeline as the engine.
+    /// True when every transfer and collective completes at its `ready` time, startups are 0,
+    /// bursts keep their duration and CPUs are not shared; the longest-path pass then gives the
+    /// same timeline as the engine.
     virtual bool zero_cost() const { return false; }
+
+    /// Called once before a replay of `program`, for models that look at its collectives.
+    virtual void prepare(const ReplayProgram& /*program*/) {}
+
+    /// The node a task runs on, and how many CPUs each node has (0: one per thread). When a node
+    /// has fewer CPUs than threads, they take turns (engine/cpu_scheduler.hpp).
+    virtual std::uint32_t node_of(std::uint32_t task) const { return task; }
+    virtual std::uint32_t cpus_per_node() const { return 0; }
+
+    /// CPU time each member of a root-synchronised collective (MPI_Reduce in Dimemas) pays before
+    /// its data moves to the root.
+    virtual Time rooted_startup(const Collective& /*op*/) const { return 0; }
 };
 
 } // namespace popsim::replay::network

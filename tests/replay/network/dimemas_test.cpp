@@ -96,10 +96,13 @@ TEST_CASE("dimemas model: a logarithmic broadcast takes ceil(log2 N) stages") {
     CHECK(replay_on("dim_bcast_bus", d, p).runtime == 7 * (10 * us + 1000 * us));
 }
 
-TEST_CASE("dimemas model: MPI_Reduce ignores the collectives file, as Dimemas does") {
-    // 8 ranks, 1 MiB at 1000 MiB/s, 10 us latency. A LOG model listed for Reduce (id 10) is not
-    // used: the default, one constant stage, is: 10 us + 1 ms. The same model for Allreduce (id 11)
-    // applies.
+TEST_CASE("dimemas model: MPI_Reduce sends to its root, as Dimemas does, not by the collectives "
+          "file") {
+    // 8 ranks on 8 nodes, 1 MiB at 1000 MiB/s, 10 us latency; a LOG model listed for Reduce (id
+    // 10) and Allreduce (id 11). prv2dim writes Reduce root-synchronised: each member pays the
+    // latency (10 us), then the 7 non-roots send 1 MiB to the root, whose node has one input link:
+    // they arrive one after the other, the last at 10 us + 7 ms. With unlimited links all arrive
+    // at 10 us + 1 ms. Allreduce follows the file: 3 stages of 10 us + 1 ms.
     auto p = latency_bandwidth(10 * us, 1000);
     const CollectiveModel log{CollectiveModel::Stages::logarithmic, CollectiveModel::Size::max,
                               CollectiveModel::Stages::none, CollectiveModel::Size::max};
@@ -111,8 +114,73 @@ TEST_CASE("dimemas model: MPI_Reduce ignores the collectives file, as Dimemas do
             d += std::to_string(r) + " " + call + " 1us size=1048576 root=0\n";
         return d;
     };
-    CHECK(replay_on("dim_reduce", eight("Reduce"), p).runtime == 10 * us + 1000 * us);
+    const auto reduce = replay_on("dim_reduce", eight("Reduce"), p);
+    CHECK(reduce.runtime == 10 * us + 7000 * us);
+    CHECK(reduce.threads[1].end == 10 * us + 1000 * us); // the first through the root's link
     CHECK(replay_on("dim_allreduce", eight("Allreduce"), p).runtime == 3 * (10 * us + 1000 * us));
+    p.in_links = p.out_links = 0;
+    CHECK(replay_on("dim_reduce_free", eight("Reduce"), p).runtime == 10 * us + 1000 * us);
+}
+
+TEST_CASE("dimemas model: collectives add a part within the node to one among nodes") {
+    // 4 ranks, 2 per node, Allreduce of 1 MiB, LOG/MAX fan-in only. Within the node: 2 members,
+    // one stage of 1 us + 1 MiB at 2000 MiB/s = 501 us; among the 2 nodes: one stage of 10 us + 1
+    // MiB at 1000 MiB/s = 1010 us. Dimemas adds them: 1511 us.
+    auto p = latency_bandwidth(10 * us, 1000);
+    p.tasks_per_node = 2;
+    p.intra_latency = 1 * us;
+    p.intra_bandwidth_mbps = 2000;
+    p.collectives[11] =
+        CollectiveModel{CollectiveModel::Stages::logarithmic, CollectiveModel::Size::max,
+                        CollectiveModel::Stages::none, CollectiveModel::Size::max};
+    std::string d = "ranks 4\n";
+    for (int r = 0; r < 4; ++r) d += std::to_string(r) + " Allreduce 1us size=1048576\n";
+    CHECK(replay_on("dim_coll_nodes", d, p).runtime == 1511 * us);
+    // A Reduce's members pay the larger of the latencies its communicator uses (10 us), then the
+    // root's node-mate sends within the node (1 MiB at 2000 MiB/s: 500 us) and the other two
+    // through the root node's one input link (1 ms each): the root has all at 10 + 2000 us.
+    std::string reduce = "ranks 4\n";
+    for (int r = 0; r < 4; ++r) reduce += std::to_string(r) + " Reduce 1us size=1048576 root=0\n";
+    const auto r = replay_on("dim_reduce_nodes", reduce, p);
+    CHECK(r.threads[1].end == 10 * us + 500 * us);
+    CHECK(r.runtime == 10 * us + 2000 * us);
+}
+
+TEST_CASE("dimemas model: tasks sharing a CPU take turns burst by burst") {
+    // Ranks 0 and 1 on one node. Rank 0 computes 2 s, Barrier, 2 s; rank 1 computes 1 s,
+    // Barrier, 1 s. One CPU, first come first served, no preemption: rank 0 runs 0-2 s, rank 1
+    // 2-3 s; both leave the Barrier at 3 s, rank 0 first (arrival order), so rank 0 runs 3-5 s and
+    // rank 1 5-6 s. With two CPUs: 2 + 2 = 4 s.
+    const std::string d = "ranks 2\n0 compute 2s\n0 Barrier 1us\n0 compute 2s\n"
+                          "1 compute 1s\n1 Barrier 1us\n1 compute 1s\n";
+    auto p = latency_bandwidth(0, 0);
+    p.tasks_per_node = 2;
+    p.cpus_per_node = 1;
+    const auto shared = replay_on("dim_cpu_shared", d, p);
+    CHECK(shared.threads[0].end == 5 * k_ns_per_s);
+    CHECK(shared.threads[1].end == 6 * k_ns_per_s);
+    CHECK(shared.threads[1].cpu_wait == 2 * k_ns_per_s + 2 * k_ns_per_s);
+    CHECK(shared.threads[1].useful == 2 * k_ns_per_s);
+    p.cpus_per_node = 2;
+    CHECK(replay_on("dim_cpu_two", d, p).runtime == 4 * k_ns_per_s);
+}
+
+TEST_CASE("dimemas model: a startup goes first on a shared CPU, a burst goes last") {
+    // Ranks 0 and 1 on one CPU, intra-node latency 1 ms (instant data). Rank 0 computes 1 s, sends
+    // 8 bytes to rank 1, computes 1 s; rank 1 receives (traced 0-2 s), then computes 1 s. Rank 0
+    // has the CPU first (task order), so rank 1's receive startup waits until 1 s. Then rank 0's
+    // send startup goes to the head of the queue: 1-1.001 s; its next burst to the tail, behind
+    // rank 1's startup (1.001-1.002 s; the message is there); then rank 0 computes 1.002-2.002 s
+    // and rank 1 2.002-3.002 s.
+    const std::string d = "ranks 2\n0 compute 1s\n0 Send 1us to=1 size=8\n0 compute 1s\n"
+                          "1 Recv 2s from=0 size=8\n1 compute 1s\n";
+    auto p = latency_bandwidth(0, 0);
+    p.tasks_per_node = 2;
+    p.cpus_per_node = 1;
+    p.intra_latency = 1 * k_ns_per_ms;
+    const auto r = replay_on("dim_cpu_startup", d, p);
+    CHECK(r.threads[0].end == 2002 * k_ns_per_ms);
+    CHECK(r.threads[1].end == 3002 * k_ns_per_ms);
 }
 
 TEST_CASE("dimemas model: the CPU ratio divides bursts") {
