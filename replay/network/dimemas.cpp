@@ -112,9 +112,11 @@ std::uint32_t DimemasNetwork::stages(CollectiveModel::Stages s, std::uint32_t me
 }
 
 namespace {
-double stage_bytes(const Collective& op, CollectiveModel::Size rule) {
+double stage_bytes(const Collective& op, CollectiveModel::Size rule, bool fan_in) {
     const double s = static_cast<double>(op.send_bytes), r = static_cast<double>(op.recv_bytes);
     switch (rule) {
+    case CollectiveModel::Size::current:
+        return fan_in ? s : r;
     case CollectiveModel::Size::min:
         return std::min(s, r);
     case CollectiveModel::Size::max:
@@ -134,10 +136,11 @@ double stage_bytes(const Collective& op, CollectiveModel::Size rule) {
 Time DimemasNetwork::phases(const Collective& op, const CollectiveModel& model,
                             std::uint32_t members, Time latency, double bandwidth_mbps,
                             std::uint32_t buses) const {
-    auto phase = [&](CollectiveModel::Stages kind, CollectiveModel::Size rule) {
+    auto phase = [&](CollectiveModel::Stages kind, CollectiveModel::Size rule, bool fan_in) {
         const std::uint32_t count = stages(kind, members);
         if (count == 0) return Time{0};
-        const Time cost = add_times(latency, transmission(stage_bytes(op, rule), bandwidth_mbps));
+        const Time cost =
+            add_times(latency, transmission(stage_bytes(op, rule, fan_in), bandwidth_mbps));
         Time total = 0;
         for (std::uint32_t s = 0; s < count; ++s) {
             // A logarithmic stage s pairs up n >> (s + 1) members at once; buses serialise them.
@@ -149,8 +152,8 @@ Time DimemasNetwork::phases(const Collective& op, const CollectiveModel& model,
         }
         return total;
     };
-    return add_times(phase(model.fan_in, model.fan_in_size),
-                     phase(model.fan_out, model.fan_out_size));
+    return add_times(phase(model.fan_in, model.fan_in_size, true),
+                     phase(model.fan_out, model.fan_out_size, false));
 }
 
 Time DimemasNetwork::collective(const Collective& op, Time ready) {

@@ -25,7 +25,8 @@ namespace popsim::replay::network {
 
 struct CollectiveModel {
     enum class Stages : std::uint8_t { none, constant, linear, logarithmic };
-    enum class Size : std::uint8_t { min, max, mean, twice_max, send_plus_recv };
+    // `current`: the send size in the fan-in, the receive size in the fan-out.
+    enum class Size : std::uint8_t { current, min, max, mean, twice_max, send_plus_recv };
     Stages fan_in = Stages::none;
     Size fan_in_size = Size::max;
     Stages fan_out = Stages::none;
@@ -47,9 +48,11 @@ struct DimemasParameters {
     std::vector<std::uint32_t>
         node_of_task; // explicit mapping (0-based nodes); overrides tasks_per_node
     std::map<std::uint32_t, CollectiveModel> collectives; // by Dimemas global operation id
-    CollectiveModel default_collective{CollectiveModel::Stages::constant,
-                                       CollectiveModel::Size::max, CollectiveModel::Stages::none,
-                                       CollectiveModel::Size::max};
+    // For operations the collectives file does not list: the machine's model ("environment
+    // information" field 7, constant by default) in both phases, with the current sizes.
+    CollectiveModel default_collective{
+        CollectiveModel::Stages::constant, CollectiveModel::Size::current,
+        CollectiveModel::Stages::constant, CollectiveModel::Size::current};
 };
 
 class DimemasNetwork final : public NetworkModel {

@@ -134,7 +134,6 @@ class FieldReader {
     }
     const std::string& text(std::size_t i) const { return r_.fields[i]; }
 
-  private:
     [[noreturn]] void fail(std::size_t i, const char* what, const char* rule,
                            const std::string& value) const {
         throw TraceError(
@@ -142,20 +141,40 @@ class FieldReader {
             fmt::format("\"{}\" field {} ({}) {}: '{}'", r_.name, i + 1, what, rule, value));
     }
 
+  private:
     const std::string& path_;
     const Record& r_;
 };
+
+/// One machine only: several machines and a wide-area network between them are not modelled.
+void require_first_machine(const FieldReader& f, std::size_t machine_field) {
+    if (f.count(machine_field, "machine ID") != 0)
+        f.fail(machine_field, "machine ID",
+               "must be 0: popsim models one machine, not several joined by a wide-area network",
+               f.text(machine_field));
+}
 
 void read_environment(const std::string& path, const Record& r, DimemasParameters& p) {
     const FieldReader f(
         path, r,
         7); // name, machine id, architecture, nodes, bandwidth MB/s, buses, collective model
+    require_first_machine(f, 1);
+    p.nodes = f.count(3, "number of nodes");
     p.inter_bandwidth_mbps = f.number(4, "network bandwidth (MB/s)");
     p.buses = f.count(5, "number of buses");
+    // The model of the operations the collectives file does not list, in both phases.
+    using Stages = CollectiveModel::Stages;
+    const Stages models[] = {Stages::none, Stages::constant, Stages::linear, Stages::logarithmic};
+    const auto model = f.count(6, "collective communications model");
+    if (model > 3)
+        f.fail(6, "collective communications model",
+               "must be 0 (none), 1 (constant), 2 (linear) or 3 (logarithmic)", f.text(6));
+    p.default_collective.fan_in = p.default_collective.fan_out = models[model];
 }
 
 void read_multinode(const std::string& path, const Record& r, DimemasParameters& p) {
     const FieldReader f(path, r, 14);
+    require_first_machine(f, 0);
     p.nodes = f.count(1, "number of nodes");
     p.cpus_per_node = f.count(3, "processors per node");
     if (p.cpus_per_node == 0)
@@ -165,9 +184,74 @@ void read_multinode(const std::string& path, const Record& r, DimemasParameters&
     p.cpu_ratio = f.positive(4, "relative processor speed");
     p.intra_latency = f.seconds(5, "intra-node latency (s)");
     p.intra_bandwidth_mbps = f.number(6, "intra-node bandwidth (MB/s)");
+    if (f.count(7, "intra-node buses") != 0)
+        f.fail(7, "intra-node buses",
+               "must be 0: limits on messages within a node are not modelled", f.text(7));
     p.inter_latency = f.seconds(10, "inter-node latency (s)");
     p.in_links = f.count(11, "inter-node input links");
     p.out_links = f.count(12, "inter-node output links");
+}
+
+void read_wide_area_network(const std::string& path, const Record& r) {
+    const FieldReader f(path, r, 7);
+    if (f.count(1, "number of machines") > 1)
+        f.fail(1, "number of machines",
+               "must be 1: popsim models one machine, not several joined by a wide-area network",
+               f.text(1));
+    if (f.count(2, "dedicated connections") != 0)
+        f.fail(2, "dedicated connections",
+               "must be 0: connections between machines are not modelled", f.text(2));
+}
+
+/// "configuration files": the collectives file is read; a scheduler other than Dimemas' default
+/// FIFO, a file system model and random value distributions are not modelled.
+void read_configuration_files(const std::string& path, const Record& r, DimemasParameters& p) {
+    const FieldReader f(path, r, 4);
+    const char* unmodelled[] = {"scheduler definition file", "file system definition file", nullptr,
+                                "random values (sensitivity) file"};
+    for (std::size_t i = 0; i < 4; ++i)
+        if (unmodelled[i] != nullptr && !f.text(i).empty())
+            f.fail(i, unmodelled[i], "must be \"\": popsim does not model it", f.text(i));
+    if (!f.text(2).empty())
+        read_collectives_file((std::filesystem::path(path).parent_path() / f.text(2)).string(), p);
+}
+
+/// "mapping information": the trace's name, its number of tasks and "[N] {node, node, ...}".
+void read_explicit_mapping(const std::string& path, const Record& r, DimemasParameters& p) {
+    if (r.fields.size() < 3)
+        throw TraceError(path, r.line,
+                         fmt::format("\"mapping information\" has {} fields, expected the trace, "
+                                     "its number of tasks and [N] {{nodes}}",
+                                     r.fields.size()));
+    std::string list;
+    for (std::size_t i = 2; i < r.fields.size(); ++i) list += (i > 2 ? "," : "") + r.fields[i];
+    const auto open = list.find('{'), close = list.rfind('}');
+    std::vector<std::uint32_t> nodes;
+    bool valid = list.starts_with('[') && open != std::string::npos && close == list.size() - 1;
+    if (valid) {
+        std::istringstream items(list.substr(open + 1, close - open - 1));
+        std::string item;
+        while (valid && std::getline(items, item, ',')) {
+            std::uint32_t node = 0;
+            const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), node);
+            valid = ec == std::errc{} && end == item.data() + item.size();
+            nodes.push_back(node);
+        }
+    }
+    const Record leading{r.name, {r.fields[0], r.fields[1]}, r.line}; // the fields before the list
+    const auto task_count = FieldReader(path, leading, 2).count(1, "number of tasks");
+    std::uint32_t declared = 0;
+    if (valid) {
+        const auto [end, ec] = std::from_chars(list.data() + 1, list.data() + open, declared);
+        valid =
+            ec == std::errc{} && *end == ']' && declared == nodes.size() && declared == task_count;
+    }
+    if (!valid)
+        throw TraceError(path, r.line,
+                         fmt::format("\"mapping information\" field 3 (nodes of the tasks): '{}' "
+                                     "is not [{}] {{node, ...}}, one node per task",
+                                     list, task_count));
+    p.node_of_task = std::move(nodes);
 }
 
 void read_mapping(const std::string& path, const Record& r, DimemasParameters& p) {
@@ -257,20 +341,27 @@ DimemasParameters read_dimemas_config(const std::string& cfg_path) {
             read_multinode(cfg_path, r, p);
         else if (r.name == "predefined mapping information")
             read_mapping(cfg_path, r, p);
-        else if (r.name == "configuration files") {
-            const FieldReader f(cfg_path, r, 4);
-            if (!f.text(2).empty()) {
-                read_collectives_file(
-                    (std::filesystem::path(cfg_path).parent_path() / f.text(2)).string(), p);
-            }
-        } else if (r.name == "wide area network information" ||
-                   r.name == "file system parameters" || r.name == "node information" ||
-                   r.name == "mapping information" || r.name == "modules information" ||
-                   r.name == "dedicated connection information") {
-            continue; // single-machine runs: these do not change the prediction
-        } else {
-            throw TraceError(cfg_path, r.line, fmt::format("unsupported record \"{}\"", r.name));
-        }
+        else if (r.name == "mapping information")
+            read_explicit_mapping(cfg_path, r, p);
+        else if (r.name == "configuration files")
+            read_configuration_files(cfg_path, r, p);
+        else if (r.name == "wide area network information")
+            read_wide_area_network(cfg_path, r);
+        else if (r.name == "file system parameters")
+            continue; // the replay has no file I/O: these do not change the prediction
+        else if (r.name == "node information")
+            throw TraceError(cfg_path, r.line,
+                             "\"node information\": nodes configured one by one (possibly "
+                             "different) are not modelled; describe them with one \"multi node "
+                             "information\" record");
+        else
+            throw TraceError(cfg_path, r.line,
+                             fmt::format("\"{}\" is not modelled (popsim reads \"environment "
+                                         "information\", \"multi node information\", the "
+                                         "mappings, \"configuration files\", \"wide area network "
+                                         "information\" for one machine and \"file system "
+                                         "parameters\")",
+                                         r.name));
     }
     return p;
 }
