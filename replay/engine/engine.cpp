@@ -45,10 +45,12 @@ std::vector<std::uint32_t> thread_nodes(const ReplayProgram& p, const network::N
 }
 
 /// `Model`: a concrete final model, whose calls are inlined, or NetworkModel for any other.
-template <class Model> class Engine {
+template <class Model> class Engine final : network::TransferSink {
   public:
     Engine(const ReplayProgram& p, Model& model, const EngineOptions& options)
         : p_(p), model_(model), timeline_(options.timeline), on_progress_(options.on_progress),
+          asynchronous_(model.asynchronous()),
+          undelivered_(asynchronous_ ? p.collectives.size() : 0, 0),
           cpus_(thread_nodes(p, model), model.cpus_per_node()),
           zero_cost_(model.zero_cost() && !cpus_.limited()), pc_(p.thread_count()),
           begun_op_(p.thread_count(), k_none), op_begin_(p.thread_count(), 0),
@@ -77,7 +79,10 @@ template <class Model> class Engine {
             assert(e.time >= now_);
             now_ = e.time;
             ++result_.events;
-            step(e.thread);
+            if (e.thread >= k_model_event)
+                model_.on_event(e.thread - k_model_event, now_, *this);
+            else
+                step(e.thread);
             if (cpus_.limited())
                 cpus_.dispatch([this](ReplayThread t) {
                     cpu_[t] = CpuState::granted;
@@ -258,10 +263,47 @@ template <class Model> class Engine {
 
     void start_transfer(MessageIndex m) {
         const auto& msg = p_.messages[m];
-        if (!zero_cost_) transfer_start_[m] = now_;
-        arrival_[m] = model_.transfer(
-            {m, p_.thread_task[msg.sender], p_.thread_task[msg.receiver], msg.bytes}, now_);
-        wake_receiver(msg.receiver, arrival_[m]);
+        const network::TransferRequest request{m, p_.thread_task[msg.sender],
+                                               p_.thread_task[msg.receiver], msg.bytes};
+        if (asynchronous_) return model_.begin_transfer(request, now_, *this);
+        transfer_started(m, now_);
+        transfer_delivered(m, model_.transfer(request, now_));
+    }
+
+    // TransferSink: an asynchronous model's events and transfers; the others' transfers too.
+    void call_at(Time time, std::uint32_t token) override {
+        queue_.push(time, k_model_event + token);
+    }
+
+    void transfer_started(std::uint32_t transfer, Time at) override {
+        if (transfer >= p_.messages.size()) return; // data for a root: nobody waits for its start
+        const auto& msg = p_.messages[transfer];
+        if (!zero_cost_) transfer_start_[transfer] = at;
+        if (message_[transfer].sender_blocked) { // a rendezvous sender goes on
+            message_[transfer].sender_blocked = false;
+            finish_op(msg.sender, pc_[msg.sender], at); // still at its send
+            schedule(msg.sender, at, Resume::woken_first);
+        }
+    }
+
+    void collective_done(CollectiveIndex c, Time at) override {
+        const auto& coll = p_.collectives[c];
+        for (auto i = coll.first_member; i < coll.first_member + coll.member_count; ++i)
+            leave_collective(p_.collective_members[i], at);
+    }
+
+    void transfer_delivered(std::uint32_t transfer, Time at) override {
+        if (transfer < p_.messages.size()) {
+            arrival_[transfer] = at;
+            wake_receiver(p_.messages[transfer].receiver, at);
+            return;
+        }
+        const OpIndex member = data_for_root_[transfer - p_.messages.size()];
+        const CollectiveIndex c = p_.op_ref[member];
+        coll_latest_[c] = std::max(coll_latest_[c], at);
+        --undelivered_[c];
+        leave_collective(member, at);
+        release_root_when_complete(c, k_none);
     }
 
     /// A blocking rendezvous send waits until the receive is posted, then leaves as its data starts
@@ -286,14 +328,8 @@ template <class Model> class Engine {
         message_[m].posted = true;
         const auto& msg = p_.messages[m];
         if (msg.rendezvous && message_[m].issued &&
-            arrival_[m] == k_unset) { // the sender is ready and waited for us
+            arrival_[m] == k_unset) // the sender is ready and waited for us
             start_transfer(m);
-            if (message_[m].sender_blocked) {
-                message_[m].sender_blocked = false;
-                finish_op(msg.sender, pc_[msg.sender], now_); // still at its send
-                schedule(msg.sender, now_, Resume::woken_first);
-            }
-        }
         finish_op(thread, op, now_);
         return true;
     }
@@ -329,10 +365,14 @@ template <class Model> class Engine {
         switch (coll.flow) {
         case CollectiveFlow::all_members:
             if (coll_arrived_[c] == coll.member_count) {
-                const Time done = coll.thread_barrier ? coll_latest_[c]
-                                                      : model_.collective(coll, coll_latest_[c]);
-                for (auto i = coll.first_member; i < coll.first_member + coll.member_count; ++i)
-                    leave_collective(p_.collective_members[i], done);
+                if (coll.thread_barrier) {
+                    collective_done(c, coll_latest_[c]);
+                } else if (asynchronous_) {
+                    blocked_[thread] = true;
+                    model_.begin_collective(c, coll, coll_latest_[c], *this);
+                } else {
+                    collective_done(c, model_.collective(coll, coll_latest_[c]));
+                }
                 return false;
             }
             break;
@@ -340,10 +380,7 @@ template <class Model> class Engine {
             if (p_.is_root(op)) {
                 blocked_[thread] = true;
             } else { // its data goes to the root as a message (Dimemas' root-synchronised Reduce)
-                const Time delivered = model_.transfer(
-                    {k_none, p_.thread_task[thread], coll.root_task, coll.send_bytes}, now_);
-                coll_latest_[c] = std::max(coll_latest_[c], delivered);
-                leave_collective(op, delivered);
+                send_to_root(thread, op, coll);
             }
             release_root_when_complete(c, thread);
             return false;
@@ -363,6 +400,25 @@ template <class Model> class Engine {
         return false;
     }
 
+    /// A member of a collective flowing to its root sends its data there and leaves once it is
+    /// delivered.
+    void send_to_root(ReplayThread thread, OpIndex op, const Collective& coll) {
+        const auto transfer =
+            static_cast<std::uint32_t>(p_.messages.size() + data_for_root_.size());
+        const network::TransferRequest request{transfer, p_.thread_task[thread], coll.root_task,
+                                               coll.send_bytes};
+        if (!asynchronous_) {
+            const Time delivered = model_.transfer(request, now_);
+            coll_latest_[p_.op_ref[op]] = std::max(coll_latest_[p_.op_ref[op]], delivered);
+            leave_collective(op, delivered);
+            return;
+        }
+        data_for_root_.push_back(op);
+        ++undelivered_[p_.op_ref[op]];
+        blocked_[thread] = true;
+        model_.begin_transfer(request, now_, *this);
+    }
+
     /// Whether collective member `op`'s thread has arrived at it and still waits there.
     bool waits_in(OpIndex op) const {
         const ReplayThread t = p_.thread_of(op);
@@ -380,7 +436,7 @@ template <class Model> class Engine {
     /// the last data has reached it; a root that arrives last with all data there goes straight on.
     void release_root_when_complete(CollectiveIndex c, ReplayThread arriving) {
         const auto& coll = p_.collectives[c];
-        if (coll_arrived_[c] < coll.member_count) return;
+        if (coll_arrived_[c] < coll.member_count || (asynchronous_ && undelivered_[c] > 0)) return;
         for (auto i = coll.first_member; i < coll.first_member + coll.member_count; ++i) {
             const OpIndex member = p_.collective_members[i];
             if (!p_.is_root(member) || !waits_in(member)) continue;
@@ -425,6 +481,10 @@ template <class Model> class Engine {
     bool timeline_;
     std::function<void(std::uint64_t)> on_progress_;
     std::uint64_t unreported_ops_ = 0;
+    static constexpr std::uint32_t k_model_event = 1u << 31; // queue entries for the model
+    bool asynchronous_;
+    std::vector<OpIndex> data_for_root_;     // asynchronous: the member of each such transfer
+    std::vector<std::uint32_t> undelivered_; // asynchronous: per collective, data on its way
     engine::CpuScheduler cpus_;
     std::vector<CpuState> cpu_;  // per thread, when CPUs are shared
     std::vector<Resume> resume_; // how each thread resumes at its next event, when CPUs are shared

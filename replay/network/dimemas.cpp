@@ -13,8 +13,7 @@ namespace {
 constexpr double k_bytes_per_mb = 1024.0 * 1024.0; // Dimemas' MB
 }
 
-DimemasNetwork::DimemasNetwork(DimemasParameters parameters)
-    : p_(std::move(parameters)), bus_free_(p_.buses, 0) {}
+DimemasNetwork::DimemasNetwork(DimemasParameters parameters) : p_(std::move(parameters)) {}
 
 Time DimemasNetwork::burst(Time traced) const {
     if (p_.cpu_ratio <= 0) return 0; // Dimemas: a non-positive speed makes bursts vanish
@@ -66,35 +65,130 @@ Time DimemasNetwork::transmission(double bytes, double bandwidth_mbps) const {
                    fmt::format("a transfer of {:.0f} bytes at {:g} MB/s", bytes, bandwidth_mbps));
 }
 
-std::vector<Time>::iterator DimemasNetwork::earliest(std::vector<Time>& free_at) {
-    return std::min_element(free_at.begin(), free_at.end());
-}
-
 Time DimemasNetwork::startup(std::uint32_t sender_task, std::uint32_t receiver_task) const {
     return node_of(sender_task) == node_of(receiver_task) ? p_.intra_latency : p_.inter_latency;
 }
 
 Time DimemasNetwork::transfer(const TransferRequest& r, Time ready) {
+    // Without links or buses to wait for, or with instantaneous data, only the bandwidth counts.
+    const bool within_node = node_of(r.sender_task) == node_of(r.receiver_task);
+    return add_times(ready,
+                     transmission(static_cast<double>(r.bytes),
+                                  within_node ? p_.intra_bandwidth_mbps : p_.inter_bandwidth_mbps));
+}
+
+bool DimemasNetwork::asynchronous() const {
+    return p_.inter_bandwidth_mbps > 0 && (p_.buses > 0 || p_.in_links > 0 || p_.out_links > 0);
+}
+
+void DimemasNetwork::begin_transfer(const TransferRequest& r, Time now, TransferSink& sink) {
     const std::uint32_t from = node_of(r.sender_task), to = node_of(r.receiver_task);
-    const auto bytes = static_cast<double>(r.bytes);
-    if (from == to) return add_times(ready, transmission(bytes, p_.intra_bandwidth_mbps));
-    // The startup was paid by the calls; the data waits for a bus and links, then moves.
-    Time start = ready;
-    std::vector<Time>::iterator bus, out, in;
-    if (p_.buses > 0) start = std::max(start, *(bus = earliest(bus_free_)));
-    if (p_.out_links > 0) {
-        auto& links = out_link_free_.try_emplace(from, p_.out_links, 0).first->second;
-        start = std::max(start, *(out = earliest(links)));
+    if (from == to) { // the memory path: no links or buses
+        sink.transfer_started(r.transfer, now);
+        sink.transfer_delivered(r.transfer, transfer(r, now));
+        return;
     }
-    if (p_.in_links > 0) {
-        auto& links = in_link_free_.try_emplace(to, p_.in_links, 0).first->second;
-        start = std::max(start, *(in = earliest(links)));
+    moving_.emplace(r.transfer, Transfer{from, to, static_cast<double>(r.bytes)});
+    sink.transfer_started(r.transfer, now);
+    advance(r.transfer, now, sink);
+}
+
+bool DimemasNetwork::take_link(std::map<std::uint32_t, Links>& links, std::uint32_t node,
+                               std::uint32_t per_node, std::uint32_t transfer) {
+    if (per_node == 0) return true; // unlimited
+    auto& l = links.try_emplace(node, Links{per_node, {}}).first->second;
+    if (l.free > 0) {
+        --l.free;
+        return true;
     }
-    const Time done = add_times(start, transmission(bytes, p_.inter_bandwidth_mbps));
-    if (p_.buses > 0) *bus = done;
-    if (p_.out_links > 0) *out = done;
-    if (p_.in_links > 0) *in = done;
-    return done;
+    l.waiting.push_back(transfer);
+    return false;
+}
+
+void DimemasNetwork::give_back_link(std::map<std::uint32_t, Links>& links, std::uint32_t node,
+                                    std::uint32_t per_node, Time now, TransferSink& sink) {
+    if (per_node == 0) return;
+    auto& l = links.at(node);
+    ++l.free;
+    if (l.waiting.empty()) return;
+    const std::uint32_t next = l.waiting.front();
+    l.waiting.pop_front();
+    advance(next, now, sink);
+}
+
+void DimemasNetwork::advance(std::uint32_t transfer, Time now, TransferSink& sink) {
+    auto& t = moving_.at(transfer);
+    if (!t.out_link && !(t.out_link = take_link(out_links_, t.from, p_.out_links, transfer)))
+        return;
+    if (!t.in_link && !(t.in_link = take_link(in_links_, t.to, p_.in_links, transfer))) return;
+    if (!t.bus && p_.buses > 0) {
+        if (buses_used_ == p_.buses) {
+            waiting_for_bus_.push_back({transfer, false});
+            return;
+        }
+        ++buses_used_;
+        t.bus = true;
+    }
+    sink.call_at(add_times(now, transmission(t.bytes, p_.inter_bandwidth_mbps)), transfer);
+}
+
+void DimemasNetwork::on_event(std::uint32_t token, Time now, TransferSink& sink) {
+    if (token >= k_collective_token) { // a collective is over: all buses are free again
+        const CollectiveIndex c = token - k_collective_token;
+        collectives_on_buses_.erase(c);
+        buses_used_ = 0;
+        hand_out_buses(now, sink);
+        sink.collective_done(c, now);
+        return;
+    }
+    // The data has arrived: Dimemas frees the output link, the input link, then the bus, each
+    // going at once to the first transfer waiting for it, and then delivers.
+    const auto it = moving_.find(token);
+    const Transfer done = it->second;
+    moving_.erase(it);
+    give_back_link(out_links_, done.from, p_.out_links, now, sink);
+    give_back_link(in_links_, done.to, p_.in_links, now, sink);
+    if (done.bus) {
+        --buses_used_;
+        hand_out_buses(now, sink);
+    }
+    sink.transfer_delivered(token, now);
+}
+
+void DimemasNetwork::hand_out_buses(Time now, TransferSink& sink) {
+    while (buses_used_ < p_.buses && !waiting_for_bus_.empty()) {
+        const BusWaiter next = waiting_for_bus_.front();
+        if (!next.collective) {
+            waiting_for_bus_.pop_front();
+            advance(next.id, now, sink); // it has its links: it takes the bus
+            continue;
+        }
+        auto& waiting = collectives_on_buses_.at(next.id);
+        waiting.buses += p_.buses - buses_used_;
+        buses_used_ = p_.buses;
+        if (waiting.buses == p_.buses) {
+            waiting_for_bus_.pop_front();
+            start_collective(next.id, now, sink);
+        }
+    }
+}
+
+void DimemasNetwork::begin_collective(CollectiveIndex c, const Collective& op, Time now,
+                                      TransferSink& sink) {
+    if (p_.buses == 0 || machine_nodes_ <= 1) return sink.collective_done(c, collective(op, now));
+    // Dimemas reserves every bus of the machine for a collective: it takes the free ones now,
+    // keeps new transfers off the others and gathers them as the transfers on them end.
+    auto& reserved = collectives_on_buses_[c];
+    reserved = {&op, p_.buses - buses_used_};
+    buses_used_ = p_.buses;
+    if (reserved.buses == p_.buses)
+        start_collective(c, now, sink);
+    else
+        waiting_for_bus_.push_back({c, true});
+}
+
+void DimemasNetwork::start_collective(CollectiveIndex c, Time now, TransferSink& sink) {
+    sink.call_at(collective(*collectives_on_buses_.at(c).op, now), k_collective_token + c);
 }
 
 std::uint32_t DimemasNetwork::stages(CollectiveModel::Stages s, std::uint32_t members) {

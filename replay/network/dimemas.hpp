@@ -18,7 +18,9 @@
 #include "replay/network/network_model.hpp"
 
 #include <cstdint>
+#include <deque>
 #include <map>
+#include <unordered_map>
 #include <vector>
 
 namespace popsim::replay::network {
@@ -63,6 +65,11 @@ class DimemasNetwork final : public NetworkModel {
     Time burst(Time traced) const override;
     Time startup(std::uint32_t sender_task, std::uint32_t receiver_task) const override;
     Time transfer(const TransferRequest& request, Time ready) override;
+    bool asynchronous() const override;
+    void begin_transfer(const TransferRequest& request, Time now, TransferSink& sink) override;
+    void on_event(std::uint32_t token, Time now, TransferSink& sink) override;
+    void begin_collective(CollectiveIndex c, const Collective& op, Time now,
+                          TransferSink& sink) override;
     Time collective(const Collective& op, Time ready) override;
     bool zero_cost() const override;
     void prepare(const ReplayProgram& program) override;
@@ -80,8 +87,25 @@ class DimemasNetwork final : public NetworkModel {
     Time phases(const Collective& op, const CollectiveModel& model, std::uint32_t members,
                 Time latency, double bandwidth_mbps, std::uint32_t buses) const;
 
-    /// The earliest-free of `free_at` (a FIFO pool of identical resources), or none if empty.
-    static std::vector<Time>::iterator earliest(std::vector<Time>& free_at);
+    /// An inter-node transfer and the resources it holds (Dimemas takes them in this order and
+    /// keeps each while it waits for the next).
+    struct Transfer {
+        std::uint32_t from = 0, to = 0; // nodes
+        double bytes = 0;
+        bool out_link = false, in_link = false, bus = false;
+    };
+    /// A node's input or output links: how many are free, and the transfers waiting, in order.
+    struct Links {
+        std::uint32_t free = 0;
+        std::deque<std::uint32_t> waiting;
+    };
+    /// Takes what `transfer` still lacks, in Dimemas' order, or queues it for the first missing;
+    /// once it has all, its data moves.
+    void advance(std::uint32_t transfer, Time now, TransferSink& sink);
+    bool take_link(std::map<std::uint32_t, Links>& links, std::uint32_t node,
+                   std::uint32_t per_node, std::uint32_t transfer);
+    void give_back_link(std::map<std::uint32_t, Links>& links, std::uint32_t node,
+                        std::uint32_t per_node, Time now, TransferSink& sink);
     Time transmission(double bytes, double bandwidth_mbps) const; // TimeOverflow past 2^62 ns
     static std::uint32_t stages(CollectiveModel::Stages s, std::uint32_t members);
 
@@ -89,8 +113,26 @@ class DimemasNetwork final : public NetworkModel {
     const ReplayProgram* program_ = nullptr;
     std::uint32_t machine_nodes_ = 1;
     mutable std::map<std::uint64_t, Placement> placements_; // by communicator
-    std::vector<Time> bus_free_;
-    std::map<std::uint32_t, std::vector<Time>> in_link_free_, out_link_free_; // by node
+    /// A collective holding or gathering every bus (Dimemas reserves them all for it).
+    struct BusyCollective {
+        const Collective* op = nullptr;
+        std::uint32_t buses = 0; // gathered so far
+    };
+    /// Who waits for a bus, first come first served: a transfer, or a collective that wants all.
+    struct BusWaiter {
+        std::uint32_t id = 0;
+        bool collective = false;
+    };
+    /// Gives free buses to the waiters at the head of the queue.
+    void hand_out_buses(Time now, TransferSink& sink);
+    void start_collective(CollectiveIndex c, Time now, TransferSink& sink);
+    static constexpr std::uint32_t k_collective_token = 1u << 30; // on_event tokens
+
+    std::unordered_map<std::uint32_t, Transfer> moving_;  // by transfer, until delivered
+    std::map<std::uint32_t, Links> in_links_, out_links_; // by node
+    std::uint32_t buses_used_ = 0;                        // or reserved by a waiting collective
+    std::deque<BusWaiter> waiting_for_bus_;
+    std::map<CollectiveIndex, BusyCollective> collectives_on_buses_;
 };
 
 } // namespace popsim::replay::network

@@ -10,10 +10,28 @@
 namespace popsim::replay::network {
 
 struct TransferRequest {
-    MessageIndex message = 0;
+    std::uint32_t transfer = 0; // the engine's name for it: a message, or a member's data
+                                // sent to a collective's root
     std::uint32_t sender_task = 0;
     std::uint32_t receiver_task = 0;
     std::uint64_t bytes = 0;
+};
+
+/// What an asynchronous model tells the engine (NetworkModel::asynchronous).
+class TransferSink {
+  public:
+    /// Call the model's on_event(token) at `time` (in order with the engine's own events).
+    virtual void call_at(Time time, std::uint32_t token) = 0;
+    /// The transfer is under way, though it may still wait for links or a bus: a blocking
+    /// rendezvous sender goes on (as in Dimemas, once its receiver has been reached).
+    virtual void transfer_started(std::uint32_t transfer, Time at) = 0;
+    /// The transfer's data has arrived.
+    virtual void transfer_delivered(std::uint32_t transfer, Time at) = 0;
+    /// Every member of the collective leaves at `at`.
+    virtual void collective_done(CollectiveIndex collective, Time at) = 0;
+
+  protected:
+    ~TransferSink() = default;
 };
 
 class NetworkModel {
@@ -39,6 +57,19 @@ class NetworkModel {
     /// arrived. The engine calls this in non-decreasing `ready` order, so a model can keep FIFO
     /// resource queues as "free at" times.
     virtual Time transfer(const TransferRequest& request, Time ready) = 0;
+
+    /// Whether transfers wait for resources whose order only later transfers settle (Dimemas'
+    /// links and buses): then the engine calls begin_transfer and hears of each transfer's start
+    /// and arrival through a TransferSink, instead of calling transfer().
+    virtual bool asynchronous() const { return false; }
+    virtual void begin_transfer(const TransferRequest& /*request*/, Time /*now*/,
+                                TransferSink& /*sink*/) {}
+    virtual void on_event(std::uint32_t /*token*/, Time /*now*/, TransferSink& /*sink*/) {}
+    /// The last member of collective `c` (every member waiting for it) arrived at `now`.
+    virtual void begin_collective(CollectiveIndex c, const Collective& op, Time now,
+                                  TransferSink& sink) {
+        sink.collective_done(c, collective(op, now));
+    }
 
     /// A collective whose last member arrives at `ready`: returns when all members leave it.
     virtual Time collective(const Collective& op, Time ready) = 0;
