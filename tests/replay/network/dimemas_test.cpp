@@ -36,6 +36,14 @@ DimemasParameters latency_bandwidth(Time latency, double mbps) {
     return p;
 }
 
+/// Two tasks on one node of one CPU, latency 0, instantaneous data.
+DimemasParameters two_tasks_one_cpu() {
+    auto p = latency_bandwidth(0, 0);
+    p.tasks_per_node = 2;
+    p.cpus_per_node = 1;
+    return p;
+}
+
 const std::string k_one_message =
     "ranks 2\n0 Send 1us to=1 size=1048576\n1 Recv 1us from=0 size=1048576\n";
 
@@ -193,9 +201,7 @@ TEST_CASE("dimemas model: tasks sharing a CPU take turns burst by burst") {
     // rank 1 5-6 s. With two CPUs: 2 + 2 = 4 s.
     const std::string d = "ranks 2\n0 compute 2s\n0 Barrier 1us\n0 compute 2s\n"
                           "1 compute 1s\n1 Barrier 1us\n1 compute 1s\n";
-    auto p = latency_bandwidth(0, 0);
-    p.tasks_per_node = 2;
-    p.cpus_per_node = 1;
+    auto p = two_tasks_one_cpu();
     const auto shared = replay_on("dim_cpu_shared", d, p);
     CHECK(shared.threads[0].end == 5 * k_ns_per_s);
     CHECK(shared.threads[1].end == 6 * k_ns_per_s);
@@ -214,9 +220,7 @@ TEST_CASE("dimemas model: a startup goes first on a shared CPU, a burst goes las
     // and rank 1 2.002-3.002 s.
     const std::string d = "ranks 2\n0 compute 1s\n0 Send 1us to=1 size=8\n0 compute 1s\n"
                           "1 Recv 2s from=0 size=8\n1 compute 1s\n";
-    auto p = latency_bandwidth(0, 0);
-    p.tasks_per_node = 2;
-    p.cpus_per_node = 1;
+    auto p = two_tasks_one_cpu();
     p.intra_latency = 1 * k_ns_per_ms;
     const auto r = replay_on("dim_cpu_startup", d, p);
     CHECK(r.threads[0].end == 2002 * k_ns_per_ms);
