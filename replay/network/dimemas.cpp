@@ -78,17 +78,50 @@ Time DimemasNetwork::transfer(const TransferRequest& r, Time ready) {
 }
 
 bool DimemasNetwork::asynchronous() const {
-    return p_.inter_bandwidth_mbps > 0 && (p_.buses > 0 || p_.in_links > 0 || p_.out_links > 0);
+    return (p_.inter_bandwidth_mbps > 0 && (p_.buses > 0 || p_.in_links > 0 || p_.out_links > 0)) ||
+           (p_.intra_bandwidth_mbps > 0 && (p_.intra_in_links > 0 || p_.intra_out_links > 0));
+}
+
+bool DimemasNetwork::half_duplex_within_nodes() const {
+    return (p_.intra_in_links == 0) != (p_.intra_out_links == 0);
+}
+
+std::map<std::uint32_t, DimemasNetwork::Links>& DimemasNetwork::sending_links(const Transfer& t) {
+    return t.within_node ? task_out_links_ : out_links_;
+}
+
+std::map<std::uint32_t, DimemasNetwork::Links>& DimemasNetwork::receiving_links(const Transfer& t) {
+    if (!t.within_node) return in_links_;
+    return half_duplex_within_nodes() ? task_out_links_ : task_in_links_; // one pool per task
+}
+
+std::uint32_t DimemasNetwork::sending_link_count(const Transfer& t) const {
+    if (!t.within_node) return p_.out_links;
+    return half_duplex_within_nodes() ? std::max(p_.intra_in_links, p_.intra_out_links)
+                                      : p_.intra_out_links;
+}
+
+std::uint32_t DimemasNetwork::receiving_link_count(const Transfer& t) const {
+    if (!t.within_node) return p_.in_links;
+    return half_duplex_within_nodes() ? std::max(p_.intra_in_links, p_.intra_out_links)
+                                      : p_.intra_in_links;
 }
 
 void DimemasNetwork::begin_transfer(const TransferRequest& r, Time now, TransferSink& sink) {
     const std::uint32_t from = node_of(r.sender_task), to = node_of(r.receiver_task);
-    if (from == to) { // the memory path: no links or buses
+    const bool within_node = from == to;
+    const bool free_path = within_node ? p_.intra_bandwidth_mbps == 0 ||
+                                             (p_.intra_in_links == 0 && p_.intra_out_links == 0)
+                                       : p_.inter_bandwidth_mbps == 0;
+    if (free_path) { // nothing to wait for
         sink.transfer_started(r.transfer, now);
         sink.transfer_delivered(r.transfer, transfer(r, now));
         return;
     }
-    moving_.emplace(r.transfer, Transfer{from, to, static_cast<double>(r.bytes)});
+    // Within a node the memory path's links are the tasks'; between nodes, the nodes'.
+    moving_.emplace(r.transfer,
+                    Transfer{within_node ? r.sender_task : from, within_node ? r.receiver_task : to,
+                             static_cast<double>(r.bytes), within_node});
     sink.transfer_started(r.transfer, now);
     advance(r.transfer, now, sink);
 }
@@ -118,9 +151,17 @@ void DimemasNetwork::give_back_link(std::map<std::uint32_t, Links>& links, std::
 
 void DimemasNetwork::advance(std::uint32_t transfer, Time now, TransferSink& sink) {
     auto& t = moving_.at(transfer);
-    if (!t.out_link && !(t.out_link = take_link(out_links_, t.from, p_.out_links, transfer)))
+    if (!t.out_link &&
+        !(t.out_link = take_link(sending_links(t), t.from, sending_link_count(t), transfer)))
         return;
-    if (!t.in_link && !(t.in_link = take_link(in_links_, t.to, p_.in_links, transfer))) return;
+    if (!t.in_link &&
+        !(t.in_link = take_link(receiving_links(t), t.to, receiving_link_count(t), transfer)))
+        return;
+    if (t.within_node) { // the memory path: no buses
+        sink.transfer_started(transfer, now);
+        sink.call_at(add_times(now, transmission(t.bytes, p_.intra_bandwidth_mbps)), transfer);
+        return;
+    }
     if (!t.bus && p_.buses > 0) {
         if (buses_used_ == p_.buses) {
             waiting_for_bus_.push_back({transfer, false});
@@ -146,8 +187,8 @@ void DimemasNetwork::on_event(std::uint32_t token, Time now, TransferSink& sink)
     const auto it = moving_.find(token);
     const Transfer done = it->second;
     moving_.erase(it);
-    give_back_link(out_links_, done.from, p_.out_links, now, sink);
-    give_back_link(in_links_, done.to, p_.in_links, now, sink);
+    give_back_link(sending_links(done), done.from, sending_link_count(done), now, sink);
+    give_back_link(receiving_links(done), done.to, receiving_link_count(done), now, sink);
     if (done.bus) {
         --buses_used_;
         hand_out_buses(now, sink);

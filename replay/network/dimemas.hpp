@@ -3,9 +3,10 @@
 //   point to point: the latency is CPU time (Dimemas' startup) the sender pays before its data
 //     leaves and the receiver pays in a blocking receive (before posting) or in each wait; the data
 //     then takes bytes / bandwidth (1 MB = 2^20 bytes; bandwidth 0 = instantaneous), with
-//     intra-node or inter-node parameters by the task-to-node mapping; inter-node messages hold one
-//     of `buses` (0 = unlimited) and an output link of the sender's node and an input link of the
-//     receiver's node for their transmission, first come first served;
+//     intra-node or inter-node parameters by the task-to-node mapping; an inter-node message takes
+//     an output link of its sender's node, an input link of its receiver's node, then one of
+//     `buses` (0 = unlimited), keeping each while it waits for the next (queues first come, first
+//     served); a message within a node takes its sender task's and receiver task's links;
 //   collectives: a fan-in and a fan-out phase of stages (none, constant 1, linear N-1, logarithmic
 //     ceil(log2 N)), each stage latency + size / bandwidth with the size rule of the operation
 //     (MIN, MAX, MEAN, 2MAX, S+R of its send and receive sizes); with buses, a stage of m
@@ -41,6 +42,10 @@ struct DimemasParameters {
     std::uint32_t buses = 0;         // concurrent inter-node transfers; 0 = unlimited
     std::uint32_t in_links = 1;      // per node; 0 = unlimited; 1 as in Dimemas' configurations
     std::uint32_t out_links = 1;
+    // Each task's links for messages within its node; 0 and 0 = unlimited; one of them 0 = that
+    // many half-duplex links, for both directions (Dimemas).
+    std::uint32_t intra_in_links = 0;
+    std::uint32_t intra_out_links = 0;
     Time intra_latency = 0;
     double intra_bandwidth_mbps = 0;
     double cpu_ratio = 1.0;          // relative CPU speed: bursts take traced / cpu_ratio
@@ -87,11 +92,12 @@ class DimemasNetwork final : public NetworkModel {
     Time phases(const Collective& op, const CollectiveModel& model, std::uint32_t members,
                 Time latency, double bandwidth_mbps, std::uint32_t buses) const;
 
-    /// An inter-node transfer and the resources it holds (Dimemas takes them in this order and
-    /// keeps each while it waits for the next).
+    /// A transfer that waits for links (and a bus between nodes) and what it holds (Dimemas takes
+    /// them in this order and keeps each while it waits for the next).
     struct Transfer {
-        std::uint32_t from = 0, to = 0; // nodes
+        std::uint32_t from = 0, to = 0; // nodes, or tasks for a transfer within a node
         double bytes = 0;
+        bool within_node = false;
         bool out_link = false, in_link = false, bus = false;
     };
     /// A node's input or output links: how many are free, and the transfers waiting, in order.
@@ -106,6 +112,12 @@ class DimemasNetwork final : public NetworkModel {
                    std::uint32_t per_node, std::uint32_t transfer);
     void give_back_link(std::map<std::uint32_t, Links>& links, std::uint32_t node,
                         std::uint32_t per_node, Time now, TransferSink& sink);
+    bool half_duplex_within_nodes() const;
+    /// The links a transfer takes at its sender and at its receiver, and how many each has.
+    std::map<std::uint32_t, Links>& sending_links(const Transfer& t);
+    std::map<std::uint32_t, Links>& receiving_links(const Transfer& t);
+    std::uint32_t sending_link_count(const Transfer& t) const;
+    std::uint32_t receiving_link_count(const Transfer& t) const;
     Time transmission(double bytes, double bandwidth_mbps) const; // TimeOverflow past 2^62 ns
     static std::uint32_t stages(CollectiveModel::Stages s, std::uint32_t members);
 
@@ -128,9 +140,10 @@ class DimemasNetwork final : public NetworkModel {
     void start_collective(CollectiveIndex c, Time now, TransferSink& sink);
     static constexpr std::uint32_t k_collective_token = 1u << 30; // on_event tokens
 
-    std::unordered_map<std::uint32_t, Transfer> moving_;  // by transfer, until delivered
-    std::map<std::uint32_t, Links> in_links_, out_links_; // by node
-    std::uint32_t buses_used_ = 0;                        // or reserved by a waiting collective
+    std::unordered_map<std::uint32_t, Transfer> moving_;            // by transfer, until delivered
+    std::map<std::uint32_t, Links> in_links_, out_links_;           // by node
+    std::map<std::uint32_t, Links> task_in_links_, task_out_links_; // by task, within nodes
+    std::uint32_t buses_used_ = 0; // or reserved by a waiting collective
     std::deque<BusWaiter> waiting_for_bus_;
     std::map<CollectiveIndex, BusyCollective> collectives_on_buses_;
 };

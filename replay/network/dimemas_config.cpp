@@ -187,6 +187,8 @@ void read_multinode(const std::string& path, const Record& r, DimemasParameters&
     if (f.count(7, "intra-node buses") != 0)
         f.fail(7, "intra-node buses",
                "must be 0: limits on messages within a node are not modelled", f.text(7));
+    p.intra_in_links = f.count(8, "intra-node input links");
+    p.intra_out_links = f.count(9, "intra-node output links");
     p.inter_latency = f.seconds(10, "inter-node latency (s)");
     p.in_links = f.count(11, "inter-node input links");
     p.out_links = f.count(12, "inter-node output links");
