@@ -129,19 +129,41 @@ void DimemasNetwork::begin_transfer(const TransferRequest& r, Time now, Transfer
 bool DimemasNetwork::take_link(std::map<std::uint32_t, Links>& links, std::uint32_t node,
                                std::uint32_t per_node, std::uint32_t transfer) {
     if (per_node == 0) return true; // unlimited
-    auto& l = links.try_emplace(node, Links{per_node, {}}).first->second;
-    if (l.free > 0) {
-        --l.free;
-        return true;
-    }
-    l.waiting.push_back(transfer);
-    return false;
+    auto& l = links.try_emplace(node, Links{per_node, {}, {}}).first->second;
+    if (l.free == 0) return false;
+    --l.free;
+    l.holders.push_back(transfer);
+    return true;
+}
+
+/// Dimemas lets a message short of an output link take the one of a message from the same node
+/// that still waits for its input link, if it can get its own input link at once; the robbed one
+/// goes first in the queue for the output link.
+bool DimemasNetwork::steal_output_link(std::uint32_t thief) {
+    auto& t = moving_.at(thief);
+    auto& out = out_links_.at(t.from);
+    const auto victim = std::find_if(out.holders.begin(), out.holders.end(), [&](std::uint32_t h) {
+        const auto& v = moving_.at(h);
+        return v.out_link && !v.in_link;
+    });
+    if (victim == out.holders.end() || !take_link(in_links_, t.to, p_.in_links, thief))
+        return false;
+    auto& robbed = moving_.at(*victim);
+    auto& queue = in_links_.at(robbed.to).waiting;
+    queue.erase(std::find(queue.begin(), queue.end(), *victim));
+    robbed.out_link = false;
+    out.waiting.push_front(*victim);
+    *victim = thief;
+    t.out_link = t.in_link = true;
+    return true;
 }
 
 void DimemasNetwork::give_back_link(std::map<std::uint32_t, Links>& links, std::uint32_t node,
-                                    std::uint32_t per_node, Time now, TransferSink& sink) {
+                                    std::uint32_t per_node, std::uint32_t transfer, Time now,
+                                    TransferSink& sink) {
     if (per_node == 0) return;
     auto& l = links.at(node);
+    l.holders.erase(std::find(l.holders.begin(), l.holders.end(), transfer));
     ++l.free;
     if (l.waiting.empty()) return;
     const std::uint32_t next = l.waiting.front();
@@ -152,11 +174,16 @@ void DimemasNetwork::give_back_link(std::map<std::uint32_t, Links>& links, std::
 void DimemasNetwork::advance(std::uint32_t transfer, Time now, TransferSink& sink) {
     auto& t = moving_.at(transfer);
     if (!t.out_link &&
-        !(t.out_link = take_link(sending_links(t), t.from, sending_link_count(t), transfer)))
+        !(t.out_link = take_link(sending_links(t), t.from, sending_link_count(t), transfer)) &&
+        (t.within_node || !steal_output_link(transfer))) {
+        sending_links(t).at(t.from).waiting.push_back(transfer);
         return;
+    }
     if (!t.in_link &&
-        !(t.in_link = take_link(receiving_links(t), t.to, receiving_link_count(t), transfer)))
+        !(t.in_link = take_link(receiving_links(t), t.to, receiving_link_count(t), transfer))) {
+        receiving_links(t).at(t.to).waiting.push_back(transfer);
         return;
+    }
     if (t.within_node) { // the memory path: no buses
         sink.transfer_started(transfer, now);
         sink.call_at(add_times(now, transmission(t.bytes, p_.intra_bandwidth_mbps)), transfer);
@@ -187,8 +214,8 @@ void DimemasNetwork::on_event(std::uint32_t token, Time now, TransferSink& sink)
     const auto it = moving_.find(token);
     const Transfer done = it->second;
     moving_.erase(it);
-    give_back_link(sending_links(done), done.from, sending_link_count(done), now, sink);
-    give_back_link(receiving_links(done), done.to, receiving_link_count(done), now, sink);
+    give_back_link(sending_links(done), done.from, sending_link_count(done), token, now, sink);
+    give_back_link(receiving_links(done), done.to, receiving_link_count(done), token, now, sink);
     if (done.bus) {
         --buses_used_;
         hand_out_buses(now, sink);

@@ -104,6 +104,7 @@ class DimemasNetwork final : public NetworkModel {
     struct Links {
         std::uint32_t free = 0;
         std::deque<std::uint32_t> waiting;
+        std::deque<std::uint32_t> holders; // in the order they took them
     };
     /// Takes what `transfer` still lacks, in Dimemas' order, or queues it for the first missing;
     /// once it has all, its data moves.
@@ -111,7 +112,9 @@ class DimemasNetwork final : public NetworkModel {
     bool take_link(std::map<std::uint32_t, Links>& links, std::uint32_t node,
                    std::uint32_t per_node, std::uint32_t transfer);
     void give_back_link(std::map<std::uint32_t, Links>& links, std::uint32_t node,
-                        std::uint32_t per_node, Time now, TransferSink& sink);
+                        std::uint32_t per_node, std::uint32_t transfer, Time now,
+                        TransferSink& sink);
+    bool steal_output_link(std::uint32_t thief);
     bool half_duplex_within_nodes() const;
     /// The links a transfer takes at its sender and at its receiver, and how many each has.
     std::map<std::uint32_t, Links>& sending_links(const Transfer& t);
