@@ -120,16 +120,14 @@ replay::network::DimemasParameters dimemas_parameters(const NetworkOptions& o,
     if (o.bandwidth) p.inter_bandwidth_mbps = parse_bandwidth_mbps(*o.bandwidth);
     if (o.buses) p.buses = count(*o.buses, "--buses");
     if (o.links) p.in_links = p.out_links = count(*o.links, "--links");
-    if (o.tasks_per_node) {
-        p.tasks_per_node = count(*o.tasks_per_node, "--tasks-per-node");
-        if (p.tasks_per_node == 0)
-            throw std::invalid_argument("--tasks-per-node must be at least 1");
-    }
+    auto at_least_one = [&](const std::string& text, const char* what) {
+        const auto v = count(text, what);
+        if (v == 0) throw std::invalid_argument(fmt::format("{} must be at least 1", what));
+        return v;
+    };
+    if (o.tasks_per_node) p.tasks_per_node = at_least_one(*o.tasks_per_node, "--tasks-per-node");
     if (o.cpu_ratio) p.cpu_ratio = parse_cpu_ratio(*o.cpu_ratio);
-    if (o.cpus_per_node) {
-        p.cpus_per_node = count(*o.cpus_per_node, "--cpus-per-node");
-        if (p.cpus_per_node == 0) throw std::invalid_argument("--cpus-per-node must be at least 1");
-    }
+    if (o.cpus_per_node) p.cpus_per_node = at_least_one(*o.cpus_per_node, "--cpus-per-node");
     p.node_of_task = task_nodes(o.mapping, tasks, p.tasks_per_node);
     return p;
 }

@@ -77,9 +77,14 @@ Time DimemasNetwork::transfer(const TransferRequest& r, Time ready) {
                                   within_node ? p_.intra_bandwidth_mbps : p_.inter_bandwidth_mbps));
 }
 
+bool DimemasNetwork::waits_for_resources(bool within_node) const {
+    if (within_node)
+        return p_.intra_bandwidth_mbps > 0 && (p_.intra_in_links > 0 || p_.intra_out_links > 0);
+    return p_.inter_bandwidth_mbps > 0 && (p_.buses > 0 || p_.in_links > 0 || p_.out_links > 0);
+}
+
 bool DimemasNetwork::asynchronous() const {
-    return (p_.inter_bandwidth_mbps > 0 && (p_.buses > 0 || p_.in_links > 0 || p_.out_links > 0)) ||
-           (p_.intra_bandwidth_mbps > 0 && (p_.intra_in_links > 0 || p_.intra_out_links > 0));
+    return waits_for_resources(true) || waits_for_resources(false);
 }
 
 bool DimemasNetwork::half_duplex_within_nodes() const {
@@ -110,11 +115,8 @@ std::uint32_t DimemasNetwork::receiving_link_count(const Transfer& t) const {
 void DimemasNetwork::begin_transfer(const TransferRequest& r, Time now, TransferSink& sink) {
     const std::uint32_t from = node_of(r.sender_task), to = node_of(r.receiver_task);
     const bool within_node = from == to;
-    const bool free_path = within_node ? p_.intra_bandwidth_mbps == 0 ||
-                                             (p_.intra_in_links == 0 && p_.intra_out_links == 0)
-                                       : p_.inter_bandwidth_mbps == 0;
-    if (free_path) { // nothing to wait for
-        sink.transfer_started(r.transfer, now);
+    sink.transfer_started(r.transfer, now); // under way, though it may wait for links or a bus
+    if (!waits_for_resources(within_node)) {
         sink.transfer_delivered(r.transfer, transfer(r, now));
         return;
     }
@@ -122,7 +124,6 @@ void DimemasNetwork::begin_transfer(const TransferRequest& r, Time now, Transfer
     moving_.emplace(r.transfer,
                     Transfer{within_node ? r.sender_task : from, within_node ? r.receiver_task : to,
                              static_cast<double>(r.bytes), within_node});
-    sink.transfer_started(r.transfer, now);
     advance(r.transfer, now, sink);
 }
 
@@ -185,7 +186,6 @@ void DimemasNetwork::advance(std::uint32_t transfer, Time now, TransferSink& sin
         return;
     }
     if (t.within_node) { // the memory path: no buses
-        sink.transfer_started(transfer, now);
         sink.call_at(add_times(now, transmission(t.bytes, p_.intra_bandwidth_mbps)), transfer);
         return;
     }

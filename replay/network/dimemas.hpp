@@ -115,6 +115,8 @@ class DimemasNetwork final : public NetworkModel {
                         std::uint32_t per_node, std::uint32_t transfer, Time now,
                         TransferSink& sink);
     bool steal_output_link(std::uint32_t thief);
+    /// Whether transfers within a node, or between nodes, can wait for links or buses.
+    bool waits_for_resources(bool within_node) const;
     bool half_duplex_within_nodes() const;
     /// The links a transfer takes at its sender and at its receiver, and how many each has.
     std::map<std::uint32_t, Links>& sending_links(const Transfer& t);

@@ -147,10 +147,12 @@ class FieldReader {
 };
 
 /// One machine only: several machines and a wide-area network between them are not modelled.
+constexpr const char* k_one_machine =
+    "popsim models one machine, not several joined by a wide-area network";
+
 void require_first_machine(const FieldReader& f, std::size_t machine_field) {
     if (f.count(machine_field, "machine ID") != 0)
-        f.fail(machine_field, "machine ID",
-               "must be 0: popsim models one machine, not several joined by a wide-area network",
+        f.fail(machine_field, "machine ID", fmt::format("must be 0: {}", k_one_machine).c_str(),
                f.text(machine_field));
 }
 
@@ -177,10 +179,7 @@ void read_multinode(const std::string& path, const Record& r, DimemasParameters&
     require_first_machine(f, 0);
     p.nodes = f.count(1, "number of nodes");
     p.cpus_per_node = f.count(3, "processors per node");
-    if (p.cpus_per_node == 0)
-        throw TraceError(path, r.line,
-                         "\"multi node information\" field 4 (processors per node) must be at "
-                         "least 1: '0'");
+    if (p.cpus_per_node == 0) f.fail(3, "processors per node", "must be at least 1", f.text(3));
     p.cpu_ratio = f.positive(4, "relative processor speed");
     p.intra_latency = f.seconds(5, "intra-node latency (s)");
     p.intra_bandwidth_mbps = f.number(6, "intra-node bandwidth (MB/s)");
@@ -197,8 +196,7 @@ void read_multinode(const std::string& path, const Record& r, DimemasParameters&
 void read_wide_area_network(const std::string& path, const Record& r) {
     const FieldReader f(path, r, 7);
     if (f.count(1, "number of machines") > 1)
-        f.fail(1, "number of machines",
-               "must be 1: popsim models one machine, not several joined by a wide-area network",
+        f.fail(1, "number of machines", fmt::format("must be 1: {}", k_one_machine).c_str(),
                f.text(1));
     if (f.count(2, "dedicated connections") != 0)
         f.fail(2, "dedicated connections",
