@@ -10,12 +10,12 @@
 namespace popsim::replay {
 
 TraceBuilder::TraceBuilder(Trace& trace, std::vector<std::uint32_t> tracked_event_types,
-                           bool allow_truncated)
+                           bool allow_truncated, TimelineObserver* observer)
     : trace_(trace), tracked_types_(std::move(tracked_event_types)),
       allow_truncated_(allow_truncated),
       tracks_counters_(
           std::any_of(tracked_types_.begin(), tracked_types_.end(), extrae::is_counter_type)),
-      numbering_(trace_.header) {
+      observer_(observer), numbering_(trace_.header) {
     std::uint32_t app_number = 1;
     for (const auto& app : trace_.header.applications) {
         std::uint32_t task_number = 1;
@@ -95,27 +95,47 @@ void TraceBuilder::add_state(const StateRecord& r, std::uint64_t line) {
         fail(line, fmt::format("state value {} is out of range (0-254)", r.state));
     ++trace_.counts.states;
     auto& tl = trace_.threads[t];
+    auto& s = scratch_[t];
     // Dimemas writes some intervals twice (Running, then the block's state): the earlier record
     // keeps the overlap, and the overlap is reported.
     const Time begin = std::max(r.begin, tl.states_end);
-    if (r.begin < tl.states_end && tl.state_count() > 0) note_overlap(tl, r, line);
-    if (begin >= r.end) return;
-    if (begin > tl.states_end) { // a gap no record covers
-        tl.state_begin.push_back(tl.states_end);
-        tl.state_value.push_back(k_no_state);
+    if (r.begin < tl.states_end && s.any_state) note_overlap(tl, r, line);
+    if (begin < r.end) {
+        if (begin > tl.states_end) keep_state(t, tl.states_end, begin, k_no_state); // a gap
+        keep_state(t, begin, r.end, static_cast<std::uint8_t>(r.state));
+        tl.last_record = std::max(tl.last_record, r.end);
     }
-    tl.state_begin.push_back(begin);
-    tl.state_value.push_back(static_cast<std::uint8_t>(r.state));
-    tl.states_end = r.end;
-    tl.last_record = std::max(tl.last_record, r.end);
+    if (observer_) observer_->reached(r.begin);
+    if (begin >= r.end) return;
     if (r.state == extrae::k_state_running) {
-        auto& s = scratch_[t];
         for (PendingReads* p : {&s.instructions, &s.cycles}) {
             p->earlier += p->latest ? 1 : 0;
             p->latest = true;
         }
         s.latest_running_begin = begin;
     }
+}
+
+void TraceBuilder::keep_state(ThreadIndex t, Time begin, Time end, std::uint8_t value) {
+    auto& tl = trace_.threads[t];
+    auto& s = scratch_[t];
+    s.any_state = true;
+    s.last_state_begin = begin;
+    s.last_state_value = value;
+    tl.states_end = end;
+    if (observer_) return observer_->state(t, begin, end, value);
+    tl.state_begin.push_back(begin);
+    tl.state_value.push_back(value);
+}
+
+void TraceBuilder::keep_call(ThreadIndex t) {
+    const ObservedCall& call = scratch_[t].latest_call;
+    if (observer_) return observer_->call(t, call);
+    auto& tl = trace_.threads[t];
+    tl.call_begin.push_back(call.begin);
+    tl.call_end.push_back(call.end);
+    tl.call_id.push_back(call.id);
+    if (call.attributes) tl.collectives.push_back(*call.attributes);
 }
 
 void TraceBuilder::note_overlap(const ThreadTimeline& tl, const StateRecord& r,
@@ -153,9 +173,8 @@ void TraceBuilder::attribute_counter(ThreadIndex t, Time time, const EventPair& 
         pending.latest = false;
     }
     add_count(instructions ? tl.useful_instructions : tl.useful_cycles, bursts, pair.value, line);
-    const bool inside_running = tl.state_count() > 0 && time > tl.state_begin.back() &&
-                                time < tl.states_end &&
-                                tl.state_value.back() == extrae::k_state_running;
+    const bool inside_running = s.any_state && time > s.last_state_begin && time < tl.states_end &&
+                                s.last_state_value == extrae::k_state_running;
     if (inside_running)
         add_count(instructions ? s.sampled_instructions : s.sampled_cycles, 1, pair.value, line);
 }
@@ -187,18 +206,20 @@ void TraceBuilder::use_sampled_counters_if_needed() {
 }
 
 void TraceBuilder::enter_call(ThreadIndex t, Time time, const EventPair& pair, std::uint64_t line) {
-    auto& tl = trace_.threads[t];
     auto& s = scratch_[t];
     if (s.call_open) {
         fail(line,
              fmt::format(
                  "thread {} enters MPI call {} at {} while call {} entered at {} is still open",
-                 to_string(tl.name), pair.value, time, tl.call_id.back(), tl.call_begin.back()));
+                 to_string(trace_.threads[t].name), pair.value, time, s.latest_call.id,
+                 s.latest_call.begin));
     }
     if (pair.value > 0xffff) fail(line, fmt::format("MPI call id {} is out of range", pair.value));
-    tl.call_begin.push_back(time);
-    tl.call_end.push_back(time);
-    tl.call_id.push_back(static_cast<std::uint16_t>(pair.value));
+    s.latest_call = {.begin = time,
+                     .end = time,
+                     .id = static_cast<std::uint16_t>(pair.value),
+                     .attributes = std::nullopt};
+    ++s.calls;
     s.call_open = true;
 }
 
@@ -211,7 +232,7 @@ void TraceBuilder::leave_call(ThreadIndex t, Time time, const EventPair& pair, b
     auto& tl = trace_.threads[t];
     auto& s = scratch_[t];
     if (!s.call_open) {
-        if (tl.call_id.empty()) {
+        if (s.calls == 0) {
             if (std::exchange(s.cut_start_noted, true)) return;
             trace_.warnings.add("cut-start",
                                 "threads begin with an MPI exit (a cut trace): what lay before "
@@ -223,16 +244,18 @@ void TraceBuilder::leave_call(ThreadIndex t, Time time, const EventPair& pair, b
         fail(line, fmt::format("thread {} leaves an MPI call (event {}:0) at {} ns that it never "
                                "entered (its previous call ended at {} ns; records out of time "
                                "order?)",
-                               to_string(tl.name), pair.type, time, tl.call_end.back()));
+                               to_string(tl.name), pair.type, time, s.latest_call.end));
     }
-    tl.call_end.back() = time;
+    s.latest_call.end = time;
     s.call_open = false;
+    keep_call(t);
 }
 
 void TraceBuilder::add_collective_attribute(ThreadIndex t, Time time, const EventPair& pair,
                                             std::uint64_t line) {
-    auto& tl = trace_.threads[t];
-    if (!scratch_[t].call_open || tl.call_begin.back() != time) {
+    const auto& tl = trace_.threads[t];
+    auto& s = scratch_[t];
+    if (!s.call_open || s.latest_call.begin != time) {
         if (pair.value == 0) { // a cutter's closing record resets every open event type
             trace_.warnings.add("reset-records",
                                 "collective attributes are reset to 0 away from a call entry "
@@ -245,10 +268,9 @@ void TraceBuilder::add_collective_attribute(ThreadIndex t, Time time, const Even
                          "(it belongs on the entry's line, or on a line after it at the same time)",
                          pair.type, time));
     }
-    const auto call = static_cast<std::uint32_t>(tl.call_id.size() - 1);
-    if (tl.collectives.empty() || tl.collectives.back().call != call)
-        tl.collectives.push_back({.call = call});
-    auto& attrs = tl.collectives.back();
+    if (!s.latest_call.attributes)
+        s.latest_call.attributes = CollectiveAttributes{.call = s.calls - 1};
+    auto& attrs = *s.latest_call.attributes;
     switch (pair.type) {
     case extrae::k_collective_send_size:
         attrs.send_bytes = pair.value;
@@ -266,6 +288,12 @@ void TraceBuilder::add_collective_attribute(ThreadIndex t, Time time, const Even
 }
 
 void TraceBuilder::track(ThreadIndex t, Time time, const EventPair& pair) {
+    if (observer_) {
+        if (std::find(tracked_types_.begin(), tracked_types_.end(), pair.type) !=
+            tracked_types_.end())
+            observer_->event(t, time, pair.type, pair.value);
+        return;
+    }
     auto& all = trace_.threads[t].tracked_events;
     auto it = std::find_if(all.begin(), all.end(),
                            [&](const EventSeries& s) { return s.type == pair.type; });
@@ -307,6 +335,7 @@ void TraceBuilder::add_event(const RecordOwner& owner, Time time, std::span<cons
             track(t, time, p);
         }
     }
+    if (observer_) observer_->reached(time);
 }
 
 void TraceBuilder::add_comm(const CommRecord& r, std::uint64_t line) {
@@ -316,6 +345,10 @@ void TraceBuilder::add_comm(const CommRecord& r, std::uint64_t line) {
         note_time(t, line);
     if (r.tag > 0xffffffffu)
         fail(line, fmt::format("message tag {} does not fit in 32 bits", r.tag));
+    if (observer_) {
+        observer_->comm(from, to, r, trace_.counts.communications++);
+        return observer_->reached(r.physical_send);
+    }
     auto& c = trace_.comms;
     c.sender.push_back(from);
     c.receiver.push_back(to);
@@ -381,15 +414,16 @@ void TraceBuilder::finish(std::uint64_t last_line) {
         trace_.cut_at_end = true;
     }
     for (ThreadIndex t = 0; t < trace_.threads.size(); ++t) {
-        auto& tl = trace_.threads[t];
-        if (!scratch_[t].call_open) continue;
-        tl.call_end.back() = trace_.header.end_time;
+        auto& s = scratch_[t];
+        if (!s.call_open) continue;
+        s.latest_call.end = trace_.header.end_time;
+        keep_call(t);
         trace_.warnings.add("call-open-at-end",
                             "threads never leave their last MPI call; it is closed at the trace "
                             "end",
                             fmt::format("thread {} in MPI call {} entered at {}",
-                                        to_string(tl.name), tl.call_id.back(),
-                                        seconds(tl.call_begin.back())));
+                                        to_string(trace_.threads[t].name), s.latest_call.id,
+                                        seconds(s.latest_call.begin)));
     }
 }
 

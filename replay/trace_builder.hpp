@@ -3,6 +3,7 @@
 // the header and each other. Every violation is a TraceError naming the file and line.
 #include "replay/focus/record_window.hpp"
 #include "replay/paraver_records.hpp"
+#include "replay/timeline_observer.hpp"
 #include "replay/trace.hpp"
 
 #include <span>
@@ -30,9 +31,10 @@ class TraceBuilder {
   public:
     /// `trace.header` and `trace.path` must be set; the builder creates the thread timelines.
     /// `allow_truncated`: a trace whose records stop before the end its header declares is
-    /// analysed up to its last record, with a warning, instead of refused.
-    TraceBuilder(Trace& trace, std::vector<std::uint32_t> tracked_event_types,
-                 bool allow_truncated);
+    /// analysed up to its last record, with a warning, instead of refused. With an `observer`,
+    /// states, calls, tracked events and communications go to it instead of the timelines.
+    TraceBuilder(Trace& trace, std::vector<std::uint32_t> tracked_event_types, bool allow_truncated,
+                 TimelineObserver* observer = nullptr);
 
     void add_state(const StateRecord& record, std::uint64_t line);
     void add_event(const RecordOwner& owner, Time time, std::span<const EventPair> pairs,
@@ -63,6 +65,12 @@ class TraceBuilder {
         // sample points (e.g. folding's NAMD trace), summed as a fallback (finish()).
         std::uint64_t sampled_instructions = 0;
         std::uint64_t sampled_cycles = 0;
+        // The latest state and call, which the checks need (with an observer, no column has them).
+        bool any_state = false;
+        Time last_state_begin = 0;
+        std::uint8_t last_state_value = k_no_state;
+        std::uint32_t calls = 0; // entered so far
+        ObservedCall latest_call;
     };
 
     ThreadIndex resolve(const RecordOwner& owner, std::uint64_t line) const;
@@ -81,6 +89,9 @@ class TraceBuilder {
     void add_collective_attribute(ThreadIndex thread, Time time, const EventPair& pair,
                                   std::uint64_t line);
     void track(ThreadIndex thread, Time time, const EventPair& pair);
+    void keep_state(ThreadIndex thread, Time begin, Time end, std::uint8_t value);
+    /// The thread's latest call is over: into its timeline, or to the observer.
+    void keep_call(ThreadIndex thread);
     void use_sampled_counters_if_needed();
     void note_overlap(const ThreadTimeline& tl, const StateRecord& r, std::uint64_t line);
     [[noreturn]] void fail(std::uint64_t line, const std::string& cause) const;
@@ -91,6 +102,7 @@ class TraceBuilder {
     std::vector<std::uint32_t> tracked_types_;
     bool allow_truncated_;
     bool tracks_counters_; // windows need every counter read kept (focus_event_types)
+    TimelineObserver* observer_;
     ThreadNumbering numbering_;
     std::vector<ThreadScratch> scratch_;
     std::uint64_t overlaps_ = 0;

@@ -1,0 +1,39 @@
+#pragma once
+// What the trace builder derives from a trace's records, handed over as it goes instead of kept:
+// for analyses that stream a trace (replay/streaming/) in memory bounded by its width, not its
+// length. A builder given an observer checks every record as always but fills no columns.
+#include "replay/paraver_records.hpp"
+#include "replay/trace.hpp"
+
+#include <cstdint>
+#include <optional>
+
+namespace popsim::replay {
+
+/// A finished MPI call of one thread, with its collective attributes when its entry had any.
+struct ObservedCall {
+    Time begin = 0;
+    Time end = 0;
+    std::uint16_t id = 0;
+    std::optional<CollectiveAttributes> attributes; // `call` is the call's number on its thread
+};
+
+class TimelineObserver {
+  public:
+    virtual ~TimelineObserver() = default;
+    /// State `value` covers [begin, end) of `thread` (k_no_state: a gap no record covers).
+    virtual void state(ThreadIndex thread, Time begin, Time end, std::uint8_t value) = 0;
+    /// Calls come in each thread's order, once left (or closed at the trace's end).
+    virtual void call(ThreadIndex thread, const ObservedCall& call) = 0;
+    /// An event of a tracked type (ReadOptions::tracked_event_types).
+    virtual void event(ThreadIndex thread, Time time, std::uint32_t type, std::uint64_t value) = 0;
+    /// A communication record, numbered in file order from 0.
+    virtual void comm(ThreadIndex sender, ThreadIndex receiver, const CommRecord& record,
+                      std::uint64_t number) = 0;
+    /// Every record of the file up to here has been handed over; `time` is this record's place
+    /// in the file's time order (a state's begin, an event's time, a communication's physical
+    /// send).
+    virtual void reached(Time time) = 0;
+};
+
+} // namespace popsim::replay
