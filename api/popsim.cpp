@@ -95,16 +95,16 @@ Analysis analyze(const std::vector<std::string>& traces, const Options& options)
                       .metrics = public_metrics(a.table.factors),
                       .raw = public_metrics(a.table.raw),
                       .html = simulator::metric_table_html(a.table)},
-            .json = simulator::json_text(output.report)};
+            .json = simulator::report_text(output.report)};
 }
 
 std::string simulate(const std::string& trace, const Options& options) {
-    return simulator::json_text(
+    return simulator::report_text(
         run(simulator::add_simulate_command, "simulate", options, {trace}).report);
 }
 
 std::string whatif(const std::string& trace, const Options& options) {
-    return simulator::json_text(
+    return simulator::report_text(
         run(simulator::add_whatif_command, "whatif", options, {trace}).report);
 }
 

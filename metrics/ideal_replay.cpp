@@ -89,35 +89,47 @@ IdealRun ideal_run(const replay::Trace& trace, const replay::ReplayProgram& prog
     const replay::ReplayResult result = replay::replay_breaking_cycles(
         &trace, program,
         [&](const replay::ReplayProgram& p) { return replay_ideal(p, options, hybrid); }, warnings);
-    IdealRun run;
-    run.runtime = result.runtime;
-    run.max_useful = result.max_useful(program);
-    for (std::uint32_t task = 0; task < program.tasks; ++task) {
-        const auto& t = result.task(program, task);
-        run.task_useful.push_back(t.outside_mpi());
-        run.task_end.push_back(t.end);
-        run.task_mpi_outside_omp.push_back(t.mpi());
-    }
+    std::vector<replay::ThreadTimes> tasks;
+    for (std::uint32_t task = 0; task < program.tasks; ++task)
+        tasks.push_back(result.task(program, task));
+    IdealRun run = ideal_run_of(tasks, result.runtime);
     if (hybrid) run.task_mpi_outside_omp = mpi_outside_omp(trace, program, result);
     const Time traced = replay::traced_time(trace, program.untraced);
     if (warnings && run.runtime > traced) {
-        // Messages all run forward once the reader has repaired them, so the cause is in the
-        // collectives, or clocks that are out of step across nodes.
         const auto [early, first] = collectives_left_early(trace, program);
-        const std::string cause =
-            early > 0 ? fmt::format("{} collectives let members leave before the last one "
-                                    "arrived (the first: {}), which the default replay, where "
-                                    "every member waits for the last as in Dimemas, cannot "
-                                    "reproduce; --collectives mpi waits only where data flows",
-                                    early, first)
-                      : "the trace's timestamps contradict its dependencies (clocks of "
-                        "different nodes out of step?)";
-        warnings->add("ideal-after-real",
-                      fmt::format("the ideal-network replay ({} ns) takes longer than the trace "
-                                  "({} ns), so Transfer efficiency exceeds 100 %: {}",
-                                  run.runtime, traced, cause));
+        note_ideal_after_real(run.runtime, traced, early, first, *warnings);
     }
     return run;
+}
+
+IdealRun ideal_run_of(const std::vector<replay::ThreadTimes>& tasks, Time runtime) {
+    IdealRun run;
+    run.runtime = runtime;
+    for (const auto& t : tasks) {
+        run.task_useful.push_back(t.outside_mpi());
+        run.task_end.push_back(t.end);
+        run.task_mpi_outside_omp.push_back(t.mpi());
+        run.max_useful = std::max(run.max_useful, t.outside_mpi());
+    }
+    return run;
+}
+
+void note_ideal_after_real(Time runtime, Time traced, std::size_t early, const std::string& first,
+                           replay::WarningLog& warnings) {
+    // Messages all run forward once the reader has repaired them, so the cause is in the
+    // collectives, or clocks that are out of step across nodes.
+    const std::string cause =
+        early > 0 ? fmt::format("{} collectives let members leave before the last one "
+                                "arrived (the first: {}), which the default replay, where "
+                                "every member waits for the last as in Dimemas, cannot "
+                                "reproduce; --collectives mpi waits only where data flows",
+                                early, first)
+                  : "the trace's timestamps contradict its dependencies (clocks of "
+                    "different nodes out of step?)";
+    warnings.add("ideal-after-real",
+                 fmt::format("the ideal-network replay ({} ns) takes longer than the trace "
+                             "({} ns), so Transfer efficiency exceeds 100 %: {}",
+                             runtime, traced, cause));
 }
 
 std::vector<RankBreakdown> rank_breakdown(const TraceSummary& s) {

@@ -7,6 +7,7 @@
 //   auto summary = popsim::metrics::summarize(trace);
 //   summary.ideal = popsim::metrics::ideal_run(trace, {});
 #include "metrics/trace_summary.hpp"
+#include "replay/engine/replay_result.hpp"
 #include "replay/replay_program.hpp"
 
 #include <cstdint>
@@ -35,6 +36,15 @@ IdealRun ideal_run(const replay::Trace& trace, const IdealOptions& options,
 /// replay itself one.
 IdealRun ideal_run(const replay::Trace& trace, const replay::ReplayProgram& program,
                    const IdealOptions& options, replay::WarningLog* warnings = nullptr);
+
+/// The ideal run of replay threads' times: `tasks` per MPI task, its first thread's.
+IdealRun ideal_run_of(const std::vector<replay::ThreadTimes>& tasks, Time runtime);
+
+/// Warns that the ideal replay (`runtime`) took longer than the traced windows (`traced`), with
+/// the likeliest cause: `early` collectives whose members left before the last arrived (the
+/// first described), else clocks out of step.
+void note_ideal_after_real(Time runtime, Time traced, std::size_t early, const std::string& first,
+                           replay::WarningLog& warnings);
 
 /// Per MPI task, where its MPI time goes (all in ns; useful + the three = runtime):
 /// transfer = MPI time the ideal network removes, serialisation = waits that remain on it along

@@ -85,10 +85,14 @@ Time HybridRun::non_mpi(std::size_t p) const {
 }
 
 HybridRun hybrid_run(const replay::Trace& trace) {
+    return hybrid_run(trace, thread_breakdowns(trace));
+}
+
+HybridRun hybrid_run(const replay::Trace& trace, std::vector<ThreadBreakdown> threads) {
     HybridRun run;
     run.path = trace.path;
     run.processes = trace.task_count();
-    run.threads = thread_breakdowns(trace);
+    run.threads = std::move(threads);
     run.total_threads = static_cast<std::uint32_t>(run.threads.size());
     run.threads_per_process =
         trace.header.applications.empty() ? 1 : trace.header.applications[0].tasks[0].threads;

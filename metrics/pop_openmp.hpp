@@ -60,6 +60,8 @@ struct HybridRun {
 };
 
 HybridRun hybrid_run(const replay::Trace& trace);
+/// The same with the threads' breakdowns already made (a streamed trace keeps no states).
+HybridRun hybrid_run(const replay::Trace& trace, std::vector<ThreadBreakdown> threads);
 
 struct OpenMpEfficiencies {
     double omp_region = 1;

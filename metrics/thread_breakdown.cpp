@@ -58,6 +58,11 @@ Intervals openmp_intervals(const replay::ThreadTimeline& t, Time trace_end) {
     return out;
 }
 
+bool is_active_state(std::uint8_t state) {
+    return state != ex::k_state_idle && state != ex::k_state_tracing_disabled &&
+           state != replay::k_no_state;
+}
+
 std::vector<ThreadBreakdown> thread_breakdowns(const replay::Trace& trace) {
     std::vector<ThreadBreakdown> out;
     out.reserve(trace.threads.size());
@@ -69,9 +74,7 @@ std::vector<ThreadBreakdown> thread_breakdowns(const replay::Trace& trace) {
         for (std::size_t i = 0; i < t.state_count(); ++i) {
             const Time begin = t.state_begin[i], end = t.state_end(i);
             const auto state = t.state_value[i];
-            if (state != ex::k_state_idle && state != ex::k_state_tracing_disabled &&
-                state != replay::k_no_state)
-                b.active += end - begin;
+            if (is_active_state(state)) b.active += end - begin;
             if (state != ex::k_state_running) continue;
             b.useful += end - begin;
             b.useful_in_omp += overlap(begin, end, omp, cursor);

@@ -26,6 +26,10 @@ struct ThreadBreakdown {
 
 std::vector<ThreadBreakdown> thread_breakdowns(const replay::Trace& trace);
 
+/// Whether a thread in Paraver state `state` is active (PyPOP's runtime): any state but Idle,
+/// Tracing disabled and the gaps no record covers.
+bool is_active_state(std::uint8_t state);
+
 using replay::inside;
 using replay::Intervals;
 using replay::parallel_regions;

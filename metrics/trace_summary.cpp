@@ -33,6 +33,14 @@ TraceSummary summarize(const replay::Trace& trace, bool whole_trace) {
 }
 
 TraceSummary summarize(const replay::Trace& trace, const replay::Intervals& untraced) {
+    std::vector<Time> useful;
+    for (const auto& t : trace.threads)
+        useful.push_back(time_in_state(t, replay::extrae::k_state_running));
+    return summarize(trace, untraced, std::move(useful));
+}
+
+TraceSummary summarize(const replay::Trace& trace, const replay::Intervals& untraced,
+                       std::vector<Time> useful) {
     TraceSummary s;
     s.path = trace.path;
     s.processes = trace.task_count();
@@ -40,8 +48,8 @@ TraceSummary summarize(const replay::Trace& trace, const replay::Intervals& untr
     s.windows = replay::traced_windows(trace, untraced);
     s.runtime = replay::traced_time(trace, untraced);
     s.task_first_thread = trace.first_threads();
+    s.useful = std::move(useful);
     for (const auto& t : trace.threads) {
-        s.useful.push_back(time_in_state(t, replay::extrae::k_state_running));
         if (__builtin_add_overflow(s.instructions, t.useful_instructions, &s.instructions) ||
             __builtin_add_overflow(s.cycles, t.useful_cycles, &s.cycles)) {
             throw replay::TraceError(trace.path, 0,

@@ -52,6 +52,9 @@ struct TraceSummary {
 TraceSummary summarize(const replay::Trace& trace, bool whole_trace = false);
 /// The same with the spans to leave out already found (a replay program's `untraced`).
 TraceSummary summarize(const replay::Trace& trace, const replay::Intervals& untraced);
+/// The same with each thread's useful time already summed (a streamed trace keeps no states).
+TraceSummary summarize(const replay::Trace& trace, const replay::Intervals& untraced,
+                       std::vector<Time> useful);
 
 /// Separate windows of one trace (a region's instances) as one run: times, counts and the ideal
 /// replay's per-task times add up; the maxima are taken of the sums. `windows` become the given

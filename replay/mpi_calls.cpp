@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <fmt/format.h>
 
 namespace popsim::replay {
 
@@ -177,6 +178,11 @@ std::optional<std::uint32_t> dimemas_global_op_id(std::uint16_t call_id) {
     default:
         return std::nullopt;
     }
+}
+
+std::string mpi_call_name(std::uint16_t id) {
+    const auto call = mpi_call_by_id(id);
+    return call ? fmt::format("MPI_{}", call->name) : fmt::format("MPI call {}", id);
 }
 
 } // namespace popsim::replay

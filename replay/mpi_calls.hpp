@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace popsim::replay {
@@ -32,6 +33,8 @@ struct MpiCall {
     bool rooted = false;     // collective with a root (Bcast, Reduce, Gather, Scatter, ...)
 };
 
+/// "MPI_Send", or "MPI call 1234" for an id popsim does not know.
+std::string mpi_call_name(std::uint16_t id);
 /// The call with Extrae id `id`, or nullopt for an id popsim does not know.
 std::optional<MpiCall> mpi_call_by_id(std::uint16_t id);
 /// The class of each call id below 256 (CallClass::other for ids popsim does not know).

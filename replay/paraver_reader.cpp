@@ -423,7 +423,9 @@ std::string trace_base_name(const std::string& path) {
 }
 
 namespace {
-Trace read_trace(const std::string& path, const ReadOptions& options) {
+using Observe = std::function<TimelineObserver&(const Trace&)>;
+
+Trace read_trace(const std::string& path, const ReadOptions& options, const Observe& observe) {
     Trace trace;
     trace.path = path;
     BlockReader reader(path, options.block_bytes);
@@ -439,6 +441,7 @@ Trace read_trace(const std::string& path, const ReadOptions& options) {
         trace.window_end = trace.cut_at_end = true;
     }
     TraceBuilder builder(trace, options.tracked_event_types, options.allow_truncated);
+    if (observe) builder.hand_over_to(observe(trace));
     BuilderInput input(builder);
     std::optional<RecordWindow> window;
     if (whole) window.emplace(*whole, *options.window, input);
@@ -466,17 +469,28 @@ Trace read_trace(const std::string& path, const ReadOptions& options) {
     }
     return trace;
 }
-} // namespace
 
-Trace read_paraver(const std::string& path, const ReadOptions& options) {
+Trace read_or_say_out_of_memory(const std::string& path, const ReadOptions& options,
+                                const Observe& observe) {
     try {
-        return read_trace(path, options);
+        return read_trace(path, options, observe);
     } catch (const std::bad_alloc&) { // say which trace did not fit, not just "std::bad_alloc"
         throw std::runtime_error(
             fmt::format("{}: out of memory while reading the trace (the memory of the machine or "
                         "the process limit, ulimit -v, is too small for it)",
                         path));
     }
+}
+} // namespace
+
+Trace read_paraver(const std::string& path, const ReadOptions& options) {
+    return read_or_say_out_of_memory(path, options, {});
+}
+
+Trace stream_paraver(const std::string& path, const ReadOptions& options,
+                     const std::function<TimelineObserver&(const Trace&)>& observe) {
+    if (options.window) throw std::invalid_argument("stream_paraver reads whole traces");
+    return read_or_say_out_of_memory(path, options, observe);
 }
 
 } // namespace popsim::replay

@@ -9,6 +9,7 @@
 // so memory holds the compact model, never the text. Any malformed or contradictory input throws
 // TraceError("file:line: cause").
 #include "replay/focus/time_window.hpp"
+#include "replay/timeline_observer.hpp"
 #include "replay/trace.hpp"
 
 #include <cstdint>
@@ -50,6 +51,14 @@ struct ReadOptions {
 };
 
 Trace read_paraver(const std::string& path, const ReadOptions& options = {});
+
+/// Reads the trace as read_paraver does, but hands its states, calls, tracked events and
+/// communications over to the observer `observe` gives (called once, when the header is read and
+/// the threads named) instead of keeping them: the Trace has its header, counts, counters,
+/// labels and warnings, and no records. For analyses in memory bounded by the trace's width
+/// (replay/streaming/). `options.window` must be empty.
+Trace stream_paraver(const std::string& path, const ReadOptions& options,
+                     const std::function<TimelineObserver&(const Trace&)>& observe);
 
 /// `run.prv.gz` and `run.prv` -> `run`; used to find the .pcf and .row.
 std::string trace_base_name(const std::string& path);

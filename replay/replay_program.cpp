@@ -1,5 +1,6 @@
 #include "replay/replay_program.hpp"
 
+#include "replay/call_roles.hpp"
 #include "replay/extrae_events.hpp"
 #include "replay/mpi_calls.hpp"
 #include "replay/openmp_regions.hpp"
@@ -73,28 +74,6 @@ MessageOps message_ops(const ReplayProgram& p) {
 
 namespace {
 
-std::string call_name(std::uint16_t id) {
-    const auto call = mpi_call_by_id(id);
-    return call ? fmt::format("MPI_{}", call->name) : fmt::format("MPI call {}", id);
-}
-
-enum class Role { send, post, complete };
-
-bool can_play(CallClass cls, Role role) {
-    using C = CallClass;
-    switch (role) {
-    case Role::send:
-        return cls == C::blocking_send || cls == C::immediate_send || cls == C::sendrecv ||
-               cls == C::persistent_start || cls == C::probe;
-    case Role::post:
-        return cls == C::blocking_recv || cls == C::immediate_recv || cls == C::sendrecv ||
-               cls == C::persistent_start;
-    case Role::complete:
-        return cls == C::blocking_recv || cls == C::sendrecv || cls == C::wait;
-    }
-    return false;
-}
-
 /// One walker's place in a replay thread's calls (CallIndex::find): where its last lookup of each
 /// role ended, and column readers that keep the chunk they last read.
 struct CallWalk {
@@ -121,28 +100,15 @@ class CallIndex {
                 Column<std::uint16_t>::Reader(id_)};
     }
 
-    /// The call that plays `role` for a record time `t` (k_none: no call there). Records carry call
-    /// entry times (sends, Recv posts), exit times (completions, Irecv posts) or lie inside a call;
-    /// when one call ends and another begins at `t`, the one whose kind plays the role at that end
-    /// wins.
+    /// The call that plays `role` for a record time `t` (k_none: no call there): call_playing.
     std::uint32_t find(Time t, Role role, CallWalk& walk) const {
         const std::uint32_t last = latest_beginning_by(t, walk, walk.at[static_cast<int>(role)]);
-        if (last == k_none) return k_none;
-        std::uint32_t beginning = k_none, ending = k_none;
-        if (walk.end[last] >= t) (walk.begin[last] == t ? beginning : ending) = last;
-        if (last > 0 && walk.end[last - 1] == t) ending = last - 1;
-        auto fits = [&](std::uint32_t c) {
-            return c != k_none && can_play(call_class(walk.id[c]), role);
-        };
-        const bool exit_time =
-            role == Role::complete ||
-            (fits(ending) && call_class(walk.id[ending]) == CallClass::immediate_recv);
-        const auto [first, second] =
-            exit_time ? std::pair{ending, beginning} : std::pair{beginning, ending};
-        if (fits(first)) return first;
-        if (fits(second)) return second;
-        return beginning != k_none ? beginning
-                                   : ending; // found but of the wrong kind: reported by the caller
+        const std::uint64_t c = call_playing(
+            t, role, last == k_none ? k_no_call : last,
+            [&](std::uint64_t i) { return walk.begin[i]; },
+            [&](std::uint64_t i) { return walk.end[i]; },
+            [&](std::uint64_t i) { return walk.id[i]; });
+        return c == k_no_call ? k_none : static_cast<std::uint32_t>(c);
     }
 
   private:
@@ -359,31 +325,9 @@ class ProgramBuilder {
     }
 
     void read_communicators() {
-        for (const auto& c : trace_.header.communicators) {
-            // PROFET's traces list the other application's communicators under this one: they
-            // are left out, and a collective on one of them is an error (join_collective).
-            const auto outside = std::find_if(c.tasks.begin(), c.tasks.end(), [&](auto task) {
-                return task == 0 || task > p_.tasks;
-            });
-            if (outside != c.tasks.end()) {
-                p_.warnings.add(
-                    "foreign-communicators",
-                    "communicator lines list tasks the application does not have "
-                    "and are left out",
-                    fmt::format("communicator {} lists task {} of {}", c.id, *outside, p_.tasks));
-                continue;
-            }
-            std::vector<std::uint32_t> members;
-            for (auto task : c.tasks) members.push_back(task - 1);
-            if (!world_ && members.size() == p_.tasks)
-                world_ = c.id; // prv2dim's rule for MPI_COMM_WORLD
-            communicators_[c.id] = std::move(members);
-        }
-        if (!world_) { // no `c:` lines: assume one communicator with every task
-            world_ = 0;
-            auto& all = communicators_[0];
-            for (std::uint32_t t = 0; t < p_.tasks; ++t) all.push_back(t);
-        }
+        auto c = program_communicators(trace_.header, p_.tasks, &p_.warnings);
+        communicators_ = std::move(c.members);
+        world_ = c.world;
     }
 
     std::string where(ThreadIndex thread, Time t) const {
@@ -569,9 +513,9 @@ class ProgramBuilder {
                 "the replay",
                 fmt::format("record {} is sent in {} and received in {} / {}: not calls that carry "
                             "messages",
-                            i + 1, call_name(sender.id(calls.send[i])),
-                            call_name(receiver.id(calls.post[i])),
-                            call_name(receiver.id(calls.done[i]))));
+                            i + 1, mpi_call_name(sender.id(calls.send[i])),
+                            mpi_call_name(receiver.id(calls.post[i])),
+                            mpi_call_name(receiver.id(calls.done[i]))));
             break;
         }
         case RecordFate::message:
@@ -615,15 +559,10 @@ class ProgramBuilder {
                 members_[barrier].push_back(op);
             for (const auto& j : out[th].joins) join_collective(th, j);
             for (const auto call : out[th].calls_without_record) {
-                p_.warnings.add(
-                    "calls-without-record",
-                    "sending or receiving calls have no communication record and replay without "
-                    "a message (normal for MPI_PROC_NULL partners, e.g. at the edges of a "
-                    "non-periodic halo exchange, and for messages cut in half by a trace cut; "
-                    "otherwise records were lost)",
-                    fmt::format("{} at {} on thread {}", call_name(roles_[th].calls.id(call)),
-                                seconds(roles_[th].calls.begin(call)),
-                                to_string(trace_.threads[p_.trace_thread[th]].name)));
+                p_.warnings.add(k_call_without_record.kind, k_call_without_record.summary,
+                                call_without_record(roles_[th].calls.id(call),
+                                                    roles_[th].calls.begin(call),
+                                                    trace_.threads[p_.trace_thread[th]].name));
             }
         }
     }
@@ -693,12 +632,8 @@ class ProgramBuilder {
         auto& r = roles_[th];
         const auto cls = call_class(r.calls.id(call));
         const bool sends = r.sends.has(call), completes = r.completions.has(call);
-        if (!out.counting &&
-            (((cls == CallClass::blocking_send || cls == CallClass::immediate_send) && !sends) ||
-             (cls == CallClass::blocking_recv && !completes) ||
-             (cls == CallClass::sendrecv && !sends && !completes))) {
+        if (!out.counting && lacks_record(cls, sends, completes))
             out.calls_without_record.push_back(call);
-        }
         r.posts.for_each_of(call, [&](MessageIndex m) { put_op(out, OpKind::recv_post, m, call); });
         r.sends.for_each_of(call, [&](MessageIndex m) { put_op(out, OpKind::send, m, call); });
         emit_completions(out, r.completions, call);
@@ -751,7 +686,7 @@ class ProgramBuilder {
                 trace_.path, 0,
                 fmt::format(
                     "task {} calls {} at {} ns on communicator {}, which no `c:` line defines",
-                    task + 1, call_name(call_id), call_begin(th, call), attrs->communicator));
+                    task + 1, mpi_call_name(call_id), call_begin(th, call), attrs->communicator));
         }
         auto& sequence = comm_sequence_[{comm, task}];
         auto& list = comm_collectives_[comm];
@@ -765,8 +700,8 @@ class ProgramBuilder {
             throw TraceError(trace_.path, 0,
                              fmt::format("collective #{} on communicator {}: task {} calls {} at "
                                          "{} ns where others call {}",
-                                         sequence, comm, task + 1, call_name(call_id),
-                                         call_begin(th, call), call_name(coll.call_id)));
+                                         sequence, comm, task + 1, mpi_call_name(call_id),
+                                         call_begin(th, call), mpi_call_name(coll.call_id)));
         }
         if (attrs) {
             coll.send_bytes = std::max(coll.send_bytes, attrs->send_bytes);
@@ -774,12 +709,8 @@ class ProgramBuilder {
             if (attrs->is_root && coll.root_task == k_none) {
                 coll.root_task = task;
             } else if (attrs->is_root && coll.root_task != task) { // the first named is kept
-                p_.warnings.add("collective-roots",
-                                "members of rooted collectives name different roots; the first "
-                                "root named is taken",
-                                fmt::format("{} #{} on communicator {}: tasks {} and {}",
-                                            call_name(call_id), sequence, comm, coll.root_task + 1,
-                                            task + 1));
+                p_.warnings.add(k_collective_roots.kind, k_collective_roots.summary,
+                                collective_roots(call_id, sequence, comm, coll.root_task, task));
             }
         }
         p_.op_ref[op] = ci;
@@ -802,8 +733,8 @@ class ProgramBuilder {
                         "complete without waiting for the missing tasks",
                         fmt::format("{} on communicator {}, called by {} of its {} tasks, the "
                                     "first at {}",
-                                    call_name(coll.call_id), coll.communicator, members_[ci].size(),
-                                    expected_members_[ci],
+                                    mpi_call_name(coll.call_id), coll.communicator,
+                                    members_[ci].size(), expected_members_[ci],
                                     seconds(call_begin(th, p_.op_call[first]))));
                 } else {
                     throw TraceError(
@@ -811,7 +742,7 @@ class ProgramBuilder {
                         fmt::format("{} on communicator {} (first called by task {} at {} ns) is "
                                     "called by {} of its {} tasks: "
                                     "the tasks call different numbers of collectives on it",
-                                    call_name(coll.call_id), coll.communicator,
+                                    mpi_call_name(coll.call_id), coll.communicator,
                                     p_.thread_task[th] + 1, call_begin(th, p_.op_call[first]),
                                     members_[ci].size(), expected_members_[ci]));
                 }
@@ -834,7 +765,7 @@ class ProgramBuilder {
     std::vector<std::vector<std::pair<CollectiveIndex, CollectiveIndex>>>
         fork_join_; // per task and region
     std::map<std::uint64_t, std::vector<std::uint32_t>> communicators_;
-    std::optional<std::uint64_t> world_;
+    std::optional<std::uint64_t> world_; // set by read_communicators
     std::vector<ThreadRoles> roles_;
     std::map<std::pair<std::uint64_t, std::uint32_t>, std::uint32_t>
         comm_sequence_; // (communicator, task) -> collectives so far
@@ -844,6 +775,59 @@ class ProgramBuilder {
 };
 
 } // namespace
+
+ProgramCommunicators program_communicators(const ParaverHeader& header, std::uint32_t tasks,
+                                           WarningLog* warnings) {
+    ProgramCommunicators out;
+    std::optional<std::uint64_t> world;
+    for (const auto& c : header.communicators) {
+        // PROFET's traces list the other application's communicators under this one: they are
+        // left out, and a collective on one of them is an error (join_collective).
+        const auto outside = std::find_if(c.tasks.begin(), c.tasks.end(),
+                                          [&](auto task) { return task == 0 || task > tasks; });
+        if (outside != c.tasks.end()) {
+            ++out.foreign;
+            if (warnings) {
+                warnings->add(
+                    "foreign-communicators",
+                    "communicator lines list tasks the application does not have "
+                    "and are left out",
+                    fmt::format("communicator {} lists task {} of {}", c.id, *outside, tasks));
+            }
+            continue;
+        }
+        std::vector<std::uint32_t> members;
+        for (auto task : c.tasks) members.push_back(task - 1);
+        if (!world && members.size() == tasks) world = c.id; // prv2dim's rule for MPI_COMM_WORLD
+        out.members[c.id] = std::move(members);
+    }
+    if (!world) { // no `c:` lines: assume one communicator with every task
+        world = 0;
+        auto& all = out.members[0];
+        for (std::uint32_t t = 0; t < tasks; ++t) all.push_back(t);
+    }
+    out.world = *world;
+    return out;
+}
+
+std::string call_without_record(std::uint16_t call_id, Time begin, const ThreadName& thread) {
+    return fmt::format("{} at {} on thread {}", mpi_call_name(call_id), seconds(begin),
+                       to_string(thread));
+}
+
+std::string collective_roots(std::uint16_t call_id, std::uint64_t sequence,
+                             std::uint64_t communicator, std::uint32_t root_task,
+                             std::uint32_t task) {
+    return fmt::format("{} #{} on communicator {}: tasks {} and {}", mpi_call_name(call_id),
+                       sequence, communicator, root_task + 1, task + 1);
+}
+
+std::string left_early(std::uint16_t call_id, std::uint32_t early_task, Time first_exit,
+                       std::uint32_t late_task, Time last_entry) {
+    return fmt::format("{}: task {} left it at {}, before task {} entered at {}",
+                       mpi_call_name(call_id), early_task + 1, seconds(first_exit), late_task + 1,
+                       seconds(last_entry));
+}
 
 CollectiveFlow data_flow(const Collective& coll) {
     if (coll.thread_barrier || coll.root_task == k_none) return CollectiveFlow::all_members;
@@ -891,9 +875,7 @@ bool left_before_last_arrived(const Trace& trace, const ReplayProgram& p, Collec
     }
     if (first_exit >= last_entry) return false;
     if (description) {
-        *description = fmt::format("{}: task {} left it at {}, before task {} entered at {}",
-                                   call_name(coll.call_id), early_task + 1, seconds(first_exit),
-                                   late_task + 1, seconds(last_entry));
+        *description = left_early(coll.call_id, early_task, first_exit, late_task, last_entry);
     }
     return true;
 }

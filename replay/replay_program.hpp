@@ -22,7 +22,9 @@
 #include <boost/container/vector.hpp>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace popsim::replay {
@@ -166,6 +168,40 @@ struct MessageOps {
     ProgramArray<OpIndex> send, post, wait;
 };
 MessageOps message_ops(const ReplayProgram& program);
+
+/// The communicators of the `c:` lines, by id, with their tasks (0-based), and the one the
+/// program takes for MPI_COMM_WORLD (the first with every task; without `c:` lines, 0 with every
+/// task). Lines naming tasks the application lacks are left out (`foreign` counts them), with a
+/// warning.
+struct ProgramCommunicators {
+    std::map<std::uint64_t, std::vector<std::uint32_t>> members;
+    std::uint64_t world = 0;
+    std::size_t foreign = 0;
+};
+ProgramCommunicators program_communicators(const ParaverHeader& header, std::uint32_t tasks,
+                                           WarningLog* warnings);
+
+/// Warnings of the translation that both programs, in memory and streaming, give: kind and
+/// summary, and how each case is described.
+struct ProgramWarning {
+    std::string_view kind, summary;
+};
+inline constexpr ProgramWarning k_call_without_record{
+    "calls-without-record",
+    "sending or receiving calls have no communication record and replay without a message "
+    "(normal for MPI_PROC_NULL partners, e.g. at the edges of a non-periodic halo exchange, and "
+    "for messages cut in half by a trace cut; otherwise records were lost)"};
+inline constexpr ProgramWarning k_collective_roots{
+    "collective-roots",
+    "members of rooted collectives name different roots; the first root named is taken"};
+std::string call_without_record(std::uint16_t call_id, Time begin, const ThreadName& thread);
+/// `sequence`: the collective's number on its communicator, from 1.
+std::string collective_roots(std::uint16_t call_id, std::uint64_t sequence,
+                             std::uint64_t communicator, std::uint32_t root_task,
+                             std::uint32_t task);
+/// A collective whose task `early_task` left it before `late_task` entered (0-based tasks).
+std::string left_early(std::uint16_t call_id, std::uint32_t early_task, Time first_exit,
+                       std::uint32_t late_task, Time last_entry);
 
 /// Where a rooted collective's data flows (Gather/Reduce: to the root, Bcast/Scatter: from it);
 /// all_members for the others and for one whose root the trace does not mark.

@@ -21,6 +21,8 @@ struct ObservedCall {
 class TimelineObserver {
   public:
     virtual ~TimelineObserver() = default;
+    /// `thread` enters MPI call `id` at `time` (call() follows once it leaves).
+    virtual void entered(ThreadIndex thread, Time time, std::uint16_t id) = 0;
     /// State `value` covers [begin, end) of `thread` (k_no_state: a gap no record covers).
     virtual void state(ThreadIndex thread, Time begin, Time end, std::uint8_t value) = 0;
     /// Calls come in each thread's order, once left (or closed at the trace's end).

@@ -10,12 +10,12 @@
 namespace popsim::replay {
 
 TraceBuilder::TraceBuilder(Trace& trace, std::vector<std::uint32_t> tracked_event_types,
-                           bool allow_truncated, TimelineObserver* observer)
+                           bool allow_truncated)
     : trace_(trace), tracked_types_(std::move(tracked_event_types)),
       allow_truncated_(allow_truncated),
       tracks_counters_(
           std::any_of(tracked_types_.begin(), tracked_types_.end(), extrae::is_counter_type)),
-      observer_(observer), numbering_(trace_.header) {
+      numbering_(trace_.header) {
     std::uint32_t app_number = 1;
     for (const auto& app : trace_.header.applications) {
         std::uint32_t task_number = 1;
@@ -221,6 +221,7 @@ void TraceBuilder::enter_call(ThreadIndex t, Time time, const EventPair& pair, s
                      .attributes = std::nullopt};
     ++s.calls;
     s.call_open = true;
+    if (observer_) observer_->entered(t, time, s.latest_call.id);
 }
 
 // A cut trace begins with an exit for each thread that was inside a call at the cut (or a

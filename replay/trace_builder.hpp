@@ -31,10 +31,12 @@ class TraceBuilder {
   public:
     /// `trace.header` and `trace.path` must be set; the builder creates the thread timelines.
     /// `allow_truncated`: a trace whose records stop before the end its header declares is
-    /// analysed up to its last record, with a warning, instead of refused. With an `observer`,
-    /// states, calls, tracked events and communications go to it instead of the timelines.
-    TraceBuilder(Trace& trace, std::vector<std::uint32_t> tracked_event_types, bool allow_truncated,
-                 TimelineObserver* observer = nullptr);
+    /// analysed up to its last record, with a warning, instead of refused.
+    TraceBuilder(Trace& trace, std::vector<std::uint32_t> tracked_event_types,
+                 bool allow_truncated);
+    /// From now on states, calls, tracked events and communications go to `observer` instead of
+    /// the timelines (call it before the first record).
+    void hand_over_to(TimelineObserver& observer) { observer_ = &observer; }
 
     void add_state(const StateRecord& record, std::uint64_t line);
     void add_event(const RecordOwner& owner, Time time, std::span<const EventPair> pairs,
@@ -102,7 +104,7 @@ class TraceBuilder {
     std::vector<std::uint32_t> tracked_types_;
     bool allow_truncated_;
     bool tracks_counters_; // windows need every counter read kept (focus_event_types)
-    TimelineObserver* observer_;
+    TimelineObserver* observer_ = nullptr;
     ThreadNumbering numbering_;
     std::vector<ThreadScratch> scratch_;
     std::uint64_t overlaps_ = 0;

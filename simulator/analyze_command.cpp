@@ -1,5 +1,6 @@
 #include "metrics/ideal_replay.hpp"
 #include "metrics/scaling.hpp"
+#include "metrics/streaming_analysis.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/focus/trace_window.hpp"
 #include "replay/paraver_labels.hpp"
@@ -68,7 +69,14 @@ struct FocusParts {
     std::vector<replay::WarningLog> warnings;
 };
 
+/// How a trace was analysed: streamed (memory bounded by its width) or read into memory.
+struct AnalysisPass {
+    bool streamed = false;
+    std::string in_memory_because; // why not streamed (empty: streaming was not tried)
+};
+
 struct Analyzed {
+    std::vector<AnalysisPass> passes; // per trace
     std::vector<metrics::TraceSummary> summaries;
     std::vector<metrics::HybridRun> runs;     // the same traces, for the OpenMP and hybrid models
     std::vector<replay::WarningLog> warnings; // per trace
@@ -166,6 +174,35 @@ void summarize_one(const replay::Trace& trace, const AnalyzeOptions& o,
     note_undefined_metrics(summary, warnings);
 }
 
+/// Whether the analysis asked for is one the streaming pass computes: a whole trace, replayed by
+/// the event engine's rules (the longest-path cross-check needs the dependency graph).
+bool streamable(const AnalyzeOptions& o) {
+    return !o.focus.any() && o.replay_method == "events";
+}
+
+/// The trace analysed in one streaming pass; false, with the reason in `pass`, when it needs the
+/// in-memory analysis.
+bool analyze_streaming(const std::string& path, const AnalyzeOptions& o,
+                       const replay::ReadOptions& read, metrics::TraceSummary& summary,
+                       metrics::HybridRun& run, replay::WarningLog& warnings,
+                       replay::CommunicationRepairs& repairs, AnalysisPass& pass) {
+    const auto ideal = ideal_options(o);
+    try {
+        auto s = metrics::analyze_streaming(path, read, o.whole_trace, o.replay ? &ideal : nullptr);
+        summary = std::move(s.summary);
+        run = std::move(s.run);
+        warnings = std::move(s.trace.warnings);
+        repairs = s.trace.repairs;
+        note_untraced_spans(summary, s.trace.end_time(), warnings);
+        note_undefined_metrics(summary, warnings);
+        pass.streamed = true;
+        return true;
+    } catch (const replay::StreamingUnsupported& e) {
+        pass.in_memory_because = e.what();
+        return false;
+    }
+}
+
 /// Each instance or phase apart.
 FocusParts summarize_parts(const replay::Trace& trace, const TraceFocus& focus,
                            const AnalyzeOptions& o, ProgressBar& progress) {
@@ -186,6 +223,7 @@ FocusParts summarize_parts(const replay::Trace& trace, const TraceFocus& focus,
 Analyzed summarize_all(const AnalyzeOptions& o) {
     const auto& paths = o.traces;
     Analyzed a;
+    a.passes.resize(paths.size());
     a.summaries.resize(paths.size());
     a.runs.resize(paths.size());
     a.warnings.resize(paths.size());
@@ -196,6 +234,10 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
     oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), [&](std::size_t i) {
         replay::ReadOptions read = read_options();
         read.on_progress = progress.running_total(k_reading);
+        if (streamable(o) && analyze_streaming(paths[i], o, read, a.summaries[i], a.runs[i],
+                                               a.warnings[i], a.repairs[i], a.passes[i]))
+            return;
+        read.on_progress = progress.running_total(k_reading); // read again
         const auto [trace, focus] = read_focused(paths[i], o.focus, read);
         a.parts[i].focus = focus;
         a.warnings[i] = trace.warnings;
@@ -322,6 +364,12 @@ nlohmann::json analysis_json(const metrics::SeriesAnalysis& series, const Analyz
                 region["name"] = region_name(region["region"].get<std::uint64_t>(), labels);
             t["warnings"] = warnings_json(analyzed.warnings[i]);
             t["communication_repairs"] = repairs_json(analyzed.repairs[i]);
+            const auto& pass = analyzed.passes[i];
+            t["analysis_pass"] = {
+                {"streamed", pass.streamed},
+                {"in_memory_because", pass.in_memory_because.empty()
+                                          ? nlohmann::json()
+                                          : nlohmann::json(pass.in_memory_because)}};
             const auto& parts = analyzed.parts[i];
             if (!parts.summaries.empty()) {
                 t["focus"] = parts_json(parts, parts_table("mpi", parts, series.convention));
@@ -507,7 +555,7 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
         write_text_file(command.csv_path, model == "openmp" ? format_pypop_csv(table)
                                                             : format_modelfactors_csv(table));
     if (!output.print || !command.json_path.empty()) output.report = report_of(c);
-    if (!command.json_path.empty()) write_text_file(command.json_path, json_text(output.report));
+    if (!command.json_path.empty()) write_text_file(command.json_path, report_text(output.report));
     if (!command.html_path.empty())
         write_text_file(command.html_path, render_analysis_html({.table = table,
                                                                  .description = model_description,

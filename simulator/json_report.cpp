@@ -1,5 +1,7 @@
 #include "simulator/json_report.hpp"
 
+#include "simulator/memory_use.hpp"
+
 #include "metrics/ideal_replay.hpp"
 #include "popsim/version.hpp"
 
@@ -98,7 +100,8 @@ json series_to_json(const metrics::SeriesAnalysis& s) {
     return j;
 }
 
-std::string json_text(const nlohmann::json& report) {
+std::string report_text(nlohmann::json report) {
+    report["peak_memory_bytes"] = peak_memory_bytes();
     return report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

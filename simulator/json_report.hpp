@@ -17,8 +17,9 @@ nlohmann::json report_header(const char* command);
 
 nlohmann::json series_to_json(const metrics::SeriesAnalysis& series);
 
-/// The text of a JSON report, indented, ending with a newline. Paths that are not UTF-8 (file
-/// names are bytes on Linux) get U+FFFD for their invalid bytes instead of failing the report.
-std::string json_text(const nlohmann::json& report);
+/// The text of a JSON report as written to a file: indented, ending with a newline, with the
+/// process's peak memory so far (`peak_memory_bytes`). Paths that are not UTF-8 (file names are
+/// bytes on Linux) get U+FFFD for their invalid bytes instead of failing the report.
+std::string report_text(nlohmann::json report);
 
 } // namespace popsim::simulator

@@ -1,5 +1,7 @@
 #include "simulator/progress_bar.hpp"
 
+#include "simulator/memory_use.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -77,6 +79,8 @@ void ProgressBar::draw(double seconds) {
             line += fmt::format(" {:.0f} MB at {:.0f} MB/s", mb, mb / seconds);
         }
     }
+    if (const auto rss = resident_memory_bytes(); rss > 0)
+        line += fmt::format(" · {:.0f} MB in memory", static_cast<double>(rss) / 1e6);
     line += "\033[K";
     std::fputs(line.c_str(), stderr);
     std::fflush(stderr);

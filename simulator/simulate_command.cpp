@@ -91,7 +91,7 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
         if (output.print) std::cerr << "popsim: wrote " << o.output << " and its .pcf/.row\n";
     }
     output.report = result_json(o, loaded, result);
-    if (!o.json_path.empty()) write_text_file(o.json_path, json_text(output.report));
+    if (!o.json_path.empty()) write_text_file(o.json_path, report_text(output.report));
 }
 
 } // namespace

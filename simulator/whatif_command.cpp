@@ -363,7 +363,7 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
     j["ideal_runtime_ns"] = ideal_runtime;
     j["warnings"] = warnings_json(loaded.warnings);
     j["configurations"] = configurations_json(parameters, configs, predictions);
-    if (!o.json_path.empty()) write_text_file(o.json_path, json_text(j));
+    if (!o.json_path.empty()) write_text_file(o.json_path, report_text(j));
 }
 
 } // namespace

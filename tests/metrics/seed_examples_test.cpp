@@ -61,21 +61,30 @@ TEST_CASE("seed: mpiP example of the 3-numbers webinar (3.4)") {
     const double mpi[] = {1.02, 0.293, 0.607, 0.239, 0.873, 1.01, 0.646, 1.68};
     std::string d = "ranks 8\n";
     for (int r = 0; r < 8; ++r) {
-        d += std::to_string(r) + " compute " + std::to_string(static_cast<long>((15.3 - mpi[r]) * 1e9 + 0.5)) + "ns\n";
-        d += std::to_string(r) + " Allreduce " + std::to_string(static_cast<long>(mpi[r] * 1e9 + 0.5)) + "ns\n";
+        d += std::to_string(r) + " compute " +
+             std::to_string(static_cast<long>((15.3 - mpi[r]) * 1e9 + 0.5)) + "ns\n";
+        d += std::to_string(r) + " Allreduce " +
+             std::to_string(static_cast<long>(mpi[r] * 1e9 + 0.5)) + "ns\n";
     }
-    const auto m = metrics::mpi_multiplicative(summary_of("seed_mpip", d), metrics::SerTransConvention::modelfactors);
-    CHECK(m.load_balance == doctest::Approx(14.504 / 15.061).epsilon(1e-6)); // the reference note rounds it to 0.96304
+    const auto m = metrics::mpi_multiplicative(summary_of("seed_mpip", d),
+                                               metrics::SerTransConvention::modelfactors);
+    CHECK(
+        m.load_balance ==
+        doctest::Approx(14.504 / 15.061).epsilon(1e-6)); // the reference note rounds it to 0.96304
     CHECK(m.communication == doctest::Approx(0.98438).epsilon(1e-5));
     CHECK(m.parallel == doctest::Approx(0.94797).epsilon(1e-5));
 }
 
 TEST_CASE("seed: weak scaling detection and factors (3.7)") {
     // P = {2, 4}, total instructions {1e9, 2e9}, total useful {2, 4} s, runtime {1, 1.1} s.
-    auto a = summary_of("weak2", "ranks 2\n0 compute 1s ins=500000000 cyc=1000000000\n1 compute 1s ins=500000000 cyc=1000000000\n");
-    auto b = summary_of("weak4", "ranks 4\n0 compute 1s ins=500000000 cyc=1000000000\n1 compute 1s ins=500000000 cyc=1000000000\n"
-                                 "2 compute 1s ins=500000000 cyc=1000000000\n3 compute 1s ins=500000000 cyc=1000000000\nend 1.1s\n");
-    const auto series = metrics::analyze_series({b, a}, std::nullopt, metrics::SerTransConvention::modelfactors);
+    auto a = summary_of("weak2", "ranks 2\n0 compute 1s ins=500000000 cyc=1000000000\n1 compute 1s "
+                                 "ins=500000000 cyc=1000000000\n");
+    auto b = summary_of("weak4", "ranks 4\n0 compute 1s ins=500000000 cyc=1000000000\n1 compute 1s "
+                                 "ins=500000000 cyc=1000000000\n"
+                                 "2 compute 1s ins=500000000 cyc=1000000000\n3 compute 1s "
+                                 "ins=500000000 cyc=1000000000\nend 1.1s\n");
+    const auto series =
+        metrics::analyze_series({b, a}, std::nullopt, metrics::SerTransConvention::modelfactors);
     REQUIRE(series.weak_indicator);
     CHECK(*series.weak_indicator == doctest::Approx(1.0));
     CHECK(series.kind == metrics::ScalingKind::weak);
@@ -83,6 +92,7 @@ TEST_CASE("seed: weak scaling detection and factors (3.7)") {
     CHECK(*series.scaling[1].instruction_scalability == doctest::Approx(1.0));
     CHECK(series.scaling[1].computation_scalability == doctest::Approx(1.0));
     CHECK(series.scaling[1].speedup == doctest::Approx(1.8182).epsilon(1e-4));
-    const auto strong = metrics::analyze_series({a, b}, metrics::ScalingKind::strong, metrics::SerTransConvention::modelfactors);
+    const auto strong = metrics::analyze_series({a, b}, metrics::ScalingKind::strong,
+                                                metrics::SerTransConvention::modelfactors);
     CHECK(strong.scaling[1].speedup == doctest::Approx(1 / 1.1));
 }

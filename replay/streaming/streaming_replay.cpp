@@ -1,0 +1,682 @@
+#include "replay/streaming/streaming_replay.hpp"
+
+#include "replay/call_roles.hpp"
+#include "replay/extrae_events.hpp"
+#include "replay/mpi_calls.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <queue>
+#include <set>
+#include <tuple>
+
+namespace popsim::replay {
+
+namespace {
+
+constexpr Time k_unset = -1;
+constexpr std::uint16_t k_mpi_barrier = 8, k_mpi_cancel = 40;
+
+[[noreturn]] void unsupported(const std::string& why) {
+    throw StreamingUnsupported(why);
+}
+
+/// A call of a replayed thread, from when it is left until no record is expected to refer to it.
+struct StreamCall {
+    Time begin = 0, end = 0;
+    std::uint16_t id = 0;
+    std::optional<CollectiveAttributes> attributes;
+    // The records it posts, sends and completes (record numbers), placed before it is emitted.
+    std::vector<std::uint64_t> posts, sends, completions;
+    std::vector<std::uint64_t> late_posts; // placed once emitted, before the replay reached it
+    Time reached = k_unset;                // when the replay reached it
+    bool emitted = false;
+};
+
+struct PendingRole {
+    Time time;
+    Role role;
+    std::uint64_t record;
+};
+
+/// An operation of the program (replay_program.hpp), with `enter` standing for the call's
+/// receive posts: they all happen when the thread reaches the call.
+enum class StepKind : std::uint8_t { burst, enter, send, wait, join };
+struct Step {
+    StepKind kind;
+    std::uint64_t value; // burst: duration; enter: call number; send: record; wait: how many
+                         // records (in wait_records); join: collective id
+};
+
+struct StreamThread {
+    ThreadIndex trace_thread = 0;
+    std::uint32_t task = 0;
+    std::deque<StreamCall> calls;
+    std::uint64_t first_call = 0; // number of calls.front()
+    std::uint64_t next_emit = 0;  // number of the next call to emit
+    bool in_call = false;         // entered a call not yet left
+    Time entered_at = 0;
+    std::optional<std::multiset<Time>::iterator> open_send; // in Impl::open_sends
+    std::vector<PendingRole> pending;
+    Time previous_end = 0; // traced end of the last emitted call
+    std::deque<Step> steps;
+    std::deque<std::uint64_t> wait_records;
+    std::uint64_t joins = 0; // collectives joined so far (the in-memory program's order)
+    Time now = 0;
+    Time step_begin = 0;
+    bool step_begun = false;
+    bool scheduled = false;
+    ThreadTimes times;
+
+    StreamCall& call(std::uint64_t number) { return calls[number - first_call]; }
+};
+
+struct StreamMessage {
+    ReplayThread sender = 0, receiver = 0;
+    Time logical_send = 0, logical_recv = 0, physical_recv = 0;
+    std::uint64_t bytes = 0;
+    std::uint32_t tag = 0;
+    bool rendezvous = false;
+    bool immediate_send = false;
+    bool sent = false, received = false; // the sender, the receiver left the operation
+    Time issue = k_unset, post = k_unset, arrival = k_unset;
+
+    auto key() const {
+        return std::tuple(sender, receiver, logical_send, logical_recv, physical_recv, bytes, tag);
+    }
+};
+
+struct Member {
+    ReplayThread thread;
+    std::uint64_t join_number; // its thread's joins before it
+    Time call_begin, call_end;
+    bool is_root;
+    Time arrival = k_unset;
+    Time leave = k_unset;
+};
+
+struct StreamCollective {
+    std::uint16_t call_id = 0;
+    std::uint64_t communicator = 0;
+    std::uint64_t sequence = 0; // from 1
+    std::size_t expected = 0;
+    std::vector<Member> members; // as they join
+    std::size_t arrived = 0, left = 0;
+};
+
+/// Warning instances met in any order but listed in the in-memory program's (thread, then
+/// number on the thread): the first WarningLog::k_kept_instances of them are kept.
+class OrderedInstances {
+  public:
+    using Key = std::pair<ReplayThread, std::uint64_t>;
+    void add(Key key, std::string text) {
+        ++count_;
+        kept_.emplace(key, std::move(text));
+        if (kept_.size() > WarningLog::k_kept_instances) kept_.erase(std::prev(kept_.end()));
+    }
+    bool empty() const { return count_ == 0; }
+    Key first() const { return kept_.begin()->first; }
+    void into(WarningLog& log, const ProgramWarning& w) const {
+        std::vector<std::string> texts;
+        for (const auto& [key, text] : kept_) texts.push_back(text);
+        log.add_many(w.kind, w.summary, count_, std::move(texts));
+    }
+
+  private:
+    std::uint64_t count_ = 0;
+    std::map<Key, std::string> kept_;
+};
+
+} // namespace
+
+struct StreamingReplay::Impl {
+    const Trace& trace;
+    const ProgramOptions options;
+    std::vector<ReplayThread> thread_of_trace; // k_none for threads not replayed
+    std::vector<StreamThread> threads;         // one per task
+    std::size_t history;                       // calls kept per thread once replayed
+    ProgramCommunicators communicators;
+    std::map<std::pair<std::uint64_t, std::uint32_t>, std::uint64_t> sequence; // (comm, task)
+    std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint64_t> open_collectives;
+    std::unordered_map<std::uint64_t, StreamCollective> collectives; // by id
+    std::uint64_t next_collective = 0;
+    std::unordered_map<std::uint64_t, StreamMessage> messages; // by record number
+    // When work becomes possible: (time the file must pass, thread).
+    std::priority_queue<std::pair<Time, ReplayThread>, std::vector<std::pair<Time, ReplayThread>>,
+                        std::greater<>>
+        wakeups;
+    Time watermark = std::numeric_limits<Time>::min();
+    std::vector<ReplayThread> runnable;
+    // When the threads inside calls that send began: a record comes at its physical send, which
+    // for a blocking send is the call's exit, after its receive may have completed. A call that
+    // completes receives waits until the file has passed the exit of every sending call begun
+    // before its end.
+    std::multiset<Time> open_sends;
+    using OpenSend = std::pair<Time, std::multiset<Time>::iterator>; // (its exit, its entry)
+    std::priority_queue<OpenSend, std::vector<OpenSend>,
+                        decltype(
+                            [](const OpenSend& a, const OpenSend& b) { return a.first > b.first; })>
+        left_sends;
+    std::vector<ReplayThread> stalled; // threads whose next call waits so
+    OrderedInstances calls_without_record, roots;
+    std::size_t left_early_count = 0;
+    std::pair<ReplayThread, std::uint64_t> first_left_early_key{};
+    std::string first_left_early;
+    std::uint64_t operations = 0;
+
+    Impl(const Trace& t, const ProgramOptions& o) : trace(t), options(o) {
+        if (t.header.applications.size() != 1) unsupported("the trace has several applications");
+        const auto tasks = t.task_count();
+        communicators = program_communicators(t.header, tasks, nullptr);
+        if (communicators.foreign > 0) unsupported("communicator lines name foreign tasks");
+        thread_of_trace.assign(t.thread_count(), k_none);
+        const auto first = t.first_threads();
+        threads.resize(tasks);
+        for (std::uint32_t task = 0; task < tasks; ++task) {
+            thread_of_trace[first[task]] = task;
+            threads[task].trace_thread = first[task];
+            threads[task].task = task;
+        }
+        // Enough for an Irecv posted many calls before its message is sent; a record referring
+        // further back sends the trace to the in-memory replay.
+        history =
+            std::clamp<std::size_t>((std::size_t{8} << 20) / (160 * std::max(tasks, 1u)), 32, 1024);
+    }
+
+    ReplayThread replayed(ThreadIndex t, const char* what) const {
+        const ReplayThread th = thread_of_trace[t];
+        if (th == k_none) {
+            unsupported(fmt::format("thread {} is not its task's first and {}",
+                                    to_string(trace.threads[t].name), what));
+        }
+        return th;
+    }
+
+    // --- placing records in calls -------------------------------------------------------------
+
+    /// The number of the latest call of `th` beginning at or before `t`, k_no_call if none.
+    std::uint64_t latest_beginning_by(const StreamThread& th, Time t) const {
+        const auto it = std::upper_bound(th.calls.begin(), th.calls.end(), t,
+                                         [](Time x, const StreamCall& c) { return x < c.begin; });
+        if (it == th.calls.begin()) {
+            if (th.first_call > 0) unsupported("a record refers to a call replayed long before");
+            return k_no_call;
+        }
+        return th.first_call + static_cast<std::uint64_t>(it - th.calls.begin()) - 1;
+    }
+
+    void place(StreamThread& th, const PendingRole& r) {
+        const std::uint64_t last = latest_beginning_by(th, r.time);
+        if (last != k_no_call && last == th.first_call && last > 0)
+            unsupported("a record refers to a call replayed long before");
+        const std::uint64_t c = call_playing(
+            r.time, r.role, last, [&](std::uint64_t i) { return th.call(i).begin; },
+            [&](std::uint64_t i) { return th.call(i).end; },
+            [&](std::uint64_t i) { return th.call(i).id; });
+        if (c == k_no_call || !can_play(call_class(th.call(c).id), r.role))
+            unsupported("communication records lie outside calls that carry them");
+        StreamCall& call = th.call(c);
+        StreamMessage& m = messages.at(r.record);
+        switch (r.role) {
+        case Role::send:
+            if (call.emitted) unsupported("a record arrives after its send was replayed");
+            m.immediate_send = call_class(call.id) == CallClass::immediate_send;
+            call.sends.push_back(r.record);
+            break;
+        case Role::complete:
+            if (call.emitted) unsupported("a record arrives after its receive was replayed");
+            call.completions.push_back(r.record);
+            break;
+        case Role::post:
+            if (!call.emitted) {
+                call.posts.push_back(r.record);
+            } else if (call.reached != k_unset) {
+                set_post(r.record, call.reached);
+            } else {
+                call.late_posts.push_back(r.record);
+            }
+            break;
+        }
+    }
+
+    bool placeable(const StreamThread& th, const PendingRole& r, Time limit) const {
+        return r.time < limit && !(th.in_call && th.entered_at <= r.time);
+    }
+
+    /// Places the thread's records and emits its calls as far as the file has been read.
+    void advance(ReplayThread t, Time limit) {
+        StreamThread& th = threads[t];
+        std::erase_if(th.pending, [&](const PendingRole& r) {
+            if (!placeable(th, r, limit)) return false;
+            place(th, r);
+            return true;
+        });
+        while (th.next_emit < th.first_call + th.calls.size()) {
+            StreamCall& call = th.call(th.next_emit);
+            if (call.end >= limit) break;
+            if (can_play(call_class(call.id), Role::complete) && !open_sends.empty() &&
+                *open_sends.begin() <= call.end) {
+                stalled.push_back(t);
+                break;
+            }
+            const bool waits = std::any_of(th.pending.begin(), th.pending.end(),
+                                           [&](auto& r) { return r.time <= call.end; });
+            if (waits) break;
+            emit(th, th.next_emit++);
+        }
+        schedule(t);
+    }
+
+    // --- the program --------------------------------------------------------------------------
+
+    void emit(StreamThread& th, std::uint64_t number) {
+        StreamCall& call = th.call(number);
+        put_burst(th, call.begin - th.previous_end);
+        th.previous_end = call.end;
+        th.steps.push_back({StepKind::enter, number});
+        for (auto* list : {&call.posts, &call.sends, &call.completions})
+            std::sort(list->begin(), list->end()); // in record order, as the in-memory program
+        for (const auto record : call.sends) th.steps.push_back({StepKind::send, record});
+        if (!call.completions.empty()) {
+            refuse_duplicates(call.completions);
+            th.steps.push_back({StepKind::wait, call.completions.size()});
+            th.wait_records.insert(th.wait_records.end(), call.completions.begin(),
+                                   call.completions.end());
+        }
+        const auto cls = call_class(call.id);
+        if (lacks_record(cls, !call.sends.empty(), !call.completions.empty())) {
+            calls_without_record.add(
+                {th.task, number},
+                call_without_record(call.id, call.begin, trace.threads[th.trace_thread].name));
+        }
+        if (cls == CallClass::collective || cls == CallClass::immediate_collective) {
+            join(th, call.id, call.attributes ? &*call.attributes : nullptr, call);
+        } else if (cls == CallClass::init && options.init_barrier) {
+            join(th, k_mpi_barrier, nullptr, call);
+        }
+        call.emitted = true;
+        std::vector<std::uint64_t>().swap(call.sends);
+        std::vector<std::uint64_t>().swap(call.completions);
+    }
+
+    void put_burst(StreamThread& th, Time duration) {
+        if (duration > 0)
+            th.steps.push_back({StepKind::burst, static_cast<std::uint64_t>(duration)});
+    }
+
+    /// A merge that wrote a record twice: the in-memory reader leaves the copy out.
+    void refuse_duplicates(const std::vector<std::uint64_t>& records) {
+        if (records.size() < 2) return;
+        std::vector<decltype(messages.at(0).key())> keys;
+        for (auto r : records) keys.push_back(messages.at(r).key());
+        std::sort(keys.begin(), keys.end());
+        if (std::adjacent_find(keys.begin(), keys.end()) != keys.end())
+            unsupported("communication records are repeated");
+    }
+
+    void join(StreamThread& th, std::uint16_t call_id, const CollectiveAttributes* attrs,
+              const StreamCall& call) {
+        const auto& comms = communicators.members;
+        if (attrs && !comms.contains(attrs->communicator))
+            unsupported("a collective names an undefined communicator");
+        const std::uint64_t comm = attrs ? attrs->communicator : communicators.world;
+        const std::uint64_t seq = sequence[{comm, th.task}]++;
+        auto [it, created] = open_collectives.try_emplace({comm, seq}, next_collective);
+        if (created) {
+            auto& c = collectives[next_collective++];
+            c.call_id = call_id;
+            c.communicator = comm;
+            c.sequence = seq + 1;
+            c.expected = comms.at(comm).size();
+        }
+        auto& c = collectives.at(it->second);
+        if (c.call_id != call_id) unsupported("tasks call different collectives");
+        c.members.push_back({th.task, th.joins++, call.begin, call.end, attrs && attrs->is_root});
+        if (c.members.size() == c.expected) open_collectives.erase(it);
+        th.steps.push_back({StepKind::join, it->second});
+    }
+
+    // --- running the program ------------------------------------------------------------------
+
+    void schedule(ReplayThread t) {
+        if (std::exchange(threads[t].scheduled, true)) return;
+        runnable.push_back(t);
+    }
+
+    void run_all() {
+        while (!runnable.empty()) {
+            const ReplayThread t = runnable.back();
+            runnable.pop_back();
+            threads[t].scheduled = false;
+            run(t);
+        }
+    }
+
+    void run(ReplayThread t) {
+        StreamThread& th = threads[t];
+        while (!th.steps.empty()) {
+            const Step step = th.steps.front();
+            if (!std::exchange(th.step_begun, true)) th.step_begin = th.now;
+            if (!execute(th, step)) return;
+        }
+    }
+
+    /// The thread leaves its current step at `at`: an MPI operation's time counts as waiting (a
+    /// burst's is useful; the posts at a call's entry take none).
+    void finish_step(StreamThread& th, Time at) {
+        switch (th.steps.front().kind) {
+        case StepKind::burst:
+            th.times.useful += at - th.step_begin;
+            break;
+        case StepKind::enter:
+            break;
+        default:
+            th.times.waiting += at - th.step_begin;
+            break;
+        }
+        if (th.steps.front().kind != StepKind::enter) {
+            th.times.end = at;
+            ++operations;
+        }
+        th.now = at;
+        th.step_begun = false;
+        th.steps.pop_front();
+    }
+
+    bool execute(StreamThread& th, const Step& step) {
+        switch (step.kind) {
+        case StepKind::burst:
+            finish_step(th, add_times(th.now, static_cast<Time>(step.value)));
+            return true;
+        case StepKind::enter: {
+            StreamCall& call = th.call(step.value);
+            call.reached = th.now;
+            for (auto* list : {&call.posts, &call.late_posts}) {
+                for (const auto record : *list) set_post(record, th.now);
+                std::vector<std::uint64_t>().swap(*list);
+            }
+            finish_step(th, th.now);
+            trim_history(th);
+            return true;
+        }
+        case StepKind::send:
+            return send(th, messages.at(step.value));
+        case StepKind::wait:
+            return wait(th, step.value);
+        case StepKind::join:
+            return arrive(th, step.value);
+        }
+        return false;
+    }
+
+    /// A rendezvous message leaves once its receive is posted; a blocking sender waits until then.
+    bool send(StreamThread& th, StreamMessage& m) {
+        if (m.issue == k_unset) {
+            m.issue = th.now;
+            if (!m.rendezvous) {
+                deliver(m, m.issue);
+            } else if (m.post != k_unset) {
+                deliver(m, std::max(m.issue, m.post));
+            }
+        }
+        const bool blocks = m.rendezvous && !m.immediate_send;
+        if (blocks && m.arrival == k_unset) return false; // set_post wakes it
+        const Time leave = blocks ? m.arrival : th.now;
+        m.sent = true;
+        forget_if_done(th.steps.front().value, m);
+        finish_step(th, leave);
+        return true;
+    }
+
+    void forget_if_done(std::uint64_t record, const StreamMessage& m) {
+        if (m.sent && m.received) messages.erase(record);
+    }
+
+    bool wait(StreamThread& th, std::uint64_t count) {
+        Time latest = th.now;
+        for (std::uint64_t i = 0; i < count; ++i) {
+            const Time a = messages.at(th.wait_records[i]).arrival;
+            if (a == k_unset) return false; // deliver wakes it
+            latest = std::max(latest, a);
+        }
+        for (std::uint64_t i = 0; i < count; ++i) {
+            StreamMessage& m = messages.at(th.wait_records[i]);
+            m.received = true;
+            forget_if_done(th.wait_records[i], m);
+        }
+        th.wait_records.erase(th.wait_records.begin(),
+                              th.wait_records.begin() + static_cast<std::ptrdiff_t>(count));
+        finish_step(th, latest);
+        return true;
+    }
+
+    void set_post(std::uint64_t record, Time at) {
+        StreamMessage& m = messages.at(record);
+        m.post = at;
+        if (m.rendezvous && m.issue != k_unset && m.arrival == k_unset) {
+            deliver(m, std::max(m.issue, at));
+            schedule(m.sender); // a blocking sender goes on
+        }
+    }
+
+    void deliver(StreamMessage& m, Time at) {
+        m.arrival = at;
+        schedule(m.receiver);
+    }
+
+    bool arrive(StreamThread& th, std::uint64_t id) {
+        StreamCollective& c = collectives.at(id);
+        auto me = [&]() -> Member& {
+            return *std::find_if(c.members.begin(), c.members.end(),
+                                 [&](const Member& m) { return m.thread == th.task; });
+        };
+        if (me().arrival == k_unset) {
+            me().arrival = th.now;
+            if (++c.arrived == c.expected) complete(c); // reorders the members
+        }
+        const Time leave = me().leave;
+        if (leave == k_unset) return false; // complete wakes it
+        finish_step(th, leave);
+        if (++c.left == c.expected) collectives.erase(id);
+        return true;
+    }
+
+    /// Every member has arrived: when each leaves, as the engine's ideal replay has it.
+    void complete(StreamCollective& c) {
+        std::sort(c.members.begin(), c.members.end(),
+                  [](const Member& a, const Member& b) { return a.thread < b.thread; });
+        Collective shape{.call_id = c.call_id, .communicator = c.communicator};
+        for (const auto& m : c.members) {
+            if (!m.is_root) continue;
+            if (shape.root_task == k_none) {
+                shape.root_task = m.thread;
+            } else if (shape.root_task != m.thread) {
+                roots.add({m.thread, m.join_number},
+                          collective_roots(c.call_id, c.sequence, c.communicator, shape.root_task,
+                                           m.thread));
+            }
+        }
+        const auto flow =
+            options.collectives == CollectiveSync::mpi ? data_flow(shape) : dimemas_flow(shape);
+        Time latest = 0, root_arrival = 0;
+        for (const auto& m : c.members) {
+            latest = std::max(latest, m.arrival);
+            if (m.thread == shape.root_task) root_arrival = m.arrival;
+        }
+        for (auto& m : c.members) {
+            const bool root = m.thread == shape.root_task;
+            switch (flow) {
+            case CollectiveFlow::all_members:
+                m.leave = latest;
+                break;
+            case CollectiveFlow::to_root:
+                m.leave = root ? latest : m.arrival;
+                break;
+            case CollectiveFlow::from_root:
+                m.leave = root ? m.arrival : std::max(m.arrival, root_arrival);
+                break;
+            }
+            schedule(m.thread);
+        }
+        if (flow == CollectiveFlow::all_members) note_left_early(c);
+    }
+
+    /// As left_before_last_arrived, keeping the first such collective in the in-memory program's
+    /// order (by its lowest member, then that member's joins).
+    void note_left_early(const StreamCollective& c) {
+        Time last_entry = 0, first_exit = std::numeric_limits<Time>::max();
+        std::uint32_t early = 0, late = 0;
+        for (const auto& m : c.members) {
+            if (m.call_begin > last_entry) last_entry = m.call_begin, late = m.thread;
+            if (m.call_end < first_exit) first_exit = m.call_end, early = m.thread;
+        }
+        if (first_exit >= last_entry) return;
+        const std::pair key{c.members.front().thread, c.members.front().join_number};
+        if (left_early_count++ == 0 || key < first_left_early_key) {
+            first_left_early_key = key;
+            first_left_early = left_early(c.call_id, early, first_exit, late, last_entry);
+        }
+    }
+
+    /// The file has passed the exits of sending calls: the calls they held back may go on.
+    void forget_left_sends() {
+        bool earliest = false;
+        while (!left_sends.empty() && left_sends.top().first < watermark) {
+            earliest = earliest || left_sends.top().second == open_sends.begin();
+            open_sends.erase(left_sends.top().second);
+            left_sends.pop();
+        }
+        if (!earliest || stalled.empty()) return;
+        std::vector<ReplayThread> retry;
+        retry.swap(stalled);
+        std::sort(retry.begin(), retry.end());
+        retry.erase(std::unique(retry.begin(), retry.end()), retry.end());
+        for (const auto t : retry) advance(t, watermark);
+    }
+
+    void trim_history(StreamThread& th) {
+        while (th.calls.size() > history && th.calls.front().reached != k_unset) {
+            th.calls.pop_front();
+            ++th.first_call;
+        }
+    }
+
+    // --- input --------------------------------------------------------------------------------
+
+    void wake_at(Time time, ReplayThread t) { wakeups.emplace(time, t); }
+
+    void reached(Time time) {
+        if (time <= watermark) return;
+        watermark = time;
+        forget_left_sends();
+        if (wakeups.empty() || wakeups.top().first >= watermark) return run_all();
+        std::vector<ReplayThread> due;
+        while (!wakeups.empty() && wakeups.top().first < watermark) {
+            due.push_back(wakeups.top().second);
+            wakeups.pop();
+        }
+        std::sort(due.begin(), due.end());
+        due.erase(std::unique(due.begin(), due.end()), due.end());
+        for (const auto t : due) advance(t, watermark);
+        run_all();
+    }
+};
+
+StreamingReplay::StreamingReplay(const Trace& trace, const ProgramOptions& options)
+    : impl_(std::make_unique<Impl>(trace, options)) {}
+
+StreamingReplay::~StreamingReplay() = default;
+
+void StreamingReplay::entered(ThreadIndex thread, Time time, std::uint16_t id) {
+    auto& th = impl_->threads[impl_->replayed(thread, "calls MPI")];
+    th.in_call = true;
+    th.entered_at = time;
+    if (can_play(call_class(id), Role::send)) th.open_send = impl_->open_sends.insert(time);
+}
+
+void StreamingReplay::state(ThreadIndex, Time, Time, std::uint8_t value) {
+    if (value == extrae::k_state_tracing_disabled && !impl_->options.whole_trace)
+        unsupported("tracing is disabled for a while");
+}
+
+void StreamingReplay::call(ThreadIndex thread, const ObservedCall& c) {
+    const ReplayThread t = impl_->replayed(thread, "calls MPI");
+    if (c.id == k_mpi_cancel) unsupported("MPI_Cancel is called (receives may be re-paired)");
+    auto& th = impl_->threads[t];
+    th.in_call = false;
+    if (th.open_send) impl_->left_sends.emplace(c.end, *std::exchange(th.open_send, std::nullopt));
+    auto& kept = th.calls.emplace_back();
+    kept.begin = c.begin;
+    kept.end = c.end;
+    kept.id = c.id;
+    kept.attributes = c.attributes;
+    impl_->wake_at(c.end, t);
+}
+
+void StreamingReplay::event(ThreadIndex, Time, std::uint32_t type, std::uint64_t) {
+    if (type == extrae::k_omp_parallel) unsupported("the trace has OpenMP parallel regions");
+}
+
+void StreamingReplay::comm(ThreadIndex sender, ThreadIndex receiver, const CommRecord& r,
+                           std::uint64_t number) {
+    auto& impl = *impl_;
+    const ReplayThread from = impl.replayed(sender, "sends messages");
+    const ReplayThread to = impl.replayed(receiver, "receives messages");
+    if (r.physical_recv < r.logical_send)
+        unsupported("a message is received before it is sent (re-paired in memory)");
+    impl.messages[number] = {.sender = from,
+                             .receiver = to,
+                             .logical_send = r.logical_send,
+                             .logical_recv = r.logical_recv,
+                             .physical_recv = r.physical_recv,
+                             .bytes = r.size,
+                             .tag = static_cast<std::uint32_t>(r.tag),
+                             .rendezvous = r.size >= impl.options.eager_limit_bytes};
+    for (const auto& [t, role, time] :
+         {std::tuple{from, Role::send, r.logical_send}, std::tuple{to, Role::post, r.logical_recv},
+          std::tuple{to, Role::complete, r.physical_recv}}) {
+        impl.threads[t].pending.push_back({time, role, number});
+        impl.wake_at(time, t);
+    }
+}
+
+void StreamingReplay::reached(Time time) {
+    impl_->reached(time);
+}
+
+StreamedRun StreamingReplay::finish(const Trace& trace) {
+    auto& impl = *impl_;
+    if (trace.cut_at_end) unsupported("the trace is cut or truncated at its end");
+    impl.watermark = std::numeric_limits<Time>::max(); // every record is read
+    impl.forget_left_sends();
+    for (ReplayThread t = 0; t < impl.threads.size(); ++t) {
+        auto& th = impl.threads[t];
+        th.in_call = false;
+        impl.advance(t, std::numeric_limits<Time>::max());
+        impl.put_burst(th, trace.threads[th.trace_thread].last_record - th.previous_end);
+    }
+    impl.run_all();
+    StreamedRun out;
+    for (const auto& th : impl.threads) {
+        if (!th.steps.empty())
+            unsupported("the replay deadlocks or a collective misses members (handled in memory)");
+        out.tasks.push_back(th.times);
+        out.runtime = std::max(out.runtime, th.times.end);
+    }
+    if (!impl.open_collectives.empty() || !impl.collectives.empty())
+        unsupported("collectives miss members");
+    // The kinds in the in-memory program's order: per thread, its roots before its calls.
+    const bool roots_first = !impl.roots.empty() &&
+                             (impl.calls_without_record.empty() ||
+                              impl.roots.first().first <= impl.calls_without_record.first().first);
+    if (roots_first) impl.roots.into(out.warnings, k_collective_roots);
+    if (!impl.calls_without_record.empty())
+        impl.calls_without_record.into(out.warnings, k_call_without_record);
+    if (!roots_first && !impl.roots.empty()) impl.roots.into(out.warnings, k_collective_roots);
+    out.collectives_left_early = impl.left_early_count;
+    out.first_left_early = impl.first_left_early;
+    out.operations = impl.operations;
+    return out;
+}
+
+} // namespace popsim::replay

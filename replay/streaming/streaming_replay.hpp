@@ -1,0 +1,73 @@
+#pragma once
+// The ideal-network replay computed while the trace is read, in memory bounded by the trace's
+// width (threads, messages in flight, open collectives), not its length (docs/replay.md,
+// "Streaming").
+//
+// On the ideal network the replay is a longest path, and every dependency of an operation comes
+// earlier in the trace: a call's operations are made once the file has passed its end (all its
+// records are read by then), and each thread runs them as far as their dependencies are known.
+// The program is the in-memory one's (replay_program.hpp) operation for operation, so the times
+// are equal to the ns. What that program does in rarer cases (OpenMP threads, spans with tracing
+// off, records left out or re-paired, collectives cut short, dependency cycles) is not streamed:
+// StreamingUnsupported says which, and the caller replays the trace in memory.
+//
+// Example (the reader feeds it as a TimelineObserver; metrics/streaming_analysis.hpp drives it):
+//   StreamingReplay replay(trace, options);
+//   ... records ...
+//   StreamedRun run = replay.finish(trace);
+#include "replay/engine/replay_result.hpp"
+#include "replay/replay_program.hpp"
+#include "replay/timeline_observer.hpp"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace popsim::replay {
+
+/// The trace needs what only the in-memory replay does; what() says what.
+class StreamingUnsupported : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+struct StreamedRun {
+    std::vector<ThreadTimes> tasks; // per MPI task, its (only) replay thread
+    Time runtime = 0;
+    /// Collectives whose members left, in the trace, before the last one arrived (as
+    /// left_before_last_arrived), and the first of them in the in-memory program's order.
+    std::size_t collectives_left_early = 0;
+    std::string first_left_early;
+    WarningLog warnings; // as the in-memory program's
+    std::uint64_t operations = 0;
+};
+
+class StreamingReplay final : public TimelineObserver {
+  public:
+    /// `trace`: its header read and its threads named (the reader's, before its records).
+    StreamingReplay(const Trace& trace, const ProgramOptions& options);
+    ~StreamingReplay() override;
+
+    void entered(ThreadIndex thread, Time time, std::uint16_t id) override;
+    void state(ThreadIndex thread, Time begin, Time end, std::uint8_t value) override;
+    void call(ThreadIndex thread, const ObservedCall& call) override;
+    void event(ThreadIndex thread, Time time, std::uint32_t type, std::uint64_t value) override;
+    void comm(ThreadIndex sender, ThreadIndex receiver, const CommRecord& record,
+              std::uint64_t number) override;
+    void reached(Time time) override;
+
+    /// After the last record (the reader's builder finished `trace`): the last bursts and the
+    /// result.
+    StreamedRun finish(const Trace& trace);
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace popsim::replay

@@ -1,0 +1,12 @@
+#pragma once
+// How much memory popsim holds: for --json reports (peak_memory_bytes) and the progress bar.
+#include <cstdint>
+
+namespace popsim::simulator {
+
+/// The process's peak resident memory so far (getrusage's maximum resident set size).
+std::uint64_t peak_memory_bytes();
+/// Its resident memory now (/proc/self/statm; 0 where that is not readable).
+std::uint64_t resident_memory_bytes();
+
+} // namespace popsim::simulator
