@@ -33,8 +33,9 @@ class TimelineObserver {
     virtual void comm(ThreadIndex sender, ThreadIndex receiver, const CommRecord& record,
                       std::uint64_t number) = 0;
     /// Every record of the file up to here has been handed over; `time` is this record's place
-    /// in the file's time order (a state's begin, an event's time, a communication's physical
-    /// send).
+    /// in the file's time order: a state's begin, an event's time, the earlier of a
+    /// communication's sends (Extrae's merger sorts communications by their physical send,
+    /// popsim synth by their logical one).
     virtual void reached(Time time) = 0;
 };
 

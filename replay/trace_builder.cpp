@@ -348,7 +348,7 @@ void TraceBuilder::add_comm(const CommRecord& r, std::uint64_t line) {
         fail(line, fmt::format("message tag {} does not fit in 32 bits", r.tag));
     if (observer_) {
         observer_->comm(from, to, r, trace_.counts.communications++);
-        return observer_->reached(r.physical_send);
+        return observer_->reached(std::min(r.logical_send, r.physical_send));
     }
     auto& c = trace_.comms;
     c.sender.push_back(from);

@@ -177,7 +177,7 @@ void summarize_one(const replay::Trace& trace, const AnalyzeOptions& o,
 /// Whether the analysis asked for is one the streaming pass computes: a whole trace, replayed by
 /// the event engine's rules (the longest-path cross-check needs the dependency graph).
 bool streamable(const AnalyzeOptions& o) {
-    return !o.focus.any() && o.replay_method == "events";
+    return !o.in_memory && !o.focus.any() && o.replay_method == "events";
 }
 
 /// The trace analysed in one streaming pass; false, with the reason in `pass`, when it needs the
@@ -611,6 +611,10 @@ void add_analyze_command(CLI::App& app, CommandOutput& output) {
                     "How to replay on the ideal network: events (the event engine) or longest-path "
                     "(one pass over the dependency graph); same result")
         ->check(CLI::IsMember({"longest-path", "events"}));
+    cmd->add_flag("--in-memory", options->in_memory,
+                  "Read each trace into memory and replay it there, instead of analysing it in one "
+                  "streaming pass (memory ~35 bytes per record instead of the trace's width; the "
+                  "same numbers)");
     add_eager_option(cmd, options->eager_limit);
     add_collectives_option(cmd, options->collectives);
     cmd->add_flag("--whole-trace", options->whole_trace,

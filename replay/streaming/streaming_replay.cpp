@@ -17,6 +17,18 @@ namespace {
 constexpr Time k_unset = -1;
 constexpr std::uint16_t k_mpi_barrier = 8, k_mpi_cancel = 40;
 
+const char* role_name(Role role) {
+    switch (role) {
+    case Role::send:
+        return "send";
+    case Role::post:
+        return "receive's post";
+    case Role::complete:
+        return "receive's completion";
+    }
+    return "?";
+}
+
 [[noreturn]] void unsupported(const std::string& why) {
     throw StreamingUnsupported(why);
 }
@@ -196,8 +208,16 @@ struct StreamingReplay::Impl {
 
     /// The number of the latest call of `th` beginning at or before `t`, k_no_call if none.
     std::uint64_t latest_beginning_by(const StreamThread& th, Time t) const {
-        const auto it = std::upper_bound(th.calls.begin(), th.calls.end(), t,
-                                         [](Time x, const StreamCall& c) { return x < c.begin; });
+        // Records mostly name the latest calls: look there first.
+        constexpr std::size_t k_near = 8;
+        auto it = th.calls.end();
+        for (std::size_t k = 0; k < k_near && it != th.calls.begin() && std::prev(it)->begin > t;
+             ++k)
+            --it;
+        if (it != th.calls.begin() && std::prev(it)->begin > t) {
+            it = std::upper_bound(th.calls.begin(), it, t,
+                                  [](Time x, const StreamCall& c) { return x < c.begin; });
+        }
         if (it == th.calls.begin()) {
             if (th.first_call > 0) unsupported("a record refers to a call replayed long before");
             return k_no_call;
@@ -213,8 +233,11 @@ struct StreamingReplay::Impl {
             r.time, r.role, last, [&](std::uint64_t i) { return th.call(i).begin; },
             [&](std::uint64_t i) { return th.call(i).end; },
             [&](std::uint64_t i) { return th.call(i).id; });
-        if (c == k_no_call || !can_play(call_class(th.call(c).id), r.role))
-            unsupported("communication records lie outside calls that carry them");
+        if (c == k_no_call || !can_play(call_class(th.call(c).id), r.role)) {
+            unsupported(fmt::format("communication record {} lies outside calls that carry it "
+                                    "(its {} on task {} at {} ns)",
+                                    r.record + 1, role_name(r.role), th.task + 1, r.time));
+        }
         StreamCall& call = th.call(c);
         StreamMessage& m = messages.at(r.record);
         switch (r.role) {
