@@ -64,6 +64,105 @@ void check_equal(const InMemory& m, const metrics::StreamedAnalysis& s) {
 
 } // namespace
 
+metrics::StreamedAnalysis streamed(const std::string& path) {
+    replay::ReadOptions read;
+    read.read_labels = false;
+    const metrics::IdealOptions ideal;
+    return metrics::analyze_streaming(path, read, false, &ideal);
+}
+
+TEST_CASE("streaming analysis: a rendezvous and a rooted Reduce, computed by hand") {
+    // Traced: rank 0 computes 10 us, sends 64 KB (rendezvous at the 32 KB eager limit) in a 12 us
+    // MPI_Send, computes 2 us and enters MPI_Reduce; rank 1 computes 20 us, receives in 3 us,
+    // computes 1 us, enters the Reduce; rank 2, the root, computes 30 us.
+    const auto path = test::synth_trace("streaming_hand", R"(ranks 3
+0 compute 10us
+0 Send 12us to=1 size=65536
+0 compute 2us
+0 Reduce 6us root=2 size=8
+1 compute 20us
+1 Recv 3us from=0 size=65536
+1 compute 1us
+1 Reduce 6us root=2 size=8
+2 compute 30us
+2 Reduce 1us root=2 size=8
+)");
+    const auto a = streamed(path);
+    // Ideal network: rank 0's send waits for the post at rank 1's 20 us and leaves then; +2 us
+    // = 22 us into the Reduce, which it leaves at once (Dimemas' root-synchronised Reduce).
+    // Rank 1 receives at 20 us, computes to 21 us and leaves the Reduce. The root waits for
+    // the last arrival, its own at 30 us.
+    REQUIRE(a.summary.ideal.has_value());
+    const auto& ideal = *a.summary.ideal;
+    CHECK(ideal.runtime == 30'000);
+    CHECK(ideal.task_end == std::vector<Time>{22'000, 21'000, 30'000});
+    CHECK(ideal.task_useful == std::vector<Time>{12'000, 21'000, 30'000});
+    CHECK(ideal.task_mpi_outside_omp == std::vector<Time>{10'000, 0, 0});
+    CHECK(a.summary.runtime == 31'000);
+    replay::ReadOptions read;
+    read.read_labels = false;
+    check_equal(analyze_in_memory(path, read, {}), a);
+}
+
+TEST_CASE("streaming analysis: the in-memory numbers on synthetic traces") {
+    const std::pair<const char*, const char*> cases[] = {
+        {"isend_wait", R"(ranks 2
+0 compute 5us
+0 Isend 1us to=1 size=102400 req=s
+0 compute 7us
+0 Wait 2us req=s
+1 Irecv 1us from=0 size=102400 req=r
+1 compute 3us
+1 Wait 9us req=r
+1 Bcast 2us root=1 size=8
+0 Bcast 4us root=1 size=8
+)"},
+        {"sendrecv_allreduce", R"(ranks 3
+0 compute 4us
+1 compute 6us
+2 compute 1us
+0 Sendrecv 3us to=1 from=2 size=1024
+1 Sendrecv 3us to=2 from=0 size=1024
+2 Sendrecv 9us to=0 from=1 size=1024
+0 Allreduce 2us size=8
+1 Allreduce 2us size=8
+2 Allreduce 2us size=8
+0 Recv 2us size=8
+)"},
+    };
+    replay::ReadOptions read;
+    read.read_labels = false;
+    for (const auto& [name, description] : cases) {
+        CAPTURE(name);
+        const auto path = test::synth_trace(name, description);
+        check_equal(analyze_in_memory(path, read, {}), streamed(path));
+    }
+    const auto halo = (test::scratch_dir("streaming_halo") / "halo.prv").string();
+    replay::synth::write_paraver(replay::synth::halo_exchange(8, 300), halo);
+    check_equal(analyze_in_memory(halo, read, {}), streamed(halo));
+}
+
+TEST_CASE("streaming analysis: what it leaves to the in-memory analysis, it names") {
+    // A cancelled receive: the in-memory reader may re-pair the channel's records.
+    const auto path = test::synth_trace("streaming_cancel", R"(ranks 2
+0 Irecv 1us from=1 size=8 req=a
+0 Cancel 1us req=a
+0 Irecv 1us from=1 size=8 req=a
+0 Wait 5us req=a
+1 compute 2us
+1 Send 1us to=0 size=8
+)");
+    CHECK_THROWS_WITH_AS(streamed(path), doctest::Contains("MPI_Cancel"),
+                         replay::StreamingUnsupported);
+    // OpenMP regions need the in-memory program's fork/join barriers.
+    const auto omp = test::synth_trace("streaming_omp", R"(ranks 1 threads 2
+0 event 60000001 1
+0 compute 5us
+0 event 60000001 0
+)");
+    CHECK_THROWS_WITH_AS(streamed(omp), doctest::Contains("OpenMP"), replay::StreamingUnsupported);
+}
+
 TEST_CASE("streaming analysis: the in-memory numbers on every real trace it streams") {
     const auto root = test::shared_data("");
     std::vector<std::string> traces;
