@@ -1,7 +1,7 @@
 // Reader benchmark: throughput (MB/s of uncompressed text, records/s) sequentially and in
 // parallel, and peak memory per record. Usage: popsim_reader_bench TRACE.prv
 #include "replay/allocator_tuning.hpp"
-#include "replay/paraver_reader.hpp"
+#include "replay/input/paraver_reader.hpp"
 
 #include <chrono>
 #include <fmt/format.h>

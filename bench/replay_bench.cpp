@@ -1,10 +1,10 @@
 // Replay benchmark: where the time of an ideal-network analysis goes, on one trace.
 // Usage: popsim_replay_bench TRACE.prv   (bench/run.sh makes a >= 1 GB synthetic one)
 #include "replay/allocator_tuning.hpp"
-#include "replay/dependency_graph.hpp"
 #include "replay/engine/engine.hpp"
+#include "replay/input/paraver_reader.hpp"
 #include "replay/network/ideal.hpp"
-#include "replay/paraver_reader.hpp"
+#include "replay/program/dependency_graph.hpp"
 
 #include <chrono>
 #include <fmt/format.h>

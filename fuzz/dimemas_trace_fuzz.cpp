@@ -1,7 +1,7 @@
 // Fuzz target: arbitrary bytes as a Dimemas trace (.dim) through its reader and, when it reads,
 // both ideal replays, which must agree. Only popsim's documented errors may come out.
 #include "fuzz_support.hpp"
-#include "replay/dimemas_trace.hpp"
+#include "replay/input/dimemas_trace.hpp"
 #include "replay/trace_error.hpp"
 
 #include <string_view>

@@ -1,9 +1,9 @@
 #pragma once
 // What the fuzz targets share: inputs as in-memory files, so each costs no disk I/O, and the
 // check that both ideal replays of a program agree.
-#include "replay/dependency_graph.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/network/ideal.hpp"
+#include "replay/program/dependency_graph.hpp"
 
 #include <cstdint>
 #include <string>

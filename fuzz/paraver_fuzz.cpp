@@ -5,7 +5,7 @@
 #include "fuzz_support.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/focus/trace_window.hpp"
-#include "replay/paraver_reader.hpp"
+#include "replay/input/paraver_reader.hpp"
 #include "replay/trace_error.hpp"
 
 #include <cstdint>

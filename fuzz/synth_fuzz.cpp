@@ -1,6 +1,6 @@
 // Fuzz target: arbitrary text as a `popsim synth` description; a small program is also written
 // and read back, which must succeed. Only TraceError may come out of the parser and writer.
-#include "replay/paraver_reader.hpp"
+#include "replay/input/paraver_reader.hpp"
 #include "replay/synth.hpp"
 #include "replay/trace_error.hpp"
 

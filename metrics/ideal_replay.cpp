@@ -2,14 +2,14 @@
 
 #include "metrics/thread_breakdown.hpp"
 
-#include "replay/cycle_breaking.hpp"
-#include "replay/dependency_graph.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/network/ideal.hpp"
+#include "replay/program/cycle_breaking.hpp"
+#include "replay/program/dependency_graph.hpp"
 #include "replay/traced_windows.hpp"
 
 #include "replay/extrae_events.hpp"
-#include "replay/mpi_calls.hpp"
+#include "replay/program/mpi_calls.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -8,7 +8,7 @@
 //   summary.ideal = popsim::metrics::ideal_run(trace, {});
 #include "metrics/trace_summary.hpp"
 #include "replay/engine/replay_result.hpp"
-#include "replay/replay_program.hpp"
+#include "replay/program/replay_program.hpp"
 
 #include <cstdint>
 #include <functional>

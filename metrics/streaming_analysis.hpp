@@ -13,7 +13,7 @@
 #include "metrics/ideal_replay.hpp"
 #include "metrics/pop_openmp.hpp"
 #include "metrics/trace_summary.hpp"
-#include "replay/paraver_reader.hpp"
+#include "replay/input/paraver_reader.hpp"
 #include "replay/streaming/streaming_replay.hpp"
 
 #include <string>

@@ -4,7 +4,7 @@
 // "In OpenMP" follows PyPOP's cfgs: a stack over Extrae's events 60000001 (parallel region),
 // 60000005 (barrier), 60000018 (outlined function) and 60000023 (task function), where a non-zero
 // value pushes and 0 pops; a thread is in OpenMP while the stack is not empty.
-#include "replay/openmp_regions.hpp"
+#include "replay/program/openmp_regions.hpp"
 #include "replay/trace.hpp"
 
 #include <vector>

@@ -5,7 +5,7 @@
 //   auto trace = popsim::replay::read_paraver("epoch_4proc.prv.gz");
 //   popsim::metrics::TraceSummary s = popsim::metrics::summarize(trace);
 //   double pe = s.useful_average() / s.runtime;   // Parallel efficiency
-#include "replay/openmp_regions.hpp"
+#include "replay/program/openmp_regions.hpp"
 #include "replay/time.hpp"
 #include "replay/trace.hpp"
 

@@ -1,9 +1,9 @@
 #include "replay/synth.hpp"
 
 #include "replay/extrae_events.hpp"
-#include "replay/mpi_calls.hpp"
-#include "replay/paraver_reader.hpp"
-#include "replay/paraver_writer.hpp"
+#include "replay/input/paraver_reader.hpp"
+#include "replay/output/paraver_writer.hpp"
+#include "replay/program/mpi_calls.hpp"
 #include "replay/trace_error.hpp"
 #include "replay/units.hpp"
 

@@ -6,7 +6,7 @@
 // streams: state intervals, MPI call intervals and their attributes, a few tracked event series
 // (OpenMP, tracing on/off), counters attributed to useful time, and communications.
 #include "replay/column.hpp"
-#include "replay/paraver_header.hpp"
+#include "replay/input/paraver_header.hpp"
 #include "replay/time.hpp"
 #include "replay/warnings.hpp"
 

@@ -2,7 +2,7 @@
 // Spans where tracing was switched off on every thread (Extrae_shutdown ... Extrae_restart, state
 // 14 "Tracing disabled"): users mark the region to measure this way, so by default the analysis
 // covers the traced windows between them (docs/metrics.md, "Traced windows").
-#include "replay/openmp_regions.hpp"
+#include "replay/program/openmp_regions.hpp"
 #include "replay/trace.hpp"
 
 namespace popsim::replay {

@@ -3,8 +3,8 @@
 #include "metrics/streaming_analysis.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/focus/trace_window.hpp"
-#include "replay/paraver_labels.hpp"
-#include "replay/paraver_reader.hpp"
+#include "replay/input/paraver_labels.hpp"
+#include "replay/input/paraver_reader.hpp"
 #include "simulator/analysis.hpp"
 #include "simulator/breakdown_report.hpp"
 #include "simulator/commands.hpp"
@@ -175,9 +175,12 @@ void summarize_one(const replay::Trace& trace, const AnalyzeOptions& o,
 }
 
 /// Whether the analysis asked for is one the streaming pass computes: a whole trace, replayed by
-/// the event engine's rules (the longest-path cross-check needs the dependency graph).
-bool streamable(const AnalyzeOptions& o) {
-    return !o.in_memory && !o.focus.any() && o.replay_method == "events";
+/// the event engine's rules (the longest-path cross-check needs the dependency graph), from a
+/// file that can be read again should the trace need the in-memory analysis (not a pipe).
+bool streamable(const AnalyzeOptions& o, const std::string& path) {
+    std::error_code error;
+    return !o.in_memory && !o.focus.any() && o.replay_method == "events" &&
+           std::filesystem::is_regular_file(path, error);
 }
 
 /// The trace analysed in one streaming pass; false, with the reason in `pass`, when it needs the
@@ -234,8 +237,9 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
     oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), [&](std::size_t i) {
         replay::ReadOptions read = read_options();
         read.on_progress = progress.running_total(k_reading);
-        if (streamable(o) && analyze_streaming(paths[i], o, read, a.summaries[i], a.runs[i],
-                                               a.warnings[i], a.repairs[i], a.passes[i]))
+        if (streamable(o, paths[i]) &&
+            analyze_streaming(paths[i], o, read, a.summaries[i], a.runs[i], a.warnings[i],
+                              a.repairs[i], a.passes[i]))
             return;
         read.on_progress = progress.running_total(k_reading); // read again
         const auto [trace, focus] = read_focused(paths[i], o.focus, read);

@@ -1,6 +1,6 @@
 #include "replay/focus/event_inventory.hpp"
-#include "replay/paraver_labels.hpp"
-#include "replay/paraver_reader.hpp"
+#include "replay/input/paraver_labels.hpp"
+#include "replay/input/paraver_reader.hpp"
 #include "replay/warnings.hpp"
 #include "simulator/commands.hpp"
 

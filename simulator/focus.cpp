@@ -3,9 +3,9 @@
 #include "replay/extrae_events.hpp"
 #include "replay/focus/focus_windows.hpp"
 #include "replay/focus/trace_window.hpp"
-#include "replay/line_reader.hpp"
-#include "replay/paraver_labels.hpp"
-#include "replay/parse_error.hpp"
+#include "replay/input/line_reader.hpp"
+#include "replay/input/paraver_labels.hpp"
+#include "replay/input/parse_error.hpp"
 #include "replay/trace_error.hpp"
 #include "simulator/units.hpp"
 

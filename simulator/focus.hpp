@@ -3,7 +3,7 @@
 // `--phases`, resolved against each trace.
 #include "replay/focus/event_spec.hpp"
 #include "replay/focus/time_window.hpp"
-#include "replay/paraver_reader.hpp"
+#include "replay/input/paraver_reader.hpp"
 
 #include <CLI/CLI.hpp>
 #include <optional>

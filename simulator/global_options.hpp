@@ -1,7 +1,7 @@
 #pragma once
 // Options every command takes, about how traces are read and what is printed about them. They
 // may stand before the command or after its arguments (`popsim analyze run.prv --quiet`).
-#include "replay/paraver_reader.hpp"
+#include "replay/input/paraver_reader.hpp"
 
 #include <CLI/CLI.hpp>
 #include <cstdint>

@@ -1,9 +1,9 @@
 #include "simulator/load_program.hpp"
 
-#include "replay/cycle_breaking.hpp"
-#include "replay/dimemas_trace.hpp"
 #include "replay/focus/trace_window.hpp"
-#include "replay/paraver_reader.hpp"
+#include "replay/input/dimemas_trace.hpp"
+#include "replay/input/paraver_reader.hpp"
+#include "replay/program/cycle_breaking.hpp"
 #include "replay/traced_windows.hpp"
 
 #include "simulator/global_options.hpp"

@@ -3,7 +3,7 @@
 // Dimemas .dim trace (read as one).
 #include "replay/engine/engine.hpp"
 #include "replay/focus/time_window.hpp"
-#include "replay/replay_program.hpp"
+#include "replay/program/replay_program.hpp"
 #include "replay/trace.hpp"
 #include "replay/trace_error.hpp"
 #include "simulator/focus.hpp"
@@ -45,7 +45,7 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
                            const std::function<void(std::uint64_t)>& on_read_progress = {});
 
 /// Replays the loaded program on `model`, breaking the dependency cycles a trace of a program
-/// that ran can form (replay/cycle_breaking.hpp); what it relaxes goes to `warnings`.
+/// that ran can form (replay/program/cycle_breaking.hpp); what it relaxes goes to `warnings`.
 replay::ReplayResult replay_on(const LoadedProgram& loaded, replay::network::NetworkModel& model,
                                const replay::EngineOptions& options, replay::WarningLog* warnings);
 

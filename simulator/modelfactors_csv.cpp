@@ -1,6 +1,6 @@
 #include "simulator/modelfactors_csv.hpp"
 
-#include "replay/output_file.hpp"
+#include "replay/output/output_file.hpp"
 
 #include <cerrno>
 #include <cstring>

@@ -2,7 +2,7 @@
 // The network options `simulate` and `whatif` share: a model, a Dimemas configuration file, and
 // overrides of its parameters.
 #include "replay/network/dimemas.hpp"
-#include "replay/replay_program.hpp"
+#include "replay/program/replay_program.hpp"
 
 #include <CLI/CLI.hpp>
 #include <memory>

@@ -1,6 +1,6 @@
 #include "simulator/output_paths.hpp"
 
-#include "replay/paraver_reader.hpp"
+#include "replay/input/paraver_reader.hpp"
 #include "replay/trace_error.hpp"
 
 #include <filesystem>

@@ -1,7 +1,7 @@
 #include "simulator/trace_inputs.hpp"
 
-#include "replay/line_reader.hpp"
-#include "replay/simulated_trace.hpp"
+#include "replay/input/line_reader.hpp"
+#include "replay/output/simulated_trace.hpp"
 #include "replay/trace_error.hpp"
 #include "simulator/warning_output.hpp"
 

@@ -1,7 +1,7 @@
 #include "metrics/ideal_replay.hpp"
 #include "replay/engine/engine.hpp"
+#include "replay/input/paraver_reader.hpp"
 #include "replay/network/ideal.hpp"
-#include "replay/paraver_reader.hpp"
 #include "simulator/commands.hpp"
 #include "simulator/html_report.hpp"
 #include "simulator/json_report.hpp"

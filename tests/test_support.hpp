@@ -1,6 +1,6 @@
 #pragma once
 // Helpers shared by the tests: where the validation data is, scratch files, synthetic traces.
-#include "replay/paraver_reader.hpp"
+#include "replay/input/paraver_reader.hpp"
 #include "replay/synth.hpp"
 
 #include <cstdio>

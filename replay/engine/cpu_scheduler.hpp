@@ -5,7 +5,7 @@
 // CPU until that piece ends; no preemption, no time slices, no context-switch cost. Bursts and
 // wake-ups queue at the tail; startups (the call goes on where the thread already was) and
 // rendezvous senders released by their receiver at the head.
-#include "replay/replay_program.hpp"
+#include "replay/program/replay_program.hpp"
 
 #include <algorithm>
 #include <cstdint>

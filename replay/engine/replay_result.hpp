@@ -2,7 +2,7 @@
 // What a replay produces: per replay thread its simulated end, useful (burst) time, time in OpenMP
 // fork/join barriers and MPI time split into waiting for a partner and transfer, plus the
 // simulated interval of every operation.
-#include "replay/replay_program.hpp"
+#include "replay/program/replay_program.hpp"
 #include "replay/time.hpp"
 
 #include <vector>

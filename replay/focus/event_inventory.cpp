@@ -1,10 +1,10 @@
 #include "replay/focus/event_inventory.hpp"
 
 #include "replay/extrae_events.hpp"
-#include "replay/line_reader.hpp"
-#include "replay/paraver_header.hpp"
-#include "replay/paraver_records.hpp"
-#include "replay/parse_error.hpp"
+#include "replay/input/line_reader.hpp"
+#include "replay/input/paraver_header.hpp"
+#include "replay/input/paraver_records.hpp"
+#include "replay/input/parse_error.hpp"
 #include "replay/trace_error.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "replay/focus/event_spec.hpp"
 
-#include "replay/mpi_calls.hpp"
+#include "replay/program/mpi_calls.hpp"
 
 #include <algorithm>
 #include <cctype>

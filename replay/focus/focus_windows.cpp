@@ -1,7 +1,7 @@
 #include "replay/focus/focus_windows.hpp"
 
 #include "replay/extrae_events.hpp"
-#include "replay/mpi_calls.hpp"
+#include "replay/program/mpi_calls.hpp"
 
 #include <algorithm>
 #include <limits>

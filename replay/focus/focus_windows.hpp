@@ -3,7 +3,7 @@
 // occurrences of an event (docs/focus.md).
 #include "replay/focus/event_spec.hpp"
 #include "replay/focus/time_window.hpp"
-#include "replay/openmp_regions.hpp"
+#include "replay/program/openmp_regions.hpp"
 #include "replay/trace.hpp"
 
 #include <vector>

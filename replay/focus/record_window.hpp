@@ -8,8 +8,8 @@
 // mechanism behind `popsim cut` (records from a file) and the in-memory windows of `--from/--to`,
 // `--region` and `--phases` (records from the trace model): both give the same trace.
 #include "replay/focus/time_window.hpp"
-#include "replay/paraver_header.hpp"
-#include "replay/paraver_records.hpp"
+#include "replay/input/paraver_header.hpp"
+#include "replay/input/paraver_records.hpp"
 
 #include "replay/trace.hpp"
 

@@ -1,12 +1,12 @@
 #include "replay/focus/trace_cut.hpp"
 
 #include "replay/focus/record_window.hpp"
-#include "replay/line_reader.hpp"
-#include "replay/output_file.hpp"
-#include "replay/paraver_header.hpp"
-#include "replay/paraver_reader.hpp"
-#include "replay/paraver_writer.hpp"
-#include "replay/parse_error.hpp"
+#include "replay/input/line_reader.hpp"
+#include "replay/input/paraver_header.hpp"
+#include "replay/input/paraver_reader.hpp"
+#include "replay/input/parse_error.hpp"
+#include "replay/output/output_file.hpp"
+#include "replay/output/paraver_writer.hpp"
 #include "replay/trace_error.hpp"
 
 #include <array>

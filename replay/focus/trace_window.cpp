@@ -1,10 +1,10 @@
 #include "replay/focus/trace_window.hpp"
 
-#include "replay/communication_repair.hpp"
 #include "replay/extrae_events.hpp"
 #include "replay/focus/record_window.hpp"
-#include "replay/mpi_calls.hpp"
-#include "replay/trace_builder.hpp"
+#include "replay/input/communication_repair.hpp"
+#include "replay/input/trace_builder.hpp"
+#include "replay/program/mpi_calls.hpp"
 
 #include <algorithm>
 #include <map>

@@ -8,7 +8,7 @@
 //   Trace trace = read_paraver("run.prv.gz", options);
 //   Trace focus = window_of(trace, {.from = 2'000'000'000, .to = 3'000'000'000});
 #include "replay/focus/time_window.hpp"
-#include "replay/paraver_records.hpp"
+#include "replay/input/paraver_records.hpp"
 #include "replay/trace.hpp"
 
 #include <cstdint>

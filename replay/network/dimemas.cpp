@@ -1,6 +1,6 @@
 #include "replay/network/dimemas.hpp"
 
-#include "replay/mpi_calls.hpp"
+#include "replay/program/mpi_calls.hpp"
 
 #include <algorithm>
 #include <bit>

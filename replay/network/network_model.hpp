@@ -2,7 +2,7 @@
 // The contract between the replay engine and a network model (after SimGrid's engine/model
 // split): the engine knows no concrete model; a model answers when a transfer or a collective
 // completes. Models are listed in network/registry.cpp.
-#include "replay/replay_program.hpp"
+#include "replay/program/replay_program.hpp"
 #include "replay/time.hpp"
 
 #include <string_view>

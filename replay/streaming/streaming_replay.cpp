@@ -1,8 +1,8 @@
 #include "replay/streaming/streaming_replay.hpp"
 
-#include "replay/call_roles.hpp"
 #include "replay/extrae_events.hpp"
-#include "replay/mpi_calls.hpp"
+#include "replay/program/call_roles.hpp"
+#include "replay/program/mpi_calls.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -56,8 +56,9 @@ struct PendingRole {
 enum class StepKind : std::uint8_t { burst, enter, send, wait, join };
 struct Step {
     StepKind kind;
-    std::uint64_t value; // burst: duration; enter: call number; send: record; wait: how many
-                         // records (in wait_records); join: collective id
+    std::uint64_t value;      // burst: duration; enter: call number; send: record; wait: how many
+                              // records (in wait_records); join: collective id
+    std::uint32_t member = 0; // join: the thread's place among the collective's members
 };
 
 struct StreamThread {
@@ -354,9 +355,10 @@ struct StreamingReplay::Impl {
         }
         auto& c = collectives.at(it->second);
         if (c.call_id != call_id) unsupported("tasks call different collectives");
+        const auto member = static_cast<std::uint32_t>(c.members.size());
         c.members.push_back({th.task, th.joins++, call.begin, call.end, attrs && attrs->is_root});
+        th.steps.push_back({StepKind::join, it->second, member});
         if (c.members.size() == c.expected) open_collectives.erase(it);
-        th.steps.push_back({StepKind::join, it->second});
     }
 
     // --- running the program ------------------------------------------------------------------
@@ -427,7 +429,7 @@ struct StreamingReplay::Impl {
         case StepKind::wait:
             return wait(th, step.value);
         case StepKind::join:
-            return arrive(th, step.value);
+            return arrive(th, step.value, step.member);
         }
         return false;
     }
@@ -487,17 +489,13 @@ struct StreamingReplay::Impl {
         schedule(m.receiver);
     }
 
-    bool arrive(StreamThread& th, std::uint64_t id) {
+    bool arrive(StreamThread& th, std::uint64_t id, std::uint32_t member) {
         StreamCollective& c = collectives.at(id);
-        auto me = [&]() -> Member& {
-            return *std::find_if(c.members.begin(), c.members.end(),
-                                 [&](const Member& m) { return m.thread == th.task; });
-        };
-        if (me().arrival == k_unset) {
-            me().arrival = th.now;
-            if (++c.arrived == c.expected) complete(c); // reorders the members
+        if (c.members[member].arrival == k_unset) {
+            c.members[member].arrival = th.now;
+            if (++c.arrived == c.expected) complete(c);
         }
-        const Time leave = me().leave;
+        const Time leave = c.members[member].leave;
         if (leave == k_unset) return false; // complete wakes it
         finish_step(th, leave);
         if (++c.left == c.expected) collectives.erase(id);
@@ -506,14 +504,13 @@ struct StreamingReplay::Impl {
 
     /// Every member has arrived: when each leaves, as the engine's ideal replay has it.
     void complete(StreamCollective& c) {
-        std::sort(c.members.begin(), c.members.end(),
-                  [](const Member& a, const Member& b) { return a.thread < b.thread; });
+        // The in-memory program joins members in thread order: the lowest task naming itself the
+        // root is the root, the others naming themselves are warned about.
         Collective shape{.call_id = c.call_id, .communicator = c.communicator};
+        for (const auto& m : c.members)
+            if (m.is_root) shape.root_task = std::min(shape.root_task, m.thread);
         for (const auto& m : c.members) {
-            if (!m.is_root) continue;
-            if (shape.root_task == k_none) {
-                shape.root_task = m.thread;
-            } else if (shape.root_task != m.thread) {
+            if (m.is_root && m.thread != shape.root_task) {
                 roots.add({m.thread, m.join_number},
                           collective_roots(c.call_id, c.sequence, c.communicator, shape.root_task,
                                            m.thread));
@@ -544,20 +541,27 @@ struct StreamingReplay::Impl {
         if (flow == CollectiveFlow::all_members) note_left_early(c);
     }
 
-    /// As left_before_last_arrived, keeping the first such collective in the in-memory program's
-    /// order (by its lowest member, then that member's joins).
+    /// As left_before_last_arrived (which meets the members in thread order), keeping the first
+    /// such collective in the in-memory program's order (by its lowest member, then that member's
+    /// joins).
     void note_left_early(const StreamCollective& c) {
-        Time last_entry = 0, first_exit = std::numeric_limits<Time>::max();
-        std::uint32_t early = 0, late = 0;
+        const Member* late = &c.members.front();
+        const Member* early = late;
+        const Member* lowest = late;
         for (const auto& m : c.members) {
-            if (m.call_begin > last_entry) last_entry = m.call_begin, late = m.thread;
-            if (m.call_end < first_exit) first_exit = m.call_end, early = m.thread;
+            if (std::pair(-m.call_begin, m.thread) < std::pair(-late->call_begin, late->thread))
+                late = &m;
+            if (std::pair(m.call_end, m.thread) < std::pair(early->call_end, early->thread))
+                early = &m;
+            if (m.thread < lowest->thread) lowest = &m;
         }
+        const Time last_entry = late->call_begin, first_exit = early->call_end;
         if (first_exit >= last_entry) return;
-        const std::pair key{c.members.front().thread, c.members.front().join_number};
+        const std::pair key{lowest->thread, lowest->join_number};
         if (left_early_count++ == 0 || key < first_left_early_key) {
             first_left_early_key = key;
-            first_left_early = left_early(c.call_id, early, first_exit, late, last_entry);
+            first_left_early =
+                left_early(c.call_id, early->thread, first_exit, late->thread, last_entry);
         }
     }
 

@@ -16,8 +16,8 @@
 //   ... records ...
 //   StreamedRun run = replay.finish(trace);
 #include "replay/engine/replay_result.hpp"
-#include "replay/replay_program.hpp"
-#include "replay/timeline_observer.hpp"
+#include "replay/input/timeline_observer.hpp"
+#include "replay/program/replay_program.hpp"
 
 #include <cstdint>
 #include <deque>

@@ -2,11 +2,11 @@
 // the event engine against the longest-path pass on the real traces.
 #include "metrics/ideal_replay.hpp"
 #include "metrics/scaling.hpp"
-#include "replay/dependency_graph.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/extrae_events.hpp"
 #include "replay/network/ideal.hpp"
-#include "replay/simulated_trace.hpp"
+#include "replay/output/simulated_trace.hpp"
+#include "replay/program/dependency_graph.hpp"
 #include "test_support.hpp"
 
 #include <cmath>

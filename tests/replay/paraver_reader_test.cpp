@@ -1,6 +1,6 @@
 // The Paraver reader: what real traces do (paraver-format.md's pitfalls checklist) and every kind
 // of bad input, each with its exact "file:line: cause" message.
-#include "replay/replay_program.hpp"
+#include "replay/program/replay_program.hpp"
 #include "replay/trace_error.hpp"
 #include "test_support.hpp"
 

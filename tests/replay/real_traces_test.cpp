@@ -3,9 +3,9 @@
 // times are worked out by hand in the comment above it; both replay methods must agree.
 #include "metrics/ideal_replay.hpp"
 #include "metrics/pop_mpi.hpp"
-#include "replay/dependency_graph.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/network/ideal.hpp"
+#include "replay/program/dependency_graph.hpp"
 #include "replay/trace_error.hpp"
 #include "test_support.hpp"
 

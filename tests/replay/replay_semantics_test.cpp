@@ -1,9 +1,9 @@
 // MPI semantics of the ideal-network replay on small synthetic traces. Each expected runtime is
 // worked out by hand in the comment above it; every case also checks that the event engine and
 // the longest-path pass give the same timeline.
-#include "replay/dependency_graph.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/network/ideal.hpp"
+#include "replay/program/dependency_graph.hpp"
 #include "replay/trace_error.hpp"
 #include "test_support.hpp"
 

@@ -1,9 +1,9 @@
 // Progress reports for the bars of long runs: the reader counts the file's own bytes (compressed
 // ones for gzip, so a .prv.gz shows a percentage), the replay its finished operations.
 #include "replay/engine/engine.hpp"
+#include "replay/input/paraver_reader.hpp"
 #include "replay/network/ideal.hpp"
-#include "replay/paraver_reader.hpp"
-#include "replay/replay_program.hpp"
+#include "replay/program/replay_program.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>

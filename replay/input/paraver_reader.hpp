@@ -9,7 +9,7 @@
 // so memory holds the compact model, never the text. Any malformed or contradictory input throws
 // TraceError("file:line: cause").
 #include "replay/focus/time_window.hpp"
-#include "replay/timeline_observer.hpp"
+#include "replay/input/timeline_observer.hpp"
 #include "replay/trace.hpp"
 
 #include <cstdint>

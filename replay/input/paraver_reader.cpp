@@ -1,15 +1,15 @@
-#include "replay/paraver_reader.hpp"
+#include "replay/input/paraver_reader.hpp"
 
-#include "replay/application_choice.hpp"
-#include "replay/byte_source.hpp"
-#include "replay/communication_repair.hpp"
 #include "replay/extrae_events.hpp"
 #include "replay/focus/record_window.hpp"
 #include "replay/focus/trace_cut.hpp"
-#include "replay/paraver_labels.hpp"
-#include "replay/paraver_records.hpp"
-#include "replay/parse_error.hpp"
-#include "replay/trace_builder.hpp"
+#include "replay/input/application_choice.hpp"
+#include "replay/input/byte_source.hpp"
+#include "replay/input/communication_repair.hpp"
+#include "replay/input/paraver_labels.hpp"
+#include "replay/input/paraver_records.hpp"
+#include "replay/input/parse_error.hpp"
+#include "replay/input/trace_builder.hpp"
 #include "replay/trace_error.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "replay/mpi_calls.hpp"
+#include "replay/program/mpi_calls.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,6 +1,6 @@
-#include "replay/line_reader.hpp"
+#include "replay/input/line_reader.hpp"
 
-#include "replay/parse_error.hpp"
+#include "replay/input/parse_error.hpp"
 
 namespace popsim::replay {
 

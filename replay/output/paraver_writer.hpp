@@ -1,9 +1,9 @@
 #pragma once
 // Writes Paraver files: the .prv header and records, and the .pcf/.row companions. Shared by the
 // synthetic trace writer and the simulated-timeline output, so both open in Paraver alike.
-#include "replay/output_file.hpp"
-#include "replay/paraver_header.hpp"
-#include "replay/paraver_records.hpp"
+#include "replay/input/paraver_header.hpp"
+#include "replay/input/paraver_records.hpp"
+#include "replay/output/output_file.hpp"
 
 #include <cstdio>
 #include <memory>

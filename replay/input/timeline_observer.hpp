@@ -2,7 +2,7 @@
 // What the trace builder derives from a trace's records, handed over as it goes instead of kept:
 // for analyses that stream a trace (replay/streaming/) in memory bounded by its width, not its
 // length. A builder given an observer checks every record as always but fills no columns.
-#include "replay/paraver_records.hpp"
+#include "replay/input/paraver_records.hpp"
 #include "replay/trace.hpp"
 
 #include <cstdint>

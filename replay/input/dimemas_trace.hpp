@@ -6,7 +6,7 @@
 // 1 = blocking, rendezvous-eligible), `3` receive (type 1 = post, 2 = wait), `10` global operation;
 // the `comm` field of point-to-point records carries the message's id, as prv2dim's does, so each
 // send meets exactly its receive.
-#include "replay/replay_program.hpp"
+#include "replay/program/replay_program.hpp"
 #include "replay/trace.hpp"
 
 #include <string>

@@ -5,7 +5,7 @@
 // output.
 #include "replay/engine/replay_result.hpp"
 #include "replay/focus/time_window.hpp"
-#include "replay/replay_program.hpp"
+#include "replay/program/replay_program.hpp"
 #include "replay/trace.hpp"
 
 #include <optional>

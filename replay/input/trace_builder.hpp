@@ -2,8 +2,8 @@
 // Turns parsed Paraver records, in file order, into the compact Trace model, checking them against
 // the header and each other. Every violation is a TraceError naming the file and line.
 #include "replay/focus/record_window.hpp"
-#include "replay/paraver_records.hpp"
-#include "replay/timeline_observer.hpp"
+#include "replay/input/paraver_records.hpp"
+#include "replay/input/timeline_observer.hpp"
 #include "replay/trace.hpp"
 
 #include <span>

@@ -1,7 +1,7 @@
 #pragma once
 // A fast scanner over ':'-separated decimal fields, the building block of every Paraver line
 // parser. No sscanf or streams: the reader's throughput depends on this loop.
-#include "replay/parse_error.hpp"
+#include "replay/input/parse_error.hpp"
 
 #include <cstdint>
 #include <fmt/format.h>

@@ -2,7 +2,7 @@
 // Which MPI call of a thread plays a part (send, post, completion) in a communication record: the
 // rule both replay programs follow, the in-memory one (replay_program.cpp) and the streaming one
 // (replay/streaming/).
-#include "replay/mpi_calls.hpp"
+#include "replay/program/mpi_calls.hpp"
 #include "replay/time.hpp"
 
 #include <cstdint>

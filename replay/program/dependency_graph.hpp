@@ -9,7 +9,7 @@
 // On the ideal network every operation leaves at the longest path to it, so one pass in
 // topological order gives the same timeline as the event engine (tests check both agree).
 #include "replay/engine/replay_result.hpp"
-#include "replay/replay_program.hpp"
+#include "replay/program/replay_program.hpp"
 
 #include <boost/graph/compressed_sparse_row_graph.hpp>
 

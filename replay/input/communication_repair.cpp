@@ -1,4 +1,4 @@
-#include "replay/communication_repair.hpp"
+#include "replay/input/communication_repair.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>

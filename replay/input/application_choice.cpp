@@ -1,4 +1,4 @@
-#include "replay/application_choice.hpp"
+#include "replay/input/application_choice.hpp"
 
 #include "replay/trace_error.hpp"
 

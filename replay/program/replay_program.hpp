@@ -15,7 +15,7 @@
 // A parallel region becomes a fork barrier and a join barrier among the task's replay threads;
 // in between, each thread replays its own work and MPI calls up to the moment it reached the
 // region's implicit barrier in the trace.
-#include "replay/openmp_regions.hpp"
+#include "replay/program/openmp_regions.hpp"
 #include "replay/trace.hpp"
 #include "replay/warnings.hpp"
 

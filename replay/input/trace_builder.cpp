@@ -1,4 +1,4 @@
-#include "replay/trace_builder.hpp"
+#include "replay/input/trace_builder.hpp"
 
 #include "replay/extrae_events.hpp"
 #include "replay/trace_error.hpp"

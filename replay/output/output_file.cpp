@@ -1,4 +1,4 @@
-#include "replay/output_file.hpp"
+#include "replay/output/output_file.hpp"
 
 #include <cerrno>
 #include <cstring>

@@ -1,8 +1,8 @@
-#include "replay/dimemas_trace.hpp"
+#include "replay/input/dimemas_trace.hpp"
 
-#include "replay/field_scanner.hpp"
-#include "replay/mpi_calls.hpp"
-#include "replay/output_file.hpp"
+#include "replay/input/field_scanner.hpp"
+#include "replay/output/output_file.hpp"
+#include "replay/program/mpi_calls.hpp"
 #include "replay/trace_error.hpp"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
-#include "replay/paraver_header.hpp"
+#include "replay/input/paraver_header.hpp"
 
-#include "replay/field_scanner.hpp"
-#include "replay/parse_error.hpp"
+#include "replay/input/field_scanner.hpp"
+#include "replay/input/parse_error.hpp"
 
 #include <charconv>
 #include <fmt/format.h>

@@ -1,6 +1,6 @@
-#include "replay/paraver_records.hpp"
+#include "replay/input/paraver_records.hpp"
 
-#include "replay/field_scanner.hpp"
+#include "replay/input/field_scanner.hpp"
 
 #include <fmt/format.h>
 #include <limits>

@@ -1,13 +1,13 @@
-#include "replay/simulated_trace.hpp"
+#include "replay/output/simulated_trace.hpp"
 
 #include "replay/extrae_events.hpp"
-#include "replay/line_reader.hpp"
-#include "replay/mpi_calls.hpp"
-#include "replay/paraver_labels.hpp"
-#include "replay/paraver_reader.hpp"
-#include "replay/paraver_records.hpp"
-#include "replay/paraver_writer.hpp"
-#include "replay/parse_error.hpp"
+#include "replay/input/line_reader.hpp"
+#include "replay/input/paraver_labels.hpp"
+#include "replay/input/paraver_reader.hpp"
+#include "replay/input/paraver_records.hpp"
+#include "replay/input/parse_error.hpp"
+#include "replay/output/paraver_writer.hpp"
+#include "replay/program/mpi_calls.hpp"
 
 #include <algorithm>
 #include <cmath>

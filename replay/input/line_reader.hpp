@@ -1,8 +1,8 @@
 #pragma once
 // The lines of a Paraver file (plain or gzipped), one at a time, for the passes that need every
 // record in file order and little memory (popsim cut, popsim events).
-#include "replay/byte_source.hpp"
-#include "replay/paraver_header.hpp"
+#include "replay/input/byte_source.hpp"
+#include "replay/input/paraver_header.hpp"
 
 #include <cstdint>
 #include <string>

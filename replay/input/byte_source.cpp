@@ -1,4 +1,4 @@
-#include "replay/byte_source.hpp"
+#include "replay/input/byte_source.hpp"
 
 #include "replay/trace_error.hpp"
 

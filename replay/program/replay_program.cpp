@@ -1,9 +1,9 @@
-#include "replay/replay_program.hpp"
+#include "replay/program/replay_program.hpp"
 
-#include "replay/call_roles.hpp"
 #include "replay/extrae_events.hpp"
-#include "replay/mpi_calls.hpp"
-#include "replay/openmp_regions.hpp"
+#include "replay/program/call_roles.hpp"
+#include "replay/program/mpi_calls.hpp"
+#include "replay/program/openmp_regions.hpp"
 #include "replay/trace_error.hpp"
 #include "replay/traced_windows.hpp"
 

@@ -1,4 +1,4 @@
-#include "replay/dependency_graph.hpp"
+#include "replay/program/dependency_graph.hpp"
 
 #include "replay/engine/engine.hpp"
 

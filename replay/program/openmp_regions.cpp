@@ -1,4 +1,4 @@
-#include "replay/openmp_regions.hpp"
+#include "replay/program/openmp_regions.hpp"
 
 #include "replay/extrae_events.hpp"
 

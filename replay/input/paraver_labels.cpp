@@ -1,4 +1,4 @@
-#include "replay/paraver_labels.hpp"
+#include "replay/input/paraver_labels.hpp"
 
 #include "replay/trace_error.hpp"
 

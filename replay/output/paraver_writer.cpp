@@ -1,7 +1,7 @@
-#include "replay/paraver_writer.hpp"
+#include "replay/output/paraver_writer.hpp"
 
 #include "replay/extrae_events.hpp"
-#include "replay/mpi_calls.hpp"
+#include "replay/program/mpi_calls.hpp"
 #include "replay/trace_error.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "replay/cycle_breaking.hpp"
+#include "replay/program/cycle_breaking.hpp"
 
 #include <fmt/format.h>
 #include <optional>

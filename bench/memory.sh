@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Prints popsim analyze's peak memory and time against the trace's length: the halo-exchange trace of
+# 64 ranks (ring + allreduce) at 1.08 GB and, with --10gb, at 10.8 GB (ten times the steps; ~11 GB
+# of disk, made once and cached), streamed and (1 GB only) read into memory with --in-memory.
+#   bench/memory.sh BUILD_DIR [WORK_DIR] [--10gb]
+set -euo pipefail
+build=$(cd "${1:?usage: bench/memory.sh BUILD_DIR [WORK_DIR] [--10gb]}" && pwd)
+work=${2:-$build/bench-data}
+large=${3:-}
+mkdir -p "$work"
+
+make_trace() { # steps -> path
+    local path=$work/halo64x$1.prv
+    if [ ! -f "$path" ]; then
+        echo "== making $path (64 ranks, $1 halo-exchange steps)" >&2
+        "$build/popsim" synth --halo 64 --steps "$1" -o "$path" > /dev/null
+    fi
+    echo "$path"
+}
+
+measure() { # label, trace, options... : best wall time of 3 and its peak RSS
+    local label=$1 trace=$2; shift 2
+    python3 - "$label" "$trace" "$build/popsim" "$@" <<'PYEOF'
+import os, resource, subprocess, sys, time
+label, trace, popsim, options = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+size = os.path.getsize(trace)
+best = None
+for _ in range(3):
+    start = time.perf_counter()
+    child = subprocess.Popen(["/usr/bin/time", "-f", "%M", popsim, "analyze", "--quiet", *options, trace],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    _, err = child.communicate()
+    seconds = time.perf_counter() - start
+    if child.returncode != 0:
+        sys.exit(f"{label}: popsim analyze failed: {err}")
+    rss = int(err.strip().splitlines()[-1]) * 1024
+    if best is None or seconds < best[0]:
+        best = (seconds, rss)
+seconds, rss = best
+print(f"{label:28} {size / 1e9:6.2f} GB  {seconds:7.2f} s = {size / 1e6 / seconds:5.0f} MB/s  "
+      f"peak {rss / 1e6:7.1f} MB = {rss / size * 1e3:6.1f} bytes per KB of trace")
+PYEOF
+}
+
+echo "== popsim analyze (with the ideal replay): best of 3, its peak resident memory"
+one=$(make_trace 22400)
+measure "streamed, 1 GB" "$one"
+measure "--in-memory, 1 GB" "$one" --in-memory
+if [ "$large" = --10gb ]; then
+    ten=$(make_trace 224000)
+    measure "streamed, 10 GB" "$ten"
+fi
