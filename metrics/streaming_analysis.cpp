@@ -1,6 +1,7 @@
 #include "metrics/streaming_analysis.hpp"
 
 #include "replay/extrae_events.hpp"
+#include "replay/streaming/background_observer.hpp"
 #include "replay/traced_windows.hpp"
 
 #include <optional>
@@ -11,10 +12,11 @@ namespace {
 
 namespace ex = replay::extrae;
 
-/// Sums each thread's breakdown as its states and calls go by, and hands everything on to the
-/// replay. Without an ideal run the replay still runs: its checks find what the in-memory reader
-/// repairs or leaves out (records received before they are sent, cancelled receives, repeated
-/// records).
+/// Sums each thread's breakdown as its states and calls go by, and hands the calls and
+/// communications on to the replay, which runs on a thread of its own (its checks of tracing off
+/// and OpenMP are made here). Without an ideal run the replay still runs: its checks find what the
+/// in-memory reader repairs or leaves out (records received before they are sent, cancelled
+/// receives, repeated records).
 class ThreadTotals final : public replay::TimelineObserver {
   public:
     ThreadTotals(const replay::Trace& trace, bool whole_trace, const IdealOptions* ideal)
@@ -22,10 +24,11 @@ class ThreadTotals final : public replay::TimelineObserver {
         replay::ProgramOptions program;
         program.whole_trace = whole_trace;
         replay_.emplace(trace, ideal ? ideal->program : program);
+        background_.emplace(*replay_);
     }
 
     void entered(replay::ThreadIndex t, Time time, std::uint16_t id) override {
-        replay_->entered(t, time, id);
+        background_->entered(t, time, id);
     }
     void state(replay::ThreadIndex t, Time begin, Time end, std::uint8_t value) override {
         if (value == ex::k_state_tracing_disabled && !whole_trace_)
@@ -33,24 +36,22 @@ class ThreadTotals final : public replay::TimelineObserver {
         auto& b = threads_[t];
         if (is_active_state(value)) b.active += end - begin;
         if (value == ex::k_state_running) b.useful += end - begin;
-        replay_->state(t, begin, end, value);
     }
     void call(replay::ThreadIndex t, const replay::ObservedCall& call) override {
         threads_[t].mpi += call.end - call.begin;
         threads_[t].mpi_outside_omp += call.end - call.begin;
-        replay_->call(t, call);
+        background_->call(t, call);
     }
-    void event(replay::ThreadIndex t, Time time, std::uint32_t type, std::uint64_t value) override {
+    void event(replay::ThreadIndex, Time, std::uint32_t type, std::uint64_t) override {
         if (type == ex::k_omp_parallel || type == ex::k_omp_barrier ||
             type == ex::k_omp_outlined_function || type == ex::k_omp_task_function)
             throw replay::StreamingUnsupported("the trace has OpenMP events");
-        replay_->event(t, time, type, value);
     }
     void comm(replay::ThreadIndex from, replay::ThreadIndex to, const replay::CommRecord& r,
               std::uint64_t number) override {
-        replay_->comm(from, to, r, number);
+        background_->comm(from, to, r, number);
     }
-    void reached(Time time) override { replay_->reached(time); }
+    void reached(Time time) override { background_->reached(time); }
 
     /// After the reader: the breakdowns with the threads' counters, and the replay's result.
     std::vector<ThreadBreakdown> breakdowns(const replay::Trace& trace) {
@@ -60,12 +61,16 @@ class ThreadTotals final : public replay::TimelineObserver {
         }
         return std::move(threads_);
     }
-    replay::StreamedRun replay(const replay::Trace& trace) { return replay_->finish(trace); }
+    replay::StreamedRun replay(const replay::Trace& trace) {
+        background_->drain();
+        return replay_->finish(trace);
+    }
 
   private:
     bool whole_trace_;
     std::vector<ThreadBreakdown> threads_;
     std::optional<replay::StreamingReplay> replay_;
+    std::optional<replay::BackgroundObserver> background_; // runs replay_ beside the reader
 };
 
 } // namespace

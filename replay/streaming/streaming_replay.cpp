@@ -33,22 +33,24 @@ const char* role_name(Role role) {
     throw StreamingUnsupported(why);
 }
 
+struct StreamMessage;
+
 /// A call of a replayed thread, from when it is left until no record is expected to refer to it.
 struct StreamCall {
     Time begin = 0, end = 0;
     std::uint16_t id = 0;
     std::optional<CollectiveAttributes> attributes;
-    // The records it posts, sends and completes (record numbers), placed before it is emitted.
-    std::vector<std::uint64_t> posts, sends, completions;
-    std::vector<std::uint64_t> late_posts; // placed once emitted, before the replay reached it
-    Time reached = k_unset;                // when the replay reached it
+    // The messages it posts, sends and completes, placed before it is emitted.
+    std::vector<StreamMessage*> posts, sends, completions;
+    std::vector<StreamMessage*> late_posts; // placed once emitted, before the replay reached it
+    Time reached = k_unset;                 // when the replay reached it
     bool emitted = false;
 };
 
 struct PendingRole {
     Time time;
     Role role;
-    std::uint64_t record;
+    StreamMessage* message;
 };
 
 /// An operation of the program (replay_program.hpp), with `enter` standing for the call's
@@ -56,9 +58,10 @@ struct PendingRole {
 enum class StepKind : std::uint8_t { burst, enter, send, wait, join };
 struct Step {
     StepKind kind;
-    std::uint64_t value;      // burst: duration; enter: call number; send: record; wait: how many
-                              // records (in wait_records); join: collective id
-    std::uint32_t member = 0; // join: the thread's place among the collective's members
+    std::uint64_t value; // burst: duration; enter: call number; wait: how many messages (in
+                         // wait_messages); join: collective id
+    StreamMessage* message = nullptr; // send: its message
+    std::uint32_t member = 0;         // join: the thread's place among the collective's members
 };
 
 struct StreamThread {
@@ -73,7 +76,7 @@ struct StreamThread {
     std::vector<PendingRole> pending;
     Time previous_end = 0; // traced end of the last emitted call
     std::deque<Step> steps;
-    std::deque<std::uint64_t> wait_records;
+    std::deque<StreamMessage*> wait_messages;
     std::uint64_t joins = 0; // collectives joined so far (the in-memory program's order)
     Time now = 0;
     Time step_begin = 0;
@@ -85,6 +88,7 @@ struct StreamThread {
 };
 
 struct StreamMessage {
+    std::uint64_t record = 0; // its record's number
     ReplayThread sender = 0, receiver = 0;
     Time logical_send = 0, logical_recv = 0, physical_recv = 0;
     std::uint64_t bytes = 0;
@@ -143,7 +147,7 @@ class OrderedInstances {
 } // namespace
 
 struct StreamingReplay::Impl {
-    const Trace& trace;
+    std::vector<ThreadName> names; // of the trace's threads (the reader's Trace moves on)
     const ProgramOptions options;
     std::vector<ReplayThread> thread_of_trace; // k_none for threads not replayed
     std::vector<StreamThread> threads;         // one per task
@@ -177,7 +181,8 @@ struct StreamingReplay::Impl {
     std::string first_left_early;
     std::uint64_t operations = 0;
 
-    Impl(const Trace& t, const ProgramOptions& o) : trace(t), options(o) {
+    Impl(const Trace& t, const ProgramOptions& o) : options(o) {
+        for (const auto& thread : t.threads) names.push_back(thread.name);
         if (t.header.applications.size() != 1) unsupported("the trace has several applications");
         const auto tasks = t.task_count();
         communicators = program_communicators(t.header, tasks, nullptr);
@@ -199,8 +204,8 @@ struct StreamingReplay::Impl {
     ReplayThread replayed(ThreadIndex t, const char* what) const {
         const ReplayThread th = thread_of_trace[t];
         if (th == k_none) {
-            unsupported(fmt::format("thread {} is not its task's first and {}",
-                                    to_string(trace.threads[t].name), what));
+            unsupported(
+                fmt::format("thread {} is not its task's first and {}", to_string(names[t]), what));
         }
         return th;
     }
@@ -237,27 +242,27 @@ struct StreamingReplay::Impl {
         if (c == k_no_call || !can_play(call_class(th.call(c).id), r.role)) {
             unsupported(fmt::format("communication record {} lies outside calls that carry it "
                                     "(its {} on task {} at {} ns)",
-                                    r.record + 1, role_name(r.role), th.task + 1, r.time));
+                                    r.message->record + 1, role_name(r.role), th.task + 1, r.time));
         }
         StreamCall& call = th.call(c);
-        StreamMessage& m = messages.at(r.record);
+        StreamMessage& m = *r.message;
         switch (r.role) {
         case Role::send:
             if (call.emitted) unsupported("a record arrives after its send was replayed");
             m.immediate_send = call_class(call.id) == CallClass::immediate_send;
-            call.sends.push_back(r.record);
+            call.sends.push_back(&m);
             break;
         case Role::complete:
             if (call.emitted) unsupported("a record arrives after its receive was replayed");
-            call.completions.push_back(r.record);
+            call.completions.push_back(&m);
             break;
         case Role::post:
             if (!call.emitted) {
-                call.posts.push_back(r.record);
+                call.posts.push_back(&m);
             } else if (call.reached != k_unset) {
-                set_post(r.record, call.reached);
+                set_post(m, call.reached);
             } else {
-                call.late_posts.push_back(r.record);
+                call.late_posts.push_back(&m);
             }
             break;
         }
@@ -299,19 +304,22 @@ struct StreamingReplay::Impl {
         th.previous_end = call.end;
         th.steps.push_back({StepKind::enter, number});
         for (auto* list : {&call.posts, &call.sends, &call.completions})
-            std::sort(list->begin(), list->end()); // in record order, as the in-memory program
-        for (const auto record : call.sends) th.steps.push_back({StepKind::send, record});
+            std::sort(list->begin(), list->end(), [](auto* a, auto* b) {
+                return a->record < b->record; // in record order, as the in-memory program
+            });
+        for (auto* m : call.sends)
+            th.steps.push_back({.kind = StepKind::send, .value = 0, .message = m});
         if (!call.completions.empty()) {
             refuse_duplicates(call.completions);
             th.steps.push_back({StepKind::wait, call.completions.size()});
-            th.wait_records.insert(th.wait_records.end(), call.completions.begin(),
-                                   call.completions.end());
+            th.wait_messages.insert(th.wait_messages.end(), call.completions.begin(),
+                                    call.completions.end());
         }
         const auto cls = call_class(call.id);
         if (lacks_record(cls, !call.sends.empty(), !call.completions.empty())) {
             calls_without_record.add(
                 {th.task, number},
-                call_without_record(call.id, call.begin, trace.threads[th.trace_thread].name));
+                call_without_record(call.id, call.begin, names[th.trace_thread]));
         }
         if (cls == CallClass::collective || cls == CallClass::immediate_collective) {
             join(th, call.id, call.attributes ? &*call.attributes : nullptr, call);
@@ -319,8 +327,8 @@ struct StreamingReplay::Impl {
             join(th, k_mpi_barrier, nullptr, call);
         }
         call.emitted = true;
-        std::vector<std::uint64_t>().swap(call.sends);
-        std::vector<std::uint64_t>().swap(call.completions);
+        std::vector<StreamMessage*>().swap(call.sends);
+        std::vector<StreamMessage*>().swap(call.completions);
     }
 
     void put_burst(StreamThread& th, Time duration) {
@@ -329,10 +337,10 @@ struct StreamingReplay::Impl {
     }
 
     /// A merge that wrote a record twice: the in-memory reader leaves the copy out.
-    void refuse_duplicates(const std::vector<std::uint64_t>& records) {
-        if (records.size() < 2) return;
-        std::vector<decltype(messages.at(0).key())> keys;
-        for (auto r : records) keys.push_back(messages.at(r).key());
+    void refuse_duplicates(const std::vector<StreamMessage*>& list) {
+        if (list.size() < 2) return;
+        std::vector<decltype(list.front()->key())> keys;
+        for (const auto* m : list) keys.push_back(m->key());
         std::sort(keys.begin(), keys.end());
         if (std::adjacent_find(keys.begin(), keys.end()) != keys.end())
             unsupported("communication records are repeated");
@@ -357,7 +365,7 @@ struct StreamingReplay::Impl {
         if (c.call_id != call_id) unsupported("tasks call different collectives");
         const auto member = static_cast<std::uint32_t>(c.members.size());
         c.members.push_back({th.task, th.joins++, call.begin, call.end, attrs && attrs->is_root});
-        th.steps.push_back({StepKind::join, it->second, member});
+        th.steps.push_back({.kind = StepKind::join, .value = it->second, .member = member});
         if (c.members.size() == c.expected) open_collectives.erase(it);
     }
 
@@ -417,15 +425,15 @@ struct StreamingReplay::Impl {
             StreamCall& call = th.call(step.value);
             call.reached = th.now;
             for (auto* list : {&call.posts, &call.late_posts}) {
-                for (const auto record : *list) set_post(record, th.now);
-                std::vector<std::uint64_t>().swap(*list);
+                for (auto* m : *list) set_post(*m, th.now);
+                std::vector<StreamMessage*>().swap(*list);
             }
             finish_step(th, th.now);
             trim_history(th);
             return true;
         }
         case StepKind::send:
-            return send(th, messages.at(step.value));
+            return send(th, *step.message);
         case StepKind::wait:
             return wait(th, step.value);
         case StepKind::join:
@@ -448,35 +456,34 @@ struct StreamingReplay::Impl {
         if (blocks && m.arrival == k_unset) return false; // set_post wakes it
         const Time leave = blocks ? m.arrival : th.now;
         m.sent = true;
-        forget_if_done(th.steps.front().value, m);
+        forget_if_done(m); // m is gone once both ends are done
         finish_step(th, leave);
         return true;
     }
 
-    void forget_if_done(std::uint64_t record, const StreamMessage& m) {
-        if (m.sent && m.received) messages.erase(record);
+    void forget_if_done(const StreamMessage& m) {
+        if (m.sent && m.received) messages.erase(m.record);
     }
 
     bool wait(StreamThread& th, std::uint64_t count) {
         Time latest = th.now;
         for (std::uint64_t i = 0; i < count; ++i) {
-            const Time a = messages.at(th.wait_records[i]).arrival;
+            const Time a = th.wait_messages[i]->arrival;
             if (a == k_unset) return false; // deliver wakes it
             latest = std::max(latest, a);
         }
         for (std::uint64_t i = 0; i < count; ++i) {
-            StreamMessage& m = messages.at(th.wait_records[i]);
+            StreamMessage& m = *th.wait_messages[i];
             m.received = true;
-            forget_if_done(th.wait_records[i], m);
+            forget_if_done(m);
         }
-        th.wait_records.erase(th.wait_records.begin(),
-                              th.wait_records.begin() + static_cast<std::ptrdiff_t>(count));
+        th.wait_messages.erase(th.wait_messages.begin(),
+                               th.wait_messages.begin() + static_cast<std::ptrdiff_t>(count));
         finish_step(th, latest);
         return true;
     }
 
-    void set_post(std::uint64_t record, Time at) {
-        StreamMessage& m = messages.at(record);
+    void set_post(StreamMessage& m, Time at) {
         m.post = at;
         if (m.rendezvous && m.issue != k_unset && m.arrival == k_unset) {
             deliver(m, std::max(m.issue, at));
@@ -651,19 +658,21 @@ void StreamingReplay::comm(ThreadIndex sender, ThreadIndex receiver, const CommR
     const ReplayThread to = impl.replayed(receiver, "receives messages");
     if (r.physical_recv < r.logical_send)
         unsupported("a message is received before it is sent (re-paired in memory)");
-    impl.messages[number] = {.sender = from,
-                             .receiver = to,
-                             .logical_send = r.logical_send,
-                             .logical_recv = r.logical_recv,
-                             .physical_recv = r.physical_recv,
-                             .bytes = r.size,
-                             .tag = static_cast<std::uint32_t>(r.tag),
-                             .rendezvous = r.size >= impl.options.eager_limit_bytes};
+    StreamMessage& m = impl.messages[number];
+    m = {.record = number,
+         .sender = from,
+         .receiver = to,
+         .logical_send = r.logical_send,
+         .logical_recv = r.logical_recv,
+         .physical_recv = r.physical_recv,
+         .bytes = r.size,
+         .tag = static_cast<std::uint32_t>(r.tag),
+         .rendezvous = r.size >= impl.options.eager_limit_bytes};
     for (const auto& [t, role, time] :
          {std::tuple{from, Role::send, r.logical_send}, std::tuple{to, Role::post, r.logical_recv},
           std::tuple{to, Role::complete, r.physical_recv}}) {
-        impl.threads[t].pending.push_back({time, role, number});
-        impl.wake_at(time, t);
+        // Placed when the thread's calls around `time` are known: its next call's wakeup.
+        impl.threads[t].pending.push_back({time, role, &m});
     }
 }
 

@@ -49,7 +49,8 @@ struct StreamedRun {
 
 class StreamingReplay final : public TimelineObserver {
   public:
-    /// `trace`: its header read and its threads named (the reader's, before its records).
+    /// `trace`: its header read and its threads named (the reader's, before its records; not
+    /// kept).
     StreamingReplay(const Trace& trace, const ProgramOptions& options);
     ~StreamingReplay() override;
 
