@@ -13,6 +13,8 @@
 #include "replay/trace_error.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <fmt/format.h>
 #include <limits>
 #include <memory>
@@ -369,8 +371,17 @@ void read_body(BlockReader& reader, TextBlock first, Trace& trace, BuilderInput&
                RecordWindow* window, const ReadOptions& options) {
     const Time unit = trace.header.ns_per_unit;
     bool have_first = true;
+    // An error in the ordered stage stops the reading and is thrown once the blocks under way are
+    // through: thrown across the pipeline, it would leave them allocated (oneTBB does not destroy
+    // the items of a cancelled pipeline).
+    std::exception_ptr failure;
+    std::atomic<bool> failed{false};
     auto produce = [&](oneapi::tbb::flow_control& fc) -> std::shared_ptr<TextBlock> {
         auto block = std::make_shared<TextBlock>();
+        if (failed) {
+            fc.stop();
+            return nullptr;
+        }
         if (have_first) {
             *block = std::move(first);
             have_first = false;
@@ -384,7 +395,14 @@ void read_body(BlockReader& reader, TextBlock first, Trace& trace, BuilderInput&
         return parse_block(*block, unit);
     };
     auto apply = [&](const ParsedBlock& block) {
-        apply_block(block, input, window, trace);
+        if (failed) return;
+        try {
+            apply_block(block, input, window, trace);
+        } catch (...) {
+            failure = std::current_exception();
+            failed = true;
+            return;
+        }
         if (options.on_progress) options.on_progress(block.file_bytes);
     };
     const unsigned threads =
@@ -399,6 +417,7 @@ void read_body(BlockReader& reader, TextBlock first, Trace& trace, BuilderInput&
                                  oneapi::tbb::make_filter<ParsedBlock, void>(
                                      oneapi::tbb::filter_mode::serial_in_order, apply));
     });
+    if (failure) std::rethrow_exception(failure);
 }
 
 } // namespace
