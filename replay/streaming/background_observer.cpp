@@ -98,7 +98,13 @@ void BackgroundObserver::comm(ThreadIndex sender, ThreadIndex receiver, const Co
     add(Comm{sender, receiver, record, number});
 }
 void BackgroundObserver::reached(Time time) {
-    add(Reached{time});
+    // Only the latest matters (the file's place is a maximum): most records add nothing.
+    if (time <= reached_) return;
+    reached_ = time;
+    if (!filling_->empty() && std::holds_alternative<Reached>(filling_->back()))
+        std::get<Reached>(filling_->back()).time = time;
+    else
+        add(Reached{time});
 }
 
 } // namespace popsim::replay

@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <exception>
+#include <limits>
 #include <memory>
 #include <oneapi/tbb/concurrent_queue.h>
 #include <thread>
@@ -82,6 +83,7 @@ class BackgroundObserver final : public TimelineObserver {
     std::atomic<bool> failed_{false};
     std::exception_ptr error_;
     std::atomic<std::uint64_t> sent_{0}, applied_{0};
+    Time reached_ = std::numeric_limits<Time>::min(); // the latest place handed over
     std::thread worker_;
 };
 
