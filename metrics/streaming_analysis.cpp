@@ -12,15 +12,16 @@ namespace {
 
 namespace ex = replay::extrae;
 
-/// Sums each thread's breakdown as its states and calls go by, and hands the calls and
-/// communications on to the replay, which runs on a thread of its own (its checks of tracing off
-/// and OpenMP are made here). Without an ideal run the replay still runs: its checks find what the
+/// Sums each thread's breakdown as its states and calls go by, and hands the calls,
+/// communications and tracing-off states on to the replay, which runs on a thread of its own and
+/// refuses spans with tracing off. The breakdowns leave OpenMP out: events of its stack are
+/// refused here. Without an ideal run the replay still runs: its checks find what the
 /// in-memory reader repairs or leaves out (records received before they are sent, cancelled
 /// receives, repeated records).
 class ThreadTotals final : public replay::TimelineObserver {
   public:
     ThreadTotals(const replay::Trace& trace, bool whole_trace, const IdealOptions* ideal)
-        : whole_trace_(whole_trace), threads_(trace.thread_count()) {
+        : threads_(trace.thread_count()) {
         replay::ProgramOptions program;
         program.whole_trace = whole_trace;
         replay_.emplace(trace, ideal ? ideal->program : program);
@@ -31,8 +32,7 @@ class ThreadTotals final : public replay::TimelineObserver {
         background_->entered(t, time, id);
     }
     void state(replay::ThreadIndex t, Time begin, Time end, std::uint8_t value) override {
-        if (value == ex::k_state_tracing_disabled && !whole_trace_)
-            throw replay::StreamingUnsupported("tracing is disabled for a while");
+        if (value == ex::k_state_tracing_disabled) background_->state(t, begin, end, value);
         auto& b = threads_[t];
         if (is_active_state(value)) b.active += end - begin;
         if (value == ex::k_state_running) b.useful += end - begin;
@@ -43,8 +43,7 @@ class ThreadTotals final : public replay::TimelineObserver {
         background_->call(t, call);
     }
     void event(replay::ThreadIndex, Time, std::uint32_t type, std::uint64_t) override {
-        if (type == ex::k_omp_parallel || type == ex::k_omp_barrier ||
-            type == ex::k_omp_outlined_function || type == ex::k_omp_task_function)
+        if (is_openmp_stack_type(type))
             throw replay::StreamingUnsupported("the trace has OpenMP events");
     }
     void comm(replay::ThreadIndex from, replay::ThreadIndex to, const replay::CommRecord& r,
@@ -67,7 +66,6 @@ class ThreadTotals final : public replay::TimelineObserver {
     }
 
   private:
-    bool whole_trace_;
     std::vector<ThreadBreakdown> threads_;
     std::optional<replay::StreamingReplay> replay_;
     std::optional<replay::BackgroundObserver> background_; // runs replay_ beside the reader

@@ -3,6 +3,7 @@
 #include "replay/extrae_events.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <tuple>
 
@@ -56,6 +57,11 @@ Intervals openmp_intervals(const replay::ThreadTimeline& t, Time trace_end) {
     }
     if (depth > 0 && trace_end > open) out.emplace_back(open, trace_end);
     return out;
+}
+
+bool is_openmp_stack_type(std::uint32_t type) {
+    return std::find(std::begin(k_stack_types), std::end(k_stack_types), type) !=
+           std::end(k_stack_types);
 }
 
 bool is_active_state(std::uint8_t state) {

@@ -26,6 +26,9 @@ struct ThreadBreakdown {
 
 std::vector<ThreadBreakdown> thread_breakdowns(const replay::Trace& trace);
 
+/// Whether events of `type` open and close what counts as "in OpenMP" (the stack above).
+bool is_openmp_stack_type(std::uint32_t type);
+
 /// Whether a thread in Paraver state `state` is active (PyPOP's runtime): any state but Idle,
 /// Tracing disabled and the gaps no record covers.
 bool is_active_state(std::uint8_t state);

@@ -1,5 +1,7 @@
 #include "replay/input/communication_repair.hpp"
 
+#include "replay/program/mpi_calls.hpp"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <map>
@@ -12,7 +14,6 @@ namespace popsim::replay {
 
 namespace {
 
-constexpr std::uint16_t k_mpi_cancel = 40; // Extrae's id of MPI_Cancel
 constexpr std::uint32_t k_unpaired = 0xffffffffu;
 
 /// The entry times of each thread's MPI_Cancel calls (empty for most threads).

@@ -33,6 +33,11 @@ struct MpiCall {
     bool rooted = false;     // collective with a root (Bcast, Reduce, Gather, Scatter, ...)
 };
 
+/// Extrae's ids of the calls the replay names: MPI_Init ends in an MPI_Barrier (as prv2dim writes
+/// it), and a receive whose task calls MPI_Cancel may be re-paired (communication_repair.hpp).
+inline constexpr std::uint16_t k_mpi_barrier = 8;
+inline constexpr std::uint16_t k_mpi_cancel = 40;
+
 /// "MPI_Send", or "MPI call 1234" for an id popsim does not know.
 std::string mpi_call_name(std::uint16_t id);
 /// The call with Extrae id `id`, or nullopt for an id popsim does not know.

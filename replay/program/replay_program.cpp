@@ -644,7 +644,7 @@ class ProgramBuilder {
             const bool has_attrs = next < attrs.size() && attrs[next].call == call;
             join_collective_later(out, call, r.calls.id(call), has_attrs ? &attrs[next] : nullptr);
         } else if (cls == CallClass::init && options_.init_barrier) {
-            join_collective_later(out, call, 8 /* MPI_Barrier */, nullptr);
+            join_collective_later(out, call, k_mpi_barrier, nullptr);
         }
     }
 
@@ -720,8 +720,7 @@ class ProgramBuilder {
     void finish_collectives() {
         for (CollectiveIndex ci = 0; ci < p_.collectives.size(); ++ci) {
             auto& coll = p_.collectives[ci];
-            coll.flow =
-                options_.collectives == CollectiveSync::mpi ? data_flow(coll) : dimemas_flow(coll);
+            coll.flow = collective_flow(coll, options_.collectives);
             if (members_[ci].size() != expected_members_[ci]) {
                 const OpIndex first = members_[ci].front();
                 const ReplayThread th = p_.thread_of(first);
@@ -843,6 +842,10 @@ CollectiveFlow data_flow(const Collective& coll) {
     default:
         return CollectiveFlow::all_members;
     }
+}
+
+CollectiveFlow collective_flow(const Collective& coll, CollectiveSync sync) {
+    return sync == CollectiveSync::mpi ? data_flow(coll) : dimemas_flow(coll);
 }
 
 CollectiveFlow dimemas_flow(const Collective& coll) {

@@ -212,6 +212,10 @@ CollectiveFlow data_flow(const Collective& collective);
 /// collective waits for its last member.
 CollectiveFlow dimemas_flow(const Collective& collective);
 
+/// How the program synchronises collective `c` (its call, root and, for thread barriers, kind
+/// set) under `sync`: data_flow or dimemas_flow.
+CollectiveFlow collective_flow(const Collective& c, CollectiveSync sync);
+
 /// Whether, in the trace, a member of collective `c` left it before its last member entered (a
 /// Gather's non-roots go on at once): waiting for the last member, its replay runs later than
 /// the trace. `description` gets which members, when, for warnings.

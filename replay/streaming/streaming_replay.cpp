@@ -15,7 +15,6 @@ namespace popsim::replay {
 namespace {
 
 constexpr Time k_unset = -1;
-constexpr std::uint16_t k_mpi_barrier = 8, k_mpi_cancel = 40;
 
 const char* role_name(Role role) {
     switch (role) {
@@ -179,8 +178,6 @@ struct StreamingReplay::Impl {
     std::size_t left_early_count = 0;
     std::pair<ReplayThread, std::uint64_t> first_left_early_key{};
     std::string first_left_early;
-    std::uint64_t operations = 0;
-
     Impl(const Trace& t, const ProgramOptions& o) : options(o) {
         for (const auto& thread : t.threads) names.push_back(thread.name);
         if (t.header.applications.size() != 1) unsupported("the trace has several applications");
@@ -407,10 +404,7 @@ struct StreamingReplay::Impl {
             th.times.waiting += at - th.step_begin;
             break;
         }
-        if (th.steps.front().kind != StepKind::enter) {
-            th.times.end = at;
-            ++operations;
-        }
+        if (th.steps.front().kind != StepKind::enter) th.times.end = at;
         th.now = at;
         th.step_begun = false;
         th.steps.pop_front();
@@ -523,8 +517,7 @@ struct StreamingReplay::Impl {
                                            m.thread));
             }
         }
-        const auto flow =
-            options.collectives == CollectiveSync::mpi ? data_flow(shape) : dimemas_flow(shape);
+        const auto flow = collective_flow(shape, options.collectives);
         Time latest = 0, root_arrival = 0;
         for (const auto& m : c.members) {
             latest = std::max(latest, m.arrival);
@@ -711,7 +704,6 @@ StreamedRun StreamingReplay::finish(const Trace& trace) {
     if (!roots_first && !impl.roots.empty()) impl.roots.into(out.warnings, k_collective_roots);
     out.collectives_left_early = impl.left_early_count;
     out.first_left_early = impl.first_left_early;
-    out.operations = impl.operations;
     return out;
 }
 

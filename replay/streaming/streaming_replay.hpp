@@ -44,7 +44,6 @@ struct StreamedRun {
     std::size_t collectives_left_early = 0;
     std::string first_left_early;
     WarningLog warnings; // as the in-memory program's
-    std::uint64_t operations = 0;
 };
 
 class StreamingReplay final : public TimelineObserver {

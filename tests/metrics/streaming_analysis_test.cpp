@@ -154,6 +154,17 @@ TEST_CASE("streaming analysis: what it leaves to the in-memory analysis, it name
 )");
     CHECK_THROWS_WITH_AS(streamed(path), doctest::Contains("MPI_Cancel"),
                          replay::StreamingUnsupported);
+    // Tracing off on every thread: the in-memory analysis leaves that span out (traced windows).
+    const auto off = test::synth_trace("streaming_tracing_off", R"(ranks 2
+0 compute 1ms
+0 state 14 1ms
+0 Barrier 1ms
+1 state 14 1ms
+1 compute 1ms
+1 Barrier 1ms
+)");
+    CHECK_THROWS_WITH_AS(streamed(off), doctest::Contains("tracing is disabled"),
+                         replay::StreamingUnsupported);
     // OpenMP regions need the in-memory program's fork/join barriers.
     const auto omp = test::synth_trace("streaming_omp", R"(ranks 1 threads 2
 0 event 60000001 1
