@@ -1,7 +1,7 @@
 #include "metrics/streaming_analysis.hpp"
 
 #include "replay/extrae_events.hpp"
-#include "replay/streaming/background_observer.hpp"
+#include "replay/streaming/background_replay.hpp"
 #include "replay/traced_windows.hpp"
 
 #include <optional>
@@ -12,27 +12,22 @@ namespace {
 
 namespace ex = replay::extrae;
 
-/// Sums each thread's breakdown as its states and calls go by, and hands the calls,
-/// communications and tracing-off states on to the replay, which runs on a thread of its own and
-/// refuses spans with tracing off. The breakdowns leave OpenMP out: events of its stack are
-/// refused here. Without an ideal run the replay still runs: its checks find what the
-/// in-memory reader repairs or leaves out (records received before they are sent, cancelled
-/// receives, repeated records).
+/// Sums each thread's breakdown as its states and calls go by, and hands every record on to the
+/// replay, which runs on a thread of its own and refuses spans with tracing off. The breakdowns
+/// leave OpenMP out: events of its stack are refused here. Without an ideal run the replay still
+/// runs: its checks find what the in-memory reader repairs or leaves out (records received before
+/// they are sent, cancelled receives, repeated records).
 class ThreadTotals final : public replay::TimelineObserver {
   public:
     ThreadTotals(const replay::Trace& trace, bool whole_trace, const IdealOptions* ideal)
-        : threads_(trace.thread_count()) {
-        replay::ProgramOptions program;
-        program.whole_trace = whole_trace;
-        replay_.emplace(trace, ideal ? ideal->program : program);
-        background_.emplace(*replay_);
-    }
+        : threads_(trace.thread_count()),
+          replay_(trace, program_options(whole_trace, ideal), false) {}
 
     void entered(replay::ThreadIndex t, Time time, std::uint16_t id) override {
-        background_->entered(t, time, id);
+        replay_.entered(t, time, id);
     }
     void state(replay::ThreadIndex t, Time begin, Time end, std::uint8_t value) override {
-        if (value == ex::k_state_tracing_disabled) background_->state(t, begin, end, value);
+        replay_.state(t, begin, end, value);
         auto& b = threads_[t];
         if (is_active_state(value)) b.active += end - begin;
         if (value == ex::k_state_running) b.useful += end - begin;
@@ -40,17 +35,18 @@ class ThreadTotals final : public replay::TimelineObserver {
     void call(replay::ThreadIndex t, const replay::ObservedCall& call) override {
         threads_[t].mpi += call.end - call.begin;
         threads_[t].mpi_outside_omp += call.end - call.begin;
-        background_->call(t, call);
+        replay_.call(t, call);
     }
-    void event(replay::ThreadIndex, Time, std::uint32_t type, std::uint64_t) override {
+    void event(replay::ThreadIndex t, Time time, std::uint32_t type, std::uint64_t value) override {
         if (is_openmp_stack_type(type))
             throw replay::StreamingUnsupported("the trace has OpenMP events");
+        replay_.event(t, time, type, value);
     }
     void comm(replay::ThreadIndex from, replay::ThreadIndex to, const replay::CommRecord& r,
               std::uint64_t number) override {
-        background_->comm(from, to, r, number);
+        replay_.comm(from, to, r, number);
     }
-    void reached(Time time) override { background_->reached(time); }
+    void reached(Time time) override { replay_.reached(time); }
 
     /// After the reader: the breakdowns with the threads' counters, and the replay's result.
     std::vector<ThreadBreakdown> breakdowns(const replay::Trace& trace) {
@@ -60,15 +56,17 @@ class ThreadTotals final : public replay::TimelineObserver {
         }
         return std::move(threads_);
     }
-    replay::StreamedRun replay(const replay::Trace& trace) {
-        background_->drain();
-        return replay_->finish(trace);
-    }
+    replay::StreamedRun replay(const replay::Trace& trace) { return replay_.finish(trace); }
 
   private:
+    static replay::ProgramOptions program_options(bool whole_trace, const IdealOptions* ideal) {
+        replay::ProgramOptions program;
+        program.whole_trace = whole_trace;
+        return ideal ? ideal->program : program;
+    }
+
     std::vector<ThreadBreakdown> threads_;
-    std::optional<replay::StreamingReplay> replay_;
-    std::optional<replay::BackgroundObserver> background_; // runs replay_ beside the reader
+    replay::BackgroundReplay replay_; // beside the reader
 };
 
 } // namespace

@@ -10,4 +10,8 @@ void keep_freed_memory_in_heap() {
     mallopt(M_TOP_PAD, 64 << 20);        // grow the heap in large steps
 }
 
+void give_freed_memory_back() {
+    malloc_trim(0);
+}
+
 } // namespace popsim::replay

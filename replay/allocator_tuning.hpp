@@ -1,5 +1,6 @@
 #pragma once
-// Process-wide allocator policy for popsim's executables (never called by the library itself).
+// Process-wide allocator policy for popsim's executables (keep_freed_memory_in_heap is never
+// called by the library itself).
 //
 // Reading streams multi-MB blocks through a pipeline; glibc hands blocks above 128 KiB back to the
 // kernel on free, so every block would be faulted in again. Keeping freed memory in the heap
@@ -13,5 +14,9 @@
 namespace popsim::replay {
 
 void keep_freed_memory_in_heap();
+
+/// Gives the heap's free pages back to the system: for the rare place where memory just freed
+/// will not be needed again and its copy is being built (the streamed program's blocks).
+void give_freed_memory_back();
 
 } // namespace popsim::replay

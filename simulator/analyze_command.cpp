@@ -69,14 +69,8 @@ struct FocusParts {
     std::vector<replay::WarningLog> warnings;
 };
 
-/// How a trace was analysed: streamed (memory bounded by its width) or read into memory.
-struct AnalysisPass {
-    bool streamed = false;
-    std::string in_memory_because; // why not streamed (empty: streaming was not tried)
-};
-
 struct Analyzed {
-    std::vector<AnalysisPass> passes; // per trace
+    std::vector<TracePass> passes; // per trace
     std::vector<metrics::TraceSummary> summaries;
     std::vector<metrics::HybridRun> runs;     // the same traces, for the OpenMP and hybrid models
     std::vector<replay::WarningLog> warnings; // per trace
@@ -188,7 +182,7 @@ bool streamable(const AnalyzeOptions& o, const std::string& path) {
 bool analyze_streaming(const std::string& path, const AnalyzeOptions& o,
                        const replay::ReadOptions& read, metrics::TraceSummary& summary,
                        metrics::HybridRun& run, replay::WarningLog& warnings,
-                       replay::CommunicationRepairs& repairs, AnalysisPass& pass) {
+                       replay::CommunicationRepairs& repairs, TracePass& pass) {
     const auto ideal = ideal_options(o);
     try {
         auto s = metrics::analyze_streaming(path, read, o.whole_trace, o.replay ? &ideal : nullptr);
@@ -368,12 +362,7 @@ nlohmann::json analysis_json(const metrics::SeriesAnalysis& series, const Analyz
                 region["name"] = region_name(region["region"].get<std::uint64_t>(), labels);
             t["warnings"] = warnings_json(analyzed.warnings[i]);
             t["communication_repairs"] = repairs_json(analyzed.repairs[i]);
-            const auto& pass = analyzed.passes[i];
-            t["analysis_pass"] = {
-                {"streamed", pass.streamed},
-                {"in_memory_because", pass.in_memory_because.empty()
-                                          ? nlohmann::json()
-                                          : nlohmann::json(pass.in_memory_because)}};
+            t["analysis_pass"] = pass_json(analyzed.passes[i]);
             const auto& parts = analyzed.parts[i];
             if (!parts.summaries.empty()) {
                 t["focus"] = parts_json(parts, parts_table("mpi", parts, series.convention));

@@ -51,6 +51,14 @@ add_trace_argument(CLI::App* command, std::string& trace,
     return command->add_option("trace", trace, what)->required()->check(existing_input_file());
 }
 
+/// simulate's and whatif's --in-memory: the program built from the trace read into memory.
+inline void add_in_memory_option(CLI::App* command, bool& in_memory) {
+    command->add_flag("--in-memory", in_memory,
+                      "Read the trace into memory and build its replay program there, instead of "
+                      "writing the program down in one streaming pass (the same program; memory "
+                      "holds the trace too)");
+}
+
 /// Exit codes: 0 success, 1 usage error, 2 bad input (trace, description, config), 3 other
 /// failure, 4 a regression found by `compare`.
 inline constexpr int k_exit_usage = 1;

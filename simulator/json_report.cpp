@@ -79,6 +79,12 @@ json scaling_json(const metrics::ScalingFactors& f) {
 
 } // namespace
 
+json pass_json(const TracePass& pass) {
+    return {{"streamed", pass.streamed},
+            {"in_memory_because",
+             pass.in_memory_because.empty() ? json() : json(pass.in_memory_because)}};
+}
+
 json report_header(const char* command) {
     return {{"schema", k_json_schema}, {"popsim_version", k_version}, {"command", command}};
 }

@@ -15,6 +15,15 @@ inline constexpr const char* k_json_schema = "popsim/1";
 /// What every JSON report starts with: {"schema", "popsim_version", "command"}.
 nlohmann::json report_header(const char* command);
 
+/// How a trace was read: streamed (memory bounded by its width, docs/replay.md "Streaming") or
+/// into memory.
+struct TracePass {
+    bool streamed = false;
+    std::string in_memory_because; // why not streamed (empty: streaming was not tried)
+};
+/// {"streamed", "in_memory_because" (null when streaming was not tried)}.
+nlohmann::json pass_json(const TracePass& pass);
+
 nlohmann::json series_to_json(const metrics::SeriesAnalysis& series);
 
 /// The text of a JSON report as written to a file: indented, ending with a newline, with the

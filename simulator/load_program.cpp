@@ -4,24 +4,57 @@
 #include "replay/input/dimemas_trace.hpp"
 #include "replay/input/paraver_reader.hpp"
 #include "replay/program/cycle_breaking.hpp"
+#include "replay/streaming/background_replay.hpp"
 #include "replay/traced_windows.hpp"
 
 #include "simulator/global_options.hpp"
 #include "simulator/warning_output.hpp"
 
+#include <filesystem>
+
 namespace popsim::simulator {
 
+namespace {
+
+/// The program of a whole trace written down in one streaming pass; false, with the reason in
+/// `loaded.pass`, when only the in-memory builder makes it.
+bool stream_program(const std::string& path, const replay::ProgramOptions& options,
+                    const replay::ReadOptions& read, LoadedProgram& loaded) {
+    try {
+        auto [trace, run] = replay::stream_program(path, read, options);
+        loaded.program = std::move(*run.program);
+        loaded.ideal_runtime = run.runtime;
+        loaded.real_runtime = replay::traced_time(trace, loaded.program.untraced);
+        loaded.communicators = std::move(trace.header.communicators);
+        loaded.warnings = std::move(trace.warnings);
+        loaded.warnings.merge(loaded.program.warnings);
+        loaded.pass.streamed = true;
+        return true;
+    } catch (const replay::StreamingUnsupported& e) {
+        loaded.pass.in_memory_because = e.what();
+        return false;
+    }
+}
+
+} // namespace
+
 LoadedProgram load_program(const std::string& path, const replay::ProgramOptions& options,
-                           const FocusOptions& window,
-                           const std::function<void(std::uint64_t)>& on_read_progress) {
+                           const LoadOptions& load) {
     replay::ReadOptions read = read_options();
-    read.on_progress = on_read_progress;
+    read.on_progress = load.on_read_progress;
     LoadedProgram loaded;
     loaded.path = path;
+    const auto& window = load.window;
     if (path.ends_with(".dim")) {
         if (window.any())
             throw replay::TraceError(path, 0, "--from/--to need a Paraver trace, not a .dim");
         loaded.program = replay::read_dimemas_trace(path, options);
+        return loaded;
+    }
+    std::error_code error; // a pipe cannot be read again should the stream need memory
+    if (!load.in_memory && !window.any() && std::filesystem::is_regular_file(path, error) &&
+        stream_program(path, options, read, loaded)) {
+        print_warnings(path, loaded.warnings);
         return loaded;
     }
     if (window.any()) { // the reader reads the window alone
@@ -32,6 +65,7 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
     } else {
         loaded.trace = replay::read_paraver(path, read);
     }
+    loaded.communicators = loaded.trace->header.communicators;
     loaded.program = replay::build_replay_program(*loaded.trace, options);
     // Spans with tracing off on every thread are left out of the replay, and of the real run.
     loaded.real_runtime = replay::traced_time(*loaded.trace, loaded.program.untraced);

@@ -1,12 +1,15 @@
 #pragma once
-// What `simulate` and `whatif` replay: a Paraver trace (translated to a replay program) or a
-// Dimemas .dim trace (read as one).
+// What `simulate`, `whatif` and `convert` replay: a Paraver trace (translated to a replay program)
+// or a Dimemas .dim trace (read as one). A whole Paraver trace's program is written down in one
+// streaming pass that keeps no trace (replay/streaming/background_replay.hpp); what that pass
+// cannot translate, and what needs the trace itself, is read into memory.
 #include "replay/engine/engine.hpp"
 #include "replay/focus/time_window.hpp"
 #include "replay/program/replay_program.hpp"
 #include "replay/trace.hpp"
 #include "replay/trace_error.hpp"
 #include "simulator/focus.hpp"
+#include "simulator/json_report.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -17,8 +20,12 @@ namespace popsim::simulator {
 
 struct LoadedProgram {
     std::string path;
-    std::optional<replay::Trace> trace; // absent for .dim input
+    std::optional<replay::Trace> trace; // absent for .dim input and streamed programs
     replay::ReplayProgram program;
+    TracePass pass; // streamed: the program was written down without holding the trace
+    std::vector<replay::Communicator> communicators; // of the Paraver header (`c:` lines)
+    /// The ideal-network runtime, when the streaming pass computed it on the way.
+    std::optional<Time> ideal_runtime;
     std::optional<Time> real_runtime; // the traced runtime, when known
     replay::WarningLog warnings;      // the reader's and the program builder's
     std::string window;               // "window [1 s, 2 s)" with --from/--to, else empty
@@ -37,12 +44,18 @@ template <class Run> auto naming_trace(const std::string& path, Run&& run) {
     }
 }
 
-/// Reads `path` (.prv, .prv.gz or .dim), printing the warnings to stderr (unless --quiet); with a
-/// `window` (--from/--to), the program of that window of a Paraver trace. `on_read_progress` gets
-/// the bytes of the Paraver file read so far (ReadOptions::on_progress).
+struct LoadOptions {
+    FocusOptions window; // --from/--to: the program of that window of a Paraver trace
+    /// Read the trace into memory and keep it (LoadedProgram::trace), instead of streaming it.
+    bool in_memory = false;
+    /// Gets the bytes of the Paraver file read so far (ReadOptions::on_progress).
+    std::function<void(std::uint64_t)> on_read_progress = {};
+};
+
+/// Reads `path` (.prv, .prv.gz or .dim), printing the warnings to stderr (unless --quiet). A whole
+/// Paraver trace in a regular file is streamed unless `load.in_memory`.
 LoadedProgram load_program(const std::string& path, const replay::ProgramOptions& options,
-                           const FocusOptions& window = {},
-                           const std::function<void(std::uint64_t)>& on_read_progress = {});
+                           const LoadOptions& load = {});
 
 /// Replays the loaded program on `model`, breaking the dependency cycles a trace of a program
 /// that ran can form (replay/program/cycle_breaking.hpp); what it relaxes goes to `warnings`.

@@ -28,6 +28,7 @@ struct SimulateOptions {
     NetworkOptions network;
     std::string output;
     std::string json_path;
+    bool in_memory = false;
 };
 
 nlohmann::json result_json(const SimulateOptions& o, const LoadedProgram& loaded,
@@ -42,6 +43,7 @@ nlohmann::json result_json(const SimulateOptions& o, const LoadedProgram& loaded
     j["predicted_runtime_ns"] = r.runtime;
     j["predicted_max_useful_ns"] = r.max_useful(p);
     j["warnings"] = warnings_json(loaded.warnings);
+    j["program_pass"] = pass_json(loaded.pass);
     j["threads"] = nlohmann::json::array(); // the replay threads: each task's first thread, then
                                             // its OpenMP workers
     for (replay::ReplayThread t = 0; t < p.thread_count(); ++t) {
@@ -64,15 +66,20 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
     check_output_paths({o.trace}, {{"-o", o.output, true}, {"--json", o.json_path}});
     ProgressBar progress({{.label = "reading", .total = input_file_bytes({o.trace})},
                           {.label = "simulating", .unit = ProgressBar::Unit::operations}});
-    auto loaded =
-        load_program(o.trace, program_options(o.network), o.window, progress.running_total(0));
+    // -o writes the trace's records at their simulated times: it needs them in memory.
+    auto loaded = load_program(o.trace, program_options(o.network),
+                               {.window = o.window,
+                                .in_memory = o.in_memory || !o.output.empty(),
+                                .on_read_progress = progress.running_total(0)});
     if (!o.output.empty() && !loaded.trace)
         throw std::invalid_argument(
             "-o needs a Paraver trace as input (its calls name the simulated states)");
     const auto network = make_network(o.network, loaded.program.tasks);
     progress.add_total(1, loaded.program.op_count());
-    const replay::ReplayResult result = replay_reporting(
-        loaded, *network, {.on_progress = [&](std::uint64_t ops) { progress.add(1, ops); }});
+    const replay::ReplayResult result =
+        replay_reporting(loaded, *network,
+                         {.timeline = !o.output.empty(), // each operation's times, for -o
+                          .on_progress = [&](std::uint64_t ops) { progress.add(1, ops); }});
     const auto real = loaded.real_runtime;
     std::ostream& out = output.terminal();
     out << fmt::format("trace              {}\n", o.trace);
@@ -108,6 +115,7 @@ void add_simulate_command(CLI::App& app, CommandOutput& output) {
                     "Write the simulated timeline as a Paraver trace (.prv, with .pcf/.row)");
     cmd->add_option("--json", options->json_path,
                     "Write the predicted times (predicted_runtime_ns, per task) to FILE");
+    add_in_memory_option(cmd, options->in_memory);
     cmd->callback([options, &output] { run_simulate(*options, output); });
 }
 
@@ -126,7 +134,7 @@ void add_convert_command(CLI::App& app) {
         check_output_paths({*trace}, {{"output", *output}});
         const auto loaded =
             load_program(*trace, {.threads = false}); // prv2dim's translation: one thread per task
-        replay::write_dimemas_trace(loaded.program, loaded.trace->header.communicators, *output);
+        replay::write_dimemas_trace(loaded.program, loaded.communicators, *output);
         std::cerr << "popsim: wrote " << *output << "\n";
     });
 }

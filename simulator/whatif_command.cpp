@@ -32,6 +32,7 @@ struct WhatifOptions {
     std::string csv_path, json_path, html_path;
     bool no_color = false;
     bool fraction = false;
+    bool in_memory = false;
 };
 
 /// A parameter `whatif` can sweep: its option, its values as typed, and their value in the
@@ -292,8 +293,10 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
     const auto configs = configurations(o.network, parameters); // before reading the trace
     ProgressBar progress({{.label = "reading", .total = input_file_bytes({o.trace})},
                           {.label = "simulating", .unit = ProgressBar::Unit::operations}});
-    auto loaded =
-        load_program(o.trace, program_options(o.network), o.window, progress.running_total(0));
+    auto loaded = load_program(o.trace, program_options(o.network),
+                               {.window = o.window,
+                                .in_memory = o.in_memory,
+                                .on_read_progress = progress.running_total(0)});
     const auto& program = loaded.program;
     const Time real_runtime = loaded.real_runtime.value_or(0);            // unknown for .dim input
     for (const auto& c : configs) make_network(c.network, program.tasks); // validate every value
@@ -301,11 +304,16 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
     std::map<double, Time> ideal_of_ratio{{1.0, 0}}; // the traced CPUs: the report's reference
     for (const auto& c : configs)
         ideal_of_ratio.emplace(dimemas_parameters(c.network, program.tasks).cpu_ratio, 0);
-    progress.add_total(1, (configs.size() + ideal_of_ratio.size()) * program.op_count());
+    const std::size_t ideal_replays = ideal_of_ratio.size() - (loaded.ideal_runtime ? 1 : 0);
+    progress.add_total(1, (configs.size() + ideal_replays) * program.op_count());
     const replay::EngineOptions engine{
         .timeline = false, .on_progress = [&](std::uint64_t ops) { progress.add(1, ops); }};
     for (auto& [ratio, runtime] : ideal_of_ratio) {
         // The same cycles break on every network: reported once, from the ideal run.
+        if (ratio == 1 && loaded.ideal_runtime) { // the streaming pass replayed it
+            runtime = *loaded.ideal_runtime;
+            continue;
+        }
         if (ratio == 1) {
             replay::network::IdealNetwork ideal;
             runtime = replay_reporting(loaded, ideal, engine).runtime;
@@ -362,6 +370,7 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
     j["real_runtime_ns"] = real_runtime;
     j["ideal_runtime_ns"] = ideal_runtime;
     j["warnings"] = warnings_json(loaded.warnings);
+    j["program_pass"] = pass_json(loaded.pass);
     j["configurations"] = configurations_json(parameters, configs, predictions);
     if (!o.json_path.empty()) write_text_file(o.json_path, report_text(j));
 }
@@ -388,6 +397,7 @@ void add_whatif_command(CLI::App& app, CommandOutput& output) {
     cmd->add_flag("--fraction", options->fraction,
                   "Show efficiencies as fractions (0-1) instead of %");
     cmd->add_flag("--no-color", options->no_color, "No colours, even on a terminal");
+    add_in_memory_option(cmd, options->in_memory);
     cmd->callback([options, &output] { run_whatif(*options, output); });
 }
 

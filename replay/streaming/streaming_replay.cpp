@@ -3,8 +3,10 @@
 #include "replay/extrae_events.hpp"
 #include "replay/program/call_roles.hpp"
 #include "replay/program/mpi_calls.hpp"
+#include "replay/streaming/program_recorder.hpp"
 
 #include <algorithm>
+#include <boost/container/small_vector.hpp>
 #include <fmt/format.h>
 #include <queue>
 #include <set>
@@ -44,6 +46,12 @@ struct StreamCall {
     std::vector<StreamMessage*> late_posts; // placed once emitted, before the replay reached it
     Time reached = k_unset;                 // when the replay reached it
     bool emitted = false;
+    // What the program records of it once it leaves the history (with a ProgramRecorder only);
+    // kept in the call, not on the heap: it is read once, long after, and most calls have one
+    // or two messages.
+    Time burst_before = 0;
+    boost::container::small_vector<MessageIndex, 2> posted, sent, completed;
+    std::optional<std::uint64_t> collective;
 };
 
 struct PendingRole {
@@ -178,7 +186,8 @@ struct StreamingReplay::Impl {
     std::size_t left_early_count = 0;
     std::pair<ReplayThread, std::uint64_t> first_left_early_key{};
     std::string first_left_early;
-    Impl(const Trace& t, const ProgramOptions& o) : options(o) {
+    std::optional<ProgramRecorder> recorder; // writes the program down, when it is kept
+    Impl(const Trace& t, const ProgramOptions& o, bool keep_program) : options(o) {
         for (const auto& thread : t.threads) names.push_back(thread.name);
         if (t.header.applications.size() != 1) unsupported("the trace has several applications");
         const auto tasks = t.task_count();
@@ -192,6 +201,7 @@ struct StreamingReplay::Impl {
             threads[task].trace_thread = first[task];
             threads[task].task = task;
         }
+        if (keep_program) recorder.emplace(first);
         // Enough for an Irecv posted many calls before its message is sent; a record referring
         // further back sends the trace to the in-memory replay.
         history =
@@ -247,6 +257,8 @@ struct StreamingReplay::Impl {
         case Role::send:
             if (call.emitted) unsupported("a record arrives after its send was replayed");
             m.immediate_send = call_class(call.id) == CallClass::immediate_send;
+            if (m.immediate_send && recorder)
+                recorder->sent_immediately(static_cast<MessageIndex>(m.record));
             call.sends.push_back(&m);
             break;
         case Role::complete:
@@ -254,6 +266,7 @@ struct StreamingReplay::Impl {
             call.completions.push_back(&m);
             break;
         case Role::post:
+            if (recorder) call.posted.push_back(static_cast<MessageIndex>(m.record));
             if (!call.emitted) {
                 call.posts.push_back(&m);
             } else if (call.reached != k_unset) {
@@ -297,7 +310,8 @@ struct StreamingReplay::Impl {
 
     void emit(StreamThread& th, std::uint64_t number) {
         StreamCall& call = th.call(number);
-        put_burst(th, call.begin - th.previous_end);
+        call.burst_before = call.begin - th.previous_end;
+        put_burst(th, call.burst_before);
         th.previous_end = call.end;
         th.steps.push_back({StepKind::enter, number});
         for (auto* list : {&call.posts, &call.sends, &call.completions})
@@ -306,6 +320,11 @@ struct StreamingReplay::Impl {
             });
         for (auto* m : call.sends)
             th.steps.push_back({.kind = StepKind::send, .value = 0, .message = m});
+        if (recorder) {
+            for (auto* m : call.sends) call.sent.push_back(static_cast<MessageIndex>(m->record));
+            for (auto* m : call.completions)
+                call.completed.push_back(static_cast<MessageIndex>(m->record));
+        }
         if (!call.completions.empty()) {
             refuse_duplicates(call.completions);
             th.steps.push_back({StepKind::wait, call.completions.size()});
@@ -319,9 +338,10 @@ struct StreamingReplay::Impl {
                 call_without_record(call.id, call.begin, names[th.trace_thread]));
         }
         if (cls == CallClass::collective || cls == CallClass::immediate_collective) {
-            join(th, call.id, call.attributes ? &*call.attributes : nullptr, call);
+            call.collective =
+                join(th, call.id, call.attributes ? &*call.attributes : nullptr, call);
         } else if (cls == CallClass::init && options.init_barrier) {
-            join(th, k_mpi_barrier, nullptr, call);
+            call.collective = join(th, k_mpi_barrier, nullptr, call);
         }
         call.emitted = true;
         std::vector<StreamMessage*>().swap(call.sends);
@@ -343,8 +363,9 @@ struct StreamingReplay::Impl {
             unsupported("communication records are repeated");
     }
 
-    void join(StreamThread& th, std::uint16_t call_id, const CollectiveAttributes* attrs,
-              const StreamCall& call) {
+    /// Joins the thread's next collective on its communicator; returns the collective's id.
+    std::uint64_t join(StreamThread& th, std::uint16_t call_id, const CollectiveAttributes* attrs,
+                       const StreamCall& call) {
         const auto& comms = communicators.members;
         if (attrs && !comms.contains(attrs->communicator))
             unsupported("a collective names an undefined communicator");
@@ -361,9 +382,15 @@ struct StreamingReplay::Impl {
         auto& c = collectives.at(it->second);
         if (c.call_id != call_id) unsupported("tasks call different collectives");
         const auto member = static_cast<std::uint32_t>(c.members.size());
+        const std::uint64_t id = it->second;
+        if (recorder) {
+            recorder->joined(id, Collective{.call_id = call_id, .communicator = comm}, th.task,
+                             th.joins, attrs);
+        }
         c.members.push_back({th.task, th.joins++, call.begin, call.end, attrs && attrs->is_root});
-        th.steps.push_back({.kind = StepKind::join, .value = it->second, .member = member});
+        th.steps.push_back({.kind = StepKind::join, .value = id, .member = member});
         if (c.members.size() == c.expected) open_collectives.erase(it);
+        return id;
     }
 
     // --- running the program ------------------------------------------------------------------
@@ -583,9 +610,26 @@ struct StreamingReplay::Impl {
 
     void trim_history(StreamThread& th) {
         while (th.calls.size() > history && th.calls.front().reached != k_unset) {
+            record_front(th);
             th.calls.pop_front();
             ++th.first_call;
         }
+    }
+
+    /// The thread's first call kept, which no record changes any more, into the program.
+    void record_front(StreamThread& th) {
+        if (!recorder) return;
+        StreamCall& call = th.calls.front();
+        std::sort(call.posted.begin(), call.posted.end());
+        const auto span = [](const auto& list) {
+            return std::span<const MessageIndex>(list.data(), list.size());
+        };
+        recorder->call(th.task, {.number = static_cast<std::uint32_t>(th.first_call),
+                                 .burst_before = call.burst_before,
+                                 .posts = span(call.posted),
+                                 .sends = span(call.sent),
+                                 .completions = span(call.completed),
+                                 .collective = call.collective});
     }
 
     // --- input --------------------------------------------------------------------------------
@@ -609,8 +653,9 @@ struct StreamingReplay::Impl {
     }
 };
 
-StreamingReplay::StreamingReplay(const Trace& trace, const ProgramOptions& options)
-    : impl_(std::make_unique<Impl>(trace, options)) {}
+StreamingReplay::StreamingReplay(const Trace& trace, const ProgramOptions& options,
+                                 bool keep_program)
+    : impl_(std::make_unique<Impl>(trace, options, keep_program)) {}
 
 StreamingReplay::~StreamingReplay() = default;
 
@@ -641,7 +686,17 @@ void StreamingReplay::call(ThreadIndex thread, const ObservedCall& c) {
 }
 
 void StreamingReplay::event(ThreadIndex, Time, std::uint32_t type, std::uint64_t) {
-    if (type == extrae::k_omp_parallel) unsupported("the trace has OpenMP parallel regions");
+    // Without threads, the in-memory program's bursts span the regions, as here.
+    if (type == extrae::k_omp_parallel && impl_->options.threads)
+        unsupported("the trace has OpenMP parallel regions");
+}
+
+bool StreamingReplay::reads_state(std::uint8_t value) {
+    return value == extrae::k_state_tracing_disabled;
+}
+
+bool StreamingReplay::reads_event(std::uint32_t type) {
+    return type == extrae::k_omp_parallel;
 }
 
 void StreamingReplay::comm(ThreadIndex sender, ThreadIndex receiver, const CommRecord& r,
@@ -651,6 +706,15 @@ void StreamingReplay::comm(ThreadIndex sender, ThreadIndex receiver, const CommR
     const ReplayThread to = impl.replayed(receiver, "receives messages");
     if (r.physical_recv < r.logical_send)
         unsupported("a message is received before it is sent (re-paired in memory)");
+    if (impl.recorder) {
+        impl.recorder->message({.bytes = r.size,
+                                .sender = from,
+                                .receiver = to,
+                                .tag = static_cast<std::uint32_t>(r.tag),
+                                .record = static_cast<std::uint32_t>(number),
+                                .immediate_send = false, // until its send is placed
+                                .rendezvous = r.size >= impl.options.eager_limit_bytes});
+    }
     StreamMessage& m = impl.messages[number];
     m = {.record = number,
          .sender = from,
@@ -704,6 +768,17 @@ StreamedRun StreamingReplay::finish(const Trace& trace) {
     if (!roots_first && !impl.roots.empty()) impl.roots.into(out.warnings, k_collective_roots);
     out.collectives_left_early = impl.left_early_count;
     out.first_left_early = impl.first_left_early;
+    if (impl.recorder) {
+        for (auto& th : impl.threads) {
+            for (; !th.calls.empty(); ++th.first_call) {
+                impl.record_front(th);
+                th.calls.pop_front();
+            }
+            impl.recorder->burst(th.task,
+                                 trace.threads[th.trace_thread].last_record - th.previous_end);
+        }
+        out.program = impl.recorder->finish(impl.options.collectives, out.warnings);
+    }
     return out;
 }
 

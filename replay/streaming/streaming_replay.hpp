@@ -23,6 +23,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -44,13 +45,16 @@ struct StreamedRun {
     std::size_t collectives_left_early = 0;
     std::string first_left_early;
     WarningLog warnings; // as the in-memory program's
+    /// The in-memory program (build_replay_program's, equal in every array), when kept.
+    std::optional<ReplayProgram> program;
 };
 
 class StreamingReplay final : public TimelineObserver {
   public:
     /// `trace`: its header read and its threads named (the reader's, before its records; not
-    /// kept).
-    StreamingReplay(const Trace& trace, const ProgramOptions& options);
+    /// kept). `keep_program`: also write the program down (StreamedRun::program), for replays
+    /// on other networks.
+    StreamingReplay(const Trace& trace, const ProgramOptions& options, bool keep_program = false);
     ~StreamingReplay() override;
 
     void entered(ThreadIndex thread, Time time, std::uint16_t id) override;
@@ -60,6 +64,10 @@ class StreamingReplay final : public TimelineObserver {
     void comm(ThreadIndex sender, ThreadIndex receiver, const CommRecord& record,
               std::uint64_t number) override;
     void reached(Time time) override;
+    /// Whether it reads states of this value and events of this type (the others can be left
+    /// out of what it is given).
+    static bool reads_state(std::uint8_t value);
+    static bool reads_event(std::uint32_t type);
 
     /// After the last record (the reader's builder finished `trace`): the last bursts and the
     /// result.

@@ -1,0 +1,48 @@
+#include "replay/streaming/background_replay.hpp"
+
+#include <optional>
+
+namespace popsim::replay {
+
+BackgroundReplay::BackgroundReplay(const Trace& trace, const ProgramOptions& options,
+                                   bool keep_program)
+    : replay_(trace, options, keep_program), background_(replay_) {}
+
+void BackgroundReplay::entered(ThreadIndex thread, Time time, std::uint16_t id) {
+    background_.entered(thread, time, id);
+}
+void BackgroundReplay::state(ThreadIndex thread, Time begin, Time end, std::uint8_t value) {
+    if (StreamingReplay::reads_state(value)) background_.state(thread, begin, end, value);
+}
+void BackgroundReplay::call(ThreadIndex thread, const ObservedCall& call) {
+    background_.call(thread, call);
+}
+void BackgroundReplay::event(ThreadIndex thread, Time time, std::uint32_t type,
+                             std::uint64_t value) {
+    if (StreamingReplay::reads_event(type)) background_.event(thread, time, type, value);
+}
+void BackgroundReplay::comm(ThreadIndex sender, ThreadIndex receiver, const CommRecord& record,
+                            std::uint64_t number) {
+    background_.comm(sender, receiver, record, number);
+}
+void BackgroundReplay::reached(Time time) {
+    background_.reached(time);
+}
+
+StreamedRun BackgroundReplay::finish(const Trace& trace) {
+    background_.drain();
+    return replay_.finish(trace);
+}
+
+StreamedProgram stream_program(const std::string& path, const ReadOptions& read,
+                               const ProgramOptions& options) {
+    std::optional<BackgroundReplay> replay;
+    StreamedProgram out;
+    out.trace = stream_paraver(path, read, [&](const Trace& trace) -> TimelineObserver& {
+        return replay.emplace(trace, options, true);
+    });
+    out.run = replay->finish(out.trace);
+    return out;
+}
+
+} // namespace popsim::replay

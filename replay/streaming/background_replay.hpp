@@ -1,0 +1,53 @@
+#pragma once
+// The streaming replay beside the reader: a StreamingReplay on a thread of its own
+// (BackgroundObserver), handed only the callbacks it reads; and the replay program read in one
+// such pass, for the replays that need it whole (docs/replay.md, "Streaming").
+//
+// Example:
+//   try {
+//       auto [trace, run] = popsim::replay::stream_program("run.prv.gz", {}, {});
+//       run.program->op_count(); // the program build_replay_program makes, read in one pass
+//   } catch (const popsim::replay::StreamingUnsupported& e) {
+//       // e.what() says what needs the in-memory program: read_paraver, build_replay_program
+//   }
+#include "replay/input/paraver_reader.hpp"
+#include "replay/streaming/background_observer.hpp"
+#include "replay/streaming/streaming_replay.hpp"
+
+#include <string>
+
+namespace popsim::replay {
+
+class BackgroundReplay final : public TimelineObserver {
+  public:
+    BackgroundReplay(const Trace& trace, const ProgramOptions& options, bool keep_program);
+
+    void entered(ThreadIndex thread, Time time, std::uint16_t id) override;
+    void state(ThreadIndex thread, Time begin, Time end, std::uint8_t value) override;
+    void call(ThreadIndex thread, const ObservedCall& call) override;
+    void event(ThreadIndex thread, Time time, std::uint32_t type, std::uint64_t value) override;
+    void comm(ThreadIndex sender, ThreadIndex receiver, const CommRecord& record,
+              std::uint64_t number) override;
+    void reached(Time time) override;
+
+    /// After the reader: the replay's result (StreamingReplay::finish).
+    StreamedRun finish(const Trace& trace);
+
+  private:
+    StreamingReplay replay_;
+    BackgroundObserver background_; // runs replay_
+};
+
+struct StreamedProgram {
+    Trace trace;     // its header, counts and warnings; no records
+    StreamedRun run; // the ideal replay, and its program
+};
+
+/// Reads the trace and writes its replay program down as it replays it on the ideal network.
+/// Throws StreamingUnsupported where only build_replay_program makes that program (OpenMP
+/// threads, spans with tracing off, records it re-pairs or leaves out, cut traces, cycles),
+/// TraceError for a bad trace.
+StreamedProgram stream_program(const std::string& path, const ReadOptions& read,
+                               const ProgramOptions& options);
+
+} // namespace popsim::replay

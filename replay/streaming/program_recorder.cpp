@@ -1,0 +1,194 @@
+#include "replay/streaming/program_recorder.hpp"
+
+#include "replay/allocator_tuning.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace popsim::replay {
+
+namespace {
+
+/// Counts what the blocks moved into the program held, and gives it back to the system every
+/// few MB: the heap keeps freed blocks (allocator_tuning.hpp), which would hold the program twice.
+class FreedMemory {
+  public:
+    void add(std::size_t bytes) {
+        pending_ += bytes;
+        if (pending_ < k_give_back_every) return;
+        give_freed_memory_back();
+        pending_ = 0;
+    }
+
+  private:
+    static constexpr std::size_t k_give_back_every = std::size_t{16} << 20;
+    std::size_t pending_ = 0;
+};
+
+/// Empties `from` in order, handing each element and its place to `write`.
+template <class Blocks, class Write> void drain(Blocks& from, FreedMemory& freed, Write write) {
+    using T = typename Blocks::value_type;
+    constexpr std::size_t k_step = (std::size_t{1} << 16) / sizeof(T) + 1; // about a block
+    std::size_t i = 0;
+    while (!from.empty()) {
+        for (std::size_t k = 0; k < k_step && !from.empty(); ++k, ++i) {
+            write(i, from.front());
+            from.pop_front();
+        }
+        freed.add(k_step * sizeof(T));
+    }
+}
+
+} // namespace
+
+ProgramRecorder::ProgramRecorder(std::vector<ThreadIndex> trace_threads)
+    : trace_threads_(std::move(trace_threads)), threads_(trace_threads_.size()) {}
+
+void ProgramRecorder::message(const Message& m) {
+    messages_.push_back(m);
+}
+
+void ProgramRecorder::sent_immediately(MessageIndex m) {
+    messages_[m].immediate_send = true;
+}
+
+void ProgramRecorder::joined(std::uint64_t id, const Collective& shape, std::uint32_t task,
+                             std::uint64_t join, const CollectiveAttributes* attributes) {
+    if (id == collectives_.size()) collectives_.push_back({shape, {task, join}});
+    auto& c = collectives_[id];
+    c.first = std::min(c.first, std::pair{task, join});
+    ++c.shape.member_count;
+    if (!attributes) return;
+    // As the in-memory builder: the largest sizes, the lowest task naming itself the root.
+    c.shape.send_bytes = std::max(c.shape.send_bytes, attributes->send_bytes);
+    c.shape.recv_bytes = std::max(c.shape.recv_bytes, attributes->recv_bytes);
+    if (attributes->is_root) c.shape.root_task = std::min(c.shape.root_task, task);
+}
+
+void ProgramRecorder::put(ThreadOps& ops, OpKind kind, std::uint32_t ref, std::uint32_t call) {
+    ops.kind.push_back(kind);
+    ops.ref.push_back(ref);
+    ops.call.push_back(call);
+}
+
+void ProgramRecorder::burst(ReplayThread t, Time duration) {
+    if (duration <= 0) return;
+    auto& ops = threads_[t];
+    put(ops, OpKind::burst, static_cast<std::uint32_t>(ops.bursts.size()), k_none);
+    ops.bursts.push_back(duration);
+}
+
+void ProgramRecorder::call(ReplayThread t, const Call& c) {
+    burst(t, c.burst_before);
+    auto& ops = threads_[t];
+    for (const auto m : c.posts) put(ops, OpKind::recv_post, m, c.number);
+    for (const auto m : c.sends) put(ops, OpKind::send, m, c.number);
+    if (!c.completions.empty()) {
+        put(ops, OpKind::recv_wait, static_cast<std::uint32_t>(ops.wait_ends.size()), c.number);
+        for (const auto m : c.completions) ops.wait_messages.push_back(m);
+        ops.wait_ends.push_back(static_cast<std::uint32_t>(ops.wait_messages.size()));
+    }
+    if (c.collective)
+        put(ops, OpKind::collective, static_cast<std::uint32_t>(*c.collective), c.number);
+}
+
+/// The in-memory builder meets the threads in order and each thread's collectives in order, and
+/// numbers a collective when its first member is met: by its lowest task's join.
+std::vector<CollectiveIndex> ProgramRecorder::collective_order() const {
+    std::vector<CollectiveIndex> by_order(collectives_.size());
+    std::iota(by_order.begin(), by_order.end(), CollectiveIndex{0});
+    std::sort(by_order.begin(), by_order.end(), [&](CollectiveIndex a, CollectiveIndex b) {
+        return collectives_[a].first < collectives_[b].first;
+    });
+    std::vector<CollectiveIndex> number(collectives_.size());
+    for (CollectiveIndex k = 0; k < by_order.size(); ++k) number[by_order[k]] = k;
+    return number;
+}
+
+ReplayProgram ProgramRecorder::finish(CollectiveSync sync, WarningLog warnings) {
+    ReplayProgram p;
+    p.tasks = static_cast<std::uint32_t>(threads_.size());
+    p.one_thread_per_task();
+    p.trace_thread = trace_threads_;
+    p.warnings = std::move(warnings);
+    const auto number = collective_order();
+    p.collectives.resize(collectives_.size());
+    for (std::size_t id = 0; id < collectives_.size(); ++id) {
+        auto& c = p.collectives[number[id]] = collectives_[id].shape;
+        c.flow = collective_flow(c, sync);
+    }
+    std::vector<RecordedCollective>().swap(collectives_);
+    std::uint32_t members = 0;
+    for (auto& c : p.collectives) {
+        c.first_member = members;
+        members += c.member_count;
+    }
+    p.collective_members.resize(members);
+
+    std::size_t ops = 0, bursts = 0, lists = 0, waited = 0;
+    for (const auto& t : threads_) {
+        ops += t.kind.size();
+        bursts += t.bursts.size();
+        lists += t.wait_ends.size();
+        waited += t.wait_messages.size();
+    }
+    constexpr auto uninitialised = boost::container::default_init;
+    p.op_kind.resize(ops, uninitialised);
+    p.op_ref.resize(ops, uninitialised);
+    p.op_call.resize(ops, uninitialised);
+    p.burst_durations.resize(bursts, uninitialised);
+    p.wait_first.resize(lists + 1, uninitialised);
+    p.wait_first[0] = 0;
+    p.wait_messages.resize(waited, uninitialised);
+
+    FreedMemory freed;
+    std::vector<std::uint32_t> placed(p.collectives.size(), 0); // members so far
+    OpIndex op = 0;
+    std::uint32_t burst = 0, list = 0, message = 0;
+    for (auto& t : threads_) {
+        p.thread_first_op.push_back(op);
+        const auto op_count = static_cast<OpIndex>(t.kind.size());
+        const auto burst_count = static_cast<std::uint32_t>(t.bursts.size());
+        const auto list_count = static_cast<std::uint32_t>(t.wait_ends.size());
+        const auto message_count = static_cast<std::uint32_t>(t.wait_messages.size());
+        drain(t.kind, freed, [&](std::size_t i, OpKind k) { p.op_kind[op + i] = k; });
+        drain(t.ref, freed, [&](std::size_t i, std::uint32_t ref) {
+            const OpIndex at = op + static_cast<OpIndex>(i);
+            switch (p.op_kind[at]) {
+            case OpKind::burst:
+                ref += burst;
+                break;
+            case OpKind::recv_wait:
+                ref += list;
+                break;
+            case OpKind::collective: {
+                ref = number[ref];
+                const auto& c = p.collectives[ref];
+                p.collective_members[c.first_member + placed[ref]++] = at;
+                break;
+            }
+            case OpKind::send:
+            case OpKind::recv_post:
+                break;
+            }
+            p.op_ref[at] = ref;
+        });
+        drain(t.call, freed, [&](std::size_t i, std::uint32_t call) { p.op_call[op + i] = call; });
+        drain(t.bursts, freed, [&](std::size_t i, Time d) { p.burst_durations[burst + i] = d; });
+        drain(t.wait_ends, freed, [&](std::size_t i, std::uint32_t end) {
+            p.wait_first[list + i + 1] = message + end;
+        });
+        drain(t.wait_messages, freed,
+              [&](std::size_t i, MessageIndex m) { p.wait_messages[message + i] = m; });
+        op += op_count;
+        burst += burst_count;
+        list += list_count;
+        message += message_count;
+    }
+    p.thread_first_op.push_back(op);
+    p.resize_messages(messages_.size());
+    drain(messages_, freed, [&](std::size_t i, const Message& m) { p.messages[i] = m; });
+    return p;
+}
+
+} // namespace popsim::replay

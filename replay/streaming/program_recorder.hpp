@@ -1,0 +1,81 @@
+#pragma once
+// The in-memory replay program (replay_program.hpp), written down by the streaming replay as it
+// leaves calls behind, for the replays that need the whole program: networks with contention,
+// whose simulated time can overtake the trace's (docs/replay.md, "Streaming").
+//
+// It is the in-memory builder's program operation for operation (messages numbered by record,
+// collectives in the same order), so every replay of it is equal. Each thread's operations are
+// kept in blocks while the trace is read; finish() moves them into the program's arrays, giving
+// the blocks back to the system as it goes, so the program is held once, not twice.
+#include "replay/program/replay_program.hpp"
+
+#include <boost/container/deque.hpp>
+#include <boost/container/options.hpp>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace popsim::replay {
+
+class ProgramRecorder {
+  public:
+    /// One replay thread per task: task k's first thread, `trace_threads[k]`.
+    explicit ProgramRecorder(std::vector<ThreadIndex> trace_threads);
+
+    /// The message of the next communication record (records come in file order).
+    void message(const Message& m);
+    /// Message `m` is sent by an immediate send (its sender never blocks).
+    void sent_immediately(MessageIndex m);
+    /// Task `task` joins collective `id` (numbered as they are met), its `join`th (from 0).
+    void joined(std::uint64_t id, const Collective& shape, std::uint32_t task, std::uint64_t join,
+                const CollectiveAttributes* attributes);
+
+    /// A call of thread `t`, in the thread's order, once no record can change it.
+    struct Call {
+        std::uint32_t number;                // on its thread
+        Time burst_before;                   // since the previous call's end
+        std::span<const MessageIndex> posts; // each list in record order
+        std::span<const MessageIndex> sends;
+        std::span<const MessageIndex> completions;
+        std::optional<std::uint64_t> collective; // the collective it joins
+    };
+    void call(ReplayThread t, const Call& c);
+    /// The computation after a thread's last call.
+    void burst(ReplayThread t, Time duration);
+
+    /// The program, its collectives synchronising as `sync` says.
+    ReplayProgram finish(CollectiveSync sync, WarningLog warnings);
+
+  private:
+    // Blocks of 64 KiB: at most a block's slack per array and thread.
+    template <class T>
+    using Blocks = boost::container::deque<
+        T, void,
+        boost::container::deque_options_t<boost::container::block_bytes<std::size_t{1} << 16>>>;
+
+    struct ThreadOps {
+        Blocks<OpKind> kind;
+        // burst: its place in `bursts`; recv_wait: its list's; send, recv_post: the message;
+        // collective: its id as met (finish() numbers them as the in-memory program does).
+        Blocks<std::uint32_t> ref;
+        Blocks<std::uint32_t> call;
+        Blocks<Time> bursts;
+        Blocks<std::uint32_t> wait_ends; // each list's end in wait_messages
+        Blocks<MessageIndex> wait_messages;
+    };
+    struct RecordedCollective {
+        Collective shape;
+        std::pair<std::uint32_t, std::uint64_t> first; // (lowest task, its join): the order
+    };
+
+    void put(ThreadOps& ops, OpKind kind, std::uint32_t ref, std::uint32_t call);
+    std::vector<CollectiveIndex> collective_order() const;
+
+    std::vector<ThreadIndex> trace_threads_;
+    std::vector<ThreadOps> threads_;
+    Blocks<Message> messages_;
+    std::vector<RecordedCollective> collectives_;
+};
+
+} // namespace popsim::replay

@@ -1,0 +1,208 @@
+// Issue 17: the program written down in one streaming pass (for what-if networks, which need it
+// whole) is build_replay_program's, array for array, on synthetic traces and on every real trace
+// that streams; so every replay of it, on any network, is the in-memory one's. The in-memory
+// program is the one validated against Dimemas. One case is also checked against operations
+// listed by hand.
+#include "replay/engine/engine.hpp"
+#include "replay/network/dimemas.hpp"
+#include "replay/streaming/background_replay.hpp"
+#include "replay/synth.hpp"
+#include "test_support.hpp"
+
+#include <algorithm>
+#include <doctest/doctest.h>
+#include <filesystem>
+#include <fmt/format.h>
+
+using namespace popsim;
+using namespace popsim::replay;
+
+namespace {
+
+ReadOptions quiet_read() {
+    ReadOptions read;
+    read.read_labels = false;
+    return read;
+}
+
+template <class A> std::vector<typename A::value_type> as_vector(const A& a) {
+    return {a.begin(), a.end()};
+}
+
+std::vector<std::string> lines(const WarningLog& log) {
+    std::vector<std::string> out;
+    for (const auto& w : log.all()) out.push_back(w.line());
+    return out;
+}
+
+void check_same_program(const ReplayProgram& s, const ReplayProgram& m) {
+    CHECK(s.tasks == m.tasks);
+    CHECK(s.thread_task == m.thread_task);
+    CHECK(s.trace_thread == m.trace_thread);
+    CHECK(s.task_first_thread == m.task_first_thread);
+    CHECK(s.thread_first_op == m.thread_first_op);
+    CHECK(as_vector(s.op_kind) == as_vector(m.op_kind));
+    CHECK(as_vector(s.op_ref) == as_vector(m.op_ref));
+    CHECK(as_vector(s.op_call) == as_vector(m.op_call));
+    CHECK(as_vector(s.burst_durations) == as_vector(m.burst_durations));
+    CHECK(as_vector(s.wait_first) == as_vector(m.wait_first));
+    CHECK(as_vector(s.wait_messages) == as_vector(m.wait_messages));
+    REQUIRE(s.messages.size() == m.messages.size());
+    for (std::size_t i = 0; i < s.messages.size(); ++i) {
+        const auto &a = s.messages[i], &b = m.messages[i];
+        CAPTURE(i);
+        CHECK(std::tie(a.bytes, a.sender, a.receiver, a.tag, a.record, a.immediate_send,
+                       a.rendezvous) == std::tie(b.bytes, b.sender, b.receiver, b.tag, b.record,
+                                                 b.immediate_send, b.rendezvous));
+    }
+    REQUIRE(s.collectives.size() == m.collectives.size());
+    for (std::size_t i = 0; i < s.collectives.size(); ++i) {
+        const auto &a = s.collectives[i], &b = m.collectives[i];
+        CAPTURE(i);
+        CHECK(std::tie(a.call_id, a.communicator, a.send_bytes, a.recv_bytes, a.root_task,
+                       a.first_member, a.member_count, a.thread_barrier, a.flow) ==
+              std::tie(b.call_id, b.communicator, b.send_bytes, b.recv_bytes, b.root_task,
+                       b.first_member, b.member_count, b.thread_barrier, b.flow));
+    }
+    CHECK(s.collective_members == m.collective_members);
+    CHECK(lines(s.warnings) == lines(m.warnings));
+    CHECK(s.untraced == m.untraced);
+}
+
+/// The streamed program against the in-memory one, and their replays on a contended network.
+void check_against_in_memory(const std::string& path, const ProgramOptions& options = {}) {
+    const auto streamed = stream_program(path, quiet_read(), options);
+    REQUIRE(streamed.run.program.has_value());
+    const auto trace = read_paraver(path, quiet_read());
+    const auto program = build_replay_program(trace, options);
+    check_same_program(*streamed.run.program, program);
+    network::DimemasParameters contended;
+    contended.inter_latency = 3'000;
+    contended.inter_bandwidth_mbps = 100;
+    contended.buses = 1;
+    network::DimemasNetwork a(contended), b(contended);
+    const EngineOptions engine{.timeline = false};
+    CHECK(replay_events(*streamed.run.program, a, engine).runtime ==
+          replay_events(program, b, engine).runtime);
+}
+
+} // namespace
+
+TEST_CASE("streamed program: the operations of a small case, listed by hand") {
+    // Rank 0 posts an Irecv, sends, computes and waits; rank 1 receives, then sends back. With
+    // MPI_Init's barrier first, the programs are (burst durations in ns):
+    //   0: Init [barrier]; burst 2000; Irecv [post m1]; Send [send m0]; burst 4000; Wait [wait m1]
+    //   1: Init [barrier]; burst 1000; Recv [post m0, wait m0]; Send [send m1]
+    const auto path = test::synth_trace("stream_program_by_hand", R"(ranks 2
+0 Init 1us
+1 Init 1us
+0 compute 2us
+0 Irecv 1us from=1 size=8 req=r
+0 Send 1us to=1 size=8
+0 compute 4us
+0 Wait 3us req=r
+1 compute 1us
+1 Recv 2us from=0 size=8
+1 Send 1us to=0 size=8
+)");
+    const auto streamed = stream_program(path, quiet_read(), {});
+    const auto& p = *streamed.run.program;
+    using enum OpKind;
+    CHECK(as_vector(p.op_kind) == std::vector<OpKind>{collective, burst, recv_post, send, burst,
+                                                      recv_wait, collective, burst, recv_post,
+                                                      recv_wait, send});
+    CHECK(p.thread_first_op == std::vector<OpIndex>{0, 6, 11});
+    CHECK(as_vector(p.burst_durations) == std::vector<Time>{2'000, 4'000, 1'000});
+    // Message 0 goes from 0 to 1 (the first record in the file), 1 back.
+    REQUIRE(p.messages.size() == 2);
+    CHECK(p.messages[0].sender == 0);
+    CHECK(p.messages[1].sender == 1);
+    CHECK(p.op_ref[2] == 1);  // rank 0 posts message 1
+    CHECK(p.op_ref[3] == 0);  // and sends message 0
+    CHECK(p.op_ref[10] == 1); // rank 1 sends message 1
+    CHECK(as_vector(p.wait_messages) == std::vector<MessageIndex>{1, 0});
+    REQUIRE(p.collectives.size() == 1); // Init's barrier, both members
+    CHECK(p.collective_members == std::vector<OpIndex>{0, 6});
+    check_against_in_memory(path);
+}
+
+TEST_CASE("streamed program: build_replay_program's on synthetic traces") {
+    const std::pair<const char*, const char*> cases[] = {
+        {"isend_wait_bcast", R"(ranks 2
+0 compute 5us
+0 Isend 1us to=1 size=102400 req=s
+0 compute 7us
+0 Wait 2us req=s
+1 Irecv 1us from=0 size=102400 req=r
+1 compute 3us
+1 Wait 9us req=r
+1 Bcast 2us root=1 size=8
+0 Bcast 4us root=1 size=8
+)"},
+        {"sendrecv_reduce", R"(ranks 3
+0 compute 4us
+1 compute 6us
+2 compute 1us
+0 Sendrecv 3us to=1 from=2 size=1024
+1 Sendrecv 3us to=2 from=0 size=1024
+2 Sendrecv 9us to=0 from=1 size=1024
+2 Reduce 2us root=2 size=8
+0 Reduce 2us root=0 size=8
+1 Reduce 2us root=2 size=8
+0 Allreduce 2us size=8
+1 Allreduce 2us size=8
+2 Allreduce 2us size=8
+0 Recv 2us size=8
+)"},
+    };
+    for (const auto& [name, description] : cases) {
+        CAPTURE(name);
+        const auto path = test::synth_trace(name, description);
+        check_against_in_memory(path);
+        check_against_in_memory(
+            path,
+            {.eager_limit_bytes = 0, .init_barrier = false, .collectives = CollectiveSync::mpi});
+    }
+    // OpenMP regions stream when only the first threads replay (prv2dim's translation, convert).
+    const auto omp = test::synth_trace("stream_program_omp", R"(ranks 2 threads 2
+0 Init 1us
+1 Init 1us
+0 event 60000001 1
+0 compute 5us
+0.1 compute 3us
+0 event 60000001 0
+0 Allreduce 1us size=8
+1 compute 2us
+1 Allreduce 1us size=8
+)");
+    check_against_in_memory(omp, {.threads = false});
+    CHECK_THROWS_AS(stream_program(omp, quiet_read(), {}), StreamingUnsupported);
+    const auto halo = (test::scratch_dir("stream_program_halo") / "halo.prv").string();
+    synth::write_paraver(synth::halo_exchange(8, 300), halo);
+    check_against_in_memory(halo);
+}
+
+TEST_CASE("streamed program: build_replay_program's on every real trace that streams") {
+    const auto root = test::shared_data("");
+    std::vector<std::string> traces;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+        const auto name = e.path().filename().string();
+        if (name.ends_with(".prv.gz") && !name.ends_with(".sim.prv.gz") &&
+            e.path().string().find("/otf2/") == std::string::npos)
+            traces.push_back(e.path().string());
+    }
+    std::sort(traces.begin(), traces.end());
+    std::size_t streamed = 0;
+    for (const auto& path : traces) {
+        CAPTURE(path);
+        try {
+            stream_program(path, quiet_read(), {});
+        } catch (const std::exception& e) {
+            MESSAGE(fmt::format("{}: {}", path.substr(root.size()), e.what()));
+            continue;
+        }
+        ++streamed;
+        check_against_in_memory(path);
+    }
+    CHECK(streamed > 0);
+}
