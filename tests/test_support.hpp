@@ -3,12 +3,15 @@
 #include "replay/input/paraver_reader.hpp"
 #include "replay/synth.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace popsim::test {
 
@@ -60,6 +63,53 @@ inline std::string synth_trace(const std::string& name, const std::string& descr
     replay::synth::write_paraver(replay::synth::parse_description(description, name), path);
     return path;
 }
+
+/// Every Paraver trace of the validation data (.prv.gz; not the simulated ones, nor the OTF2
+/// archives' folder), sorted.
+inline std::vector<std::string> real_paraver_traces() {
+    const auto root = shared_data("");
+    std::vector<std::string> traces;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+        const auto name = e.path().filename().string();
+        if (name.ends_with(".prv.gz") && !name.ends_with(".sim.prv.gz") &&
+            e.path().string().find("/otf2/") == std::string::npos)
+            traces.push_back(e.path().string());
+    }
+    std::sort(traces.begin(), traces.end());
+    return traces;
+}
+
+/// Synthetic traces the streaming pass must translate as the in-memory program does: a
+/// rendezvous Isend/Wait with a rooted Bcast, a Sendrecv ring with rooted Reduces naming different
+/// roots, an Allreduce and a receive without its record.
+inline constexpr std::pair<const char*, const char*> k_streaming_cases[] = {
+    {"isend_wait_bcast", R"(ranks 2
+0 compute 5us
+0 Isend 1us to=1 size=102400 req=s
+0 compute 7us
+0 Wait 2us req=s
+1 Irecv 1us from=0 size=102400 req=r
+1 compute 3us
+1 Wait 9us req=r
+1 Bcast 2us root=1 size=8
+0 Bcast 4us root=1 size=8
+)"},
+    {"sendrecv_reduce", R"(ranks 3
+0 compute 4us
+1 compute 6us
+2 compute 1us
+0 Sendrecv 3us to=1 from=2 size=1024
+1 Sendrecv 3us to=2 from=0 size=1024
+2 Sendrecv 9us to=0 from=1 size=1024
+2 Reduce 2us root=2 size=8
+0 Reduce 2us root=0 size=8
+1 Reduce 2us root=2 size=8
+0 Allreduce 2us size=8
+1 Allreduce 2us size=8
+2 Allreduce 2us size=8
+0 Recv 2us size=8
+)"},
+};
 
 inline replay::Trace read_quiet(const std::string& path) {
     replay::ReadOptions options;

@@ -65,31 +65,28 @@ void ProgramRecorder::joined(std::uint64_t id, const Collective& shape, std::uin
     if (attributes->is_root) c.shape.root_task = std::min(c.shape.root_task, task);
 }
 
-void ProgramRecorder::put(ThreadOps& ops, OpKind kind, std::uint32_t ref, std::uint32_t call) {
-    ops.kind.push_back(kind);
-    ops.ref.push_back(ref);
-    ops.call.push_back(call);
-}
-
 void ProgramRecorder::burst(ReplayThread t, Time duration) {
     if (duration <= 0) return;
-    auto& ops = threads_[t];
-    put(ops, OpKind::burst, static_cast<std::uint32_t>(ops.bursts.size()), k_none);
-    ops.bursts.push_back(duration);
+    auto& thread = threads_[t];
+    thread.ops.push_back({OpKind::burst, static_cast<std::uint32_t>(thread.bursts.size()), k_none});
+    thread.bursts.push_back(duration);
 }
 
 void ProgramRecorder::call(ReplayThread t, const Call& c) {
     burst(t, c.burst_before);
-    auto& ops = threads_[t];
-    for (const auto m : c.posts) put(ops, OpKind::recv_post, m, c.number);
-    for (const auto m : c.sends) put(ops, OpKind::send, m, c.number);
+    auto& thread = threads_[t];
+    for (const auto m : c.posts) thread.ops.push_back({OpKind::recv_post, m, c.number});
+    for (const auto m : c.sends) thread.ops.push_back({OpKind::send, m, c.number});
     if (!c.completions.empty()) {
-        put(ops, OpKind::recv_wait, static_cast<std::uint32_t>(ops.wait_ends.size()), c.number);
-        for (const auto m : c.completions) ops.wait_messages.push_back(m);
-        ops.wait_ends.push_back(static_cast<std::uint32_t>(ops.wait_messages.size()));
+        const auto list = static_cast<std::uint32_t>(thread.wait_ends.size());
+        thread.ops.push_back({OpKind::recv_wait, list, c.number});
+        for (const auto m : c.completions) thread.wait_messages.push_back(m);
+        thread.wait_ends.push_back(static_cast<std::uint32_t>(thread.wait_messages.size()));
     }
-    if (c.collective)
-        put(ops, OpKind::collective, static_cast<std::uint32_t>(*c.collective), c.number);
+    if (c.collective) {
+        const auto id = static_cast<std::uint32_t>(*c.collective);
+        thread.ops.push_back({OpKind::collective, id, c.number});
+    }
 }
 
 /// The in-memory builder meets the threads in order and each thread's collectives in order, and
@@ -127,7 +124,7 @@ ReplayProgram ProgramRecorder::finish(CollectiveSync sync, WarningLog warnings) 
 
     std::size_t ops = 0, bursts = 0, lists = 0, waited = 0;
     for (const auto& t : threads_) {
-        ops += t.kind.size();
+        ops += t.ops.size();
         bursts += t.bursts.size();
         lists += t.wait_ends.size();
         waited += t.wait_messages.size();
@@ -147,14 +144,14 @@ ReplayProgram ProgramRecorder::finish(CollectiveSync sync, WarningLog warnings) 
     std::uint32_t burst = 0, list = 0, message = 0;
     for (auto& t : threads_) {
         p.thread_first_op.push_back(op);
-        const auto op_count = static_cast<OpIndex>(t.kind.size());
+        const auto op_count = static_cast<OpIndex>(t.ops.size());
         const auto burst_count = static_cast<std::uint32_t>(t.bursts.size());
         const auto list_count = static_cast<std::uint32_t>(t.wait_ends.size());
         const auto message_count = static_cast<std::uint32_t>(t.wait_messages.size());
-        drain(t.kind, freed, [&](std::size_t i, OpKind k) { p.op_kind[op + i] = k; });
-        drain(t.ref, freed, [&](std::size_t i, std::uint32_t ref) {
+        drain(t.ops, freed, [&](std::size_t i, const Op& o) {
             const OpIndex at = op + static_cast<OpIndex>(i);
-            switch (p.op_kind[at]) {
+            std::uint32_t ref = o.ref;
+            switch (o.kind) {
             case OpKind::burst:
                 ref += burst;
                 break;
@@ -171,9 +168,10 @@ ReplayProgram ProgramRecorder::finish(CollectiveSync sync, WarningLog warnings) 
             case OpKind::recv_post:
                 break;
             }
+            p.op_kind[at] = o.kind;
             p.op_ref[at] = ref;
+            p.op_call[at] = o.call;
         });
-        drain(t.call, freed, [&](std::size_t i, std::uint32_t call) { p.op_call[op + i] = call; });
         drain(t.bursts, freed, [&](std::size_t i, Time d) { p.burst_durations[burst + i] = d; });
         drain(t.wait_ends, freed, [&](std::size_t i, std::uint32_t end) {
             p.wait_first[list + i + 1] = message + end;

@@ -54,12 +54,17 @@ class ProgramRecorder {
         T, void,
         boost::container::deque_options_t<boost::container::block_bytes<std::size_t{1} << 16>>>;
 
-    struct ThreadOps {
-        Blocks<OpKind> kind;
+    /// An operation as the program holds it (9 bytes: packed, as the program's three arrays).
+    struct [[gnu::packed]] Op {
+        OpKind kind;
         // burst: its place in `bursts`; recv_wait: its list's; send, recv_post: the message;
         // collective: its id as met (finish() numbers them as the in-memory program does).
-        Blocks<std::uint32_t> ref;
-        Blocks<std::uint32_t> call;
+        std::uint32_t ref;
+        std::uint32_t call;
+    };
+    static_assert(sizeof(Op) == 9);
+    struct ThreadOps {
+        Blocks<Op> ops;
         Blocks<Time> bursts;
         Blocks<std::uint32_t> wait_ends; // each list's end in wait_messages
         Blocks<MessageIndex> wait_messages;
@@ -69,7 +74,6 @@ class ProgramRecorder {
         std::pair<std::uint32_t, std::uint64_t> first; // (lowest task, its join): the order
     };
 
-    void put(ThreadOps& ops, OpKind kind, std::uint32_t ref, std::uint32_t call);
     std::vector<CollectiveIndex> collective_order() const;
 
     std::vector<ThreadIndex> trace_threads_;

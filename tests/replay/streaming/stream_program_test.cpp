@@ -127,35 +127,7 @@ TEST_CASE("streamed program: the operations of a small case, listed by hand") {
 }
 
 TEST_CASE("streamed program: build_replay_program's on synthetic traces") {
-    const std::pair<const char*, const char*> cases[] = {
-        {"isend_wait_bcast", R"(ranks 2
-0 compute 5us
-0 Isend 1us to=1 size=102400 req=s
-0 compute 7us
-0 Wait 2us req=s
-1 Irecv 1us from=0 size=102400 req=r
-1 compute 3us
-1 Wait 9us req=r
-1 Bcast 2us root=1 size=8
-0 Bcast 4us root=1 size=8
-)"},
-        {"sendrecv_reduce", R"(ranks 3
-0 compute 4us
-1 compute 6us
-2 compute 1us
-0 Sendrecv 3us to=1 from=2 size=1024
-1 Sendrecv 3us to=2 from=0 size=1024
-2 Sendrecv 9us to=0 from=1 size=1024
-2 Reduce 2us root=2 size=8
-0 Reduce 2us root=0 size=8
-1 Reduce 2us root=2 size=8
-0 Allreduce 2us size=8
-1 Allreduce 2us size=8
-2 Allreduce 2us size=8
-0 Recv 2us size=8
-)"},
-    };
-    for (const auto& [name, description] : cases) {
+    for (const auto& [name, description] : test::k_streaming_cases) {
         CAPTURE(name);
         const auto path = test::synth_trace(name, description);
         check_against_in_memory(path);
@@ -184,16 +156,8 @@ TEST_CASE("streamed program: build_replay_program's on synthetic traces") {
 
 TEST_CASE("streamed program: build_replay_program's on every real trace that streams") {
     const auto root = test::shared_data("");
-    std::vector<std::string> traces;
-    for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
-        const auto name = e.path().filename().string();
-        if (name.ends_with(".prv.gz") && !name.ends_with(".sim.prv.gz") &&
-            e.path().string().find("/otf2/") == std::string::npos)
-            traces.push_back(e.path().string());
-    }
-    std::sort(traces.begin(), traces.end());
     std::size_t streamed = 0;
-    for (const auto& path : traces) {
+    for (const auto& path : test::real_paraver_traces()) {
         CAPTURE(path);
         try {
             stream_program(path, quiet_read(), {});
