@@ -1,6 +1,7 @@
 #include "replay/streaming/program_recorder.hpp"
 
 #include "replay/allocator_tuning.hpp"
+#include "replay/streaming/streaming_replay.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -45,6 +46,9 @@ ProgramRecorder::ProgramRecorder(std::vector<ThreadIndex> trace_threads)
     : trace_threads_(std::move(trace_threads)), threads_(trace_threads_.size()) {}
 
 void ProgramRecorder::message(const Message& m) {
+    // Messages are found by record number: a record handed over out of order would shift them.
+    if (m.record != messages_.size())
+        throw StreamingUnsupported("communication records are not handed over in file order");
     messages_.push_back(m);
 }
 
