@@ -59,10 +59,10 @@ class ThreadTotals final : public replay::TimelineObserver {
     replay::StreamedRun replay(const replay::Trace& trace) { return replay_.finish(trace); }
 
   private:
+    /// The ideal run's translation; without one the replay only checks, with the summary's spans.
     static replay::ProgramOptions program_options(bool whole_trace, const IdealOptions* ideal) {
-        replay::ProgramOptions program;
-        program.whole_trace = whole_trace;
-        return ideal ? ideal->program : program;
+        if (ideal) return ideal->program;
+        return {.whole_trace = whole_trace};
     }
 
     std::vector<ThreadBreakdown> threads_;

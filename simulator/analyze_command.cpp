@@ -169,22 +169,19 @@ void summarize_one(const replay::Trace& trace, const AnalyzeOptions& o,
 }
 
 /// Whether the analysis asked for is one the streaming pass computes: a whole trace, replayed by
-/// the event engine's rules (the longest-path cross-check needs the dependency graph), from a
-/// file that can be read again should the trace need the in-memory analysis (not a pipe).
-bool streamable(const AnalyzeOptions& o, const std::string& path) {
-    std::error_code error;
-    return !o.in_memory && !o.focus.any() && o.replay_method == "events" &&
-           std::filesystem::is_regular_file(path, error);
+/// the event engine's rules (the longest-path cross-check needs the dependency graph).
+bool streamable(const AnalyzeOptions& o) {
+    return !o.in_memory && !o.focus.any() && o.replay_method == "events";
 }
 
-/// The trace analysed in one streaming pass; false, with the reason in `pass`, when it needs the
-/// in-memory analysis.
+/// The trace analysed in one streaming pass (try_streaming); false when it needs the in-memory
+/// analysis.
 bool analyze_streaming(const std::string& path, const AnalyzeOptions& o,
                        const replay::ReadOptions& read, metrics::TraceSummary& summary,
                        metrics::HybridRun& run, replay::WarningLog& warnings,
                        replay::CommunicationRepairs& repairs, TracePass& pass) {
     const auto ideal = ideal_options(o);
-    try {
+    return try_streaming(path, pass, [&] {
         auto s = metrics::analyze_streaming(path, read, o.whole_trace, o.replay ? &ideal : nullptr);
         summary = std::move(s.summary);
         run = std::move(s.run);
@@ -192,12 +189,7 @@ bool analyze_streaming(const std::string& path, const AnalyzeOptions& o,
         repairs = s.trace.repairs;
         note_untraced_spans(summary, s.trace.end_time(), warnings);
         note_undefined_metrics(summary, warnings);
-        pass.streamed = true;
-        return true;
-    } catch (const replay::StreamingUnsupported& e) {
-        pass.in_memory_because = e.what();
-        return false;
-    }
+    });
 }
 
 /// Each instance or phase apart.
@@ -231,9 +223,8 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
     oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), [&](std::size_t i) {
         replay::ReadOptions read = read_options();
         read.on_progress = progress.running_total(k_reading);
-        if (streamable(o, paths[i]) &&
-            analyze_streaming(paths[i], o, read, a.summaries[i], a.runs[i], a.warnings[i],
-                              a.repairs[i], a.passes[i]))
+        if (streamable(o) && analyze_streaming(paths[i], o, read, a.summaries[i], a.runs[i],
+                                               a.warnings[i], a.repairs[i], a.passes[i]))
             return;
         read.on_progress = progress.running_total(k_reading); // read again
         const auto [trace, focus] = read_focused(paths[i], o.focus, read);

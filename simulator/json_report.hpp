@@ -2,6 +2,7 @@
 // Every number of an analysis as JSON, with units in the key names (_ns, _us, _ghz; efficiencies
 // are fractions).
 #include "metrics/scaling.hpp"
+#include "simulator/trace_pass.hpp"
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -15,12 +16,6 @@ inline constexpr const char* k_json_schema = "popsim/1";
 /// What every JSON report starts with: {"schema", "popsim_version", "command"}.
 nlohmann::json report_header(const char* command);
 
-/// How a trace was read: streamed (memory bounded by its width, docs/replay.md "Streaming") or
-/// into memory.
-struct TracePass {
-    bool streamed = false;
-    std::string in_memory_because; // why not streamed (empty: streaming was not tried)
-};
 /// {"streamed", "in_memory_because" (null when streaming was not tried)}.
 nlohmann::json pass_json(const TracePass& pass);
 

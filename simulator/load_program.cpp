@@ -10,33 +10,7 @@
 #include "simulator/global_options.hpp"
 #include "simulator/warning_output.hpp"
 
-#include <filesystem>
-
 namespace popsim::simulator {
-
-namespace {
-
-/// The program of a whole trace written down in one streaming pass; false, with the reason in
-/// `loaded.pass`, when only the in-memory builder makes it.
-bool stream_program(const std::string& path, const replay::ProgramOptions& options,
-                    const replay::ReadOptions& read, LoadedProgram& loaded) {
-    try {
-        auto [trace, run] = replay::stream_program(path, read, options);
-        loaded.program = std::move(*run.program);
-        loaded.ideal_runtime = run.runtime;
-        loaded.real_runtime = replay::traced_time(trace, loaded.program.untraced);
-        loaded.communicators = std::move(trace.header.communicators);
-        loaded.warnings = std::move(trace.warnings);
-        loaded.warnings.merge(loaded.program.warnings);
-        loaded.pass.streamed = true;
-        return true;
-    } catch (const replay::StreamingUnsupported& e) {
-        loaded.pass.in_memory_because = e.what();
-        return false;
-    }
-}
-
-} // namespace
 
 LoadedProgram load_program(const std::string& path, const replay::ProgramOptions& options,
                            const LoadOptions& load) {
@@ -51,25 +25,31 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
         loaded.program = replay::read_dimemas_trace(path, options);
         return loaded;
     }
-    std::error_code error; // a pipe cannot be read again should the stream need memory
-    if (!load.in_memory && !window.any() && std::filesystem::is_regular_file(path, error) &&
-        stream_program(path, options, read, loaded)) {
-        print_warnings(path, loaded.warnings);
-        return loaded;
+    // A whole trace's program is written down in one streaming pass, which keeps only the
+    // trace's header, counts and warnings.
+    std::optional<replay::Trace> header_only;
+    const bool streamed = !load.in_memory && !window.any() && try_streaming(path, loaded.pass, [&] {
+        auto [trace, run] = replay::stream_program(path, read, options);
+        loaded.program = std::move(*run.program);
+        loaded.ideal_runtime = run.runtime;
+        header_only = std::move(trace);
+    });
+    if (!streamed) {
+        if (window.any()) { // the reader reads the window alone
+            auto [trace, focus] = read_focused(path, window, read);
+            loaded.trace = std::move(trace);
+            loaded.window = focus.description;
+            loaded.window_bounds = focus.parts.front().window;
+        } else {
+            loaded.trace = replay::read_paraver(path, read);
+        }
+        loaded.program = replay::build_replay_program(*loaded.trace, options);
     }
-    if (window.any()) { // the reader reads the window alone
-        auto [trace, focus] = read_focused(path, window, read);
-        loaded.trace = std::move(trace);
-        loaded.window = focus.description;
-        loaded.window_bounds = focus.parts.front().window;
-    } else {
-        loaded.trace = replay::read_paraver(path, read);
-    }
-    loaded.communicators = loaded.trace->header.communicators;
-    loaded.program = replay::build_replay_program(*loaded.trace, options);
+    const replay::Trace& trace = streamed ? *header_only : *loaded.trace;
+    loaded.communicators = trace.header.communicators;
     // Spans with tracing off on every thread are left out of the replay, and of the real run.
-    loaded.real_runtime = replay::traced_time(*loaded.trace, loaded.program.untraced);
-    loaded.warnings = loaded.trace->warnings;
+    loaded.real_runtime = replay::traced_time(trace, loaded.program.untraced);
+    loaded.warnings = trace.warnings;
     loaded.warnings.merge(loaded.program.warnings);
     print_warnings(path, loaded.warnings);
     return loaded;

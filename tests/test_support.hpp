@@ -111,10 +111,22 @@ inline constexpr std::pair<const char*, const char*> k_streaming_cases[] = {
 )"},
 };
 
-inline replay::Trace read_quiet(const std::string& path) {
+/// Reading options for tests: the .pcf labels are not read.
+inline replay::ReadOptions quiet_options() {
     replay::ReadOptions options;
     options.read_labels = false;
-    return replay::read_paraver(path, options);
+    return options;
+}
+
+inline replay::Trace read_quiet(const std::string& path) {
+    return replay::read_paraver(path, quiet_options());
+}
+
+/// A warning log's lines, to compare two logs.
+inline std::vector<std::string> warning_lines(const replay::WarningLog& log) {
+    std::vector<std::string> out;
+    for (const auto& w : log.all()) out.push_back(w.line());
+    return out;
 }
 
 } // namespace popsim::test

@@ -288,20 +288,20 @@ void TraceBuilder::add_collective_attribute(ThreadIndex t, Time time, const Even
     }
 }
 
+bool TraceBuilder::tracks(std::uint32_t type) const {
+    return std::find(tracked_types_.begin(), tracked_types_.end(), type) != tracked_types_.end();
+}
+
 void TraceBuilder::track(ThreadIndex t, Time time, const EventPair& pair) {
     if (observer_) {
-        if (std::find(tracked_types_.begin(), tracked_types_.end(), pair.type) !=
-            tracked_types_.end())
-            observer_->event(t, time, pair.type, pair.value);
+        if (tracks(pair.type)) observer_->event(t, time, pair.type, pair.value);
         return;
     }
     auto& all = trace_.threads[t].tracked_events;
     auto it = std::find_if(all.begin(), all.end(),
                            [&](const EventSeries& s) { return s.type == pair.type; });
     if (it == all.end()) { // a thread's series exists once it has an event of that type
-        if (std::find(tracked_types_.begin(), tracked_types_.end(), pair.type) ==
-            tracked_types_.end())
-            return;
+        if (!tracks(pair.type)) return;
         it = all.insert(all.end(), EventSeries{pair.type, {}, {}});
     }
     it->time.push_back(time);

@@ -91,6 +91,7 @@ class TraceBuilder {
     void add_collective_attribute(ThreadIndex thread, Time time, const EventPair& pair,
                                   std::uint64_t line);
     void track(ThreadIndex thread, Time time, const EventPair& pair);
+    bool tracks(std::uint32_t type) const; // one of ReadOptions::tracked_event_types
     void keep_state(ThreadIndex thread, Time begin, Time end, std::uint8_t value);
     /// The thread's latest call is over: into its timeline, or to the observer.
     void keep_call(ThreadIndex thread);

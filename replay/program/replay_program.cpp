@@ -703,15 +703,9 @@ class ProgramBuilder {
                                          sequence, comm, task + 1, mpi_call_name(call_id),
                                          call_begin(th, call), mpi_call_name(coll.call_id)));
         }
-        if (attrs) {
-            coll.send_bytes = std::max(coll.send_bytes, attrs->send_bytes);
-            coll.recv_bytes = std::max(coll.recv_bytes, attrs->recv_bytes);
-            if (attrs->is_root && coll.root_task == k_none) {
-                coll.root_task = task;
-            } else if (attrs->is_root && coll.root_task != task) { // the first named is kept
-                p_.warnings.add(k_collective_roots.kind, k_collective_roots.summary,
-                                collective_roots(call_id, sequence, comm, coll.root_task, task));
-            }
+        if (attrs && !take_member_attributes(coll, task, *attrs)) { // the first named is kept
+            p_.warnings.add(k_collective_roots.kind, k_collective_roots.summary,
+                            collective_roots(call_id, sequence, comm, coll.root_task, task));
         }
         p_.op_ref[op] = ci;
         members_[ci].push_back(op);
@@ -826,6 +820,14 @@ std::string left_early(std::uint16_t call_id, std::uint32_t early_task, Time fir
     return fmt::format("{}: task {} left it at {}, before task {} entered at {}",
                        mpi_call_name(call_id), early_task + 1, seconds(first_exit), late_task + 1,
                        seconds(last_entry));
+}
+
+bool take_member_attributes(Collective& c, std::uint32_t task, const CollectiveAttributes& attrs) {
+    c.send_bytes = std::max(c.send_bytes, attrs.send_bytes);
+    c.recv_bytes = std::max(c.recv_bytes, attrs.recv_bytes);
+    if (!attrs.is_root) return true;
+    c.root_task = std::min(c.root_task, task);
+    return c.root_task == task;
 }
 
 CollectiveFlow data_flow(const Collective& coll) {

@@ -203,6 +203,12 @@ std::string collective_roots(std::uint16_t call_id, std::uint64_t sequence,
 std::string left_early(std::uint16_t call_id, std::uint32_t early_task, Time first_exit,
                        std::uint32_t late_task, Time last_entry);
 
+/// Takes a member's collective attributes into `c`: the largest sizes and, as the root, the lowest
+/// task naming itself one (the first named when members come in task order, as the in-memory
+/// builder meets them). False when `task` names itself the root and a lower task already did
+/// (warned as k_collective_roots).
+bool take_member_attributes(Collective& c, std::uint32_t task, const CollectiveAttributes& attrs);
+
 /// Where a rooted collective's data flows (Gather/Reduce: to the root, Bcast/Scatter: from it);
 /// all_members for the others and for one whose root the trace does not mark.
 CollectiveFlow data_flow(const Collective& collective);

@@ -56,17 +56,10 @@ void ProgramRecorder::sent_immediately(MessageIndex m) {
     messages_[m].immediate_send = true;
 }
 
-void ProgramRecorder::joined(std::uint64_t id, const Collective& shape, std::uint32_t task,
-                             std::uint64_t join, const CollectiveAttributes* attributes) {
-    if (id == collectives_.size()) collectives_.push_back({shape, {task, join}});
-    auto& c = collectives_[id];
-    c.first = std::min(c.first, std::pair{task, join});
-    ++c.shape.member_count;
-    if (!attributes) return;
-    // As the in-memory builder: the largest sizes, the lowest task naming itself the root.
-    c.shape.send_bytes = std::max(c.shape.send_bytes, attributes->send_bytes);
-    c.shape.recv_bytes = std::max(c.shape.recv_bytes, attributes->recv_bytes);
-    if (attributes->is_root) c.shape.root_task = std::min(c.shape.root_task, task);
+void ProgramRecorder::collective(std::uint64_t id, const Collective& shape,
+                                 std::pair<std::uint32_t, std::uint64_t> lowest_member) {
+    if (id >= collectives_.size()) collectives_.resize(id + 1); // they complete in any order
+    collectives_[id] = {shape, lowest_member};
 }
 
 void ProgramRecorder::burst(ReplayThread t, Time duration) {
@@ -99,7 +92,7 @@ std::vector<CollectiveIndex> ProgramRecorder::collective_order() const {
     std::vector<CollectiveIndex> by_order(collectives_.size());
     std::iota(by_order.begin(), by_order.end(), CollectiveIndex{0});
     std::sort(by_order.begin(), by_order.end(), [&](CollectiveIndex a, CollectiveIndex b) {
-        return collectives_[a].first < collectives_[b].first;
+        return collectives_[a].lowest_member < collectives_[b].lowest_member;
     });
     std::vector<CollectiveIndex> number(collectives_.size());
     for (CollectiveIndex k = 0; k < by_order.size(); ++k) number[by_order[k]] = k;

@@ -27,9 +27,10 @@ class ProgramRecorder {
     void message(const Message& m);
     /// Message `m` is sent by an immediate send (its sender never blocks).
     void sent_immediately(MessageIndex m);
-    /// Task `task` joins collective `id` (numbered as they are met), its `join`th (from 0).
-    void joined(std::uint64_t id, const Collective& shape, std::uint32_t task, std::uint64_t join,
-                const CollectiveAttributes* attributes);
+    /// Collective `id` (numbered as they are met), its members all met: its shape (call,
+    /// communicator, sizes, root, member count) and its lowest member task's join (from 0).
+    void collective(std::uint64_t id, const Collective& shape,
+                    std::pair<std::uint32_t, std::uint64_t> lowest_member);
 
     /// A call of thread `t`, in the thread's order, once no record can change it.
     struct Call {
@@ -71,7 +72,7 @@ class ProgramRecorder {
     };
     struct RecordedCollective {
         Collective shape;
-        std::pair<std::uint32_t, std::uint64_t> first; // (lowest task, its join): the order
+        std::pair<std::uint32_t, std::uint64_t> lowest_member; // (task, its join): the order
     };
 
     std::vector<CollectiveIndex> collective_order() const;

@@ -120,8 +120,7 @@ struct Member {
 };
 
 struct StreamCollective {
-    std::uint16_t call_id = 0;
-    std::uint64_t communicator = 0;
+    Collective shape;           // the program's: call, communicator, sizes, root; members once all
     std::uint64_t sequence = 0; // from 1
     std::size_t expected = 0;
     std::vector<Member> members; // as they join
@@ -374,19 +373,15 @@ struct StreamingReplay::Impl {
         auto [it, created] = open_collectives.try_emplace({comm, seq}, next_collective);
         if (created) {
             auto& c = collectives[next_collective++];
-            c.call_id = call_id;
-            c.communicator = comm;
+            c.shape = {.call_id = call_id, .communicator = comm};
             c.sequence = seq + 1;
             c.expected = comms.at(comm).size();
         }
         auto& c = collectives.at(it->second);
-        if (c.call_id != call_id) unsupported("tasks call different collectives");
+        if (c.shape.call_id != call_id) unsupported("tasks call different collectives");
+        if (attrs) take_member_attributes(c.shape, th.task, *attrs); // roots warned on completion
         const auto member = static_cast<std::uint32_t>(c.members.size());
         const std::uint64_t id = it->second;
-        if (recorder) {
-            recorder->joined(id, Collective{.call_id = call_id, .communicator = comm}, th.task,
-                             th.joins, attrs);
-        }
         c.members.push_back({th.task, th.joins++, call.begin, call.end, attrs && attrs->is_root});
         th.steps.push_back({.kind = StepKind::join, .value = id, .member = member});
         if (c.members.size() == c.expected) open_collectives.erase(it);
@@ -521,7 +516,7 @@ struct StreamingReplay::Impl {
         StreamCollective& c = collectives.at(id);
         if (c.members[member].arrival == k_unset) {
             c.members[member].arrival = th.now;
-            if (++c.arrived == c.expected) complete(c);
+            if (++c.arrived == c.expected) complete(id, c);
         }
         const Time leave = c.members[member].leave;
         if (leave == k_unset) return false; // complete wakes it
@@ -531,19 +526,19 @@ struct StreamingReplay::Impl {
     }
 
     /// Every member has arrived: when each leaves, as the engine's ideal replay has it.
-    void complete(StreamCollective& c) {
-        // The in-memory program joins members in thread order: the lowest task naming itself the
-        // root is the root, the others naming themselves are warned about.
-        Collective shape{.call_id = c.call_id, .communicator = c.communicator};
-        for (const auto& m : c.members)
-            if (m.is_root) shape.root_task = std::min(shape.root_task, m.thread);
+    void complete(std::uint64_t id, StreamCollective& c) {
+        // The root is the lowest task naming itself one; the others naming themselves are warned
+        // about, as the in-memory program does.
+        Collective& shape = c.shape;
+        shape.member_count = static_cast<std::uint32_t>(c.members.size());
         for (const auto& m : c.members) {
             if (m.is_root && m.thread != shape.root_task) {
                 roots.add({m.thread, m.join_number},
-                          collective_roots(c.call_id, c.sequence, c.communicator, shape.root_task,
-                                           m.thread));
+                          collective_roots(shape.call_id, c.sequence, shape.communicator,
+                                           shape.root_task, m.thread));
             }
         }
+        if (recorder) recorder->collective(id, shape, lowest_member(c));
         const auto flow = collective_flow(shape, options.collectives);
         Time latest = 0, root_arrival = 0;
         for (const auto& m : c.members) {
@@ -568,27 +563,32 @@ struct StreamingReplay::Impl {
         if (flow == CollectiveFlow::all_members) note_left_early(c);
     }
 
+    /// Where the in-memory program numbers collective `c`: by its lowest member, then that
+    /// member's joins before it.
+    static std::pair<ReplayThread, std::uint64_t> lowest_member(const StreamCollective& c) {
+        const auto lowest = std::min_element(c.members.begin(), c.members.end(),
+                                             [](auto& a, auto& b) { return a.thread < b.thread; });
+        return {lowest->thread, lowest->join_number};
+    }
+
     /// As left_before_last_arrived (which meets the members in thread order), keeping the first
-    /// such collective in the in-memory program's order (by its lowest member, then that member's
-    /// joins).
+    /// such collective in the in-memory program's order.
     void note_left_early(const StreamCollective& c) {
         const Member* late = &c.members.front();
         const Member* early = late;
-        const Member* lowest = late;
         for (const auto& m : c.members) {
             if (std::pair(-m.call_begin, m.thread) < std::pair(-late->call_begin, late->thread))
                 late = &m;
             if (std::pair(m.call_end, m.thread) < std::pair(early->call_end, early->thread))
                 early = &m;
-            if (m.thread < lowest->thread) lowest = &m;
         }
         const Time last_entry = late->call_begin, first_exit = early->call_end;
         if (first_exit >= last_entry) return;
-        const std::pair key{lowest->thread, lowest->join_number};
+        const auto key = lowest_member(c);
         if (left_early_count++ == 0 || key < first_left_early_key) {
             first_left_early_key = key;
             first_left_early =
-                left_early(c.call_id, early->thread, first_exit, late->thread, last_entry);
+                left_early(c.shape.call_id, early->thread, first_exit, late->thread, last_entry);
         }
     }
 
@@ -609,14 +609,17 @@ struct StreamingReplay::Impl {
     }
 
     void trim_history(StreamThread& th) {
-        while (th.calls.size() > history && th.calls.front().reached != k_unset) {
-            record_front(th);
-            th.calls.pop_front();
-            ++th.first_call;
-        }
+        while (th.calls.size() > history && th.calls.front().reached != k_unset) forget_front(th);
     }
 
-    /// The thread's first call kept, which no record changes any more, into the program.
+    /// The thread's first call kept, which no record changes any more: into the program (when it
+    /// is kept), and forgotten.
+    void forget_front(StreamThread& th) {
+        record_front(th);
+        th.calls.pop_front();
+        ++th.first_call;
+    }
+
     void record_front(StreamThread& th) {
         if (!recorder) return;
         StreamCall& call = th.calls.front();
@@ -770,10 +773,7 @@ StreamedRun StreamingReplay::finish(const Trace& trace) {
     out.first_left_early = impl.first_left_early;
     if (impl.recorder) {
         for (auto& th : impl.threads) {
-            for (; !th.calls.empty(); ++th.first_call) {
-                impl.record_front(th);
-                th.calls.pop_front();
-            }
+            while (!th.calls.empty()) impl.forget_front(th);
             impl.recorder->burst(th.task,
                                  trace.threads[th.trace_thread].last_record - th.previous_end);
         }

@@ -5,9 +5,7 @@
 #include "replay/traced_windows.hpp"
 #include "test_support.hpp"
 
-#include <algorithm>
 #include <doctest/doctest.h>
-#include <filesystem>
 #include <fmt/format.h>
 
 using namespace popsim;
@@ -32,12 +30,6 @@ InMemory analyze_in_memory(const std::string& path, const replay::ReadOptions& r
     return m;
 }
 
-std::vector<std::string> lines(const replay::WarningLog& log) {
-    std::vector<std::string> out;
-    for (const auto& w : log.all()) out.push_back(w.line());
-    return out;
-}
-
 /// Every number the reports take from a summary, a run and an ideal run.
 void check_equal(const InMemory& m, const metrics::StreamedAnalysis& s) {
     CHECK(s.summary.runtime == m.summary.runtime);
@@ -59,14 +51,13 @@ void check_equal(const InMemory& m, const metrics::StreamedAnalysis& s) {
         CHECK(std::tie(x.useful, x.active, x.mpi, x.mpi_outside_omp, x.instructions, x.cycles) ==
               std::tie(y.useful, y.active, y.mpi, y.mpi_outside_omp, y.instructions, y.cycles));
     }
-    CHECK(lines(s.trace.warnings) == lines(m.warnings));
+    CHECK(test::warning_lines(s.trace.warnings) == test::warning_lines(m.warnings));
 }
 
 } // namespace
 
 metrics::StreamedAnalysis streamed(const std::string& path) {
-    replay::ReadOptions read;
-    read.read_labels = false;
+    const auto read = test::quiet_options();
     const metrics::IdealOptions ideal;
     return metrics::analyze_streaming(path, read, false, &ideal);
 }
@@ -99,14 +90,12 @@ TEST_CASE("streaming analysis: a rendezvous and a rooted Reduce, computed by han
     CHECK(ideal.task_useful == std::vector<Time>{12'000, 21'000, 30'000});
     CHECK(ideal.task_mpi_outside_omp == std::vector<Time>{10'000, 0, 0});
     CHECK(a.summary.runtime == 31'000);
-    replay::ReadOptions read;
-    read.read_labels = false;
+    const auto read = test::quiet_options();
     check_equal(analyze_in_memory(path, read, {}), a);
 }
 
 TEST_CASE("streaming analysis: the in-memory numbers on synthetic traces") {
-    replay::ReadOptions read;
-    read.read_labels = false;
+    const auto read = test::quiet_options();
     for (const auto& [name, description] : test::k_streaming_cases) {
         CAPTURE(name);
         const auto path = test::synth_trace(name, description);
@@ -151,8 +140,7 @@ TEST_CASE("streaming analysis: what it leaves to the in-memory analysis, it name
 
 TEST_CASE("streaming analysis: the in-memory numbers on every real trace it streams") {
     const auto root = test::shared_data("");
-    replay::ReadOptions read;
-    read.read_labels = false;
+    const auto read = test::quiet_options();
     const metrics::IdealOptions ideal;
     std::size_t streamed = 0;
     for (const auto& path : test::real_paraver_traces()) {

@@ -9,7 +9,6 @@
 #include "replay/synth.hpp"
 #include "test_support.hpp"
 
-#include <algorithm>
 #include <doctest/doctest.h>
 #include <filesystem>
 #include <fmt/format.h>
@@ -19,20 +18,8 @@ using namespace popsim::replay;
 
 namespace {
 
-ReadOptions quiet_read() {
-    ReadOptions read;
-    read.read_labels = false;
-    return read;
-}
-
 template <class A> std::vector<typename A::value_type> as_vector(const A& a) {
     return {a.begin(), a.end()};
-}
-
-std::vector<std::string> lines(const WarningLog& log) {
-    std::vector<std::string> out;
-    for (const auto& w : log.all()) out.push_back(w.line());
-    return out;
 }
 
 void check_same_program(const ReplayProgram& s, const ReplayProgram& m) {
@@ -65,15 +52,15 @@ void check_same_program(const ReplayProgram& s, const ReplayProgram& m) {
                        b.first_member, b.member_count, b.thread_barrier, b.flow));
     }
     CHECK(s.collective_members == m.collective_members);
-    CHECK(lines(s.warnings) == lines(m.warnings));
+    CHECK(test::warning_lines(s.warnings) == test::warning_lines(m.warnings));
     CHECK(s.untraced == m.untraced);
 }
 
 /// The streamed program against the in-memory one, and their replays on a contended network.
 void check_against_in_memory(const std::string& path, const ProgramOptions& options = {}) {
-    const auto streamed = stream_program(path, quiet_read(), options);
+    const auto streamed = stream_program(path, test::quiet_options(), options);
     REQUIRE(streamed.run.program.has_value());
-    const auto trace = read_paraver(path, quiet_read());
+    const auto trace = read_paraver(path, test::quiet_options());
     const auto program = build_replay_program(trace, options);
     check_same_program(*streamed.run.program, program);
     network::DimemasParameters contended;
@@ -105,7 +92,7 @@ TEST_CASE("streamed program: the operations of a small case, listed by hand") {
 1 Recv 2us from=0 size=8
 1 Send 1us to=0 size=8
 )");
-    const auto streamed = stream_program(path, quiet_read(), {});
+    const auto streamed = stream_program(path, test::quiet_options(), {});
     const auto& p = *streamed.run.program;
     using enum OpKind;
     CHECK(as_vector(p.op_kind) == std::vector<OpKind>{collective, burst, recv_post, send, burst,
@@ -148,7 +135,7 @@ TEST_CASE("streamed program: build_replay_program's on synthetic traces") {
 1 Allreduce 1us size=8
 )");
     check_against_in_memory(omp, {.threads = false});
-    CHECK_THROWS_AS(stream_program(omp, quiet_read(), {}), StreamingUnsupported);
+    CHECK_THROWS_AS(stream_program(omp, test::quiet_options(), {}), StreamingUnsupported);
     const auto halo = (test::scratch_dir("stream_program_halo") / "halo.prv").string();
     synth::write_paraver(synth::halo_exchange(8, 300), halo);
     check_against_in_memory(halo);
@@ -160,7 +147,7 @@ TEST_CASE("streamed program: build_replay_program's on every real trace that str
     for (const auto& path : test::real_paraver_traces()) {
         CAPTURE(path);
         try {
-            stream_program(path, quiet_read(), {});
+            stream_program(path, test::quiet_options(), {});
         } catch (const std::exception& e) {
             MESSAGE(fmt::format("{}: {}", path.substr(root.size()), e.what()));
             continue;
