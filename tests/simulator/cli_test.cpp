@@ -148,6 +148,39 @@ TEST_CASE("cli: whatif sweeps the cross product and writes one row per configura
           j["ideal_runtime_ns"].get<double>());
 }
 
+TEST_CASE("cli: simulate and whatif stream the program, or build it in memory, alike") {
+    const auto dir = test::scratch_dir("cli_program_pass");
+    const auto trace = test::shared_data("epoch/epoch_2proc.prv.gz");
+    const auto json = (dir / "r.json").string();
+    constexpr std::int64_t k_dimemas_ideal = 11504370091; // Dimemas 5.5.0, dimemas_results.csv
+    for (const std::string in_memory : {"", " --in-memory"}) {
+        CAPTURE(in_memory);
+        REQUIRE(run_popsim("simulate " + trace + in_memory + " --json " + json).status == 0);
+        auto j = read_json(json);
+        CHECK(j["predicted_runtime_ns"] == k_dimemas_ideal);
+        CHECK(j["program_pass"]["streamed"] == in_memory.empty());
+        CHECK(j["program_pass"]["in_memory_because"].is_null());
+        REQUIRE(
+            run_popsim("whatif " + trace + in_memory + " --latency 0,5us --json " + json).status ==
+            0);
+        j = read_json(json);
+        CHECK(j["ideal_runtime_ns"] == k_dimemas_ideal);
+        CHECK(j["configurations"][0]["predicted_runtime_ns"] == k_dimemas_ideal);
+        CHECK(j["program_pass"]["streamed"] == in_memory.empty());
+    }
+    // -o writes the trace's own records: the trace is read into memory.
+    REQUIRE(run_popsim("simulate " + trace + " -o " + (dir / "s.prv").string() + " --json " + json)
+                .status == 0);
+    CHECK(read_json(json)["program_pass"]["streamed"] == false);
+    // An OpenMP trace needs the in-memory program, and the report says why.
+    REQUIRE(run_popsim("simulate " + test::shared_data("hpcg-hybrid/hpcg_2x2.prv.gz") +
+                       " --quiet --json " + json)
+                .status == 0);
+    const auto pass = read_json(json)["program_pass"];
+    CHECK(pass["streamed"] == false);
+    CHECK(pass["in_memory_because"].get<std::string>().find("OpenMP") != std::string::npos);
+}
+
 TEST_CASE("cli: task-to-node mappings") {
     // 4 ranks, 2 per node. Rank 0 sends 1 MiB to rank 1 and rank 2 to rank 3 at 0, 1 ms each at
     // 1000 MiB/s. Filled (nodes {0,0,1,1}) both messages stay inside a node: instantaneous, runtime
