@@ -84,43 +84,54 @@ Time HybridRun::non_mpi(std::size_t p) const {
     return m.useful_outside_omp() + m.omp_region;
 }
 
-HybridRun hybrid_run(const replay::Trace& trace) {
-    return hybrid_run(trace, thread_breakdowns(trace));
+void HybridRun::set_shape(const replay::Trace& trace) {
+    path = trace.path;
+    processes = trace.task_count();
+    total_threads = static_cast<std::uint32_t>(trace.thread_count());
+    threads_per_process =
+        trace.header.applications.empty() ? 1 : trace.header.applications[0].tasks[0].threads;
+    master.clear();
+    for (const auto first : trace.first_threads()) master.push_back(first);
+    process_of.assign(total_threads, 0);
+    for (std::uint32_t p = 0; p < processes; ++p)
+        for (std::uint32_t t = master[p]; t < threads_end(p); ++t) process_of[t] = p;
+    region_time.assign(processes, 0);
+    omp_load_imbalance.assign(processes, 0);
+    omp_scheduling.assign(processes, 0);
 }
 
-HybridRun hybrid_run(const replay::Trace& trace, std::vector<ThreadBreakdown> threads) {
+std::size_t HybridRun::add_region(std::uint32_t process, std::uint64_t region, Time length,
+                                  std::span<const Time> useful) {
+    region_time[process] += length;
+    Time useful_sum = 0, useful_max = 0, least_idle = length;
+    for (const Time u : useful) {
+        useful_sum += u;
+        useful_max = std::max(useful_max, u);
+        least_idle = std::min(least_idle, length - u);
+    }
+    const auto n = static_cast<Time>(useful.size());
+    // Load imbalance: sum(idle - least idle) = n length - useful sum - n least idle.
+    omp_load_imbalance[process] += n * length - useful_sum - n * least_idle;
+    omp_scheduling[process] += n * least_idle;
+    region_instances.push_back({process, region, length,
+                                static_cast<double>(useful_sum) / static_cast<double>(n),
+                                useful_max});
+    return region_instances.size() - 1;
+}
+
+HybridRun hybrid_run(const replay::Trace& trace) {
     HybridRun run;
-    run.path = trace.path;
-    run.processes = trace.task_count();
-    run.threads = std::move(threads);
-    run.total_threads = static_cast<std::uint32_t>(run.threads.size());
-    run.threads_per_process =
-        trace.header.applications.empty() ? 1 : trace.header.applications[0].tasks[0].threads;
-    for (const auto first : trace.first_threads()) run.master.push_back(first);
-    run.process_of.resize(run.total_threads);
+    run.set_shape(trace);
+    run.threads = thread_breakdowns(trace);
+    std::vector<Time> useful;
     for (std::uint32_t p = 0; p < run.processes; ++p) {
-        const std::uint32_t end = p + 1 < run.processes ? run.master[p + 1] : run.total_threads;
-        for (std::uint32_t t = run.master[p]; t < end; ++t) run.process_of[t] = p;
-        run.regions.push_back(parallel_regions(trace.threads[run.master[p]], trace.end_time()));
-        Time imbalance = 0, scheduling = 0;
-        for (const auto& [b, e] : run.regions.back()) {
-            std::vector<Time> idle;
-            Time useful_sum = 0, useful_max = 0;
-            for (std::uint32_t t = run.master[p]; t < end; ++t) {
-                const Time useful = useful_between(trace.threads[t], b, e);
-                idle.push_back((e - b) - useful);
-                useful_sum += useful;
-                useful_max = std::max(useful_max, useful);
-            }
-            const Time least = *std::min_element(idle.begin(), idle.end());
-            for (Time i : idle) imbalance += i - least;
-            scheduling += static_cast<Time>(idle.size()) * least;
-            run.region_instances.push_back(
-                {p, region_key(trace.threads[run.master[p]], b), e - b,
-                 static_cast<double>(useful_sum) / static_cast<double>(idle.size()), useful_max});
+        const auto& master = trace.threads[run.master[p]];
+        for (const auto& [b, e] : parallel_regions(master, trace.end_time())) {
+            useful.clear();
+            for (std::uint32_t t = run.master[p]; t < run.threads_end(p); ++t)
+                useful.push_back(useful_between(trace.threads[t], b, e));
+            run.add_region(p, region_key(master, b), e - b, useful);
         }
-        run.omp_load_imbalance.push_back(imbalance);
-        run.omp_scheduling.push_back(scheduling);
     }
     for (const auto& t : run.threads) run.runtime = std::max(run.runtime, t.active);
     return run;
@@ -134,8 +145,7 @@ OpenMpEfficiencies openmp_efficiencies(const HybridRun& r) {
     e.omp_region = 1 - mean_over(r.processes, [&](std::size_t p) {
                            // A process's threads follow its master (linear in threads: a trace
                            // may have millions of one-thread processes).
-                           const std::uint32_t end =
-                               p + 1 < r.processes ? r.master[p + 1] : r.total_threads;
+                           const std::uint32_t end = r.threads_end(p);
                            double omp_useful = 0;
                            for (std::uint32_t t = r.master[p]; t < end; ++t)
                                omp_useful += as_double(r.threads[t].useful_in_omp);
@@ -264,11 +274,10 @@ TalpEfficiencies talp(const HybridRun& r) {
            scheduling = 0;
     double min_mpi_per_cpu = std::numeric_limits<double>::max();
     for (std::uint32_t p = 0; p < r.processes; ++p) {
-        const std::uint32_t end = p + 1 < r.processes ? r.master[p + 1] : r.total_threads;
+        const std::uint32_t end = r.threads_end(p);
         const double cpus = end - r.master[p];
         const double master_mpi_out = as_double(r.threads[r.master[p]].mpi_outside_omp);
-        double region_time = 0;
-        for (const auto& [b, e] : r.regions[p]) region_time += as_double(e - b);
+        const double region_time = as_double(r.region_time[p]);
         double process_mpi = 0;
         for (std::uint32_t t = r.master[p]; t < end; ++t) {
             useful += as_double(r.threads[t].useful);

@@ -15,6 +15,7 @@
 #include "metrics/trace_summary.hpp"
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -35,8 +36,7 @@ struct HybridRun {
         return static_cast<std::uint32_t>(t) - master[process_of[t]];
     }
     std::optional<IdealRun> ideal; // from the ideal-network replay
-    std::vector<std::vector<std::pair<Time, Time>>>
-        regions; // per process: its master's parallel regions
+    std::vector<Time> region_time; // per process: the length of its master's parallel regions
     /// Per process, TALP's split of its threads' idle time inside parallel regions: per region
     /// instance, with idle_j = region length - useful of thread j, load imbalance = sum(idle_j -
     /// min idle) and scheduling = threads x min idle.
@@ -57,11 +57,21 @@ struct HybridRun {
     /// PyPOP's "Total Non-MPI Runtime" of a process: serial useful + OpenMP region time of its
     /// master.
     Time non_mpi(std::size_t process) const;
+    /// The threads of `process`: [master[process], its end).
+    std::uint32_t threads_end(std::size_t process) const {
+        return process + 1 < processes ? master[process + 1] : total_threads;
+    }
+
+    /// Sets the processes and threads from the trace's header and names; no region yet.
+    void set_shape(const replay::Trace& trace);
+    /// One execution of a parallel region of `region` (its key, RegionInstance) on `process`,
+    /// with `useful[k]` the useful time in it of the process's thread k: into the region time,
+    /// the instances and TALP's split. Returns the instance's index.
+    std::size_t add_region(std::uint32_t process, std::uint64_t region, Time length,
+                           std::span<const Time> useful);
 };
 
 HybridRun hybrid_run(const replay::Trace& trace);
-/// The same with the threads' breakdowns already made (a streamed trace keeps no states).
-HybridRun hybrid_run(const replay::Trace& trace, std::vector<ThreadBreakdown> threads);
 
 struct OpenMpEfficiencies {
     double omp_region = 1;

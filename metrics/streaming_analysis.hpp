@@ -29,8 +29,8 @@ struct StreamedAnalysis {
 /// Reads the trace, summarises it and, with `ideal`, replays it on the ideal network as it reads
 /// (summary.ideal and run.ideal are set). The replay's warnings go to `trace.warnings` after the
 /// reader's. Throws replay::StreamingUnsupported where only the in-memory analysis reproduces
-/// what it would compute (OpenMP regions, spans with tracing off, records it re-pairs or leaves
-/// out, cut traces, dependency cycles), replay::TraceError for a bad trace.
+/// what it would compute (spans with tracing off, records it re-pairs or leaves out, OpenMP
+/// records out of time order, cut traces, dependency cycles), replay::TraceError for a bad trace.
 /// `whole_trace`: as summarize's (with `ideal`, it must be ideal->program.whole_trace).
 StreamedAnalysis analyze_streaming(const std::string& path, const replay::ReadOptions& read,
                                    bool whole_trace, const IdealOptions* ideal);

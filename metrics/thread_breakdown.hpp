@@ -28,6 +28,9 @@ std::vector<ThreadBreakdown> thread_breakdowns(const replay::Trace& trace);
 
 /// Whether events of `type` open and close what counts as "in OpenMP" (the stack above).
 bool is_openmp_stack_type(std::uint32_t type);
+/// The place of `type` among the stack's types (in the order above): changes at one time apply
+/// in that order. Only for stack types.
+std::uint8_t openmp_stack_order(std::uint32_t type);
 
 /// Whether a thread in Paraver state `state` is active (PyPOP's runtime): any state but Idle,
 /// Tracing disabled and the gaps no record covers.

@@ -111,6 +111,26 @@ inline constexpr std::pair<const char*, const char*> k_streaming_cases[] = {
 )"},
 };
 
+// S1 OpenMP example (metrics-reference §3.2): 1 process x 3 threads, T = 16 s, serial useful 4 s on
+// the master, a 12 s parallel region with useful 9, 9 and 6 s (the rest waiting in a barrier).
+inline constexpr const char* k_omp_example = R"(ranks 1 threads 3
+0.0 compute 4s
+0.0 event 60000001 1
+0.0 compute 9s
+0.0 state 5 3s
+0.0 event 60000001 0
+0.1 at 4s
+0.1 event 60000018 1
+0.1 compute 9s
+0.1 state 5 3s
+0.1 event 60000018 0
+0.2 at 4s
+0.2 event 60000018 1
+0.2 compute 6s
+0.2 state 5 6s
+0.2 event 60000018 0
+)";
+
 /// Reading options for tests: the .pcf labels are not read.
 inline replay::ReadOptions quiet_options() {
     replay::ReadOptions options;

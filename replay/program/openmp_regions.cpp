@@ -7,20 +7,20 @@
 
 namespace popsim::replay {
 
+std::optional<std::pair<Time, Time>> RegionEdges::event(Time time, std::uint64_t value) {
+    if (value != 0 && !open_) open_ = time;
+    if (value != 0 || !open_) return std::nullopt;
+    return std::pair{*std::exchange(open_, std::nullopt), time};
+}
+
 Intervals parallel_regions(const ThreadTimeline& master, Time trace_end) {
     Intervals regions;
     const auto* s = master.series(extrae::k_omp_parallel);
     if (!s) return regions;
-    constexpr Time k_closed = -1;
-    Time open = k_closed;
-    for (std::size_t i = 0; i < s->time.size(); ++i) {
-        if (s->value[i] != 0 && open == k_closed) open = s->time[i];
-        if (s->value[i] == 0 && open != k_closed) {
-            regions.emplace_back(open, s->time[i]);
-            open = k_closed;
-        }
-    }
-    if (open != k_closed) regions.emplace_back(open, trace_end);
+    RegionEdges edges;
+    for (std::size_t i = 0; i < s->time.size(); ++i)
+        if (const auto region = edges.event(s->time[i], s->value[i])) regions.push_back(*region);
+    if (const auto open = edges.open()) regions.emplace_back(*open, trace_end);
     return regions;
 }
 
@@ -30,13 +30,13 @@ bool inside(Time t, const Intervals& intervals) {
     return it != intervals.begin() && t < std::prev(it)->second;
 }
 
-namespace {
-
 bool waits_for_work(std::uint8_t state) {
     using namespace extrae;
     return state == k_state_idle || state == k_state_not_created ||
            state == k_state_synchronization || state == k_state_fork_join || state == k_no_state;
 }
+
+namespace {
 
 /// The first index in the sorted `begins` at or after `t`.
 template <class C> std::size_t first_at_or_after(const C& begins, Time t) {

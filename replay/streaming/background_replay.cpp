@@ -12,7 +12,7 @@ void BackgroundReplay::entered(ThreadIndex thread, Time time, std::uint16_t id) 
     background_.entered(thread, time, id);
 }
 void BackgroundReplay::state(ThreadIndex thread, Time begin, Time end, std::uint8_t value) {
-    if (StreamingReplay::reads_state(value)) background_.state(thread, begin, end, value);
+    if (replay_.reads_state(thread, value)) background_.state(thread, begin, end, value);
 }
 void BackgroundReplay::call(ThreadIndex thread, const ObservedCall& call) {
     background_.call(thread, call);

@@ -3,9 +3,11 @@
 #include "replay/extrae_events.hpp"
 #include "replay/program/call_roles.hpp"
 #include "replay/program/mpi_calls.hpp"
+#include "replay/program/openmp_regions.hpp"
 #include "replay/streaming/program_recorder.hpp"
 
 #include <algorithm>
+#include <array>
 #include <boost/container/small_vector.hpp>
 #include <fmt/format.h>
 #include <queue>
@@ -61,14 +63,49 @@ struct PendingRole {
 };
 
 /// An operation of the program (replay_program.hpp), with `enter` standing for the call's
-/// receive posts: they all happen when the thread reaches the call.
-enum class StepKind : std::uint8_t { burst, enter, send, wait, join };
+/// receive posts: they all happen when the thread reaches the call; `fork` and `thread_join` for
+/// a parallel region's barriers among the task's threads.
+enum class StepKind : std::uint8_t { burst, enter, send, wait, join, fork, thread_join };
 struct Step {
     StepKind kind;
     std::uint64_t value; // burst: duration; enter: call number; wait: how many messages (in
-                         // wait_messages); join: collective id
+                         // wait_messages); join: collective id; thread_join: the longest work of
+                         // a worker thread in the region
     StreamMessage* message = nullptr; // send: its message
     std::uint32_t member = 0;         // join: the thread's place among the collective's members
+    bool in_region = false;           // of a call begun in a parallel region
+};
+
+/// A parallel region of a task's first thread, from its entry until its barriers are emitted.
+struct StreamRegion {
+    Time begin = 0, end = k_unset; // end: once its exit is read
+    Time arrival = 0;              // the first thread's at the join, from its states
+    Time last_arrival = 0;         // the latest at the join of the other threads, and the entry
+    Time workers_work = 0;         // the longest work of another thread in it
+    Time last_call_end = k_unset;  // of the first thread's last call begun in it
+    bool forked = false;
+};
+
+/// A thread's latest two states that do work (not waits_for_work): enough to find when it
+/// reached a region's join once the region's exit is read (at most one state begins there).
+class RecentWork {
+  public:
+    void add(Time begin, Time end) {
+        states_[0] = states_[1];
+        states_[1] = {begin, end};
+    }
+    /// As barrier_arrival, from the states: the end of the latest that begins in the region
+    /// before its end, clipped to it; the region's entry when there is none.
+    Time arrival(Time begin, Time end) const {
+        for (auto it = states_.rbegin(); it != states_.rend(); ++it) {
+            if (it->first == k_unset || it->first >= end) continue;
+            return std::max(begin, std::min(it->second, end));
+        }
+        return begin;
+    }
+
+  private:
+    std::array<std::pair<Time, Time>, 2> states_{{{k_unset, k_unset}, {k_unset, k_unset}}};
 };
 
 struct StreamThread {
@@ -85,11 +122,16 @@ struct StreamThread {
     std::deque<Step> steps;
     std::deque<StreamMessage*> wait_messages;
     std::uint64_t joins = 0; // collectives joined so far (the in-memory program's order)
+    RegionEdges region_edges;
+    std::deque<StreamRegion> regions; // begun, their barriers not yet emitted
+    bool fork_join = false;           // the task's other threads are replayed in its regions
     Time now = 0;
     Time step_begin = 0;
+    Time fork_time = 0; // when it left the fork of its current region
     bool step_begun = false;
     bool scheduled = false;
     ThreadTimes times;
+    Time mpi_outside_omp = 0;
 
     StreamCall& call(std::uint64_t number) { return calls[number - first_call]; }
 };
@@ -157,6 +199,9 @@ struct StreamingReplay::Impl {
     const ProgramOptions options;
     std::vector<ReplayThread> thread_of_trace; // k_none for threads not replayed
     std::vector<StreamThread> threads;         // one per task
+    std::vector<ThreadIndex> task_threads;     // task k: [task_threads[k], task_threads[k + 1])
+    std::vector<bool> tracks_work;             // per trace thread: in a task with fork/join
+    std::vector<RecentWork> work;              // per trace thread, when any tracks it
     std::size_t history;                       // calls kept per thread once replayed
     ProgramCommunicators communicators;
     std::map<std::pair<std::uint64_t, std::uint32_t>, std::uint64_t> sequence; // (comm, task)
@@ -194,12 +239,21 @@ struct StreamingReplay::Impl {
         if (communicators.foreign > 0) unsupported("communicator lines name foreign tasks");
         thread_of_trace.assign(t.thread_count(), k_none);
         const auto first = t.first_threads();
+        task_threads.assign(first.begin(), first.end());
+        task_threads.push_back(static_cast<ThreadIndex>(t.thread_count()));
+        tracks_work.assign(t.thread_count(), false);
         threads.resize(tasks);
         for (std::uint32_t task = 0; task < tasks; ++task) {
             thread_of_trace[first[task]] = task;
             threads[task].trace_thread = first[task];
             threads[task].task = task;
+            // As build_replay_program: a task's other threads are replayed in its regions.
+            threads[task].fork_join = o.threads && task_threads[task + 1] - first[task] > 1;
+            for (ThreadIndex th = first[task]; th < task_threads[task + 1]; ++th)
+                tracks_work[th] = threads[task].fork_join;
         }
+        if (std::find(tracks_work.begin(), tracks_work.end(), true) != tracks_work.end())
+            work.resize(t.thread_count());
         if (keep_program) recorder.emplace(first);
         // Enough for an Irecv posted many calls before its message is sent; a record referring
         // further back sends the trace to the in-memory replay.
@@ -300,17 +354,109 @@ struct StreamingReplay::Impl {
             const bool waits = std::any_of(th.pending.begin(), th.pending.end(),
                                            [&](auto& r) { return r.time <= call.end; });
             if (waits) break;
-            emit(th, th.next_emit++);
+            const bool in_region = pass_regions_before(th, call);
+            emit(th, th.next_emit++, in_region);
         }
+        if (th.next_emit == th.first_call + th.calls.size()) pass_ended_regions(th);
         schedule(t);
+    }
+
+    // --- parallel regions ---------------------------------------------------------------------
+
+    void refuse_earlier(Time time) const {
+        if (time < watermark) unsupported("OpenMP records are not in time order");
+    }
+
+    /// The task's first thread's region events (60000001), as RegionEdges reads them.
+    void region_event(ReplayThread t, Time time, std::uint64_t value) {
+        StreamThread& th = threads[t];
+        const bool was_open = th.region_edges.open().has_value();
+        if (const auto region = th.region_edges.event(time, value)) {
+            close_region(th, region->second);
+            wake_at(time, t);
+        } else if (!was_open && th.region_edges.open()) {
+            if (th.fork_join && recorder)
+                unsupported(
+                    "OpenMP regions with several threads: their program is built in memory");
+            th.regions.push_back({.begin = time});
+        }
+    }
+
+    /// The region's exit at `end` is read, and every state before it: when each of the task's
+    /// threads reached the join, as barrier_arrival has it (the first thread's calls are added
+    /// as they are emitted).
+    void close_region(StreamThread& th, Time end) {
+        StreamRegion& r = th.regions.back();
+        r.end = end;
+        if (!th.fork_join) return;
+        const ThreadIndex first = task_threads[th.task];
+        r.arrival = work[first].arrival(r.begin, end);
+        r.last_arrival = r.begin;
+        for (ThreadIndex w = first + 1; w < task_threads[th.task + 1]; ++w) {
+            const Time arrival = work[w].arrival(r.begin, end);
+            r.workers_work = std::max(r.workers_work, arrival - r.begin);
+            r.last_arrival = std::max(r.last_arrival, arrival);
+        }
+    }
+
+    /// Emits the barriers of the regions before `call`; returns whether the call lies in a region
+    /// (also when the region's exit is not read yet: the call ended before it).
+    bool pass_regions_before(StreamThread& th, const StreamCall& call) {
+        while (!th.regions.empty()) {
+            StreamRegion& r = th.regions.front();
+            if (call.begin < r.begin) return false;
+            fork(th, r);
+            if (r.end == k_unset || call.begin < r.end) {
+                r.last_call_end = call.end;
+                return true;
+            }
+            join(th, r);
+            th.regions.pop_front();
+        }
+        return false;
+    }
+
+    /// Every call read is emitted: emits the barriers of the regions whose exit is read, unless
+    /// the thread is in a call begun before that exit.
+    void pass_ended_regions(StreamThread& th) {
+        while (!th.regions.empty()) {
+            StreamRegion& r = th.regions.front();
+            if (r.end == k_unset || (th.in_call && th.entered_at < r.end)) return;
+            fork(th, r);
+            join(th, r);
+            th.regions.pop_front();
+        }
+    }
+
+    void fork(StreamThread& th, StreamRegion& r) {
+        if (std::exchange(r.forked, true) || !th.fork_join) return;
+        put_burst(th, r.begin - th.previous_end);
+        th.previous_end = std::max(th.previous_end, r.begin);
+        th.steps.push_back({StepKind::fork, 0});
+    }
+
+    /// As build_replay_program: the first thread computes until its own arrival, waits at the
+    /// join for the others' work, then replays the traced time from the last arrival to the
+    /// region's exit.
+    void join(StreamThread& th, const StreamRegion& r) {
+        if (!th.fork_join) return;
+        Time arrival = r.arrival;
+        if (r.last_call_end != k_unset)
+            arrival = std::max(arrival, std::min(r.last_call_end, r.end));
+        put_burst(th, arrival - th.previous_end);
+        th.previous_end = std::max(th.previous_end, arrival);
+        th.steps.push_back({StepKind::thread_join, static_cast<std::uint64_t>(r.workers_work)});
+        put_burst(th, r.end - std::max(r.last_arrival, arrival));
+        th.previous_end = std::max(th.previous_end, r.end);
     }
 
     // --- the program --------------------------------------------------------------------------
 
-    void emit(StreamThread& th, std::uint64_t number) {
+    void emit(StreamThread& th, std::uint64_t number, bool in_region) {
         StreamCall& call = th.call(number);
         call.burst_before = call.begin - th.previous_end;
         put_burst(th, call.burst_before);
+        const std::size_t first_step = th.steps.size();
         th.previous_end = call.end;
         th.steps.push_back({StepKind::enter, number});
         for (auto* list : {&call.posts, &call.sends, &call.completions})
@@ -342,6 +488,8 @@ struct StreamingReplay::Impl {
         } else if (cls == CallClass::init && options.init_barrier) {
             call.collective = join(th, k_mpi_barrier, nullptr, call);
         }
+        for (std::size_t i = first_step; i < th.steps.size(); ++i)
+            th.steps[i].in_region = in_region;
         call.emitted = true;
         std::vector<StreamMessage*>().swap(call.sends);
         std::vector<StreamMessage*>().swap(call.completions);
@@ -416,14 +564,20 @@ struct StreamingReplay::Impl {
     /// The thread leaves its current step at `at`: an MPI operation's time counts as waiting (a
     /// burst's is useful; the posts at a call's entry take none).
     void finish_step(StreamThread& th, Time at) {
-        switch (th.steps.front().kind) {
+        const Step& step = th.steps.front();
+        switch (step.kind) {
         case StepKind::burst:
             th.times.useful += at - th.step_begin;
             break;
         case StepKind::enter:
             break;
+        case StepKind::fork:
+        case StepKind::thread_join:
+            th.times.fork_join += at - th.step_begin;
+            break;
         default:
             th.times.waiting += at - th.step_begin;
+            if (!step.in_region) th.mpi_outside_omp += at - th.step_begin;
             break;
         }
         if (th.steps.front().kind != StepKind::enter) th.times.end = at;
@@ -454,6 +608,15 @@ struct StreamingReplay::Impl {
             return wait(th, step.value);
         case StepKind::join:
             return arrive(th, step.value, step.member);
+        case StepKind::fork:
+            // The other threads left the last join with it: they are never later here.
+            th.fork_time = th.now;
+            finish_step(th, th.now);
+            return true;
+        case StepKind::thread_join:
+            finish_step(th,
+                        std::max(th.now, add_times(th.fork_time, static_cast<Time>(step.value))));
+            return true;
         }
         return false;
     }
@@ -669,9 +832,13 @@ void StreamingReplay::entered(ThreadIndex thread, Time time, std::uint16_t id) {
     if (can_play(call_class(id), Role::send)) th.open_send = impl_->open_sends.insert(time);
 }
 
-void StreamingReplay::state(ThreadIndex, Time, Time, std::uint8_t value) {
-    if (value == extrae::k_state_tracing_disabled && !impl_->options.whole_trace)
+void StreamingReplay::state(ThreadIndex thread, Time begin, Time end, std::uint8_t value) {
+    auto& impl = *impl_;
+    if (value == extrae::k_state_tracing_disabled && !impl.options.whole_trace)
         unsupported("tracing is disabled for a while");
+    if (!impl.tracks_work[thread] || waits_for_work(value)) return;
+    impl.refuse_earlier(begin);
+    impl.work[thread].add(begin, end);
 }
 
 void StreamingReplay::call(ThreadIndex thread, const ObservedCall& c) {
@@ -688,14 +855,18 @@ void StreamingReplay::call(ThreadIndex thread, const ObservedCall& c) {
     impl_->wake_at(c.end, t);
 }
 
-void StreamingReplay::event(ThreadIndex, Time, std::uint32_t type, std::uint64_t) {
-    // Without threads, the in-memory program's bursts span the regions, as here.
-    if (type == extrae::k_omp_parallel && impl_->options.threads)
-        unsupported("the trace has OpenMP parallel regions");
+void StreamingReplay::event(ThreadIndex thread, Time time, std::uint32_t type,
+                            std::uint64_t value) {
+    auto& impl = *impl_;
+    const ReplayThread t = impl.thread_of_trace[thread];
+    if (type != extrae::k_omp_parallel || t == k_none) return; // regions are the first thread's
+    impl.refuse_earlier(time);
+    impl.region_event(t, time, value);
 }
 
-bool StreamingReplay::reads_state(std::uint8_t value) {
-    return value == extrae::k_state_tracing_disabled;
+bool StreamingReplay::reads_state(ThreadIndex thread, std::uint8_t value) const {
+    return value == extrae::k_state_tracing_disabled ||
+           (impl_->tracks_work[thread] && !waits_for_work(value));
 }
 
 bool StreamingReplay::reads_event(std::uint32_t type) {
@@ -745,6 +916,8 @@ StreamedRun StreamingReplay::finish(const Trace& trace) {
     if (trace.cut_at_end) unsupported("the trace is cut or truncated at its end");
     impl.watermark = std::numeric_limits<Time>::max(); // every record is read
     impl.forget_left_sends();
+    for (auto& th : impl.threads)
+        if (th.region_edges.open()) impl.close_region(th, trace.end_time());
     for (ReplayThread t = 0; t < impl.threads.size(); ++t) {
         auto& th = impl.threads[t];
         th.in_call = false;
@@ -757,6 +930,7 @@ StreamedRun StreamingReplay::finish(const Trace& trace) {
         if (!th.steps.empty())
             unsupported("the replay deadlocks or a collective misses members (handled in memory)");
         out.tasks.push_back(th.times);
+        out.task_mpi_outside_omp.push_back(th.mpi_outside_omp);
         out.runtime = std::max(out.runtime, th.times.end);
     }
     if (!impl.open_collectives.empty() || !impl.collectives.empty())

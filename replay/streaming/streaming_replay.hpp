@@ -7,9 +7,12 @@
 // earlier in the trace: a call's operations are made once the file has passed its end (all its
 // records are read by then), and each thread runs them as far as their dependencies are known.
 // The program is the in-memory one's (replay_program.hpp) operation for operation, so the times
-// are equal to the ns. What that program does in rarer cases (OpenMP threads, spans with tracing
-// off, records left out or re-paired, collectives cut short, dependency cycles) is not streamed:
-// StreamingUnsupported says which, and the caller replays the trace in memory.
+// are equal to the ns. OpenMP worker threads are not replayed one by one: between a region's fork
+// and join they only compute, so the join waits for the longest of their work, known once the
+// file has passed the region's exit. What that program does in rarer cases (spans with tracing
+// off, records left out or re-paired, collectives cut short, dependency cycles, worker threads
+// calling MPI, the written-down program of OpenMP threads) is not streamed: StreamingUnsupported
+// says which, and the caller replays the trace in memory.
 //
 // Example (the reader feeds it as a TimelineObserver; metrics/streaming_analysis.hpp drives it):
 //   StreamingReplay replay(trace, options);
@@ -38,7 +41,10 @@ class StreamingUnsupported : public std::runtime_error {
 };
 
 struct StreamedRun {
-    std::vector<ThreadTimes> tasks; // per MPI task, its (only) replay thread
+    std::vector<ThreadTimes> tasks; // per MPI task, its first thread's
+    /// Per MPI task, its first thread's time in the MPI calls it began outside parallel regions
+    /// (IdealRun::task_mpi_outside_omp).
+    std::vector<Time> task_mpi_outside_omp;
     Time runtime = 0;
     /// Collectives whose members left, in the trace, before the last one arrived (as
     /// left_before_last_arrived), and the first of them in the in-memory program's order.
@@ -64,9 +70,9 @@ class StreamingReplay final : public TimelineObserver {
     void comm(ThreadIndex sender, ThreadIndex receiver, const CommRecord& record,
               std::uint64_t number) override;
     void reached(Time time) override;
-    /// Whether it reads states of this value and events of this type (the others can be left
-    /// out of what it is given).
-    static bool reads_state(std::uint8_t value);
+    /// Whether it reads states of this value on this thread and events of this type (the others
+    /// can be left out of what it is given). Safe to ask from another thread.
+    bool reads_state(ThreadIndex thread, std::uint8_t value) const;
     static bool reads_event(std::uint32_t type);
 
     /// After the last record (the reader's builder finished `trace`): the last bursts and the

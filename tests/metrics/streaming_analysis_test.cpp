@@ -50,6 +50,19 @@ void check_equal(const InMemory& m, const metrics::StreamedAnalysis& s) {
         const auto &x = s.run.threads[t], &y = m.run.threads[t];
         CHECK(std::tie(x.useful, x.active, x.mpi, x.mpi_outside_omp, x.instructions, x.cycles) ==
               std::tie(y.useful, y.active, y.mpi, y.mpi_outside_omp, y.instructions, y.cycles));
+        CHECK(std::tie(x.useful_in_omp, x.omp_region) == std::tie(y.useful_in_omp, y.omp_region));
+    }
+    CHECK(std::tie(s.run.path, s.run.processes, s.run.threads_per_process, s.run.master,
+                   s.run.process_of) == std::tie(m.run.path, m.run.processes,
+                                                 m.run.threads_per_process, m.run.master,
+                                                 m.run.process_of));
+    CHECK(std::tie(s.run.region_time, s.run.omp_load_imbalance, s.run.omp_scheduling) ==
+          std::tie(m.run.region_time, m.run.omp_load_imbalance, m.run.omp_scheduling));
+    REQUIRE(s.run.region_instances.size() == m.run.region_instances.size());
+    for (std::size_t i = 0; i < s.run.region_instances.size(); ++i) {
+        const auto &x = s.run.region_instances[i], &y = m.run.region_instances[i];
+        CHECK(std::tie(x.process, x.region, x.length, x.mean_useful, x.max_useful) ==
+              std::tie(y.process, y.region, y.length, y.mean_useful, y.max_useful));
     }
     CHECK(test::warning_lines(s.trace.warnings) == test::warning_lines(m.warnings));
 }
@@ -106,6 +119,106 @@ TEST_CASE("streaming analysis: the in-memory numbers on synthetic traces") {
     check_equal(analyze_in_memory(halo, read, {}), streamed(halo));
 }
 
+TEST_CASE("streaming analysis: a hybrid run, computed by hand") {
+    // Rank 0's master computes 0-1 s, opens a parallel region at 1 s, computes 1-3 s, calls
+    // MPI_Barrier in the region (3-4 s), closes it at 4 s and calls MPI_Allreduce (4-5 s); its
+    // worker runs an outlined function 1-3.5 s. Rank 1 computes 0-2 s, Barrier 2-3 s, computes
+    // 3-4 s, Allreduce 4-5 s.
+    const auto path = test::synth_trace("streaming_hybrid_hand", R"(ranks 2 threads 2
+0.0 compute 1s
+0.0 event 60000001 1
+0.0 compute 2s
+0.0 Barrier 1s
+0.0 event 60000001 0
+0.0 Allreduce 1s
+0.1 at 1s
+0.1 event 60000018 3
+0.1 compute 2500ms
+0.1 event 60000018 0
+1.0 compute 2s
+1.0 Barrier 1s
+1.0 compute 1s
+1.0 Allreduce 1s
+)");
+    const auto a = streamed(path);
+    constexpr Time s = k_ns_per_s, ms = s / 1000;
+    // Thread breakdowns: the master is in OpenMP 1-4 s (useful 2 s of it) and in MPI outside it
+    // only in the Allreduce; the worker is in OpenMP 1-3.5 s, all useful.
+    const auto& master = a.run.threads[0];
+    CHECK(std::tie(master.omp_region, master.useful_in_omp, master.mpi, master.mpi_outside_omp) ==
+          std::tuple(3 * s, 2 * s, 2 * s, 1 * s));
+    const auto& worker = a.run.threads[1];
+    CHECK(std::tie(worker.omp_region, worker.useful_in_omp, worker.useful) ==
+          std::tuple(2500 * ms, 2500 * ms, 2500 * ms));
+    // The region (3 s): useful 2 and 2.5 s, idle 1 and 0.5 s: load imbalance 0.5 s, scheduling
+    // 2 x 0.5 s; the master runs no outlined function, so the region is keyed by its value, 1.
+    REQUIRE(a.run.region_instances.size() == 1);
+    const auto& region = a.run.region_instances[0];
+    CHECK(std::tie(region.process, region.region, region.length, region.max_useful) ==
+          std::tuple(0u, std::uint64_t{1}, 3 * s, 2500 * ms));
+    CHECK(region.mean_useful == doctest::Approx(2250.0 * ms));
+    CHECK(a.run.region_time == std::vector<Time>{3 * s, 0});
+    CHECK(a.run.omp_load_imbalance == std::vector<Time>{500 * ms, 0});
+    CHECK(a.run.omp_scheduling == std::vector<Time>{1 * s, 0});
+    // Ideal network: the Barrier completes at 3 s, when the master arrives (rank 1 waits 2-3 s);
+    // the master leaves it at 3 s and waits at the join for its worker, which forked at 1 s and
+    // works 2.5 s: 3.5 s. Its arrival in the trace is the Barrier's exit, 4 s, as late as the
+    // region's exit: no burst after the join. Both reach the Allreduce, rank 1 at 3 + 1 = 4 s,
+    // and leave at 4 s. MPI outside OpenMP: rank 0 the Allreduce 3.5-4 s, rank 1 the Barrier's
+    // wait and an instant Allreduce.
+    REQUIRE(a.summary.ideal.has_value());
+    const auto& ideal = *a.summary.ideal;
+    CHECK(ideal.runtime == 4 * s);
+    CHECK(ideal.task_end == std::vector<Time>{4 * s, 4 * s});
+    CHECK(ideal.task_useful == std::vector<Time>{3500 * ms, 3 * s}); // with the join's wait
+    CHECK(ideal.task_mpi_outside_omp == std::vector<Time>{500 * ms, 1 * s});
+    check_equal(analyze_in_memory(path, test::quiet_options(), {}), a);
+}
+
+TEST_CASE("streaming analysis: OpenMP corner cases as the in-memory analysis") {
+    const auto read = test::quiet_options();
+    const std::pair<const char*, const char*> cases[] = {
+        // Changes at one time apply in the stack's type order, not the file's: the barrier's 0
+        // after the region's entry closes the stack at once, an empty span.
+        {"streaming_omp_same_time", R"(ranks 1 threads 2
+0.0 compute 1us
+0.0 event 60000005 0
+0.0 event 60000001 1
+0.0 compute 2us
+0.0 event 60000001 0
+0.1 at 1us
+0.1 compute 1us
+)"},
+        // An MPI call of no length at a region's entry is in the region; a region still open
+        // at the end ends there; the outlined function keys regions that began before it.
+        {"streaming_omp_instant_call", R"(ranks 2 threads 2
+0.0 compute 1us
+0.0 event 60000001 5
+0.0 Barrier 0us
+0.0 compute 2us
+0.0 event 60000001 0
+0.0 compute 1us
+0.0 event 60000001 6
+0.0 compute 1us
+0.0 event 60000018 77
+0.0 compute 1us
+0.1 at 1us
+0.1 compute 3us
+0.1 state 5 1us
+0.1 compute 2us
+1.0 compute 1us
+1.0 Barrier 1us
+1.0 compute 5us
+)"},
+        {"streaming_omp_example", test::k_omp_example},
+    };
+    for (const auto& [name, description] : cases) {
+        CAPTURE(name);
+        const auto path = test::synth_trace(name, description);
+        check_equal(analyze_in_memory(path, read, {}), streamed(path));
+    }
+}
+
 TEST_CASE("streaming analysis: what it leaves to the in-memory analysis, it names") {
     // A cancelled receive: the in-memory reader may re-pair the channel's records.
     const auto path = test::synth_trace("streaming_cancel", R"(ranks 2
@@ -129,13 +242,17 @@ TEST_CASE("streaming analysis: what it leaves to the in-memory analysis, it name
 )");
     CHECK_THROWS_WITH_AS(streamed(off), doctest::Contains("tracing is disabled"),
                          replay::StreamingUnsupported);
-    // OpenMP regions need the in-memory program's fork/join barriers.
-    const auto omp = test::synth_trace("streaming_omp", R"(ranks 1 threads 2
-0 event 60000001 1
-0 compute 5us
-0 event 60000001 0
+    // A worker thread calling MPI is replayed in memory.
+    const auto worker_mpi = test::synth_trace("streaming_worker_mpi", R"(ranks 2 threads 2
+0.0 event 60000001 1
+0.0 compute 5us
+0.0 event 60000001 0
+0.1 compute 1us
+0.1 Send 1us to=1 size=8
+1.0 Recv 2us from=0 size=8
 )");
-    CHECK_THROWS_WITH_AS(streamed(omp), doctest::Contains("OpenMP"), replay::StreamingUnsupported);
+    CHECK_THROWS_WITH_AS(streamed(worker_mpi), doctest::Contains("calls MPI"),
+                         replay::StreamingUnsupported);
 }
 
 TEST_CASE("streaming analysis: the in-memory numbers on every real trace it streams") {
