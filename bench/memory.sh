@@ -2,7 +2,9 @@
 # Prints popsim analyze's peak memory and time against the trace's length: the halo-exchange trace of
 # 64 ranks (ring + allreduce) at 1.08 GB and, with --10gb, at 10.8 GB (ten times the steps; ~11 GB
 # of disk, made once and cached), streamed and (1 GB only) read into memory with --in-memory; then
-# simulate and whatif on the 1 GB trace, their program streamed and with --in-memory, per record.
+# simulate and whatif on the 1 GB trace, their program streamed and with --in-memory, per record;
+# then analyze on a 1 GB hybrid MPI+OpenMP halo exchange (16 ranks x 4 threads), streamed and in
+# memory.
 #   bench/memory.sh BUILD_DIR [WORK_DIR] [--10gb]
 set -euo pipefail
 build=$(cd "${1:?usage: bench/memory.sh BUILD_DIR [WORK_DIR] [--10gb]}" && pwd)
@@ -10,11 +12,16 @@ work=${2:-$build/bench-data}
 large=${3:-}
 mkdir -p "$work"
 
-make_trace() { # steps -> path
-    local path=$work/halo64x$1.prv
+make_trace() { # steps [threads] -> path
+    local threads=${2:-1} path=$work/halo64x$1.prv
+    [ "$threads" = 1 ] || path=$work/hybrid16x${threads}x$1.prv
     if [ ! -f "$path" ]; then
-        echo "== making $path (64 ranks, $1 halo-exchange steps)" >&2
-        "$build/popsim" synth --halo 64 --steps "$1" -o "$path" > /dev/null
+        echo "== making $path ($1 halo-exchange steps, $threads threads per rank)" >&2
+        if [ "$threads" = 1 ]; then
+            "$build/popsim" synth --halo 64 --steps "$1" -o "$path" > /dev/null
+        else
+            "$build/popsim" synth --halo 16 --threads "$threads" --steps "$1" -o "$path" > /dev/null
+        fi
     fi
     echo "$path"
 }
@@ -64,3 +71,10 @@ measure "simulate, streamed program" "$one" simulate "${dimemas[@]}"
 measure "simulate --in-memory" "$one" simulate "${dimemas[@]}" --in-memory
 measure "whatif (4 networks), streamed program" "$one" whatif "${whatif[@]}"
 measure "whatif (4 networks) --in-memory" "$one" whatif "${whatif[@]}" --in-memory
+
+echo "== popsim analyze of a hybrid MPI+OpenMP trace (16 ranks x 4 threads), 1 GB"
+hybrid=$(make_trace 48000 4)
+RECORDS=$(grep -vc '^[#c]' "$hybrid")
+echo "$RECORDS records"
+measure "hybrid, streamed" "$hybrid" analyze --model hybrid-additive
+measure "hybrid, --in-memory" "$hybrid" analyze --model hybrid-additive --in-memory

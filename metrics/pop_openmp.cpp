@@ -57,17 +57,21 @@ std::uint64_t region_key(const replay::ThreadTimeline& master, Time begin) {
 std::vector<RegionMetrics> region_metrics(const HybridRun& r) {
     std::map<std::uint64_t, RegionMetrics> by_region;
     const double scale = static_cast<double>(r.processes) * as_double(r.runtime);
-    for (const auto& i : r.region_instances) {
-        auto& m = by_region[i.region];
-        const double length = as_double(i.length);
-        if (m.instances == 0) m = RegionMetrics{i.region, 0, 0, 0, 0, 0, 0};
-        ++m.instances;
-        m.total_length += i.length;
-        m.parallel_efficiency +=
-            length == 0 ? 0 : i.mean_useful; // weighted by length: sum(mean useful), divided below
-        m.load_balance += length - (as_double(i.max_useful) - i.mean_useful);
-        m.parallel_inefficiency_contribution += (length - i.mean_useful) / scale;
-        m.load_imbalance_contribution += (as_double(i.max_useful) - i.mean_useful) / scale;
+    for (const auto& [key, sums] : r.regions) {
+        const auto& [region, process] = key;
+        auto& m = by_region[region];
+        if (m.instances == 0) m = RegionMetrics{region, 0, 0, 0, 0, 0, 0};
+        const double length = as_double(sums.length);
+        // The sum of the executions' mean useful time over the process's threads.
+        const double mean_useful =
+            as_double(sums.useful) / as_double(r.threads_end(process) - r.master[process]);
+        const double max_useful = as_double(sums.max_useful);
+        m.instances += sums.instances;
+        m.total_length += sums.length;
+        m.parallel_efficiency += mean_useful; // weighted by length: divided below
+        m.load_balance += length - (max_useful - mean_useful);
+        m.parallel_inefficiency_contribution += (length - mean_useful) / scale;
+        m.load_imbalance_contribution += (max_useful - mean_useful) / scale;
     }
     std::vector<RegionMetrics> out;
     for (auto& [key, m] : by_region) {
@@ -95,13 +99,14 @@ void HybridRun::set_shape(const replay::Trace& trace) {
     process_of.assign(total_threads, 0);
     for (std::uint32_t p = 0; p < processes; ++p)
         for (std::uint32_t t = master[p]; t < threads_end(p); ++t) process_of[t] = p;
+    regions.clear();
     region_time.assign(processes, 0);
     omp_load_imbalance.assign(processes, 0);
     omp_scheduling.assign(processes, 0);
 }
 
-std::size_t HybridRun::add_region(std::uint32_t process, std::uint64_t region, Time length,
-                                  std::span<const Time> useful) {
+void HybridRun::add_region(std::uint32_t process, std::uint64_t region, Time length,
+                           std::span<const Time> useful) {
     region_time[process] += length;
     Time useful_sum = 0, useful_max = 0, least_idle = length;
     for (const Time u : useful) {
@@ -113,10 +118,11 @@ std::size_t HybridRun::add_region(std::uint32_t process, std::uint64_t region, T
     // Load imbalance: sum(idle - least idle) = n length - useful sum - n least idle.
     omp_load_imbalance[process] += n * length - useful_sum - n * least_idle;
     omp_scheduling[process] += n * least_idle;
-    region_instances.push_back({process, region, length,
-                                static_cast<double>(useful_sum) / static_cast<double>(n),
-                                useful_max});
-    return region_instances.size() - 1;
+    auto& sums = regions[{region, process}];
+    ++sums.instances;
+    sums.length += length;
+    sums.useful += useful_sum;
+    sums.max_useful += useful_max;
 }
 
 HybridRun hybrid_run(const replay::Trace& trace) {

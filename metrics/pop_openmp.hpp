@@ -14,6 +14,7 @@
 #include "metrics/thread_breakdown.hpp"
 #include "metrics/trace_summary.hpp"
 
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -43,16 +44,17 @@ struct HybridRun {
     std::vector<Time> omp_load_imbalance;
     std::vector<Time> omp_scheduling;
 
-    /// One execution of a parallel region on one process.
-    struct RegionInstance {
-        std::uint32_t process = 0;
-        std::uint64_t region =
-            0; // the outlined function (60000018) run at its start, else the 60000001 value
+    /// A parallel region's executions on one process, summed (what region_metrics needs; a run
+    /// does not grow with the trace's length). Regions are keyed by the outlined function
+    /// (60000018) run at or after their start, else their 60000001 value.
+    struct RegionSums {
+        std::uint32_t instances = 0;
         Time length = 0;
-        double mean_useful = 0; // over the process's threads
-        Time max_useful = 0;
+        Time useful = 0;     // of the process's threads in them
+        Time max_useful = 0; // per execution, the largest of its threads'
+        bool operator==(const RegionSums&) const = default;
     };
-    std::vector<RegionInstance> region_instances;
+    std::map<std::pair<std::uint64_t, std::uint32_t>, RegionSums> regions; // (key, process)
 
     /// PyPOP's "Total Non-MPI Runtime" of a process: serial useful + OpenMP region time of its
     /// master.
@@ -64,11 +66,11 @@ struct HybridRun {
 
     /// Sets the processes and threads from the trace's header and names; no region yet.
     void set_shape(const replay::Trace& trace);
-    /// One execution of a parallel region of `region` (its key, RegionInstance) on `process`,
-    /// with `useful[k]` the useful time in it of the process's thread k: into the region time,
-    /// the instances and TALP's split. Returns the instance's index.
-    std::size_t add_region(std::uint32_t process, std::uint64_t region, Time length,
-                           std::span<const Time> useful);
+    /// One execution of the parallel region keyed `region` on `process`, with `useful[k]` the
+    /// useful time in it of the process's thread k: into the region time, the regions' sums and
+    /// TALP's split.
+    void add_region(std::uint32_t process, std::uint64_t region, Time length,
+                    std::span<const Time> useful);
 };
 
 HybridRun hybrid_run(const replay::Trace& trace);

@@ -119,7 +119,7 @@ void StreamingOpenMp::region_event(std::uint32_t p, Time time, std::uint32_t typ
     };
     if (type == ex::k_omp_outlined_function && value != 0) {
         first_at(process.outlined_time, process.outlined_value);
-        for (const auto instance : process.unkeyed) run_.region_instances[instance].region = value;
+        for (const auto& u : process.unkeyed) run_.add_region(p, value, u.length, u.useful);
         process.unkeyed.clear();
         if (process.edges.open() && !process.key) process.key = value;
     }
@@ -144,9 +144,10 @@ void StreamingOpenMp::close_region(std::uint32_t p, Time begin, Time end) {
     std::vector<Time> useful(process.useful_at_entry.size());
     for (std::size_t k = 0; k < useful.size(); ++k)
         useful[k] = threads_[first + k].running.before(end) - process.useful_at_entry[k];
-    const auto instance =
-        run_.add_region(p, process.key.value_or(*process.fallback_key), end - begin, useful);
-    if (!process.key) process.unkeyed.push_back(instance);
+    if (process.key)
+        run_.add_region(p, *process.key, end - begin, useful);
+    else
+        process.unkeyed.push_back({*process.fallback_key, end - begin, std::move(useful)});
 }
 
 void StreamingOpenMp::finish(Time trace_end) {
@@ -158,11 +159,12 @@ void StreamingOpenMp::finish(Time trace_end) {
             run_.threads[t].useful_in_omp += th.running.before(trace_end) - th.useful_at_open;
         }
     }
-    for (std::uint32_t p = 0; p < processes_.size(); ++p)
-        if (const auto open = processes_[p].edges.open()) close_region(p, *open, trace_end);
-    // The in-memory analysis lists a process's instances together, in time order.
-    std::stable_sort(run_.region_instances.begin(), run_.region_instances.end(),
-                     [](const auto& a, const auto& b) { return a.process < b.process; });
+    for (std::uint32_t p = 0; p < processes_.size(); ++p) {
+        auto& process = processes_[p];
+        if (const auto open = process.edges.open()) close_region(p, *open, trace_end);
+        for (const auto& u : process.unkeyed)
+            run_.add_region(p, u.fallback_key, u.length, u.useful);
+    }
 }
 
 } // namespace popsim::metrics

@@ -71,8 +71,13 @@ class StreamingOpenMp {
         replay::RegionEdges edges;
         std::vector<Time> useful_at_entry;              // per thread of the process
         std::optional<std::uint64_t> key, fallback_key; // of the open region
-        std::vector<std::size_t> unkeyed; // instances keyed by their value until an outlined
-                                          // function comes
+        /// Executions ended before an outlined function told their key: kept until one comes.
+        struct Unkeyed {
+            std::uint64_t fallback_key;
+            Time length;
+            std::vector<Time> useful;
+        };
+        std::vector<Unkeyed> unkeyed;
         Time outlined_time = k_never, parallel_time = k_never; // the first non-zero values at
         std::uint64_t outlined_value = 0, parallel_value = 0;  // the latest times seen
     };

@@ -583,8 +583,43 @@ void write_paraver(const Program& p, const std::string& prv_path) {
     write_row(base + ".row", header_for(p, p.declared_end.value_or(end)));
 }
 
-Program halo_exchange(std::uint32_t ranks, std::uint64_t steps, std::uint64_t seed) {
-    Program p(ranks, 1);
+namespace {
+
+Op event_op(std::uint32_t type, std::uint64_t value) {
+    return {.kind = Op::Kind::event, .requests = {}, .event_type = type, .event_value = value};
+}
+
+/// A compute burst of `length` on rank `r` as a parallel region of its threads: the workers
+/// (idle since the last region, `since` before it) work `length - shortfall[k]`.
+void parallel_burst(Program& p, std::uint32_t r, Time length, Time since,
+                    const std::vector<Time>& shortfall) {
+    constexpr std::uint64_t k_region = 1, k_outlined = 0x401a2b; // an outlined function's address
+    auto& master = p.thread(r);
+    master.push_back(event_op(extrae::k_omp_parallel, k_region));
+    master.push_back(event_op(extrae::k_omp_outlined_function, k_outlined));
+    master.push_back({.duration = length, .requests = {}});
+    master.push_back(event_op(extrae::k_omp_outlined_function, 0));
+    master.push_back(event_op(extrae::k_omp_parallel, 0));
+    for (std::uint32_t k = 1; k < p.threads_per_rank; ++k) {
+        auto& worker = p.thread(r, k);
+        if (since > 0)
+            worker.push_back(
+                {.kind = Op::Kind::state, .duration = since, .state = 0, .requests = {}});
+        worker.push_back(event_op(extrae::k_omp_outlined_function, k_outlined));
+        worker.push_back({.duration = length - shortfall[k], .requests = {}});
+        worker.push_back({.kind = Op::Kind::state,
+                          .duration = shortfall[k],
+                          .state = extrae::k_state_synchronization,
+                          .requests = {}});
+        worker.push_back(event_op(extrae::k_omp_outlined_function, 0));
+    }
+}
+
+} // namespace
+
+Program halo_exchange(std::uint32_t ranks, std::uint64_t steps, std::uint32_t threads,
+                      std::uint64_t seed) {
+    Program p(ranks, threads);
     std::uint64_t state = seed * 6364136223846793005ull + 1442695040888963407ull;
     auto next_jitter = [&state]() { // a small LCG: reproducible imbalance without <random>'s weight
         state = state * 6364136223846793005ull + 1442695040888963407ull;
@@ -596,7 +631,7 @@ Program halo_exchange(std::uint32_t ranks, std::uint64_t steps, std::uint64_t se
     // Lockstep, so the trace is causally consistent like a real one: every rank's Waitall lasts
     // until the slowest rank of the step has sent, and an Allreduce ends when its last member
     // arrives.
-    std::vector<Time> burst(ranks);
+    std::vector<Time> burst(ranks), idle_after(ranks); // workers: from a region to the next
     for (std::uint64_t s = 0; s < steps; ++s) {
         Time slowest = 0;
         for (auto& b : burst) slowest = std::max(slowest, b = 100'000 + next_jitter());
@@ -605,8 +640,14 @@ Program halo_exchange(std::uint32_t ranks, std::uint64_t steps, std::uint64_t se
             const auto left = static_cast<std::int32_t>((r + ranks - 1) % ranks),
                        right = static_cast<std::int32_t>((r + 1) % ranks);
             const auto work = static_cast<std::uint64_t>(burst[r]) * 2;
-            ops.push_back(
-                {.duration = burst[r], .requests = {}, .instructions = work, .cycles = work});
+            if (threads == 1) {
+                ops.push_back(
+                    {.duration = burst[r], .requests = {}, .instructions = work, .cycles = work});
+            } else {
+                std::vector<Time> shortfall(threads);
+                for (auto& f : shortfall) f = next_jitter() / 4;
+                parallel_burst(p, r, burst[r], s == 0 ? 0 : idle_after[r], shortfall);
+            }
             ops.push_back({.kind = Op::Kind::mpi,
                            .duration = k_post,
                            .call = irecv.id,
@@ -643,6 +684,8 @@ Program halo_exchange(std::uint32_t ranks, std::uint64_t steps, std::uint64_t se
                                .call = allreduce.id,
                                .bytes = 8,
                                .requests = {}});
+            idle_after[r] = 2 * k_post + 2 * k_send + k_min_wait + slowest - burst[r] +
+                            (s % 10 == 9 ? 20'000 : 0);
         }
     }
     return p;

@@ -69,7 +69,11 @@ Program read_description(const std::string& path);
 void write_paraver(const Program& program, const std::string& prv_path);
 
 /// A halo-exchange program for benchmarks: `ranks` ranks in a ring, `steps` iterations of
-/// compute + Irecv/Isend/Waitall with both neighbours + an Allreduce every 10 steps.
-Program halo_exchange(std::uint32_t ranks, std::uint64_t steps, std::uint64_t seed = 1);
+/// compute + Irecv/Isend/Waitall with both neighbours + an Allreduce every 10 steps. With several
+/// `threads` per rank each compute burst is an OpenMP parallel region, as Extrae marks it: the
+/// master's region (60000001) and outlined function (60000018), each worker's outlined function
+/// for a little less than the region, then Synchronization until its end, Idle in between.
+Program halo_exchange(std::uint32_t ranks, std::uint64_t steps, std::uint32_t threads = 1,
+                      std::uint64_t seed = 1);
 
 } // namespace popsim::replay::synth

@@ -15,6 +15,7 @@ struct SynthOptions {
     std::string output;
     std::uint32_t halo_ranks = 0;
     std::uint64_t halo_steps = 100;
+    std::uint32_t halo_threads = 1;
 };
 
 /// The halo-exchange benchmark holds every operation in memory before writing: about 1.7 KB per
@@ -22,11 +23,11 @@ struct SynthOptions {
 void check_halo_size(const SynthOptions& o) {
     constexpr double k_bytes_per_rank_step = 1700;
     constexpr std::uint32_t k_max_ranks = 1u << 22; // the most threads popsim reads
-    if (o.halo_ranks > k_max_ranks)
-        throw std::invalid_argument(
-            fmt::format("--halo {}: at most {} ranks", o.halo_ranks, k_max_ranks));
+    if (o.halo_ranks > k_max_ranks / o.halo_threads)
+        throw std::invalid_argument(fmt::format("--halo {} --threads {}: at most {} threads",
+                                                o.halo_ranks, o.halo_threads, k_max_ranks));
     const double need = static_cast<double>(o.halo_ranks) * static_cast<double>(o.halo_steps) *
-                        k_bytes_per_rank_step;
+                        k_bytes_per_rank_step * o.halo_threads;
     const auto limit = static_cast<double>(read_options().max_memory_bytes);
     if (need > limit) {
         throw std::invalid_argument(fmt::format(
@@ -40,12 +41,15 @@ void run_synth(const SynthOptions& o) {
     if (o.description.empty() == (o.halo_ranks == 0)) {
         throw CLI::ValidationError("synth", "give either a DESCRIPTION file or --halo RANKS");
     }
+    if (o.halo_threads != 1 && o.halo_ranks == 0)
+        throw CLI::ValidationError("synth", "--threads is for --halo (a description says its own)");
     check_halo_size(o);
     check_output_paths(o.description.empty() ? std::vector<std::string>{}
                                              : std::vector{o.description},
                        {{"-o", o.output, true}});
-    const auto program = o.halo_ranks > 0 ? replay::synth::halo_exchange(o.halo_ranks, o.halo_steps)
-                                          : replay::synth::read_description(o.description);
+    const auto program =
+        o.halo_ranks > 0 ? replay::synth::halo_exchange(o.halo_ranks, o.halo_steps, o.halo_threads)
+                         : replay::synth::read_description(o.description);
     replay::synth::write_paraver(program, o.output);
     std::cerr << "popsim: wrote " << o.output << " and its .pcf/.row\n";
 }
@@ -64,6 +68,11 @@ void add_synth_command(CLI::App& app) {
                     "Instead of a description: a halo-exchange benchmark with RANKS ranks");
     cmd->add_option("--steps", options->halo_steps, "Iterations of the halo-exchange benchmark")
         ->capture_default_str();
+    cmd->add_option("--threads", options->halo_threads,
+                    "OpenMP threads per rank of the halo-exchange benchmark: each compute burst a "
+                    "parallel region")
+        ->capture_default_str()
+        ->check(CLI::Range(1u, 1024u));
     cmd->callback([options] { run_synth(*options); });
 }
 

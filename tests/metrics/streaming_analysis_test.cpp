@@ -58,12 +58,7 @@ void check_equal(const InMemory& m, const metrics::StreamedAnalysis& s) {
                                                  m.run.process_of));
     CHECK(std::tie(s.run.region_time, s.run.omp_load_imbalance, s.run.omp_scheduling) ==
           std::tie(m.run.region_time, m.run.omp_load_imbalance, m.run.omp_scheduling));
-    REQUIRE(s.run.region_instances.size() == m.run.region_instances.size());
-    for (std::size_t i = 0; i < s.run.region_instances.size(); ++i) {
-        const auto &x = s.run.region_instances[i], &y = m.run.region_instances[i];
-        CHECK(std::tie(x.process, x.region, x.length, x.mean_useful, x.max_useful) ==
-              std::tie(y.process, y.region, y.length, y.mean_useful, y.max_useful));
-    }
+    CHECK(s.run.regions == m.run.regions);
     CHECK(test::warning_lines(s.trace.warnings) == test::warning_lines(m.warnings));
 }
 
@@ -117,6 +112,12 @@ TEST_CASE("streaming analysis: the in-memory numbers on synthetic traces") {
     const auto halo = (test::scratch_dir("streaming_halo") / "halo.prv").string();
     replay::synth::write_paraver(replay::synth::halo_exchange(8, 300), halo);
     check_equal(analyze_in_memory(halo, read, {}), streamed(halo));
+    const auto hybrid = (test::scratch_dir("streaming_halo") / "hybrid.prv").string();
+    replay::synth::write_paraver(replay::synth::halo_exchange(4, 100, 3), hybrid);
+    const auto s = streamed(hybrid);
+    CHECK(s.run.regions.size() == 4); // one region per process
+    CHECK(s.run.regions.begin()->second.instances == 100);
+    check_equal(analyze_in_memory(hybrid, read, {}), s);
 }
 
 TEST_CASE("streaming analysis: a hybrid run, computed by hand") {
@@ -152,11 +153,11 @@ TEST_CASE("streaming analysis: a hybrid run, computed by hand") {
           std::tuple(2500 * ms, 2500 * ms, 2500 * ms));
     // The region (3 s): useful 2 and 2.5 s, idle 1 and 0.5 s: load imbalance 0.5 s, scheduling
     // 2 x 0.5 s; the master runs no outlined function, so the region is keyed by its value, 1.
-    REQUIRE(a.run.region_instances.size() == 1);
-    const auto& region = a.run.region_instances[0];
-    CHECK(std::tie(region.process, region.region, region.length, region.max_useful) ==
-          std::tuple(0u, std::uint64_t{1}, 3 * s, 2500 * ms));
-    CHECK(region.mean_useful == doctest::Approx(2250.0 * ms));
+    using Sums = metrics::HybridRun::RegionSums;
+    REQUIRE(a.run.regions.size() == 1);
+    CHECK(a.run.regions.begin()->first == std::pair(std::uint64_t{1}, 0u));
+    CHECK(a.run.regions.begin()->second ==
+          Sums{.instances = 1, .length = 3 * s, .useful = 4500 * ms, .max_useful = 2500 * ms});
     CHECK(a.run.region_time == std::vector<Time>{3 * s, 0});
     CHECK(a.run.omp_load_imbalance == std::vector<Time>{500 * ms, 0});
     CHECK(a.run.omp_scheduling == std::vector<Time>{1 * s, 0});

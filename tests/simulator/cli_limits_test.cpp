@@ -159,6 +159,16 @@ TEST_CASE("limits: sizes are checked up front against --max-memory and the sweep
     CHECK(halo.output == "popsim: error: --halo 1000000 --steps 100 needs about 170.0 GB of "
                          "memory; --max-memory is 1.0 GB (default: the machine's memory)\n");
     CHECK(!std::filesystem::exists(dir / "h.prv"));
+    const auto threads = run_popsim("synth --halo 1000 --threads 8 -o " + (dir / "h.prv").string() +
+                                    " --max-memory 1GB");
+    CHECK(threads.status == 1); // 1000 x 100 steps x 8 threads x 1.7 KB
+    CHECK(threads.output == "popsim: error: --halo 1000 --steps 100 needs about 1.4 GB of "
+                            "memory; --max-memory is 1.0 GB (default: the machine's memory)\n");
+    const auto description =
+        test::synth_trace("cli_threads_description", "ranks 1\n0 compute 1s\n");
+    CHECK(
+        run_popsim("synth " + description + " --threads 2 -o " + (dir / "d.prv").string()).status ==
+        1);
     std::string latencies, bandwidths;
     for (int i = 1; i <= 400; ++i) {
         latencies += fmt::format("{}{}us", i > 1 ? "," : "", i);
