@@ -300,9 +300,12 @@ class ProgramBuilder {
                     last = std::max(last, arrivals_[th].back());
                 }
                 last_arrival_[task].push_back(last);
-                fork_join_[task].emplace_back(
-                    new_collective(Collective{.thread_barrier = true}, threads_of(task)),
-                    new_collective(Collective{.thread_barrier = true}, threads_of(task)));
+                // The fork first, then the join (two statements: arguments come in any order).
+                const auto fork =
+                    new_collective(Collective{.thread_barrier = true}, threads_of(task));
+                const auto join =
+                    new_collective(Collective{.thread_barrier = true}, threads_of(task));
+                fork_join_[task].emplace_back(fork, join);
             }
         }
     }

@@ -44,8 +44,8 @@ struct StreamedProgram {
 };
 
 /// Reads the trace and writes its replay program down as it replays it on the ideal network.
-/// Throws StreamingUnsupported where only build_replay_program makes that program (OpenMP
-/// regions with several threads, spans with tracing off, records it re-pairs or leaves out, cut
+/// Throws StreamingUnsupported where only build_replay_program makes that program (worker
+/// threads calling MPI, spans with tracing off, records it re-pairs or leaves out, cut
 /// traces, cycles), TraceError for a bad trace.
 StreamedProgram stream_program(const std::string& path, const ReadOptions& read,
                                const ProgramOptions& options);

@@ -4,6 +4,7 @@
 #include "replay/streaming/streaming_replay.hpp"
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 
 namespace popsim::replay {
@@ -43,7 +44,8 @@ template <class Blocks, class Write> void drain(Blocks& from, FreedMemory& freed
 } // namespace
 
 ProgramRecorder::ProgramRecorder(std::vector<ThreadIndex> trace_threads)
-    : trace_threads_(std::move(trace_threads)), threads_(trace_threads_.size()) {}
+    : trace_threads_(std::move(trace_threads)), threads_(trace_threads_.size()),
+      workers_(trace_threads_.size()), regions_(trace_threads_.size(), 0) {}
 
 void ProgramRecorder::message(const Message& m) {
     // Messages are found by record number: a record handed over out of order would shift them.
@@ -62,16 +64,48 @@ void ProgramRecorder::collective(std::uint64_t id, const Collective& shape,
     collectives_[id] = {shape, lowest_member};
 }
 
-void ProgramRecorder::burst(ReplayThread t, Time duration) {
+void ProgramRecorder::put_burst(ThreadOps& thread, Time duration) {
     if (duration <= 0) return;
-    auto& thread = threads_[t];
     thread.ops.push_back({OpKind::burst, static_cast<std::uint32_t>(thread.bursts.size()), k_none});
     thread.bursts.push_back(duration);
 }
 
+void ProgramRecorder::burst(ReplayThread t, Time duration) {
+    put_burst(threads_[t], duration);
+}
+
+void ProgramRecorder::put_region_steps(ThreadOps& thread, std::span<const RegionStep> steps) {
+    for (const auto& step : steps) {
+        if (step.kind == RegionStep::Kind::burst) {
+            put_burst(thread, step.value);
+            continue;
+        }
+        const auto barrier = static_cast<std::uint32_t>(
+            2 * step.value + (step.kind == RegionStep::Kind::join ? 1 : 0));
+        thread.ops.push_back({OpKind::collective, barrier, k_none});
+    }
+}
+
+void ProgramRecorder::region_steps(ReplayThread t, std::span<const RegionStep> steps) {
+    put_region_steps(threads_[t], steps);
+}
+
+void ProgramRecorder::region_workers(ReplayThread t, std::uint32_t number,
+                                     std::span<const Time> work) {
+    workers_[t].resize(work.size());
+    regions_[t] = std::max(regions_[t], number + 1);
+    for (std::size_t w = 0; w < work.size(); ++w) {
+        const Time time = static_cast<Time>(number);
+        put_region_steps(workers_[t][w], std::array{RegionStep{RegionStep::Kind::fork, time},
+                                                    RegionStep{RegionStep::Kind::burst, work[w]},
+                                                    RegionStep{RegionStep::Kind::join, time}});
+    }
+}
+
 void ProgramRecorder::call(ReplayThread t, const Call& c) {
-    burst(t, c.burst_before);
     auto& thread = threads_[t];
+    put_region_steps(thread, c.regions);
+    put_burst(thread, c.burst_before);
     for (const auto m : c.posts) thread.ops.push_back({OpKind::recv_post, m, c.number});
     for (const auto m : c.sends) thread.ops.push_back({OpKind::send, m, c.number});
     if (!c.completions.empty()) {
@@ -102,13 +136,39 @@ std::vector<CollectiveIndex> ProgramRecorder::collective_order() const {
 ReplayProgram ProgramRecorder::finish(CollectiveSync sync, WarningLog warnings) {
     ReplayProgram p;
     p.tasks = static_cast<std::uint32_t>(threads_.size());
-    p.one_thread_per_task();
-    p.trace_thread = trace_threads_;
     p.warnings = std::move(warnings);
+    // As build_replay_program: per task its first thread, then its other threads when it has
+    // parallel regions; their forks and joins first among the collectives, task by task.
+    std::vector<ThreadOps*> ops_of; // per replay thread
+    std::vector<ReplayThread> first_thread(p.tasks);
+    std::vector<CollectiveIndex> barrier_base(p.tasks);
+    CollectiveIndex barriers = 0;
+    for (std::uint32_t task = 0; task < p.tasks; ++task) {
+        first_thread[task] = p.thread_count();
+        p.task_first_thread.push_back(p.thread_count());
+        const auto add = [&](ThreadIndex trace_thread, ThreadOps& ops) {
+            p.thread_task.push_back(task);
+            p.trace_thread.push_back(trace_thread);
+            ops_of.push_back(&ops);
+        };
+        add(trace_threads_[task], threads_[task]);
+        for (std::size_t w = 0; w < workers_[task].size(); ++w)
+            add(trace_threads_[task] + 1 + static_cast<ThreadIndex>(w), workers_[task][w]);
+        barrier_base[task] = barriers;
+        barriers += 2 * regions_[task];
+    }
+    p.task_first_thread.push_back(p.thread_count());
     const auto number = collective_order();
-    p.collectives.resize(collectives_.size());
+    p.collectives.resize(barriers + collectives_.size());
+    for (std::uint32_t task = 0; task < p.tasks; ++task) {
+        for (CollectiveIndex k = 0; k < 2 * regions_[task]; ++k) {
+            auto& c = p.collectives[barrier_base[task] + k] = Collective{.thread_barrier = true};
+            c.member_count = static_cast<std::uint32_t>(1 + workers_[task].size());
+            c.flow = collective_flow(c, sync);
+        }
+    }
     for (std::size_t id = 0; id < collectives_.size(); ++id) {
-        auto& c = p.collectives[number[id]] = collectives_[id].shape;
+        auto& c = p.collectives[barriers + number[id]] = collectives_[id].shape;
         c.flow = collective_flow(c, sync);
     }
     std::vector<RecordedCollective>().swap(collectives_);
@@ -120,11 +180,11 @@ ReplayProgram ProgramRecorder::finish(CollectiveSync sync, WarningLog warnings) 
     p.collective_members.resize(members);
 
     std::size_t ops = 0, bursts = 0, lists = 0, waited = 0;
-    for (const auto& t : threads_) {
-        ops += t.ops.size();
-        bursts += t.bursts.size();
-        lists += t.wait_ends.size();
-        waited += t.wait_messages.size();
+    for (const auto* t : ops_of) {
+        ops += t->ops.size();
+        bursts += t->bursts.size();
+        lists += t->wait_ends.size();
+        waited += t->wait_messages.size();
     }
     constexpr auto uninitialised = boost::container::default_init;
     p.op_kind.resize(ops, uninitialised);
@@ -139,7 +199,9 @@ ReplayProgram ProgramRecorder::finish(CollectiveSync sync, WarningLog warnings) 
     std::vector<std::uint32_t> placed(p.collectives.size(), 0); // members so far
     OpIndex op = 0;
     std::uint32_t burst = 0, list = 0, message = 0;
-    for (auto& t : threads_) {
+    for (ReplayThread th = 0; th < p.thread_count(); ++th) {
+        auto& t = *ops_of[th];
+        const std::uint32_t task = p.thread_task[th];
         p.thread_first_op.push_back(op);
         const auto op_count = static_cast<OpIndex>(t.ops.size());
         const auto burst_count = static_cast<std::uint32_t>(t.bursts.size());
@@ -156,7 +218,7 @@ ReplayProgram ProgramRecorder::finish(CollectiveSync sync, WarningLog warnings) 
                 ref += list;
                 break;
             case OpKind::collective: {
-                ref = number[ref];
+                ref = o.call == k_none ? barrier_base[task] + ref : barriers + number[ref];
                 const auto& c = p.collectives[ref];
                 p.collective_members[c.first_member + placed[ref]++] = at;
                 break;
@@ -182,7 +244,11 @@ ReplayProgram ProgramRecorder::finish(CollectiveSync sync, WarningLog warnings) 
     }
     p.thread_first_op.push_back(op);
     p.resize_messages(messages_.size());
-    drain(messages_, freed, [&](std::size_t i, const Message& m) { p.messages[i] = m; });
+    drain(messages_, freed, [&](std::size_t i, const Message& m) {
+        p.messages[i] = m;
+        p.messages[i].sender = first_thread[m.sender]; // recorded by task
+        p.messages[i].receiver = first_thread[m.receiver];
+    });
     return p;
 }
 

@@ -32,9 +32,17 @@ class ProgramRecorder {
     void collective(std::uint64_t id, const Collective& shape,
                     std::pair<std::uint32_t, std::uint64_t> lowest_member);
 
+    /// What task t's first thread does at a parallel region (when the task replays its other
+    /// threads): the region's fork or join, or its computation around them.
+    struct RegionStep {
+        enum class Kind : std::uint8_t { burst, fork, join } kind;
+        Time value; // burst: its duration; fork, join: the region's number on its task (from 0)
+    };
+
     /// A call of thread `t`, in the thread's order, once no record can change it.
     struct Call {
         std::uint32_t number;                // on its thread
+        std::span<const RegionStep> regions; // before it (and before burst_before)
         Time burst_before;                   // since the previous call's end
         std::span<const MessageIndex> posts; // each list in record order
         std::span<const MessageIndex> sends;
@@ -44,6 +52,11 @@ class ProgramRecorder {
     void call(ReplayThread t, const Call& c);
     /// The computation after a thread's last call.
     void burst(ReplayThread t, Time duration);
+    /// Region steps after a thread's last call.
+    void region_steps(ReplayThread t, std::span<const RegionStep> steps);
+    /// Region `number` of task t: its other threads' work in it, from the fork to their
+    /// arrival at the join (one per thread, in order). The task then replays all its threads.
+    void region_workers(ReplayThread t, std::uint32_t number, std::span<const Time> work);
 
     /// The program, its collectives synchronising as `sync` says.
     ReplayProgram finish(CollectiveSync sync, WarningLog warnings);
@@ -59,7 +72,8 @@ class ProgramRecorder {
     struct [[gnu::packed]] Op {
         OpKind kind;
         // burst: its place in `bursts`; recv_wait: its list's; send, recv_post: the message;
-        // collective: its id as met (finish() numbers them as the in-memory program does).
+        // collective: an MPI one's id as met, a fork or join's place among its task's (2 x
+        // region + 0 or 1; its call is k_none). finish() numbers them as the in-memory program.
         std::uint32_t ref;
         std::uint32_t call;
     };
@@ -76,9 +90,13 @@ class ProgramRecorder {
     };
 
     std::vector<CollectiveIndex> collective_order() const;
+    void put_burst(ThreadOps& thread, Time duration);
+    void put_region_steps(ThreadOps& thread, std::span<const RegionStep> steps);
 
     std::vector<ThreadIndex> trace_threads_;
-    std::vector<ThreadOps> threads_;
+    std::vector<ThreadOps> threads_;              // per task, its first thread's
+    std::vector<std::vector<ThreadOps>> workers_; // per task, its other threads'
+    std::vector<std::uint32_t> regions_;          // per task with workers, its regions
     Blocks<Message> messages_;
     std::vector<RecordedCollective> collectives_;
 };

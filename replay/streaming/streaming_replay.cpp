@@ -37,6 +37,7 @@ const char* role_name(Role role) {
 }
 
 struct StreamMessage;
+using RegionStep = ProgramRecorder::RegionStep;
 
 /// A call of a replayed thread, from when it is left until no record is expected to refer to it.
 struct StreamCall {
@@ -51,6 +52,7 @@ struct StreamCall {
     // What the program records of it once it leaves the history (with a ProgramRecorder only);
     // kept in the call, not on the heap: it is read once, long after, and most calls have one
     // or two messages.
+    std::vector<RegionStep> regions; // the first thread's region steps before it
     Time burst_before = 0;
     boost::container::small_vector<MessageIndex, 2> posted, sent, completed;
     std::optional<std::uint64_t> collective;
@@ -78,6 +80,7 @@ struct Step {
 
 /// A parallel region of a task's first thread, from its entry until its barriers are emitted.
 struct StreamRegion {
+    std::uint32_t number = 0;      // on its task, from 0
     Time begin = 0, end = k_unset; // end: once its exit is read
     Time arrival = 0;              // the first thread's at the join, from its states
     Time last_arrival = 0;         // the latest at the join of the other threads, and the entry
@@ -124,7 +127,9 @@ struct StreamThread {
     std::uint64_t joins = 0; // collectives joined so far (the in-memory program's order)
     RegionEdges region_edges;
     std::deque<StreamRegion> regions; // begun, their barriers not yet emitted
-    bool fork_join = false;           // the task's other threads are replayed in its regions
+    std::uint32_t regions_begun = 0;
+    std::vector<RegionStep> region_steps; // emitted since the last call (with a recorder)
+    bool fork_join = false;               // the task's other threads are replayed in its regions
     Time now = 0;
     Time step_begin = 0;
     Time fork_time = 0; // when it left the fork of its current region
@@ -375,10 +380,7 @@ struct StreamingReplay::Impl {
             close_region(th, region->second);
             wake_at(time, t);
         } else if (!was_open && th.region_edges.open()) {
-            if (th.fork_join && recorder)
-                unsupported(
-                    "OpenMP regions with several threads: their program is built in memory");
-            th.regions.push_back({.begin = time});
+            th.regions.push_back({.number = th.regions_begun++, .begin = time});
         }
     }
 
@@ -392,11 +394,14 @@ struct StreamingReplay::Impl {
         const ThreadIndex first = task_threads[th.task];
         r.arrival = work[first].arrival(r.begin, end);
         r.last_arrival = r.begin;
+        std::vector<Time> workers;
         for (ThreadIndex w = first + 1; w < task_threads[th.task + 1]; ++w) {
             const Time arrival = work[w].arrival(r.begin, end);
             r.workers_work = std::max(r.workers_work, arrival - r.begin);
             r.last_arrival = std::max(r.last_arrival, arrival);
+            workers.push_back(arrival - r.begin);
         }
+        if (recorder) recorder->region_workers(th.task, r.number, workers);
     }
 
     /// Emits the barriers of the regions before `call`; returns whether the call lies in a region
@@ -430,9 +435,10 @@ struct StreamingReplay::Impl {
 
     void fork(StreamThread& th, StreamRegion& r) {
         if (std::exchange(r.forked, true) || !th.fork_join) return;
-        put_burst(th, r.begin - th.previous_end);
+        region_burst(th, r.begin - th.previous_end);
         th.previous_end = std::max(th.previous_end, r.begin);
         th.steps.push_back({StepKind::fork, 0});
+        if (recorder) th.region_steps.push_back({RegionStep::Kind::fork, r.number});
     }
 
     /// As build_replay_program: the first thread computes until its own arrival, waits at the
@@ -443,17 +449,26 @@ struct StreamingReplay::Impl {
         Time arrival = r.arrival;
         if (r.last_call_end != k_unset)
             arrival = std::max(arrival, std::min(r.last_call_end, r.end));
-        put_burst(th, arrival - th.previous_end);
+        region_burst(th, arrival - th.previous_end);
         th.previous_end = std::max(th.previous_end, arrival);
         th.steps.push_back({StepKind::thread_join, static_cast<std::uint64_t>(r.workers_work)});
-        put_burst(th, r.end - std::max(r.last_arrival, arrival));
+        if (recorder) th.region_steps.push_back({RegionStep::Kind::join, r.number});
+        region_burst(th, r.end - std::max(r.last_arrival, arrival));
         th.previous_end = std::max(th.previous_end, r.end);
+    }
+
+    /// The first thread's computation at a region, also written down with its steps.
+    void region_burst(StreamThread& th, Time duration) {
+        put_burst(th, duration);
+        if (recorder && duration > 0)
+            th.region_steps.push_back({RegionStep::Kind::burst, duration});
     }
 
     // --- the program --------------------------------------------------------------------------
 
     void emit(StreamThread& th, std::uint64_t number, bool in_region) {
         StreamCall& call = th.call(number);
+        call.regions = std::exchange(th.region_steps, {});
         call.burst_before = call.begin - th.previous_end;
         put_burst(th, call.burst_before);
         const std::size_t first_step = th.steps.size();
@@ -791,6 +806,7 @@ struct StreamingReplay::Impl {
             return std::span<const MessageIndex>(list.data(), list.size());
         };
         recorder->call(th.task, {.number = static_cast<std::uint32_t>(th.first_call),
+                                 .regions = call.regions,
                                  .burst_before = call.burst_before,
                                  .posts = span(call.posted),
                                  .sends = span(call.sent),
@@ -948,6 +964,7 @@ StreamedRun StreamingReplay::finish(const Trace& trace) {
     if (impl.recorder) {
         for (auto& th : impl.threads) {
             while (!th.calls.empty()) impl.forget_front(th);
+            impl.recorder->region_steps(th.task, th.region_steps);
             impl.recorder->burst(th.task,
                                  trace.threads[th.trace_thread].last_record - th.previous_end);
         }

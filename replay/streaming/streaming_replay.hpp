@@ -9,10 +9,10 @@
 // The program is the in-memory one's (replay_program.hpp) operation for operation, so the times
 // are equal to the ns. OpenMP worker threads are not replayed one by one: between a region's fork
 // and join they only compute, so the join waits for the longest of their work, known once the
-// file has passed the region's exit. What that program does in rarer cases (spans with tracing
-// off, records left out or re-paired, collectives cut short, dependency cycles, worker threads
-// calling MPI, the written-down program of OpenMP threads) is not streamed: StreamingUnsupported
-// says which, and the caller replays the trace in memory.
+// file has passed the region's exit (their operations are written down then, when the program is
+// kept). What that program does in rarer cases (spans with tracing off, records left out or
+// re-paired, collectives cut short, dependency cycles, worker threads calling MPI) is not
+// streamed: StreamingUnsupported says which, and the caller replays the trace in memory.
 //
 // Example (the reader feeds it as a TimelineObserver; metrics/streaming_analysis.hpp drives it):
 //   StreamingReplay replay(trace, options);

@@ -172,13 +172,31 @@ TEST_CASE("cli: simulate and whatif stream the program, or build it in memory, a
     REQUIRE(run_popsim("simulate " + trace + " -o " + (dir / "s.prv").string() + " --json " + json)
                 .status == 0);
     CHECK(read_json(json)["program_pass"]["streamed"] == false);
-    // An OpenMP trace needs the in-memory program, and the report says why.
-    REQUIRE(run_popsim("simulate " + test::shared_data("hpcg-hybrid/hpcg_2x2.prv.gz") +
-                       " --quiet --json " + json)
-                .status == 0);
+    // A hybrid trace streams its program too (fork/join barriers among each task's threads), and
+    // predicts what the in-memory program does.
+    const auto hybrid = test::shared_data("hpcg-hybrid/hpcg_2x2.prv.gz");
+    std::vector<std::int64_t> predicted;
+    for (const std::string in_memory : {"", " --in-memory"}) {
+        REQUIRE(run_popsim("simulate " + hybrid + in_memory + " --quiet --json " + json).status ==
+                0);
+        const auto j = read_json(json);
+        CHECK(j["program_pass"]["streamed"] == in_memory.empty());
+        predicted.push_back(j["predicted_runtime_ns"].get<std::int64_t>());
+    }
+    CHECK(predicted[0] == predicted[1]);
+    // A trace whose worker threads call MPI needs the in-memory program; the report says why.
+    const auto worker_mpi = test::synth_trace("cli_worker_mpi", R"(ranks 2 threads 2
+0.0 event 60000001 1
+0.0 compute 5us
+0.0 event 60000001 0
+0.1 compute 1us
+0.1 Send 1us to=1 size=8
+1.0 Recv 2us from=0 size=8
+)");
+    REQUIRE(run_popsim("simulate " + worker_mpi + " --quiet --json " + json).status == 0);
     const auto pass = read_json(json)["program_pass"];
     CHECK(pass["streamed"] == false);
-    CHECK(pass["in_memory_because"].get<std::string>().find("OpenMP") != std::string::npos);
+    CHECK(pass["in_memory_because"].get<std::string>().find("calls MPI") != std::string::npos);
 }
 
 TEST_CASE("cli: task-to-node mappings") {

@@ -122,7 +122,8 @@ TEST_CASE("streamed program: build_replay_program's on synthetic traces") {
             path,
             {.eager_limit_bytes = 0, .init_barrier = false, .collectives = CollectiveSync::mpi});
     }
-    // OpenMP regions stream when only the first threads replay (prv2dim's translation, convert).
+    // OpenMP regions: with every thread (a fork and a join per region, the workers' work between
+    // them) and with the first threads only (prv2dim's translation, convert).
     const auto omp = test::synth_trace("stream_program_omp", R"(ranks 2 threads 2
 0 Init 1us
 1 Init 1us
@@ -135,10 +136,13 @@ TEST_CASE("streamed program: build_replay_program's on synthetic traces") {
 1 Allreduce 1us size=8
 )");
     check_against_in_memory(omp, {.threads = false});
-    CHECK_THROWS_AS(stream_program(omp, test::quiet_options(), {}), StreamingUnsupported);
+    check_against_in_memory(omp);
     const auto halo = (test::scratch_dir("stream_program_halo") / "halo.prv").string();
     synth::write_paraver(synth::halo_exchange(8, 300), halo);
     check_against_in_memory(halo);
+    const auto hybrid = (test::scratch_dir("stream_program_halo") / "hybrid.prv").string();
+    synth::write_paraver(synth::halo_exchange(4, 100, 3), hybrid);
+    check_against_in_memory(hybrid);
 }
 
 TEST_CASE("streamed program: build_replay_program's on every real trace that streams") {
