@@ -78,3 +78,5 @@ RECORDS=$(grep -vc '^[#c]' "$hybrid")
 echo "$RECORDS records"
 measure "hybrid, streamed" "$hybrid" analyze --model hybrid-additive
 measure "hybrid, --in-memory" "$hybrid" analyze --model hybrid-additive --in-memory
+measure "hybrid simulate, streamed program" "$hybrid" simulate "${dimemas[@]}"
+measure "hybrid simulate --in-memory" "$hybrid" simulate "${dimemas[@]}" --in-memory
