@@ -20,7 +20,8 @@ struct AnalyzeOptions {
     bool whole_trace = false;
     std::string collectives = "dimemas";
     std::string replay_method = "events";
-    bool in_memory = false; // read each trace into memory rather than stream it
+    bool in_memory = false;   // read each trace into memory rather than stream it
+    bool root_causes = false; // wait states, in memory (metrics/root_causes.hpp)
     std::string eager_limit = "32k";
     FocusOptions focus = {};
     std::vector<std::string> labels = {}; // --label, one per trace

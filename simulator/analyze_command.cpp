@@ -18,6 +18,7 @@
 #include "simulator/network_options.hpp"
 #include "simulator/output_paths.hpp"
 #include "simulator/progress_bar.hpp"
+#include "simulator/root_causes_report.hpp"
 #include "simulator/terminal_report.hpp"
 #include "simulator/trace_inputs.hpp"
 #include "simulator/units.hpp"
@@ -76,6 +77,7 @@ struct Analyzed {
     std::vector<replay::WarningLog> warnings; // per trace
     std::vector<replay::CommunicationRepairs> repairs;
     std::vector<FocusParts> parts; // per trace, with --region or --phases
+    std::vector<std::optional<metrics::RootCauses>> root_causes; // per trace, with --root-causes
 };
 
 /// Tells which windows are analysed when tracing was switched off on every thread for a while.
@@ -140,9 +142,11 @@ void note_mixed_series(const metrics::SeriesAnalysis& series, Analyzed& analyzed
 constexpr std::size_t k_reading = 0, k_replaying = 1;
 
 /// The metrics of one trace, or of a window of it (a trace in its own right).
+/// With `causes`, also the root causes (--root-causes).
 void summarize_one(const replay::Trace& trace, const AnalyzeOptions& o,
                    metrics::TraceSummary& summary, metrics::HybridRun& run,
-                   replay::WarningLog& warnings, ProgressBar& progress) {
+                   replay::WarningLog& warnings, ProgressBar& progress,
+                   std::optional<metrics::RootCauses>* causes = nullptr) {
     auto options = ideal_options(o);
     options.on_progress = [&](std::uint64_t ops) { progress.add(k_replaying, ops); };
     // The replay program is built on every core; the replay itself is sequential, so the
@@ -164,6 +168,8 @@ void summarize_one(const replay::Trace& trace, const AnalyzeOptions& o,
                 trace.path, [&] { return metrics::ideal_run(trace, program, options, &warnings); });
         });
     summary.ideal = run.ideal = ideal;
+    if (causes && o.root_causes)
+        *causes = naming_trace(trace.path, [&] { return metrics::root_causes(trace, program); });
     note_untraced_spans(summary, trace.end_time(), warnings);
     note_undefined_metrics(summary, warnings);
 }
@@ -171,7 +177,7 @@ void summarize_one(const replay::Trace& trace, const AnalyzeOptions& o,
 /// Whether the analysis asked for is one the streaming pass computes: a whole trace, replayed by
 /// the event engine's rules (the longest-path cross-check needs the dependency graph).
 bool streamable(const AnalyzeOptions& o) {
-    return !o.in_memory && !o.focus.any() && o.replay_method == "events";
+    return !o.in_memory && !o.focus.any() && o.replay_method == "events" && !o.root_causes;
 }
 
 /// The trace analysed in one streaming pass (try_streaming); false when it needs the in-memory
@@ -218,6 +224,7 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
     a.warnings.resize(paths.size());
     a.repairs.resize(paths.size());
     a.parts.resize(paths.size());
+    a.root_causes.resize(paths.size());
     ProgressBar progress({{.label = "reading", .total = input_file_bytes(paths)},
                           {.label = "replaying", .unit = ProgressBar::Unit::operations}});
     oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), [&](std::size_t i) {
@@ -234,7 +241,8 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
         switch (focus.kind) {
         case TraceFocus::Kind::whole:
         case TraceFocus::Kind::window: // the reader read the window alone
-            summarize_one(trace, o, a.summaries[i], a.runs[i], a.warnings[i], progress);
+            summarize_one(trace, o, a.summaries[i], a.runs[i], a.warnings[i], progress,
+                          &a.root_causes[i]);
             break;
         case TraceFocus::Kind::region: {
             a.parts[i] = summarize_parts(trace, focus, o, progress);
@@ -248,7 +256,8 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
         case TraceFocus::Kind::phases:
             oneapi::tbb::parallel_invoke(
                 [&] {
-                    summarize_one(trace, o, a.summaries[i], a.runs[i], a.warnings[i], progress);
+                    summarize_one(trace, o, a.summaries[i], a.runs[i], a.warnings[i], progress,
+                                  &a.root_causes[i]);
                 },
                 [&] { a.parts[i] = summarize_parts(trace, focus, o, progress); });
             break;
@@ -354,6 +363,8 @@ nlohmann::json analysis_json(const metrics::SeriesAnalysis& series, const Analyz
             t["warnings"] = warnings_json(analyzed.warnings[i]);
             t["communication_repairs"] = repairs_json(analyzed.repairs[i]);
             t["analysis_pass"] = pass_json(analyzed.passes[i]);
+            if (const auto& causes = analyzed.root_causes[i])
+                t["root_causes"] = root_causes_json(*causes);
             const auto& parts = analyzed.parts[i];
             if (!parts.summaries.empty()) {
                 t["focus"] = parts_json(parts, parts_table("mpi", parts, series.convention));
@@ -437,6 +448,9 @@ struct Computed {
 /// Refuses options that do not go together, before any work.
 void check_analyze_options(const AnalyzeOptions& o) {
     run_labels(o.traces, o.labels); // a wrong count
+    if (o.root_causes && !o.replay)
+        throw std::invalid_argument(
+            "--root-causes needs the ideal-network replay (not --no-replay)");
     if (!o.focus.region.empty() && o.model != "mpi" && o.model != "additive" && o.model != "auto") {
         throw std::invalid_argument(fmt::format(
             "--region with --model {}: the metrics of all instances together exist for the MPI "
@@ -513,7 +527,14 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
     out << model_description << "\n\n" << format_terminal_table(table, style);
     if (mpi_model) {
         for (const auto& trace : series.traces) out << format_rank_breakdown(trace, style);
-    } else {
+    }
+    for (std::size_t i = 0; i < analyzed.root_causes.size(); ++i) {
+        if (!analyzed.root_causes[i]) continue;
+        const auto& s = analyzed.summaries[i];
+        out << format_root_causes(*analyzed.root_causes[i], s.path, s.runtime,
+                                  static_cast<std::uint32_t>(s.task_first_thread.size()), style);
+    }
+    if (!mpi_model) {
         for (const auto& run : omp.runs) {
             out << format_thread_breakdown(run, style)
                 << format_region_table(run, pcf_labels(run.path), style);
@@ -599,6 +620,10 @@ void add_analyze_command(CLI::App& app, CommandOutput& output) {
                   "Read each trace into memory and replay it there, instead of analysing it in one "
                   "streaming pass (memory ~35 bytes per record instead of the trace's width; the "
                   "same numbers)");
+    cmd->add_flag("--root-causes", options->root_causes,
+                  "Also find the wait states (late sender, late receiver, wait at barrier or NxN, "
+                  "late broadcast, early reduce) of the traced run and of its ideal-network "
+                  "replay, per rank and who waited for whom; reads the trace into memory");
     add_eager_option(cmd, options->eager_limit);
     add_collectives_option(cmd, options->collectives);
     cmd->add_flag("--whole-trace", options->whole_trace,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every kind of JSON report popsim writes validates against docs/popsim-1.schema.json (Debian's
-# python3-jsonschema): analyze (a series, without replay, a window, phases, a region, OpenMP and
-# hybrid traces), simulate and whatif; on the validation data too when it is there.
+# python3-jsonschema): analyze (a series, without replay, a window, phases, a region, root causes,
+# OpenMP and hybrid traces), simulate and whatif; on the validation data too when it is there.
 # usage: json_schema_test.sh POPSIM SOURCE_DIR SHARED_DATA WORK_DIR
 set -euo pipefail
 popsim=$1 source=$2 data=$3 work=$4
@@ -13,6 +13,7 @@ run analyze "$halo/halo_4.prv" --no-replay --json "$work/analyze_no_replay.json"
 run analyze "$halo/halo_4.prv" --from 1ms --to 5ms --json "$work/analyze_window.json"
 run analyze "$halo/halo_4.prv" --phases MPI_Allreduce --json "$work/analyze_phases.json"
 run analyze "$halo/halo_4.prv" --region MPI_Waitall --json "$work/analyze_region.json"
+run analyze "$halo/halo_4.prv" --root-causes --json "$work/analyze_root_causes.json"
 run simulate "$halo/halo_4.prv" --json "$work/simulate_ideal.json"
 run simulate "$halo/halo_4.prv" --latency 5us --bandwidth 1GB/s --from 1ms --to 5ms --json "$work/simulate_window.json"
 run whatif "$halo/halo_4.prv" --latency 0,1us --bandwidth 1GB/s,inf --buses 0,1 --json "$work/whatif.json"

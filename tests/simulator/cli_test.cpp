@@ -366,3 +366,32 @@ TEST_CASE("cli: an output that cannot be written whole is not written at all (ex
     CHECK(std::filesystem::is_empty(mount_point));
     CHECK(std::system(("umount " + mount_point).c_str()) == 0);
 }
+
+TEST_CASE("cli: analyze --root-causes: the wait states, traced and on the ideal network") {
+    // The late-sender chain of tests/metrics/wait_states_test.cpp: traced, rank 2 waits 8 us for
+    // rank 1 and rank 3 10 us for rank 2; on the ideal network rank 3 waits 9 us.
+    const auto path = test::synth_trace("cli_root_causes", R"(ranks 3
+0 compute 10us
+0 Send 1us to=1 size=8
+1 compute 2us
+1 Recv 9us from=0 size=8
+1 Send 1us to=2 size=8
+2 compute 1us
+2 Recv 11us from=1 size=8
+)");
+    const auto json = (std::filesystem::path(path).parent_path() / "r.json").string();
+    const auto r = run_popsim("analyze " + path + " --root-causes --no-color --json " + json);
+    REQUIRE(r.status == 0);
+    CHECK(r.output.find("Wait states of") != std::string::npos);
+    CHECK(r.output.find("rank 3 for rank 2 (late sender, 1 calls)") != std::string::npos);
+    const auto causes = read_json(json)["traces"][0]["root_causes"];
+    CHECK(causes["traced"]["total_ns"]["late_sender"] == 18'000);
+    CHECK(causes["ideal"]["total_ns"]["late_sender"] == 17'000);
+    CHECK(causes["traced"]["per_rank_ns"][2]["late_sender"] == 10'000);
+    const auto first = causes["traced"]["pairs"][0];
+    CHECK(first["waiting_rank"] == 3);
+    CHECK(first["late_rank"] == 2);
+    CHECK(first["time_ns"] == 10'000);
+    // Without the replay there is no ideal network to compare with.
+    CHECK(run_popsim("analyze " + path + " --root-causes --no-replay").status == 1);
+}

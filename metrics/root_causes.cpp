@@ -1,0 +1,21 @@
+#include "metrics/root_causes.hpp"
+
+#include "replay/engine/engine.hpp"
+#include "replay/network/ideal.hpp"
+#include "replay/program/cycle_breaking.hpp"
+
+namespace popsim::metrics {
+
+RootCauses root_causes(const replay::Trace& trace, const replay::ReplayProgram& program) {
+    const auto result = replay::replay_breaking_cycles(
+        &trace, program,
+        [](const replay::ReplayProgram& p) {
+            replay::network::IdealNetwork ideal;
+            return replay::replay_events(p, ideal, {.timeline = true});
+        },
+        nullptr);
+    return {wait_states(program, traced_calls(trace, program)),
+            wait_states(program, replayed_calls(trace, program, result))};
+}
+
+} // namespace popsim::metrics

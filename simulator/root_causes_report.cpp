@@ -1,0 +1,77 @@
+#include "simulator/root_causes_report.hpp"
+
+#include <fmt/format.h>
+
+namespace popsim::simulator {
+
+namespace {
+
+constexpr auto k_patterns = [] {
+    std::array<metrics::WaitPattern, metrics::k_wait_patterns> all{};
+    for (std::size_t k = 0; k < all.size(); ++k) all[k] = static_cast<metrics::WaitPattern>(k);
+    return all;
+}();
+
+nlohmann::json pattern_times_json(const metrics::PatternTimes& times) {
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto p : k_patterns) j[std::string(metrics::wait_pattern_key(p))] = times[p];
+    return j;
+}
+
+nlohmann::json wait_states_json(const metrics::WaitStates& w) {
+    nlohmann::json per_rank = nlohmann::json::array();
+    for (const auto& t : w.per_task) per_rank.push_back(pattern_times_json(t));
+    nlohmann::json pairs = nlohmann::json::array();
+    for (const auto& p : metrics::wait_pairs(w)) {
+        pairs.push_back({{"waiting_rank", p.task + 1},
+                         {"late_rank", p.late_task + 1},
+                         {"pattern", metrics::wait_pattern_key(p.pattern)},
+                         {"time_ns", p.time},
+                         {"calls", p.calls}});
+    }
+    return {{"total_ns", pattern_times_json(w.total)},
+            {"per_rank_ns", std::move(per_rank)},
+            {"pairs", std::move(pairs)}};
+}
+
+} // namespace
+
+std::string format_root_causes(const metrics::RootCauses& causes, const std::string& path,
+                               Time runtime, std::uint32_t tasks, const TerminalStyle& style,
+                               std::size_t max_pairs) {
+    if (runtime <= 0 || tasks == 0) return {};
+    const double ranks_time = static_cast<double>(runtime) * tasks;
+    const auto share = [&](Time t) {
+        return efficiency_text(static_cast<double>(t) / ranks_time, style);
+    };
+    std::string out = '\n' + wrap_text(fmt::format("Wait states of {} ({} of the ranks' time, "
+                                                   "{} ranks x the runtime)",
+                                                   path, style.fraction ? "fraction" : "%", tasks),
+                                       style.width);
+    out += fmt::format("{:>15} | {:>8} | {:>13}\n", "pattern", "traced", "ideal network");
+    for (const auto p : k_patterns) {
+        out += fmt::format("{:>15} | {:>8} | {:>13}\n", metrics::wait_pattern_label(p),
+                           share(causes.traced.total[p]), share(causes.ideal.total[p]));
+    }
+    out += fmt::format("{:>15} | {:>8} | {:>13}\n", "total", share(causes.traced.total.total()),
+                       share(causes.ideal.total.total()));
+    for (const auto& [label, waits] :
+         {std::pair{"traced", &causes.traced}, std::pair{"on the ideal network", &causes.ideal}}) {
+        const auto pairs = metrics::wait_pairs(*waits);
+        if (pairs.empty()) continue;
+        out += fmt::format("Waited longest, {}:\n", label);
+        for (std::size_t k = 0; k < std::min(pairs.size(), max_pairs); ++k) {
+            const auto& p = pairs[k];
+            out += fmt::format("  rank {} for rank {} ({}, {} calls): {}\n", p.task + 1,
+                               p.late_task + 1, metrics::wait_pattern_label(p.pattern), p.calls,
+                               share(p.time));
+        }
+    }
+    return out;
+}
+
+nlohmann::json root_causes_json(const metrics::RootCauses& causes) {
+    return {{"traced", wait_states_json(causes.traced)}, {"ideal", wait_states_json(causes.ideal)}};
+}
+
+} // namespace popsim::simulator
