@@ -15,7 +15,8 @@ RootCauses root_causes(const replay::Trace& trace, const replay::ReplayProgram& 
         },
         nullptr);
     return {wait_states(program, traced_calls(trace, program)),
-            wait_states(program, replayed_calls(trace, program, result))};
+            wait_states(program, replayed_calls(trace, program, result)),
+            critical_path(program, result)};
 }
 
 } // namespace popsim::metrics

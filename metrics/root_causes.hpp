@@ -8,14 +8,16 @@
 //   auto program = popsim::replay::build_replay_program(trace);
 //   auto causes = popsim::metrics::root_causes(trace, program);
 //   causes.ideal.total[popsim::metrics::WaitPattern::late_sender];
+#include "metrics/critical_path.hpp"
 #include "metrics/wait_states.hpp"
 #include "replay/warnings.hpp"
 
 namespace popsim::metrics {
 
 struct RootCauses {
-    WaitStates traced; // in the trace
-    WaitStates ideal;  // in the replay on the ideal network
+    WaitStates traced;          // in the trace
+    WaitStates ideal;           // in the replay on the ideal network
+    CriticalPath critical_path; // of that replay
 };
 
 /// Replays `program` on the ideal network again, keeping its timeline, breaking dependency

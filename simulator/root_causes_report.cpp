@@ -1,6 +1,11 @@
 #include "simulator/root_causes_report.hpp"
 
+#include "replay/warnings.hpp"
+
+#include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <numeric>
 
 namespace popsim::simulator {
 
@@ -32,6 +37,28 @@ nlohmann::json wait_states_json(const metrics::WaitStates& w) {
     return {{"total_ns", pattern_times_json(w.total)},
             {"per_rank_ns", std::move(per_rank)},
             {"pairs", std::move(pairs)}};
+}
+
+/// The ranks' computation on the critical path, largest first (at most five), and its imbalance.
+std::string format_critical_path(const metrics::CriticalPath& path, const TerminalStyle& style) {
+    if (path.length <= 0) return {};
+    const auto share = [&](Time t) {
+        return efficiency_text(static_cast<double>(t) / static_cast<double>(path.length), style);
+    };
+    std::vector<std::uint32_t> ranks(path.per_task.size());
+    std::iota(ranks.begin(), ranks.end(), 0u);
+    std::stable_sort(ranks.begin(), ranks.end(),
+                     [&](auto a, auto b) { return path.per_task[a] > path.per_task[b]; });
+    std::vector<std::string> shown;
+    for (const auto r : ranks) {
+        if (shown.size() == 5 || path.per_task[r] == 0) break;
+        shown.push_back(fmt::format("rank {} {}", r + 1, share(path.per_task[r])));
+    }
+    return fmt::format("Critical path on the ideal network ({}, {} jumps between ranks): the "
+                       "computation of {}; its imbalance (the path less the ranks' mean "
+                       "computation): {}",
+                       replay::seconds(path.length), path.jumps, fmt::join(shown, ", "),
+                       share(path.imbalance()));
 }
 
 } // namespace
@@ -67,11 +94,18 @@ std::string format_root_causes(const metrics::RootCauses& causes, const std::str
                                share(p.time));
         }
     }
-    return out;
+    return out + wrap_text(format_critical_path(causes.critical_path, style), style.width);
 }
 
 nlohmann::json root_causes_json(const metrics::RootCauses& causes) {
-    return {{"traced", wait_states_json(causes.traced)}, {"ideal", wait_states_json(causes.ideal)}};
+    const auto& path = causes.critical_path;
+    return {{"traced", wait_states_json(causes.traced)},
+            {"ideal", wait_states_json(causes.ideal)},
+            {"critical_path",
+             {{"length_ns", path.length},
+              {"jumps", path.jumps},
+              {"per_rank_ns", path.per_task},
+              {"imbalance_ns", path.imbalance()}}}};
 }
 
 } // namespace popsim::simulator

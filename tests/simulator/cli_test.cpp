@@ -392,6 +392,11 @@ TEST_CASE("cli: analyze --root-causes: the wait states, traced and on the ideal 
     CHECK(first["waiting_rank"] == 3);
     CHECK(first["late_rank"] == 2);
     CHECK(first["time_ns"] == 10'000);
+    // Ideal: every rank ends at 10 us, rank 1 first among them: the path is its 10 us.
+    const auto critical = causes["critical_path"];
+    CHECK(critical["length_ns"] == 10'000);
+    CHECK(critical["per_rank_ns"] == nlohmann::json::array({10'000, 0, 0}));
+    CHECK(r.output.find("Critical path on the ideal network") != std::string::npos);
     // Without the replay there is no ideal network to compare with.
     CHECK(run_popsim("analyze " + path + " --root-causes --no-replay").status == 1);
 }

@@ -1,0 +1,32 @@
+#pragma once
+// The critical path of a replay on the ideal network (docs/metrics.md, "Root causes"): the chain
+// of computation and dependencies whose length is the runtime. Found as Scalasca does, backwards
+// from the thread that ends last: along its operations, jumping at each wait to the partner it
+// waited for (the message's sender, the receive's poster, the collective's last arrival).
+//
+// Example:
+//   auto path = popsim::metrics::critical_path(program, result);
+//   path.per_task[3]; // rank 4's computation on the path, in ns
+#include "replay/engine/replay_result.hpp"
+#include "replay/program/replay_program.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace popsim::metrics {
+
+struct CriticalPath {
+    Time length = 0;            // the sum of the computation on it: the replay's runtime
+    std::vector<Time> per_task; // each task's computation on it
+    std::vector<Time> useful;   // each task's computation in the replay
+    std::uint64_t jumps = 0;    // waits it goes through, from one task to another
+    /// Scalasca's critical-path imbalance for the whole program: the path's length less the
+    /// tasks' mean computation (the time no balancing of the same work could save is the mean).
+    Time imbalance() const;
+};
+
+/// `result`: a replay of `program` on the ideal network, with its timeline.
+CriticalPath critical_path(const replay::ReplayProgram& program,
+                           const replay::ReplayResult& result);
+
+} // namespace popsim::metrics

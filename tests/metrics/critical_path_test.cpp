@@ -1,0 +1,83 @@
+// Issue 18: the critical path of the ideal replay, by hand on a chain of late senders, and its
+// length equal to the ideal runtime on the validation traces.
+#include "metrics/critical_path.hpp"
+#include "metrics/ideal_replay.hpp"
+#include "replay/engine/engine.hpp"
+#include "replay/network/ideal.hpp"
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace popsim;
+
+namespace {
+metrics::CriticalPath path_of(const replay::Trace& trace) {
+    const auto program = replay::build_replay_program(trace);
+    replay::network::IdealNetwork ideal;
+    return metrics::critical_path(program,
+                                  replay::replay_events(program, ideal, {.timeline = true}));
+}
+} // namespace
+
+TEST_CASE("critical path: through a chain of late senders, by hand") {
+    // Ideal network: rank 0 computes 10 us and sends to rank 1, whose Recv (from 2 us) ends at
+    // 10 us; it sends at once to rank 2, whose Recv (from 1 us) ends at 10 us; rank 2 computes
+    // 3 us more and ends last, at 13 us. Backwards: rank 2's 3 us, its wait leads to rank 1's
+    // send, rank 1's wait to rank 0's send, then rank 0's 10 us. Rank 1's 2 us are off the path.
+    const auto trace = test::read_quiet(test::synth_trace("critical_chain", R"(ranks 3
+0 compute 10us
+0 Send 1us to=1 size=8
+1 compute 2us
+1 Recv 9us from=0 size=8
+1 Send 1us to=2 size=8
+2 compute 1us
+2 Recv 11us from=1 size=8
+2 compute 3us
+)"));
+    const auto path = path_of(trace);
+    CHECK(path.length == 13'000);
+    CHECK(path.per_task == std::vector<Time>{10'000, 0, 3'000});
+    CHECK(path.jumps == 2);
+    CHECK(path.useful == std::vector<Time>{10'000, 2'000, 4'000});
+    CHECK(path.imbalance() == 13'000 - 16'000 / 3); // the mean computation is 5.33 us
+}
+
+TEST_CASE("critical path: a late root of a broadcast, and a rendezvous") {
+    // Rank 0 (the root) computes 6 us, then Bcast; ranks 1 and 2 enter it at 1 and 0 us and
+    // wait for the root until 6 us. Rank 1 computes 2 us and sends 64 KB (rendezvous) to rank 2,
+    // which posts its receive after 9 us of computing, at 15 us; both end at 16 us. The walk
+    // starts on the lower, rank 1: its last 1 us, its Send's wait leads to rank 2's post, rank
+    // 2's 9 us, its Bcast's wait to the root, rank 0's 6 us.
+    const auto trace = test::read_quiet(test::synth_trace("critical_bcast", R"(ranks 3
+0 compute 6us
+0 Bcast 1us root=0 size=8
+1 compute 1us
+1 Bcast 5us root=0 size=8
+1 compute 2us
+1 Send 2us to=2 size=65536
+1 compute 1us
+2 Bcast 1us root=0 size=8
+2 compute 9us
+2 Recv 1us from=1 size=65536
+2 compute 1us
+)"));
+    const auto path = path_of(trace);
+    const auto ideal = metrics::ideal_run(trace, {});
+    CHECK(path.length == ideal.runtime);
+    CHECK(path.length == 16'000);
+    CHECK(path.per_task == std::vector<Time>{6'000, 1'000, 9'000});
+    CHECK(path.jumps == 2);
+}
+
+TEST_CASE("critical path: its length is the ideal runtime on the validation traces") {
+    for (const char* name : {"epoch/epoch_8proc.prv.gz", "lammps-melt/lammps_melt_4.prv.gz",
+                             "prime/MPItraces_prime_v0.prv.gz", "hpcg-hybrid/hpcg_2x2.prv.gz"}) {
+        CAPTURE(name);
+        const auto trace = test::read_quiet(test::shared_data(name));
+        const auto path = path_of(trace);
+        CHECK(path.length == metrics::ideal_run(trace, {}).runtime);
+        Time on_path = 0;
+        for (const Time t : path.per_task) on_path += t;
+        CHECK(on_path == path.length);
+    }
+}
