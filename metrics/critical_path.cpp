@@ -14,12 +14,7 @@ using replay::ReplayThread;
 class Walk {
   public:
     Walk(const ReplayProgram& p, const replay::ReplayResult& r)
-        : p_(p), r_(r), send_(p.messages.size(), replay::k_none), post_(send_) {
-        for (OpIndex op = 0; op < p.op_count(); ++op) {
-            if (p.op_kind[op] == OpKind::send) send_[p.op_ref[op]] = op;
-            if (p.op_kind[op] == OpKind::recv_post) post_[p.op_ref[op]] = op;
-        }
-    }
+        : p_(p), r_(r), ops_(replay::message_ops(p)) {}
 
     CriticalPath run() {
         CriticalPath out;
@@ -67,7 +62,7 @@ class Walk {
         case OpKind::recv_wait: {
             const std::uint32_t list = p_.op_ref[op];
             for (auto i = p_.wait_first[list]; i < p_.wait_first[list + 1]; ++i) {
-                const OpIndex send = send_[p_.wait_messages[i]];
+                const OpIndex send = ops_.send[p_.wait_messages[i]];
                 if (send != replay::k_none && began(send) == end) return send;
             }
             return replay::k_none;
@@ -75,7 +70,7 @@ class Walk {
         case OpKind::send: {
             const auto& m = p_.messages[p_.op_ref[op]];
             if (!m.rendezvous || m.immediate_send) return replay::k_none; // eager: no wait
-            const OpIndex post = post_[p_.op_ref[op]];
+            const OpIndex post = ops_.post[p_.op_ref[op]];
             return post != replay::k_none && began(post) == end ? post : replay::k_none;
         }
         case OpKind::collective: {
@@ -97,7 +92,7 @@ class Walk {
 
     const ReplayProgram& p_;
     const replay::ReplayResult& r_;
-    std::vector<OpIndex> send_, post_; // per message
+    const replay::MessageOps ops_;
 };
 
 } // namespace

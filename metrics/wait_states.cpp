@@ -21,11 +21,10 @@ class Finder {
     Finder(const ReplayProgram& p, const CallTimeline& calls) : p_(p), calls_(calls) {}
 
     WaitStates run() {
-        const auto ops = replay::message_ops(p_);
         for (ReplayThread th = 0; th < p_.thread_count(); ++th) {
             for (OpIndex op = p_.thread_first_op[th]; op < p_.thread_end_op(th); ++op) {
                 if (p_.op_kind[op] == OpKind::recv_wait) late_sender(th, op);
-                if (p_.op_kind[op] == OpKind::send) late_receiver(th, op, ops);
+                if (p_.op_kind[op] == OpKind::send) late_receiver(th, op);
             }
         }
         for (const auto& c : p_.collectives)
@@ -53,19 +52,19 @@ class Finder {
         ReplayThread late = th;
         for (auto i = p_.wait_first[list]; i < p_.wait_first[list + 1]; ++i) {
             const auto& m = p_.messages[p_.wait_messages[i]];
-            const Time sent = enter(m.sender, send_call_[m.record]);
+            const Time sent = enter(m.sender, p_.op_call[ops_.send[p_.wait_messages[i]]]);
             if (sent > latest) std::tie(latest, late) = std::pair(sent, m.sender);
         }
         if (late != th) add(th, p_.op_call[op], WaitPattern::late_sender, latest, late);
     }
 
     /// A blocking send of a rendezvous message waits for its receive to be posted.
-    void late_receiver(ReplayThread th, OpIndex op, const replay::MessageOps& ops) {
+    void late_receiver(ReplayThread th, OpIndex op) {
         const replay::MessageIndex mi = p_.op_ref[op];
         const auto& m = p_.messages[mi];
-        if (!m.rendezvous || m.immediate_send || ops.post[mi] == replay::k_none) return;
+        if (!m.rendezvous || m.immediate_send || ops_.post[mi] == replay::k_none) return;
         add(th, p_.op_call[op], WaitPattern::late_receiver,
-            enter(m.receiver, p_.op_call[ops.post[mi]]), m.receiver);
+            enter(m.receiver, p_.op_call[ops_.post[mi]]), m.receiver);
     }
 
     void collective(const replay::Collective& c) {
@@ -140,16 +139,8 @@ class Finder {
 
     const ReplayProgram& p_;
     const CallTimeline& calls_;
-    std::vector<std::uint32_t> send_call_ = sending_calls();
+    const replay::MessageOps ops_ = replay::message_ops(p_);
     WaitStates out_;
-
-    /// Per message, the call that sends it.
-    std::vector<std::uint32_t> sending_calls() const {
-        std::vector<std::uint32_t> out(p_.messages.size(), replay::k_none);
-        for (OpIndex op = 0; op < p_.op_count(); ++op)
-            if (p_.op_kind[op] == OpKind::send) out[p_.op_ref[op]] = p_.op_call[op];
-        return out;
-    }
 };
 
 } // namespace

@@ -131,6 +131,30 @@ inline constexpr const char* k_omp_example = R"(ranks 1 threads 3
 0.2 event 60000018 0
 )";
 
+/// A chain of late senders (issue 18's hand cases): rank 0 computes 10 us and sends to rank 1,
+/// which entered its Recv at 2 us; rank 1 then sends to rank 2, in its Recv since 1 us, which
+/// computes 3 us more.
+inline constexpr const char* k_late_sender_chain = R"(ranks 3
+0 compute 10us
+0 Send 1us to=1 size=8
+1 compute 2us
+1 Recv 9us from=0 size=8
+1 Send 1us to=2 size=8
+2 compute 1us
+2 Recv 11us from=1 size=8
+2 compute 3us
+)";
+
+/// An OpenMP worker thread that calls MPI (the streaming passes leave it to memory).
+inline constexpr const char* k_worker_calls_mpi = R"(ranks 2 threads 2
+0.0 event 60000001 1
+0.0 compute 5us
+0.0 event 60000001 0
+0.1 compute 1us
+0.1 Send 1us to=1 size=8
+1.0 Recv 2us from=0 size=8
+)";
+
 /// Reading options for tests: the .pcf labels are not read.
 inline replay::ReadOptions quiet_options() {
     replay::ReadOptions options;

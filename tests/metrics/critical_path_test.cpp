@@ -24,16 +24,8 @@ TEST_CASE("critical path: through a chain of late senders, by hand") {
     // 10 us; it sends at once to rank 2, whose Recv (from 1 us) ends at 10 us; rank 2 computes
     // 3 us more and ends last, at 13 us. Backwards: rank 2's 3 us, its wait leads to rank 1's
     // send, rank 1's wait to rank 0's send, then rank 0's 10 us. Rank 1's 2 us are off the path.
-    const auto trace = test::read_quiet(test::synth_trace("critical_chain", R"(ranks 3
-0 compute 10us
-0 Send 1us to=1 size=8
-1 compute 2us
-1 Recv 9us from=0 size=8
-1 Send 1us to=2 size=8
-2 compute 1us
-2 Recv 11us from=1 size=8
-2 compute 3us
-)"));
+    const auto trace =
+        test::read_quiet(test::synth_trace("critical_chain", test::k_late_sender_chain));
     const auto path = path_of(trace);
     CHECK(path.length == 13'000);
     CHECK(path.per_task == std::vector<Time>{10'000, 0, 3'000});

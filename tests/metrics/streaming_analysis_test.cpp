@@ -244,14 +244,7 @@ TEST_CASE("streaming analysis: what it leaves to the in-memory analysis, it name
     CHECK_THROWS_WITH_AS(streamed(off), doctest::Contains("tracing is disabled"),
                          replay::StreamingUnsupported);
     // A worker thread calling MPI is replayed in memory.
-    const auto worker_mpi = test::synth_trace("streaming_worker_mpi", R"(ranks 2 threads 2
-0.0 event 60000001 1
-0.0 compute 5us
-0.0 event 60000001 0
-0.1 compute 1us
-0.1 Send 1us to=1 size=8
-1.0 Recv 2us from=0 size=8
-)");
+    const auto worker_mpi = test::synth_trace("streaming_worker_mpi", test::k_worker_calls_mpi);
     CHECK_THROWS_WITH_AS(streamed(worker_mpi), doctest::Contains("calls MPI"),
                          replay::StreamingUnsupported);
 }

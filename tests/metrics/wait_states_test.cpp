@@ -42,15 +42,7 @@ TEST_CASE("wait states: late senders along a chain") {
     // Rank 0 computes 10 us and sends to rank 1, which entered its Recv at 2 us: it waits 8 us.
     // Rank 1 then sends to rank 2 at 11 us; rank 2 entered its Recv at 1 us: 10 us. In the ideal
     // replay rank 1 leaves its Recv at 10 us and sends then: rank 2 waits 9 us.
-    const auto w = wait_states_of("wait_chain", R"(ranks 3
-0 compute 10us
-0 Send 1us to=1 size=8
-1 compute 2us
-1 Recv 9us from=0 size=8
-1 Send 1us to=2 size=8
-2 compute 1us
-2 Recv 11us from=1 size=8
-)");
+    const auto w = wait_states_of("wait_chain", test::k_late_sender_chain);
     using L = decltype(listed(w.traced));
     CHECK(listed(w.traced) ==
           L{{1, WaitPattern::late_sender, 8, 0}, {2, WaitPattern::late_sender, 10, 1}});

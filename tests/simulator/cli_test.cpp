@@ -185,14 +185,7 @@ TEST_CASE("cli: simulate and whatif stream the program, or build it in memory, a
     }
     CHECK(predicted[0] == predicted[1]);
     // A trace whose worker threads call MPI needs the in-memory program; the report says why.
-    const auto worker_mpi = test::synth_trace("cli_worker_mpi", R"(ranks 2 threads 2
-0.0 event 60000001 1
-0.0 compute 5us
-0.0 event 60000001 0
-0.1 compute 1us
-0.1 Send 1us to=1 size=8
-1.0 Recv 2us from=0 size=8
-)");
+    const auto worker_mpi = test::synth_trace("cli_worker_mpi", test::k_worker_calls_mpi);
     REQUIRE(run_popsim("simulate " + worker_mpi + " --quiet --json " + json).status == 0);
     const auto pass = read_json(json)["program_pass"];
     CHECK(pass["streamed"] == false);
@@ -368,17 +361,9 @@ TEST_CASE("cli: an output that cannot be written whole is not written at all (ex
 }
 
 TEST_CASE("cli: analyze --root-causes: the wait states, traced and on the ideal network") {
-    // The late-sender chain of tests/metrics/wait_states_test.cpp: traced, rank 2 waits 8 us for
+    // The late-sender chain (test_support): traced, rank 2 waits 8 us for
     // rank 1 and rank 3 10 us for rank 2; on the ideal network rank 3 waits 9 us.
-    const auto path = test::synth_trace("cli_root_causes", R"(ranks 3
-0 compute 10us
-0 Send 1us to=1 size=8
-1 compute 2us
-1 Recv 9us from=0 size=8
-1 Send 1us to=2 size=8
-2 compute 1us
-2 Recv 11us from=1 size=8
-)");
+    const auto path = test::synth_trace("cli_root_causes", test::k_late_sender_chain);
     const auto json = (std::filesystem::path(path).parent_path() / "r.json").string();
     const auto r = run_popsim("analyze " + path + " --root-causes --no-color --json " + json);
     REQUIRE(r.status == 0);
@@ -392,10 +377,10 @@ TEST_CASE("cli: analyze --root-causes: the wait states, traced and on the ideal 
     CHECK(first["waiting_rank"] == 3);
     CHECK(first["late_rank"] == 2);
     CHECK(first["time_ns"] == 10'000);
-    // Ideal: every rank ends at 10 us, rank 1 first among them: the path is its 10 us.
+    // Ideal: rank 3 ends last, at 13 us; its wait leads back through rank 2 to rank 1's 10 us.
     const auto critical = causes["critical_path"];
-    CHECK(critical["length_ns"] == 10'000);
-    CHECK(critical["per_rank_ns"] == nlohmann::json::array({10'000, 0, 0}));
+    CHECK(critical["length_ns"] == 13'000);
+    CHECK(critical["per_rank_ns"] == nlohmann::json::array({10'000, 0, 3'000}));
     CHECK(r.output.find("Critical path on the ideal network") != std::string::npos);
     // Without the replay there is no ideal network to compare with.
     CHECK(run_popsim("analyze " + path + " --root-causes --no-replay").status == 1);
