@@ -41,8 +41,8 @@ class Finder {
         const Time wait =
             std::min(late_enter - enter(th, call), calls_.exit[th][call] - enter(th, call));
         if (wait <= 0) return;
-        out_.instances.push_back(
-            {p_.thread_task[th], th, call, pattern, wait, p_.thread_task[late_thread]});
+        out_.instances.push_back({p_.thread_task[th], th, call, calls_.id[th][call], pattern, wait,
+                                  p_.thread_task[late_thread]});
     }
 
     /// A completion of received messages waits for the latest of their sends to begin.
@@ -167,17 +167,38 @@ std::string_view wait_pattern_label(WaitPattern pattern) {
     return k_pattern_names[static_cast<std::size_t>(pattern)].label;
 }
 
-std::vector<WaitPair> wait_pairs(const WaitStates& waits) {
-    std::map<std::tuple<std::uint32_t, std::uint32_t, WaitPattern>, WaitPair> pairs;
+namespace {
+/// The wait states summed per `key_of(instance)` into `make(instance)`s, longest first.
+template <class Summed, class Key, class Make>
+std::vector<Summed> summed_by(const WaitStates& waits, Key key_of, Make make) {
+    std::map<decltype(key_of(waits.instances.front())), Summed> sums;
     for (const auto& w : waits.instances) {
-        auto& pair = pairs[{w.task, w.late_task, w.pattern}];
-        pair = {w.task, w.late_task, w.pattern, pair.time + w.time, pair.calls + 1};
+        auto [it, added] = sums.try_emplace(key_of(w), make(w));
+        if (!added) it->second.time += w.time;
+        if (!added) ++it->second.calls;
     }
-    std::vector<WaitPair> out;
-    for (const auto& [key, pair] : pairs) out.push_back(pair);
+    std::vector<Summed> out;
+    for (const auto& [key, sum] : sums) out.push_back(sum);
     std::stable_sort(out.begin(), out.end(),
-                     [](const WaitPair& a, const WaitPair& b) { return a.time > b.time; });
+                     [](const Summed& a, const Summed& b) { return a.time > b.time; });
     return out;
+}
+} // namespace
+
+std::vector<WaitPair> wait_pairs(const WaitStates& waits) {
+    return summed_by<WaitPair>(
+        waits, [](const WaitState& w) { return std::tuple(w.task, w.late_task, w.pattern); },
+        [](const WaitState& w) {
+            return WaitPair{w.task, w.late_task, w.pattern, w.time, 1};
+        });
+}
+
+std::vector<WaitCall> wait_calls(const WaitStates& waits) {
+    return summed_by<WaitCall>(
+        waits, [](const WaitState& w) { return std::pair(w.call_id, w.pattern); },
+        [](const WaitState& w) {
+            return WaitCall{w.call_id, w.pattern, w.time, 1};
+        });
 }
 
 Time PatternTimes::total() const {

@@ -37,7 +37,8 @@ std::string_view wait_pattern_label(WaitPattern pattern);
 struct WaitState {
     std::uint32_t task = 0; // the one that waited
     replay::ReplayThread thread = 0;
-    std::uint32_t call = 0; // its call, numbered on its thread
+    std::uint32_t call = 0;    // its call, numbered on its thread
+    std::uint16_t call_id = 0; // Extrae's id of that call (MPI_Recv, ...)
     WaitPattern pattern = WaitPattern::late_sender;
     Time time = 0;               // how long, within its call
     std::uint32_t late_task = 0; // the partner it waited for (the latest, if several)
@@ -82,5 +83,14 @@ struct WaitPair {
     std::uint64_t calls = 0;
 };
 std::vector<WaitPair> wait_pairs(const WaitStates& waits);
+
+/// Where the waiting happens: the wait states summed per (MPI call, pattern), longest first.
+struct WaitCall {
+    std::uint16_t call_id = 0;
+    WaitPattern pattern = WaitPattern::late_sender;
+    Time time = 0;
+    std::uint64_t calls = 0;
+};
+std::vector<WaitCall> wait_calls(const WaitStates& waits);
 
 } // namespace popsim::metrics

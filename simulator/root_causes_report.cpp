@@ -1,5 +1,6 @@
 #include "simulator/root_causes_report.hpp"
 
+#include "replay/program/mpi_calls.hpp"
 #include "replay/warnings.hpp"
 
 #include <algorithm>
@@ -34,9 +35,17 @@ nlohmann::json wait_states_json(const metrics::WaitStates& w) {
                          {"time_ns", p.time},
                          {"calls", p.calls}});
     }
+    nlohmann::json calls = nlohmann::json::array();
+    for (const auto& c : metrics::wait_calls(w)) {
+        calls.push_back({{"call", replay::mpi_call_name(c.call_id)},
+                         {"pattern", metrics::wait_pattern_key(c.pattern)},
+                         {"time_ns", c.time},
+                         {"calls", c.calls}});
+    }
     return {{"total_ns", pattern_times_json(w.total)},
             {"per_rank_ns", std::move(per_rank)},
-            {"pairs", std::move(pairs)}};
+            {"pairs", std::move(pairs)},
+            {"calls", std::move(calls)}};
 }
 
 /// The ranks' computation on the critical path, largest first (at most five), and its imbalance.
@@ -93,6 +102,13 @@ std::string format_root_causes(const metrics::RootCauses& causes, const std::str
                                p.late_task + 1, metrics::wait_pattern_label(p.pattern), p.calls,
                                share(p.time));
         }
+        std::vector<std::string> calls;
+        for (const auto& c : metrics::wait_calls(*waits)) {
+            if (calls.size() == max_pairs) break;
+            calls.push_back(fmt::format("{} ({}) {}", replay::mpi_call_name(c.call_id),
+                                        metrics::wait_pattern_label(c.pattern), share(c.time)));
+        }
+        out += fmt::format("  in {}\n", fmt::join(calls, ", "));
     }
     return out + wrap_text(format_critical_path(causes.critical_path, style), style.width);
 }

@@ -377,6 +377,11 @@ TEST_CASE("cli: analyze --root-causes: the wait states, traced and on the ideal 
     CHECK(first["waiting_rank"] == 3);
     CHECK(first["late_rank"] == 2);
     CHECK(first["time_ns"] == 10'000);
+    const auto in_calls = causes["traced"]["calls"];
+    REQUIRE(in_calls.size() == 1); // both waits are in MPI_Recv
+    CHECK(in_calls[0]["call"] == "MPI_Recv");
+    CHECK(in_calls[0]["time_ns"] == 18'000);
+    CHECK(in_calls[0]["calls"] == 2);
     // Ideal: rank 3 ends last, at 13 us; its wait leads back through rank 2 to rank 1's 10 us.
     const auto critical = causes["critical_path"];
     CHECK(critical["length_ns"] == 13'000);
