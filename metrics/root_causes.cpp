@@ -14,9 +14,12 @@ RootCauses root_causes(const replay::Trace& trace, const replay::ReplayProgram& 
             return replay::replay_events(p, ideal, {.timeline = true});
         },
         nullptr);
-    return {wait_states(program, traced_calls(trace, program)),
-            wait_states(program, replayed_calls(trace, program, result)),
-            critical_path(program, result)};
+    RootCauses out{wait_states(program, traced_calls(trace, program)),
+                   wait_states(program, replayed_calls(trace, program, result)),
+                   critical_path(program, result),
+                   {}};
+    out.delays = delay_costs(program, result, out.ideal);
+    return out;
 }
 
 } // namespace popsim::metrics

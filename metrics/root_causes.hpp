@@ -9,6 +9,7 @@
 //   auto causes = popsim::metrics::root_causes(trace, program);
 //   causes.ideal.total[popsim::metrics::WaitPattern::late_sender];
 #include "metrics/critical_path.hpp"
+#include "metrics/delay_costs.hpp"
 #include "metrics/wait_states.hpp"
 #include "replay/warnings.hpp"
 
@@ -18,6 +19,7 @@ struct RootCauses {
     WaitStates traced;          // in the trace
     WaitStates ideal;           // in the replay on the ideal network
     CriticalPath critical_path; // of that replay
+    DelayCosts delays;          // who caused its waits
 };
 
 /// Replays `program` on the ideal network again, keeping its timeline, breaking dependency

@@ -35,14 +35,14 @@ class Finder {
   private:
     Time enter(ReplayThread th, std::uint32_t call) const { return calls_.enter[th][call]; }
 
-    /// `th` waited in `call` until `late_enter`, when `late_thread` entered its part.
-    void add(ReplayThread th, std::uint32_t call, WaitPattern pattern, Time late_enter,
-             ReplayThread late_thread) {
-        const Time wait =
-            std::min(late_enter - enter(th, call), calls_.exit[th][call] - enter(th, call));
+    /// `th` waited in `call` until the late partner entered its call.
+    void add(ReplayThread th, std::uint32_t call, WaitPattern pattern, ReplayThread late_thread,
+             std::uint32_t late_call) {
+        const Time wait = std::min(enter(late_thread, late_call) - enter(th, call),
+                                   calls_.exit[th][call] - enter(th, call));
         if (wait <= 0) return;
         out_.instances.push_back({p_.thread_task[th], th, call, calls_.id[th][call], pattern, wait,
-                                  p_.thread_task[late_thread]});
+                                  p_.thread_task[late_thread], late_thread, late_call});
     }
 
     /// A completion of received messages waits for the latest of their sends to begin.
@@ -50,12 +50,15 @@ class Finder {
         const std::uint32_t list = p_.op_ref[op];
         Time latest = std::numeric_limits<Time>::min();
         ReplayThread late = th;
+        std::uint32_t late_call = 0;
         for (auto i = p_.wait_first[list]; i < p_.wait_first[list + 1]; ++i) {
             const auto& m = p_.messages[p_.wait_messages[i]];
-            const Time sent = enter(m.sender, p_.op_call[ops_.send[p_.wait_messages[i]]]);
-            if (sent > latest) std::tie(latest, late) = std::pair(sent, m.sender);
+            const std::uint32_t send_call = p_.op_call[ops_.send[p_.wait_messages[i]]];
+            const Time sent = enter(m.sender, send_call);
+            if (sent > latest)
+                std::tie(latest, late, late_call) = std::tuple(sent, m.sender, send_call);
         }
-        if (late != th) add(th, p_.op_call[op], WaitPattern::late_sender, latest, late);
+        if (late != th) add(th, p_.op_call[op], WaitPattern::late_sender, late, late_call);
     }
 
     /// A blocking send of a rendezvous message waits for its receive to be posted.
@@ -63,8 +66,7 @@ class Finder {
         const replay::MessageIndex mi = p_.op_ref[op];
         const auto& m = p_.messages[mi];
         if (!m.rendezvous || m.immediate_send || ops_.post[mi] == replay::k_none) return;
-        add(th, p_.op_call[op], WaitPattern::late_receiver,
-            enter(m.receiver, p_.op_call[ops_.post[mi]]), m.receiver);
+        add(th, p_.op_call[op], WaitPattern::late_receiver, m.receiver, p_.op_call[ops_.post[mi]]);
     }
 
     void collective(const replay::Collective& c) {
@@ -93,14 +95,14 @@ class Finder {
             const auto pattern = c.call_id == replay::k_mpi_barrier ? WaitPattern::wait_at_barrier
                                                                     : WaitPattern::wait_at_nxn;
             for (const auto& m : members)
-                add(m.thread, m.call, pattern, latest->enter, latest->thread);
+                add(m.thread, m.call, pattern, latest->thread, latest->call);
             break;
         }
         case replay::CollectiveFlow::from_root:
             if (root == members.end()) break;
             for (const auto& m : members) {
                 if (&m != &*root)
-                    add(m.thread, m.call, WaitPattern::late_broadcast, root->enter, root->thread);
+                    add(m.thread, m.call, WaitPattern::late_broadcast, root->thread, root->call);
             }
             break;
         case replay::CollectiveFlow::to_root: {
@@ -110,7 +112,7 @@ class Finder {
             for (const auto& m : members)
                 if (&m != &*root && (!last || m.enter > last->enter)) last = &m;
             if (last)
-                add(root->thread, root->call, WaitPattern::early_reduce, last->enter, last->thread);
+                add(root->thread, root->call, WaitPattern::early_reduce, last->thread, last->call);
             break;
         }
         }

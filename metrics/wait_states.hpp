@@ -42,6 +42,8 @@ struct WaitState {
     WaitPattern pattern = WaitPattern::late_sender;
     Time time = 0;               // how long, within its call
     std::uint32_t late_task = 0; // the partner it waited for (the latest, if several)
+    replay::ReplayThread late_thread = 0;
+    std::uint32_t late_call = 0; // the partner's call, whose entry ended the wait
 };
 
 /// Times per pattern.

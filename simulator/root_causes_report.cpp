@@ -48,21 +48,46 @@ nlohmann::json wait_states_json(const metrics::WaitStates& w) {
             {"calls", std::move(calls)}};
 }
 
+/// The ranks with the largest non-zero `times` (at most five), largest first, as `describe` says.
+template <class Describe>
+std::vector<std::string> top_ranks(const std::vector<Time>& times, Describe describe) {
+    std::vector<std::uint32_t> ranks(times.size());
+    std::iota(ranks.begin(), ranks.end(), 0u);
+    std::stable_sort(ranks.begin(), ranks.end(),
+                     [&](auto a, auto b) { return times[a] > times[b]; });
+    std::vector<std::string> shown;
+    for (const auto r : ranks) {
+        if (shown.size() == 5 || times[r] == 0) break;
+        shown.push_back(describe(r));
+    }
+    return shown;
+}
+
+/// The ranks whose computation caused the waiting of the ideal replay, largest first (at most
+/// five), as shares of that waiting.
+std::string format_delay_costs(const metrics::DelayCosts& d, Time waited,
+                               const TerminalStyle& style) {
+    if (waited <= 0) return {};
+    const auto share = [&](Time t) {
+        return efficiency_text(static_cast<double>(t) / static_cast<double>(waited), style);
+    };
+    const auto shown = top_ranks(d.caused, [&](std::uint32_t r) {
+        return fmt::format("rank {} {} ({} directly)", r + 1, share(d.caused[r]),
+                           share(d.direct[r]));
+    });
+    return fmt::format("Root causes of the waiting on the ideal network, the computation of: {}",
+                       fmt::join(shown, ", "));
+}
+
 /// The ranks' computation on the critical path, largest first (at most five), and its imbalance.
 std::string format_critical_path(const metrics::CriticalPath& path, const TerminalStyle& style) {
     if (path.length <= 0) return {};
     const auto share = [&](Time t) {
         return efficiency_text(static_cast<double>(t) / static_cast<double>(path.length), style);
     };
-    std::vector<std::uint32_t> ranks(path.per_task.size());
-    std::iota(ranks.begin(), ranks.end(), 0u);
-    std::stable_sort(ranks.begin(), ranks.end(),
-                     [&](auto a, auto b) { return path.per_task[a] > path.per_task[b]; });
-    std::vector<std::string> shown;
-    for (const auto r : ranks) {
-        if (shown.size() == 5 || path.per_task[r] == 0) break;
-        shown.push_back(fmt::format("rank {} {}", r + 1, share(path.per_task[r])));
-    }
+    const auto shown = top_ranks(path.per_task, [&](std::uint32_t r) {
+        return fmt::format("rank {} {}", r + 1, share(path.per_task[r]));
+    });
     return fmt::format("Critical path on the ideal network ({}, {} jumps between ranks): the "
                        "computation of {}; its imbalance (the path less the ranks' mean "
                        "computation): {}",
@@ -110,13 +135,26 @@ std::string format_root_causes(const metrics::RootCauses& causes, const std::str
         }
         out += fmt::format("  in {}\n", fmt::join(calls, ", "));
     }
-    return out + wrap_text(format_critical_path(causes.critical_path, style), style.width);
+    return out +
+           wrap_text(format_delay_costs(causes.delays, causes.ideal.total.total(), style),
+                     style.width) +
+           wrap_text(format_critical_path(causes.critical_path, style), style.width);
 }
 
 nlohmann::json root_causes_json(const metrics::RootCauses& causes) {
     const auto& path = causes.critical_path;
+    nlohmann::json pairs = nlohmann::json::array();
+    for (const auto& [key, time] : causes.delays.pairs) {
+        pairs.push_back(
+            {{"causing_rank", key.first + 1}, {"waiting_rank", key.second + 1}, {"time_ns", time}});
+    }
     return {{"traced", wait_states_json(causes.traced)},
             {"ideal", wait_states_json(causes.ideal)},
+            {"delay_costs",
+             {{"caused_ns", causes.delays.caused},
+              {"direct_ns", causes.delays.direct},
+              {"unexplained_ns", causes.delays.unexplained},
+              {"pairs", std::move(pairs)}}},
             {"critical_path",
              {{"length_ns", path.length},
               {"jumps", path.jumps},

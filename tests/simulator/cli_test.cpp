@@ -387,6 +387,12 @@ TEST_CASE("cli: analyze --root-causes: the wait states, traced and on the ideal 
     CHECK(critical["length_ns"] == 13'000);
     CHECK(critical["per_rank_ns"] == nlohmann::json::array({10'000, 0, 3'000}));
     CHECK(r.output.find("Critical path on the ideal network") != std::string::npos);
+    // All 17 us of waiting on the ideal network are rank 1's computation (0-based 0).
+    const auto delays = causes["delay_costs"];
+    CHECK(delays["caused_ns"] == nlohmann::json::array({17'000, 0, 0}));
+    CHECK(delays["direct_ns"] == nlohmann::json::array({8'000, 0, 0}));
+    CHECK(r.output.find("the computation of: rank 1 100.00% (47.06% directly)") !=
+          std::string::npos);
     // Without the replay there is no ideal network to compare with.
     CHECK(run_popsim("analyze " + path + " --root-causes --no-replay").status == 1);
 }
