@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prints popsim analyze's peak memory and time against the trace's length: the halo-exchange trace of
 # 64 ranks (ring + allreduce) at 1.08 GB and, with --10gb, at 10.8 GB (ten times the steps; ~11 GB
-# of disk, made once and cached), streamed and (1 GB only) read into memory with --in-memory; then
+# of disk, made once and cached), streamed and (1 GB only) read into memory with --in-memory and with --root-causes; then
 # simulate and whatif on the 1 GB trace, their program streamed and with --in-memory, per record;
 # then analyze on a 1 GB hybrid MPI+OpenMP halo exchange (16 ranks x 4 threads), streamed and in
 # memory.
@@ -56,6 +56,7 @@ echo "== popsim analyze (with the ideal replay): best of 3, its peak resident me
 one=$(make_trace 22400)
 measure "streamed, 1 GB" "$one" analyze
 measure "--in-memory, 1 GB" "$one" analyze --in-memory
+measure "--root-causes, 1 GB" "$one" analyze --root-causes
 if [ "$large" = --10gb ]; then
     ten=$(make_trace 224000)
     measure "streamed, 10 GB" "$ten" analyze
