@@ -6,8 +6,6 @@
 
 namespace popsim::metrics {
 
-using replay::ReplayThread;
-
 Time CriticalPath::imbalance() const {
     if (useful.empty()) return 0;
     const Time total = std::accumulate(useful.begin(), useful.end(), Time{0});
@@ -19,8 +17,10 @@ CriticalPath critical_path(const replay::ReplayProgram& program,
     CriticalPath out;
     out.per_task.assign(program.tasks, 0);
     out.useful.assign(program.tasks, 0);
-    for (ReplayThread th = 0; th < program.thread_count(); ++th)
-        out.useful[program.thread_task[th]] += result.threads[th].useful;
+    // A task's computation is its first thread's: its bursts and its waits for the other threads
+    // at parallel regions' joins (they computed meanwhile).
+    for (std::uint32_t task = 0; task < program.tasks; ++task)
+        out.useful[task] = result.threads[program.master_thread(task)].outside_mpi();
     const DependencyWalk walk(program, result);
     walk.back(
         walk.last(), 0,

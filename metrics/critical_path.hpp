@@ -18,7 +18,8 @@ namespace popsim::metrics {
 struct CriticalPath {
     Time length = 0;            // the sum of the computation on it: the replay's runtime
     std::vector<Time> per_task; // each task's computation on it
-    std::vector<Time> useful;   // each task's computation in the replay
+    std::vector<Time> useful;   // each task's computation in the replay: its first thread's
+                                // bursts and fork/join waits (prv2dim's bursts)
     std::uint64_t jumps = 0;    // waits it goes through, from one task to another
     /// Scalasca's critical-path imbalance for the whole program: the path's length less the
     /// tasks' mean computation (the time no balancing of the same work could save is the mean).

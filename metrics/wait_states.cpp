@@ -1,5 +1,6 @@
 #include "metrics/wait_states.hpp"
 
+#include "replay/extrae_events.hpp"
 #include "replay/program/mpi_calls.hpp"
 
 #include <algorithm>
@@ -41,8 +42,9 @@ class Finder {
         const Time wait = std::min(enter(late_thread, late_call) - enter(th, call),
                                    calls_.exit[th][call] - enter(th, call));
         if (wait <= 0) return;
-        out_.instances.push_back({p_.thread_task[th], th, call, calls_.id[th][call], pattern, wait,
-                                  p_.thread_task[late_thread], late_thread, late_call});
+        out_.instances.push_back({p_.thread_task[th], th, call, calls_.id[th][call],
+                                  calls_.site[th][call], pattern, wait, p_.thread_task[late_thread],
+                                  late_thread, late_call});
     }
 
     /// A completion of received messages waits for the latest of their sends to begin.
@@ -197,9 +199,9 @@ std::vector<WaitPair> wait_pairs(const WaitStates& waits) {
 
 std::vector<WaitCall> wait_calls(const WaitStates& waits) {
     return summed_by<WaitCall>(
-        waits, [](const WaitState& w) { return std::pair(w.call_id, w.pattern); },
+        waits, [](const WaitState& w) { return std::tuple(w.call_id, w.call_site, w.pattern); },
         [](const WaitState& w) {
-            return WaitCall{w.call_id, w.pattern, w.time, 1};
+            return WaitCall{w.call_id, w.call_site, w.pattern, w.time, 1};
         });
 }
 
@@ -214,6 +216,17 @@ CallTimeline traced_calls(const replay::Trace& trace, const ReplayProgram& p) {
         out.enter.emplace_back(t.call_begin.begin(), t.call_begin.end());
         out.exit.emplace_back(t.call_end.begin(), t.call_end.end());
         out.id.emplace_back(t.call_id.begin(), t.call_id.end());
+        // The caller event on the entry's line: the series' event at the call's entry.
+        auto& sites = out.site.emplace_back(t.call_id.size(), 0);
+        if (const auto* callers = t.series(replay::extrae::k_caller)) {
+            for (std::size_t call = 0; call < sites.size(); ++call) {
+                const auto at = std::lower_bound(callers->time.begin(), callers->time.end(),
+                                                 t.call_begin[call]);
+                if (at != callers->time.end() && *at == t.call_begin[call])
+                    sites[call] =
+                        callers->value[static_cast<std::size_t>(at - callers->time.begin())];
+            }
+        }
     }
     return out;
 }

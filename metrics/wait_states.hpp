@@ -37,8 +37,9 @@ std::string_view wait_pattern_label(WaitPattern pattern);
 struct WaitState {
     std::uint32_t task = 0; // the one that waited
     replay::ReplayThread thread = 0;
-    std::uint32_t call = 0;    // its call, numbered on its thread
-    std::uint16_t call_id = 0; // Extrae's id of that call (MPI_Recv, ...)
+    std::uint32_t call = 0;      // its call, numbered on its thread
+    std::uint16_t call_id = 0;   // Extrae's id of that call (MPI_Recv, ...)
+    std::uint64_t call_site = 0; // the function that called it (Extrae's caller event), 0: unknown
     WaitPattern pattern = WaitPattern::late_sender;
     Time time = 0;               // how long, within its call
     std::uint32_t late_task = 0; // the partner it waited for (the latest, if several)
@@ -63,11 +64,12 @@ struct WaitStates {
 /// When each call of each replay thread was entered and left, in one timeline, and which call
 /// it is.
 struct CallTimeline {
-    std::vector<std::vector<Time>> enter, exit; // per replay thread, per call number
-    std::vector<std::vector<std::uint16_t>> id; // Extrae's call id
+    std::vector<std::vector<Time>> enter, exit;   // per replay thread, per call number
+    std::vector<std::vector<std::uint16_t>> id;   // Extrae's call id
+    std::vector<std::vector<std::uint64_t>> site; // its caller (replay::extrae::k_caller), 0: none
 };
 
-/// The traced run's calls.
+/// The traced run's calls (their callers when the trace was read tracking k_caller).
 CallTimeline traced_calls(const replay::Trace& trace, const replay::ReplayProgram& program);
 /// A replay's calls: a call from its first operation's start to its last one's end (the replay
 /// must have kept its timeline).
@@ -86,9 +88,11 @@ struct WaitPair {
 };
 std::vector<WaitPair> wait_pairs(const WaitStates& waits);
 
-/// Where the waiting happens: the wait states summed per (MPI call, pattern), longest first.
+/// Where the waiting happens: the wait states summed per (MPI call, call site, pattern), longest
+/// first.
 struct WaitCall {
     std::uint16_t call_id = 0;
+    std::uint64_t call_site = 0;
     WaitPattern pattern = WaitPattern::late_sender;
     Time time = 0;
     std::uint64_t calls = 0;

@@ -21,6 +21,10 @@ inline constexpr std::uint32_t k_collective_recv_size = 50100002;
 inline constexpr std::uint32_t k_collective_root = 50100003;
 inline constexpr std::uint32_t k_collective_communicator = 50100004;
 
+// The function that called an MPI call (level 1 of its call stack; the .pcf names the values), on
+// the line of the call's entry.
+inline constexpr std::uint32_t k_caller = 70000001;
+
 // Hardware counters: deltas since the previous read on the same thread.
 inline constexpr std::uint32_t k_papi_total_instructions = 42000050;
 inline constexpr std::uint32_t k_papi_total_cycles = 42000059;

@@ -2,6 +2,7 @@
 #include "metrics/scaling.hpp"
 #include "metrics/streaming_analysis.hpp"
 #include "replay/engine/engine.hpp"
+#include "replay/extrae_events.hpp"
 #include "replay/focus/trace_window.hpp"
 #include "replay/input/paraver_labels.hpp"
 #include "replay/input/paraver_reader.hpp"
@@ -230,6 +231,7 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
     oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), [&](std::size_t i) {
         replay::ReadOptions read = read_options();
         read.on_progress = progress.running_total(k_reading);
+        if (o.root_causes) read.tracked_event_types.push_back(replay::extrae::k_caller);
         if (streamable(o) && analyze_streaming(paths[i], o, read, a.summaries[i], a.runs[i],
                                                a.warnings[i], a.repairs[i], a.passes[i]))
             return;
@@ -364,7 +366,7 @@ nlohmann::json analysis_json(const metrics::SeriesAnalysis& series, const Analyz
             t["communication_repairs"] = repairs_json(analyzed.repairs[i]);
             t["analysis_pass"] = pass_json(analyzed.passes[i]);
             if (const auto& causes = analyzed.root_causes[i])
-                t["root_causes"] = root_causes_json(*causes);
+                t["root_causes"] = root_causes_json(*causes, labels);
             const auto& parts = analyzed.parts[i];
             if (!parts.summaries.empty()) {
                 t["focus"] = parts_json(parts, parts_table("mpi", parts, series.convention));
@@ -532,7 +534,8 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
         if (!analyzed.root_causes[i]) continue;
         const auto& s = analyzed.summaries[i];
         out << format_root_causes(*analyzed.root_causes[i], s.path, s.runtime,
-                                  static_cast<std::uint32_t>(s.task_first_thread.size()), style);
+                                  static_cast<std::uint32_t>(s.task_first_thread.size()),
+                                  pcf_labels(s.path), style);
     }
     if (!mpi_model) {
         for (const auto& run : omp.runs) {

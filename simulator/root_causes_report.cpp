@@ -1,5 +1,6 @@
 #include "simulator/root_causes_report.hpp"
 
+#include "replay/extrae_events.hpp"
 #include "replay/program/mpi_calls.hpp"
 #include "replay/warnings.hpp"
 
@@ -24,7 +25,22 @@ nlohmann::json pattern_times_json(const metrics::PatternTimes& times) {
     return j;
 }
 
-nlohmann::json wait_states_json(const metrics::WaitStates& w) {
+/// A call site's name from the .pcf ("caller N" without one); empty for none.
+std::string site_name(std::uint64_t site, const replay::TraceLabels& labels) {
+    if (site == 0) return {};
+    for (const auto& v : labels.event_values)
+        if (v.type == replay::extrae::k_caller && v.value == site) return v.name;
+    return fmt::format("caller {}", site);
+}
+
+/// "MPI_Recv" or "MPI_Recv in solve".
+std::string call_and_site(const metrics::WaitCall& c, const replay::TraceLabels& labels) {
+    const auto site = site_name(c.call_site, labels);
+    return site.empty() ? replay::mpi_call_name(c.call_id)
+                        : fmt::format("{} in {}", replay::mpi_call_name(c.call_id), site);
+}
+
+nlohmann::json wait_states_json(const metrics::WaitStates& w, const replay::TraceLabels& labels) {
     nlohmann::json per_rank = nlohmann::json::array();
     for (const auto& t : w.per_task) per_rank.push_back(pattern_times_json(t));
     nlohmann::json pairs = nlohmann::json::array();
@@ -37,7 +53,9 @@ nlohmann::json wait_states_json(const metrics::WaitStates& w) {
     }
     nlohmann::json calls = nlohmann::json::array();
     for (const auto& c : metrics::wait_calls(w)) {
+        const auto site = site_name(c.call_site, labels);
         calls.push_back({{"call", replay::mpi_call_name(c.call_id)},
+                         {"call_site", site.empty() ? nlohmann::json() : nlohmann::json(site)},
                          {"pattern", metrics::wait_pattern_key(c.pattern)},
                          {"time_ns", c.time},
                          {"calls", c.calls}});
@@ -98,8 +116,8 @@ std::string format_critical_path(const metrics::CriticalPath& path, const Termin
 } // namespace
 
 std::string format_root_causes(const metrics::RootCauses& causes, const std::string& path,
-                               Time runtime, std::uint32_t tasks, const TerminalStyle& style,
-                               std::size_t max_pairs) {
+                               Time runtime, std::uint32_t tasks, const replay::TraceLabels& labels,
+                               const TerminalStyle& style, std::size_t max_pairs) {
     if (runtime <= 0 || tasks == 0) return {};
     const double ranks_time = static_cast<double>(runtime) * tasks;
     const auto share = [&](Time t) {
@@ -130,7 +148,7 @@ std::string format_root_causes(const metrics::RootCauses& causes, const std::str
         std::vector<std::string> calls;
         for (const auto& c : metrics::wait_calls(*waits)) {
             if (calls.size() == max_pairs) break;
-            calls.push_back(fmt::format("{} ({}) {}", replay::mpi_call_name(c.call_id),
+            calls.push_back(fmt::format("{} ({}) {}", call_and_site(c, labels),
                                         metrics::wait_pattern_label(c.pattern), share(c.time)));
         }
         out += fmt::format("  in {}\n", fmt::join(calls, ", "));
@@ -141,15 +159,16 @@ std::string format_root_causes(const metrics::RootCauses& causes, const std::str
            wrap_text(format_critical_path(causes.critical_path, style), style.width);
 }
 
-nlohmann::json root_causes_json(const metrics::RootCauses& causes) {
+nlohmann::json root_causes_json(const metrics::RootCauses& causes,
+                                const replay::TraceLabels& labels) {
     const auto& path = causes.critical_path;
     nlohmann::json pairs = nlohmann::json::array();
     for (const auto& [key, time] : causes.delays.pairs) {
         pairs.push_back(
             {{"causing_rank", key.first + 1}, {"waiting_rank", key.second + 1}, {"time_ns", time}});
     }
-    return {{"traced", wait_states_json(causes.traced)},
-            {"ideal", wait_states_json(causes.ideal)},
+    return {{"traced", wait_states_json(causes.traced, labels)},
+            {"ideal", wait_states_json(causes.ideal, labels)},
             {"delay_costs",
              {{"caused_ns", causes.delays.caused},
               {"direct_ns", causes.delays.direct},

@@ -11,10 +11,12 @@ namespace popsim::simulator {
 
 /// `runtime` and `tasks` of the trace at `path`: the shares are of the ranks' time, runtime x
 /// tasks. Lists the `max_pairs` longest (waiting rank, late rank, pattern) of each timeline.
+/// `labels`: the trace's .pcf, naming the call sites (callers of MPI calls).
 std::string format_root_causes(const metrics::RootCauses& causes, const std::string& path,
-                               Time runtime, std::uint32_t tasks, const TerminalStyle& style,
-                               std::size_t max_pairs = 3);
+                               Time runtime, std::uint32_t tasks, const replay::TraceLabels& labels,
+                               const TerminalStyle& style, std::size_t max_pairs = 3);
 
-nlohmann::json root_causes_json(const metrics::RootCauses& causes);
+nlohmann::json root_causes_json(const metrics::RootCauses& causes,
+                                const replay::TraceLabels& labels);
 
 } // namespace popsim::simulator

@@ -4,6 +4,7 @@
 #include "metrics/root_causes.hpp"
 #include "metrics/wait_states.hpp"
 #include "replay/engine/engine.hpp"
+#include "replay/extrae_events.hpp"
 #include "replay/network/ideal.hpp"
 #include "test_support.hpp"
 
@@ -130,4 +131,28 @@ TEST_CASE("wait states: within each task's MPI time on the validation traces") {
         }
         CHECK(causes.traced.total.total() > 0);
     }
+}
+
+TEST_CASE("wait states: each call's site, from the caller event on its entry's line") {
+    // Rank 1 calls its Recv from function 7 (Extrae's caller event 70000001 at the entry) and
+    // waits 8 us there; its Send, which does not wait, comes from function 9.
+    replay::ReadOptions read = test::quiet_options();
+    read.tracked_event_types.push_back(replay::extrae::k_caller);
+    const auto trace = replay::read_paraver(test::synth_trace("wait_sites", R"(ranks 2
+0 compute 10us
+0 Send 1us to=1 size=8
+1 compute 2us
+1 event 70000001 7
+1 Recv 9us from=0 size=8
+1 event 70000001 9
+1 Send 1us to=0 size=8
+0 Recv 1us from=1 size=8
+)"),
+                                            read);
+    const auto program = replay::build_replay_program(trace);
+    const auto w = metrics::wait_states(program, metrics::traced_calls(trace, program));
+    const auto calls = metrics::wait_calls(w);
+    REQUIRE(calls.size() == 1);
+    CHECK(calls[0].call_site == 7);
+    CHECK(calls[0].time == 8'000);
 }
