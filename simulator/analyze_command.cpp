@@ -503,6 +503,18 @@ nlohmann::json report_of(const Computed& c) {
     return analysis_json(c.series, c.analyzed, run_labels(c.options.traces, c.options.labels));
 }
 
+/// The root causes of each trace analysed with --root-causes, for the HTML report.
+std::vector<RootCausesReport> root_causes_reports(const Analyzed& analyzed) {
+    std::vector<RootCausesReport> out;
+    for (std::size_t i = 0; i < analyzed.root_causes.size(); ++i) {
+        if (const auto& causes = analyzed.root_causes[i]) {
+            const auto& path = analyzed.summaries[i].path;
+            out.push_back({path, *causes, pcf_labels(path)});
+        }
+    }
+    return out;
+}
+
 void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
     AnalyzeOptions given = command.analysis;
     given.traces = expand_trace_inputs(given.traces);
@@ -565,12 +577,14 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
     if (!output.print || !command.json_path.empty()) output.report = report_of(c);
     if (!command.json_path.empty()) write_text_file(command.json_path, report_text(output.report));
     if (!command.html_path.empty())
-        write_text_file(command.html_path, render_analysis_html({.table = table,
-                                                                 .description = model_description,
-                                                                 .series = series,
-                                                                 .runs = omp.runs,
-                                                                 .per_thread = !mpi_model,
-                                                                 .parts = reports}));
+        write_text_file(command.html_path,
+                        render_analysis_html({.table = table,
+                                              .description = model_description,
+                                              .series = series,
+                                              .runs = omp.runs,
+                                              .per_thread = !mpi_model,
+                                              .parts = reports,
+                                              .root_causes = root_causes_reports(analyzed)}));
     if (!output.print) output.analysis = std::move(c.shown);
 }
 

@@ -4,6 +4,7 @@
 #include "metrics/pop_openmp.hpp"
 #include "popsim/version.hpp"
 #include "simulator/breakdown_report.hpp"
+#include "simulator/root_causes_report.hpp"
 #include "simulator/svg_chart.hpp"
 
 #include <algorithm>
@@ -31,6 +32,8 @@ table.metrics tr.raw td { color: #555; }
 .label { font-size: 12px; fill: #222; } .legend { font-size: 12px; fill: #222; }
 .grid { stroke: #e5e5e5; } .axis { stroke: #333; }
 .scale span { display: inline-block; padding: 2px 8px; margin-right: 4px; font-size: 12px; }
+table.heat { border-collapse: collapse; font-size: 11px; margin: 8px 0 16px; }
+table.heat th, table.heat td { border: 1px solid #ddd; padding: 2px 5px; text-align: right; }
 )css";
 
 /// Linear interpolation between two RGB colours (components 0-1).
@@ -232,6 +235,78 @@ std::string thread_breakdown_charts(const std::vector<metrics::HybridRun>& runs)
         out);
 }
 
+/// The share of `part` in `whole` as "12.3%".
+std::string percent(Time part, Time whole) {
+    return fmt::format("{:.1f}%",
+                       whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole)
+                                 : 0.0);
+}
+
+/// Who caused whom to wait on the ideal network: causing ranks in rows, waiting ranks in columns,
+/// each cell's red as deep as its share of all the waiting (up to 64 ranks).
+std::string delay_cost_matrix(const metrics::DelayCosts& d, Time waited) {
+    const std::size_t ranks = d.caused.size();
+    if (waited <= 0 || ranks > 64) return {};
+    Time largest = 1;
+    for (const auto& [key, t] : d.pairs) largest = std::max(largest, t);
+    std::string out = "<table class=\"heat\"><tr><th>causing \\ waiting</th>";
+    for (std::size_t w = 0; w < ranks; ++w) out += fmt::format("<th>{}</th>", w + 1);
+    out += "</tr>";
+    for (std::uint32_t c = 0; c < ranks; ++c) {
+        out += fmt::format("<tr><th>{}</th>", c + 1);
+        for (std::uint32_t w = 0; w < ranks; ++w) {
+            const auto it = d.pairs.find({c, w});
+            const Time t = it == d.pairs.end() ? 0 : it->second;
+            const double depth = static_cast<double>(t) / static_cast<double>(largest);
+            out += fmt::format(
+                "<td style=\"background: rgba(176, 19, 19, {:.2f})\" title=\"rank {} made rank {} "
+                "wait {} of all the waiting\">{}</td>",
+                depth, c + 1, w + 1, percent(t, waited), t > 0 ? percent(t, waited) : "");
+        }
+        out += "</tr>";
+    }
+    return out + "</table>";
+}
+
+/// Per trace with root causes: each rank's computation on the ideal critical path, the delay-cost
+/// matrix and where the waiting happens.
+std::string root_causes_section(const std::vector<RootCausesReport>& reports) {
+    std::string out;
+    for (const auto& r : reports) {
+        const auto& path = r.causes.critical_path;
+        std::vector<std::string> bars;
+        for (std::size_t k = 0; k < path.per_task.size(); ++k)
+            bars.push_back(std::to_string(k + 1));
+        if (path.length > 0) {
+            out += "<div class=\"charts\">" +
+                   breakdown_svg(r.path, "rank", "% of the ideal critical path", std::move(bars),
+                                 {{"computation", "#2a6f97", path.per_task}}, path.length) +
+                   "</div>";
+        }
+        const Time waited = r.causes.ideal.total.total();
+        out += fmt::format("<p class=\"meta\">Who made whom wait on the ideal network ({} of the "
+                           "ranks' waiting there, by the computation on the chain that made the "
+                           "partner late):</p>",
+                           escape_xml(r.path));
+        out += delay_cost_matrix(r.causes.delays, waited);
+        out += "<table class=\"metrics\"><tr><th>waiting in</th><th>pattern</th><th>share of "
+               "the waiting, ideal network</th></tr>";
+        const auto calls = metrics::wait_calls(r.causes.ideal);
+        for (std::size_t k = 0; k < std::min<std::size_t>(calls.size(), 10); ++k) {
+            out += fmt::format("<tr><td class=\"label\">{}</td><td>{}</td><td>{}</td></tr>",
+                               escape_xml(call_and_site(calls[k], r.labels)),
+                               metrics::wait_pattern_label(calls[k].pattern),
+                               percent(calls[k].time, waited));
+        }
+        out += "</table>";
+    }
+    if (out.empty()) return out;
+    return "<h2>Root causes</h2><p class=\"meta\">The ideal network's critical path (its length "
+           "is the ideal runtime) and the delay costs of its waits (docs/metrics.md, \"Root "
+           "causes\").</p>" +
+           out;
+}
+
 /// Each efficiency of the table over the parts in time order, and the table itself (up to a
 /// hundred parts: beyond, the CSV and JSON have them).
 std::string parts_section(const PartsReport& parts) {
@@ -311,6 +386,7 @@ std::string render_analysis_html(const AnalysisReport& r) {
     body += scaling_charts(r.table) +
             (r.per_thread ? thread_breakdown_charts(r.runs) : breakdown_charts(r.series));
     for (const auto& p : r.parts) body += parts_section(p);
+    body += root_causes_section(r.root_causes);
     return page("popsim report", body);
 }
 

@@ -3,6 +3,7 @@
 // the metric hierarchy coloured on the POP scale, scaling plots, the per-rank communication
 // breakdown, and for `whatif` the predicted runtimes.
 #include "metrics/pop_openmp.hpp"
+#include "metrics/root_causes.hpp"
 #include "metrics/scaling.hpp"
 #include "simulator/metric_table.hpp"
 
@@ -28,6 +29,12 @@ struct PartsReport {
 };
 /// What `analyze --html` shows: the model's table and scaling plots, the breakdowns (per rank for
 /// the MPI models, per thread for the OpenMP and hybrid ones), the parts of a focus.
+/// One trace's root causes (analyze --root-causes), with its .pcf for the call sites' names.
+struct RootCausesReport {
+    std::string path;
+    const metrics::RootCauses& causes;
+    replay::TraceLabels labels;
+};
 struct AnalysisReport {
     const MetricTable& table;
     std::string description; // the model, the scaling kind, the convention
@@ -35,6 +42,7 @@ struct AnalysisReport {
     const std::vector<metrics::HybridRun>& runs;
     bool per_thread = false;
     const std::vector<PartsReport>& parts;
+    std::vector<RootCausesReport> root_causes = {};
 };
 std::string render_analysis_html(const AnalysisReport& report);
 

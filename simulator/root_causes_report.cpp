@@ -33,13 +33,6 @@ std::string site_name(std::uint64_t site, const replay::TraceLabels& labels) {
     return fmt::format("caller {}", site);
 }
 
-/// "MPI_Recv" or "MPI_Recv in solve".
-std::string call_and_site(const metrics::WaitCall& c, const replay::TraceLabels& labels) {
-    const auto site = site_name(c.call_site, labels);
-    return site.empty() ? replay::mpi_call_name(c.call_id)
-                        : fmt::format("{} in {}", replay::mpi_call_name(c.call_id), site);
-}
-
 nlohmann::json wait_states_json(const metrics::WaitStates& w, const replay::TraceLabels& labels) {
     nlohmann::json per_rank = nlohmann::json::array();
     for (const auto& t : w.per_task) per_rank.push_back(pattern_times_json(t));
@@ -179,6 +172,12 @@ nlohmann::json root_causes_json(const metrics::RootCauses& causes,
               {"jumps", path.jumps},
               {"per_rank_ns", path.per_task},
               {"imbalance_ns", path.imbalance()}}}};
+}
+
+std::string call_and_site(const metrics::WaitCall& c, const replay::TraceLabels& labels) {
+    const auto site = site_name(c.call_site, labels);
+    return site.empty() ? replay::mpi_call_name(c.call_id)
+                        : fmt::format("{} in {}", replay::mpi_call_name(c.call_id), site);
 }
 
 } // namespace popsim::simulator

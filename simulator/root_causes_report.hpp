@@ -19,4 +19,7 @@ std::string format_root_causes(const metrics::RootCauses& causes, const std::str
 nlohmann::json root_causes_json(const metrics::RootCauses& causes,
                                 const replay::TraceLabels& labels);
 
+/// "MPI_Recv", or "MPI_Recv in solve" with its call site named by the .pcf.
+std::string call_and_site(const metrics::WaitCall& call, const replay::TraceLabels& labels);
+
 } // namespace popsim::simulator

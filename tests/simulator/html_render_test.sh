@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Renders each kind of HTML report in headless Chromium (the MPI model of the epoch series, the
-# OpenMP model of the ImageMagick thread series, the hybrid model of a synthetic 2x1, 2x2, 4x2
-# series, a what-if sweep of LAMMPS over latency x bandwidth), checks that each page is not blank
+# Renders each kind of HTML report in headless Chromium (the MPI model of the epoch series, the root
+# causes of its 8-rank run, the OpenMP model of the ImageMagick thread series, the hybrid model of
+# a synthetic 2x1, 2x2, 4x2 series, a what-if sweep of LAMMPS over latency x bandwidth), checks
+# that each page is not blank
 # and logged nothing to its console (the reports have no scripts: any console line is a fault),
 # and that each shows its model's axes and series and none of another model's.
 # usage: html_render_test.sh POPSIM CHROMIUM SHARED_DATA WORK_DIR
@@ -64,6 +65,12 @@ render openmp
 contains openmp "Model: OpenMP (PyPOP)" ">threads</text>" ">OpenMP Region eff.</text>" ">Serial Region eff.</text>" \
     ">Global eff.</text>" "<h2>Per-thread breakdown</h2>" "strong (detected)" "<th>Threads</th>"
 lacks openmp ">processes</text>" ">Load balance</text>" ">Transfer eff.</text>" "Per-rank breakdown" "weak"
+lacks mpi "<h2>Root causes</h2>"
+
+"$popsim" analyze "$data"/epoch/epoch_8proc.prv.gz --root-causes --quiet --html "$work/root_causes.html" > /dev/null
+render root_causes
+contains root_causes "<h2>Root causes</h2>" "% of the ideal critical path" "causing \\ waiting" \
+    "MPI_Sendrecv in __partli..sendrecv" "late sender"
 
 for layout in 2x1 2x2 4x2; do # each process computes 4 s over its threads, then a barrier
     ranks=${layout%x*} threads=${layout#*x}
