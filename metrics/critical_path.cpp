@@ -3,6 +3,7 @@
 #include "metrics/dependency_walk.hpp"
 
 #include <numeric>
+#include <tuple>
 
 namespace popsim::metrics {
 
@@ -30,6 +31,45 @@ CriticalPath critical_path(const replay::ReplayProgram& program,
         },
         [&] { ++out.jumps; });
     return out;
+}
+
+CriticalPath traced_critical_path(const replay::Trace& trace, const replay::ReplayProgram& program,
+                                  const WaitStates& traced) {
+    CriticalPath out;
+    out.per_task.assign(program.tasks, 0);
+    if (program.thread_count() == 0) return out;
+    // Per thread, its wait states in time order (their calls' order) and when each ended.
+    std::vector<std::vector<std::size_t>> waits(program.thread_count());
+    std::vector<Time> ended(traced.instances.size());
+    const auto calls = traced_calls(trace, program);
+    for (std::size_t k = 0; k < traced.instances.size(); ++k) {
+        const auto& w = traced.instances[k];
+        waits[w.thread].push_back(k);
+        ended[k] = calls.enter[w.late_thread][w.late_call];
+    }
+    replay::ReplayThread th = 0;
+    Time t = 0;
+    for (replay::ReplayThread x = 0; x < program.thread_count(); ++x) {
+        const Time end = trace.threads[program.trace_thread[x]].last_record;
+        if (end > t) std::tie(th, t) = std::pair(x, end);
+    }
+    out.length = t;
+    // A thread's waits are used from its latest down, each once: the walk only goes back.
+    std::vector<std::size_t> unused(program.thread_count());
+    for (replay::ReplayThread x = 0; x < program.thread_count(); ++x) unused[x] = waits[x].size();
+    for (;;) {
+        auto& left = unused[th];
+        while (left > 0 && ended[waits[th][left - 1]] > t) --left;
+        if (left == 0) {
+            out.per_task[program.thread_task[th]] += t;
+            return out;
+        }
+        const auto& w = traced.instances[waits[th][--left]];
+        const Time at = ended[waits[th][left]];
+        out.per_task[program.thread_task[th]] += t - at;
+        ++out.jumps;
+        std::tie(th, t) = std::pair(w.late_thread, at);
+    }
 }
 
 } // namespace popsim::metrics

@@ -7,6 +7,7 @@
 // Example:
 //   auto path = popsim::metrics::critical_path(program, result);
 //   path.per_task[3]; // rank 4's computation on the path, in ns
+#include "metrics/wait_states.hpp"
 #include "replay/engine/replay_result.hpp"
 #include "replay/program/replay_program.hpp"
 
@@ -29,5 +30,12 @@ struct CriticalPath {
 /// `result`: a replay of `program` on the ideal network, with its timeline.
 CriticalPath critical_path(const replay::ReplayProgram& program,
                            const replay::ReplayResult& result);
+
+/// The critical path of the traced run, as Scalasca finds it: back from the thread that ends last,
+/// through each wait state (`traced`, wait_states.hpp) to the late partner's entry. Its length is
+/// the latest thread end; each task's share is the time the path spends on it (computation and MPI
+/// time that is not waiting). `useful` is left empty: the imbalance is the ideal path's.
+CriticalPath traced_critical_path(const replay::Trace& trace, const replay::ReplayProgram& program,
+                                  const WaitStates& traced);
 
 } // namespace popsim::metrics

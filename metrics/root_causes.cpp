@@ -17,8 +17,10 @@ RootCauses root_causes(const replay::Trace& trace, const replay::ReplayProgram& 
     RootCauses out{wait_states(program, traced_calls(trace, program)),
                    wait_states(program, replayed_calls(trace, program, result)),
                    critical_path(program, result),
+                   {},
                    {}};
     out.delays = delay_costs(program, result, out.ideal);
+    out.traced_path = traced_critical_path(trace, program, out.traced);
     return out;
 }
 

@@ -20,6 +20,7 @@ struct RootCauses {
     WaitStates ideal;           // in the replay on the ideal network
     CriticalPath critical_path; // of that replay
     DelayCosts delays;          // who caused its waits
+    CriticalPath traced_path;   // the traced run's critical path, through its wait states
 };
 
 /// Replays `program` on the ideal network again, keeping its timeline, breaking dependency

@@ -106,6 +106,20 @@ std::string format_critical_path(const metrics::CriticalPath& path, const Termin
                        share(path.imbalance()));
 }
 
+/// The ranks' time on the traced run's critical path, largest first (at most five).
+std::string format_traced_path(const metrics::CriticalPath& path, const TerminalStyle& style) {
+    if (path.length <= 0) return {};
+    const auto shown = top_ranks(path.per_task, [&](std::uint32_t r) {
+        return fmt::format("rank {} {}", r + 1,
+                           efficiency_text(static_cast<double>(path.per_task[r]) /
+                                               static_cast<double>(path.length),
+                                           style));
+    });
+    return fmt::format("Critical path of the traced run ({}, {} jumps between ranks): the time "
+                       "on {}",
+                       replay::seconds(path.length), path.jumps, fmt::join(shown, ", "));
+}
+
 } // namespace
 
 std::string format_root_causes(const metrics::RootCauses& causes, const std::string& path,
@@ -149,7 +163,8 @@ std::string format_root_causes(const metrics::RootCauses& causes, const std::str
     return out +
            wrap_text(format_delay_costs(causes.delays, causes.ideal.total.total(), style),
                      style.width) +
-           wrap_text(format_critical_path(causes.critical_path, style), style.width);
+           wrap_text(format_critical_path(causes.critical_path, style), style.width) +
+           wrap_text(format_traced_path(causes.traced_path, style), style.width);
 }
 
 nlohmann::json root_causes_json(const metrics::RootCauses& causes,
@@ -171,7 +186,11 @@ nlohmann::json root_causes_json(const metrics::RootCauses& causes,
              {{"length_ns", path.length},
               {"jumps", path.jumps},
               {"per_rank_ns", path.per_task},
-              {"imbalance_ns", path.imbalance()}}}};
+              {"imbalance_ns", path.imbalance()}}},
+            {"traced_critical_path",
+             {{"length_ns", causes.traced_path.length},
+              {"jumps", causes.traced_path.jumps},
+              {"per_rank_ns", causes.traced_path.per_task}}}};
 }
 
 std::string call_and_site(const metrics::WaitCall& c, const replay::TraceLabels& labels) {

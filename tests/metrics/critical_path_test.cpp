@@ -34,6 +34,20 @@ TEST_CASE("critical path: through a chain of late senders, by hand") {
     CHECK(path.imbalance() == 13'000 - 16'000 / 3); // the mean computation is 5.33 us
 }
 
+TEST_CASE("critical path: of the traced run, through its wait states, by hand") {
+    // Traced chain: rank 2 ends last at 15 us; its Recv's wait ended at 11 us, when rank 1
+    // entered its Send: 11-15 us on rank 2. Rank 1's Recv waited until rank 0's Send at 10 us:
+    // 10-11 us on rank 1. Rank 0 from the start: 0-10 us.
+    const auto trace =
+        test::read_quiet(test::synth_trace("critical_traced", test::k_late_sender_chain));
+    const auto program = replay::build_replay_program(trace);
+    const auto path = metrics::traced_critical_path(
+        trace, program, metrics::wait_states(program, metrics::traced_calls(trace, program)));
+    CHECK(path.length == 15'000);
+    CHECK(path.per_task == std::vector<Time>{10'000, 1'000, 4'000});
+    CHECK(path.jumps == 2);
+}
+
 TEST_CASE("critical path: a late root of a broadcast, and a rendezvous") {
     // Rank 0 (the root) computes 6 us, then Bcast; ranks 1 and 2 enter it at 1 and 0 us and
     // wait for the root until 6 us. Rank 1 computes 2 us and sends 64 KB (rendezvous) to rank 2,
@@ -71,5 +85,13 @@ TEST_CASE("critical path: its length is the ideal runtime on the validation trac
         Time on_path = 0;
         for (const Time t : path.per_task) on_path += t;
         CHECK(on_path == path.length);
+        // The traced run's path spends all of the latest thread end somewhere.
+        const auto program = replay::build_replay_program(trace);
+        const auto traced = metrics::traced_critical_path(
+            trace, program, metrics::wait_states(program, metrics::traced_calls(trace, program)));
+        Time traced_on_path = 0;
+        for (const Time t : traced.per_task) traced_on_path += t;
+        CHECK(traced_on_path == traced.length);
+        CHECK(traced.length > 0);
     }
 }

@@ -386,6 +386,9 @@ TEST_CASE("cli: analyze --root-causes: the wait states, traced and on the ideal 
     const auto critical = causes["critical_path"];
     CHECK(critical["length_ns"] == 13'000);
     CHECK(critical["per_rank_ns"] == nlohmann::json::array({10'000, 0, 3'000}));
+    // Traced: rank 3 ends at 15 us; 11-15 us on it, 10-11 us on rank 2, 0-10 us on rank 1.
+    CHECK(causes["traced_critical_path"]["per_rank_ns"] ==
+          nlohmann::json::array({10'000, 1'000, 4'000}));
     CHECK(r.output.find("Critical path on the ideal network") != std::string::npos);
     // All 17 us of waiting on the ideal network are rank 1's computation (0-based 0).
     const auto delays = causes["delay_costs"];
