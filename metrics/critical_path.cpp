@@ -34,14 +34,13 @@ CriticalPath critical_path(const replay::ReplayProgram& program,
 }
 
 CriticalPath traced_critical_path(const replay::Trace& trace, const replay::ReplayProgram& program,
-                                  const WaitStates& traced) {
+                                  const CallTimeline& calls, const WaitStates& traced) {
     CriticalPath out;
     out.per_task.assign(program.tasks, 0);
     if (program.thread_count() == 0) return out;
     // Per thread, its wait states in time order (their calls' order) and when each ended.
     std::vector<std::vector<std::size_t>> waits(program.thread_count());
     std::vector<Time> ended(traced.instances.size());
-    const auto calls = traced_calls(trace, program);
     for (std::size_t k = 0; k < traced.instances.size(); ++k) {
         const auto& w = traced.instances[k];
         waits[w.thread].push_back(k);

@@ -32,10 +32,11 @@ CriticalPath critical_path(const replay::ReplayProgram& program,
                            const replay::ReplayResult& result);
 
 /// The critical path of the traced run, as Scalasca finds it: back from the thread that ends last,
-/// through each wait state (`traced`, wait_states.hpp) to the late partner's entry. Its length is
+/// through each wait state (`traced`, found in `calls`: wait_states.hpp) to the late partner's
+/// entry. Its length is
 /// the latest thread end; each task's share is the time the path spends on it (computation and MPI
 /// time that is not waiting). `useful` is left empty: the imbalance is the ideal path's.
 CriticalPath traced_critical_path(const replay::Trace& trace, const replay::ReplayProgram& program,
-                                  const WaitStates& traced);
+                                  const CallTimeline& calls, const WaitStates& traced);
 
 } // namespace popsim::metrics

@@ -14,13 +14,15 @@ RootCauses root_causes(const replay::Trace& trace, const replay::ReplayProgram& 
             return replay::replay_events(p, ideal, {.timeline = true});
         },
         nullptr);
-    RootCauses out{wait_states(program, traced_calls(trace, program)),
-                   wait_states(program, replayed_calls(trace, program, result)),
-                   critical_path(program, result),
-                   {},
-                   {}};
+    RootCauses out;
+    {
+        const auto traced = traced_calls(trace, program);
+        out.traced = wait_states(program, traced);
+        out.traced_path = traced_critical_path(trace, program, traced, out.traced);
+    } // one call table at a time
+    out.ideal = wait_states(program, replayed_calls(trace, program, result));
+    out.critical_path = critical_path(program, result);
     out.delays = delay_costs(program, result, out.ideal);
-    out.traced_path = traced_critical_path(trace, program, out.traced);
     return out;
 }
 

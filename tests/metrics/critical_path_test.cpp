@@ -41,8 +41,9 @@ TEST_CASE("critical path: of the traced run, through its wait states, by hand") 
     const auto trace =
         test::read_quiet(test::synth_trace("critical_traced", test::k_late_sender_chain));
     const auto program = replay::build_replay_program(trace);
-    const auto path = metrics::traced_critical_path(
-        trace, program, metrics::wait_states(program, metrics::traced_calls(trace, program)));
+    const auto calls = metrics::traced_calls(trace, program);
+    const auto path =
+        metrics::traced_critical_path(trace, program, calls, metrics::wait_states(program, calls));
     CHECK(path.length == 15'000);
     CHECK(path.per_task == std::vector<Time>{10'000, 1'000, 4'000});
     CHECK(path.jumps == 2);
@@ -87,8 +88,9 @@ TEST_CASE("critical path: its length is the ideal runtime on the validation trac
         CHECK(on_path == path.length);
         // The traced run's path spends all of the latest thread end somewhere.
         const auto program = replay::build_replay_program(trace);
-        const auto traced = metrics::traced_critical_path(
-            trace, program, metrics::wait_states(program, metrics::traced_calls(trace, program)));
+        const auto calls = metrics::traced_calls(trace, program);
+        const auto traced = metrics::traced_critical_path(trace, program, calls,
+                                                          metrics::wait_states(program, calls));
         Time traced_on_path = 0;
         for (const Time t : traced.per_task) traced_on_path += t;
         CHECK(traced_on_path == traced.length);
