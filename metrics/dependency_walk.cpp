@@ -8,7 +8,8 @@ using replay::OpIndex;
 using replay::OpKind;
 using replay::ReplayThread;
 
-/// When the partner's part began: its operation's start (data leaves when a send starts).
+/// Whether the partner's part began at `t`: its operation's start (data leaves when a send
+/// starts).
 bool began_at(const replay::ReplayResult& r, OpIndex op, Time t) {
     return op != replay::k_none && r.op_begin[op] == t;
 }

@@ -11,7 +11,6 @@
 #include "metrics/critical_path.hpp"
 #include "metrics/delay_costs.hpp"
 #include "metrics/wait_states.hpp"
-#include "replay/warnings.hpp"
 
 namespace popsim::metrics {
 

@@ -37,9 +37,8 @@ Intervals openmp_intervals(const replay::ThreadTimeline& t, Time trace_end) {
         bool push;
     };
     std::vector<Change> changes;
-    for (const auto type : k_stack_types) {
-        const int k = openmp_stack_order(type);
-        const auto* s = t.series(type);
+    for (int k = 0; k < 4; ++k) {
+        const auto* s = t.series(k_stack_types[k]);
         if (!s) continue;
         for (std::size_t i = 0; i < s->time.size(); ++i)
             changes.push_back({s->time[i], k, i, s->value[i] != 0});
@@ -60,15 +59,14 @@ Intervals openmp_intervals(const replay::ThreadTimeline& t, Time trace_end) {
     return out;
 }
 
-bool is_openmp_stack_type(std::uint32_t type) {
-    return std::find(std::begin(k_stack_types), std::end(k_stack_types), type) !=
-           std::end(k_stack_types);
-}
-
 std::uint8_t openmp_stack_order(std::uint32_t type) {
     return static_cast<std::uint8_t>(
         std::find(std::begin(k_stack_types), std::end(k_stack_types), type) -
         std::begin(k_stack_types));
+}
+
+bool is_openmp_stack_type(std::uint32_t type) {
+    return openmp_stack_order(type) < std::size(k_stack_types);
 }
 
 bool is_active_state(std::uint8_t state) {

@@ -11,12 +11,6 @@ namespace popsim::simulator {
 
 namespace {
 
-/// `t` as a share of `runtime`: "12.34%", or 0.1234 with --fraction.
-std::string share(Time t, Time runtime, const TerminalStyle& style) {
-    const double f = static_cast<double>(t) / static_cast<double>(runtime);
-    return style.fraction ? fmt::format("{:.4f}", f) : fmt::format("{:.2f}%", 100 * f);
-}
-
 std::string title(const char* what, const std::string& path, std::size_t count,
                   const TerminalStyle& style) {
     return '\n' + wrap_text(fmt::format("Per-{0} breakdown of {1} ({2} {0}{3}, {4} of the runtime)",
@@ -37,10 +31,11 @@ std::string format_rank_breakdown(const metrics::TraceSummary& s, const Terminal
     const std::size_t shown = std::min(ranks.size(), max_ranks);
     for (std::size_t r = 0; r < shown; ++r) {
         const auto& b = ranks[r];
-        out += fmt::format(
-            "{:>6} | {:>8} | {:>14} | {:>13} | {:>8}\n", r + 1, share(b.useful, s.runtime, style),
-            share(b.load_imbalance, s.runtime, style), share(b.serialization, s.runtime, style),
-            share(b.transfer, s.runtime, style));
+        out += fmt::format("{:>6} | {:>8} | {:>14} | {:>13} | {:>8}\n", r + 1,
+                           share_text(b.useful, s.runtime, style),
+                           share_text(b.load_imbalance, s.runtime, style),
+                           share_text(b.serialization, s.runtime, style),
+                           share_text(b.transfer, s.runtime, style));
     }
     if (shown < ranks.size())
         out +=
@@ -63,9 +58,10 @@ std::string format_thread_breakdown(const metrics::HybridRun& run, const Termina
     for (std::size_t t = 0; t < shown; ++t) {
         const auto& x = threads[t];
         out += fmt::format("{:>7} | {:>8} | {:>15} | {:>8} | {:>8}\n", thread_label(run, t),
-                           share(x.useful, run.runtime, style),
-                           share(x.idle_in_regions, run.runtime, style),
-                           share(x.serial, run.runtime, style), share(x.mpi, run.runtime, style));
+                           share_text(x.useful, run.runtime, style),
+                           share_text(x.idle_in_regions, run.runtime, style),
+                           share_text(x.serial, run.runtime, style),
+                           share_text(x.mpi, run.runtime, style));
     }
     if (shown < threads.size())
         out += fmt::format("  ... {} more threads in the JSON output (--json)\n",
@@ -106,7 +102,7 @@ std::string format_region_table(const metrics::HybridRun& run, const replay::Tra
         out += fmt::format(
             fmt::runtime(columns), g.instances,
             fmt::format("{:.6f}", static_cast<double>(g.total_length) / 1e9),
-            share(g.total_length / std::max<Time>(run.processes, 1), run.runtime, style),
+            share_text(g.total_length / std::max<Time>(run.processes, 1), run.runtime, style),
             efficiency_text(g.parallel_efficiency, style), efficiency_text(g.load_balance, style),
             efficiency_text(g.parallel_inefficiency_contribution, style), name);
     }

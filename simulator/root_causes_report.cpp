@@ -79,45 +79,31 @@ std::vector<std::string> top_ranks(const std::vector<Time>& times, Describe desc
 std::string format_delay_costs(const metrics::DelayCosts& d, Time waited,
                                const TerminalStyle& style) {
     if (waited <= 0) return {};
-    const auto share = [&](Time t) {
-        return efficiency_text(static_cast<double>(t) / static_cast<double>(waited), style);
-    };
+    const auto whole = static_cast<double>(waited);
     const auto shown = top_ranks(d.caused, [&](std::uint32_t r) {
-        return fmt::format("rank {} {} ({} directly)", r + 1, share(d.caused[r]),
-                           share(d.direct[r]));
+        return fmt::format("rank {} {} ({} directly)", r + 1, share_text(d.caused[r], whole, style),
+                           share_text(d.direct[r], whole, style));
     });
     return fmt::format("Root causes of the waiting on the ideal network, the computation of: {}",
                        fmt::join(shown, ", "));
 }
 
-/// The ranks' computation on the critical path, largest first (at most five), and its imbalance.
-std::string format_critical_path(const metrics::CriticalPath& path, const TerminalStyle& style) {
+/// A critical path as `title` ("Critical path on the ideal network"): its length and jumps, the
+/// ranks' `what` on it, largest first (at most five), and after them `more`.
+std::string format_path(const metrics::CriticalPath& path, const char* title, const char* what,
+                        const std::string& more, const TerminalStyle& style) {
     if (path.length <= 0) return {};
-    const auto share = [&](Time t) {
-        return efficiency_text(static_cast<double>(t) / static_cast<double>(path.length), style);
-    };
+    const auto whole = static_cast<double>(path.length);
     const auto shown = top_ranks(path.per_task, [&](std::uint32_t r) {
-        return fmt::format("rank {} {}", r + 1, share(path.per_task[r]));
+        return fmt::format("rank {} {}", r + 1, share_text(path.per_task[r], whole, style));
     });
-    return fmt::format("Critical path on the ideal network ({}, {} jumps between ranks): the "
-                       "computation of {}; its imbalance (the path less the ranks' mean "
-                       "computation): {}",
-                       replay::seconds(path.length), path.jumps, fmt::join(shown, ", "),
-                       share(path.imbalance()));
+    return fmt::format("{} ({}, {} jumps between ranks): the {} {}{}", title,
+                       replay::seconds(path.length), path.jumps, what, fmt::join(shown, ", "),
+                       more);
 }
 
-/// The ranks' time on the traced run's critical path, largest first (at most five).
-std::string format_traced_path(const metrics::CriticalPath& path, const TerminalStyle& style) {
-    if (path.length <= 0) return {};
-    const auto shown = top_ranks(path.per_task, [&](std::uint32_t r) {
-        return fmt::format("rank {} {}", r + 1,
-                           efficiency_text(static_cast<double>(path.per_task[r]) /
-                                               static_cast<double>(path.length),
-                                           style));
-    });
-    return fmt::format("Critical path of the traced run ({}, {} jumps between ranks): the time "
-                       "on {}",
-                       replay::seconds(path.length), path.jumps, fmt::join(shown, ", "));
+nlohmann::json path_json(const metrics::CriticalPath& path) {
+    return {{"length_ns", path.length}, {"jumps", path.jumps}, {"per_rank_ns", path.per_task}};
 }
 
 } // namespace
@@ -127,9 +113,7 @@ std::string format_root_causes(const metrics::RootCauses& causes, const std::str
                                const TerminalStyle& style, std::size_t max_pairs) {
     if (runtime <= 0 || tasks == 0) return {};
     const double ranks_time = static_cast<double>(runtime) * tasks;
-    const auto share = [&](Time t) {
-        return efficiency_text(static_cast<double>(t) / ranks_time, style);
-    };
+    const auto share = [&](Time t) { return share_text(t, ranks_time, style); };
     std::string out = '\n' + wrap_text(fmt::format("Wait states of {} ({} of the ranks' time, "
                                                    "{} ranks x the runtime)",
                                                    path, style.fraction ? "fraction" : "%", tasks),
@@ -163,18 +147,29 @@ std::string format_root_causes(const metrics::RootCauses& causes, const std::str
     return out +
            wrap_text(format_delay_costs(causes.delays, causes.ideal.total.total(), style),
                      style.width) +
-           wrap_text(format_critical_path(causes.critical_path, style), style.width) +
-           wrap_text(format_traced_path(causes.traced_path, style), style.width);
+           wrap_text(
+               format_path(
+                   causes.critical_path, "Critical path on the ideal network", "computation of",
+                   fmt::format("; its imbalance (the path less the ranks' mean "
+                               "computation): {}",
+                               share_text(causes.critical_path.imbalance(),
+                                          static_cast<double>(causes.critical_path.length), style)),
+                   style),
+               style.width) +
+           wrap_text(format_path(causes.traced_path, "Critical path of the traced run", "time on",
+                                 "", style),
+                     style.width);
 }
 
 nlohmann::json root_causes_json(const metrics::RootCauses& causes,
                                 const replay::TraceLabels& labels) {
-    const auto& path = causes.critical_path;
     nlohmann::json pairs = nlohmann::json::array();
     for (const auto& [key, time] : causes.delays.pairs) {
         pairs.push_back(
             {{"causing_rank", key.first + 1}, {"waiting_rank", key.second + 1}, {"time_ns", time}});
     }
+    auto critical_path = path_json(causes.critical_path);
+    critical_path["imbalance_ns"] = causes.critical_path.imbalance();
     return {{"traced", wait_states_json(causes.traced, labels)},
             {"ideal", wait_states_json(causes.ideal, labels)},
             {"delay_costs",
@@ -182,15 +177,8 @@ nlohmann::json root_causes_json(const metrics::RootCauses& causes,
               {"direct_ns", causes.delays.direct},
               {"unexplained_ns", causes.delays.unexplained},
               {"pairs", std::move(pairs)}}},
-            {"critical_path",
-             {{"length_ns", path.length},
-              {"jumps", path.jumps},
-              {"per_rank_ns", path.per_task},
-              {"imbalance_ns", path.imbalance()}}},
-            {"traced_critical_path",
-             {{"length_ns", causes.traced_path.length},
-              {"jumps", causes.traced_path.jumps},
-              {"per_rank_ns", causes.traced_path.per_task}}}};
+            {"critical_path", std::move(critical_path)},
+            {"traced_critical_path", path_json(causes.traced_path)}};
 }
 
 std::string call_and_site(const metrics::WaitCall& c, const replay::TraceLabels& labels) {

@@ -204,6 +204,10 @@ std::string efficiency_text(double value, const TerminalStyle& style) {
     return style.fraction ? fmt::format("{:.4f}", value) : fmt::format("{:.2f}%", value * 100.0);
 }
 
+std::string share_text(Time part, double whole, const TerminalStyle& style) {
+    return efficiency_text(static_cast<double>(part) / whole, style);
+}
+
 std::string pop_colored(const std::string& text, std::optional<double> value,
                         const TerminalStyle& style) {
     if (!style.color || !value) return text;

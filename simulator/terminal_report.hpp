@@ -27,6 +27,8 @@ std::string wrap_text(const std::string& text, std::size_t width);
 
 /// An efficiency (a fraction) as the style shows it: "97.34%" or "0.9734".
 std::string efficiency_text(double value, const TerminalStyle& style);
+/// `part` as a share of `whole`, shown as an efficiency (efficiency_text).
+std::string share_text(Time part, double whole, const TerminalStyle& style);
 /// `text` on the POP colour of `value` when the style has colours.
 std::string pop_colored(const std::string& text, std::optional<double> value,
                         const TerminalStyle& style);

@@ -394,12 +394,12 @@ struct StreamingReplay::Impl {
         const ThreadIndex first = task_threads[th.task];
         r.arrival = work[first].arrival(r.begin, end);
         r.last_arrival = r.begin;
-        std::vector<Time> workers;
+        std::vector<Time> workers; // each one's work, for the recorder only
         for (ThreadIndex w = first + 1; w < task_threads[th.task + 1]; ++w) {
             const Time arrival = work[w].arrival(r.begin, end);
             r.workers_work = std::max(r.workers_work, arrival - r.begin);
             r.last_arrival = std::max(r.last_arrival, arrival);
-            workers.push_back(arrival - r.begin);
+            if (recorder) workers.push_back(arrival - r.begin);
         }
         if (recorder) recorder->region_workers(th.task, r.number, workers);
     }
