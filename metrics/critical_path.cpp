@@ -13,8 +13,8 @@ Time CriticalPath::imbalance() const {
     return length - total / static_cast<Time>(useful.size());
 }
 
-CriticalPath critical_path(const replay::ReplayProgram& program,
-                           const replay::ReplayResult& result) {
+CriticalPath critical_path(const replay::ReplayProgram& program, const replay::ReplayResult& result,
+                           const CodeRegions& regions) {
     CriticalPath out;
     out.per_task.assign(program.tasks, 0);
     out.useful.assign(program.tasks, 0);
@@ -23,11 +23,16 @@ CriticalPath critical_path(const replay::ReplayProgram& program,
     for (std::uint32_t task = 0; task < program.tasks; ++task)
         out.useful[task] = result.threads[program.master_thread(task)].outside_mpi();
     const DependencyWalk walk(program, result);
-    walk.back(
+    walk.back_through_bursts(
         walk.last(), 0,
-        [&](std::uint32_t task, Time t) {
-            out.per_task[task] += t;
-            out.length += t;
+        [&](replay::OpIndex op, Time begin, Time end) {
+            const std::uint32_t task = program.thread_task[program.thread_of(op)];
+            out.per_task[task] += end - begin;
+            out.length += end - begin;
+            regions.split_burst(op, begin, end, result.op_end[op],
+                                [&](std::uint64_t region, Time t) {
+                                    out.per_task_region[{task, region}] += t;
+                                });
         },
         [&] { ++out.jumps; });
     return out;

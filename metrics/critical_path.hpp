@@ -7,11 +7,14 @@
 // Example:
 //   auto path = popsim::metrics::critical_path(program, result);
 //   path.per_task[3]; // rank 4's computation on the path, in ns
+#include "metrics/code_regions.hpp"
 #include "metrics/wait_states.hpp"
 #include "replay/engine/replay_result.hpp"
 #include "replay/program/replay_program.hpp"
 
 #include <cstdint>
+#include <map>
+#include <utility>
 #include <vector>
 
 namespace popsim::metrics {
@@ -22,14 +25,17 @@ struct CriticalPath {
     std::vector<Time> useful;   // each task's computation in the replay: its first thread's
                                 // bursts and fork/join waits (prv2dim's bursts)
     std::uint64_t jumps = 0;    // waits it goes through, from one task to another
+    /// The computation on it per (task, code region) (code_regions.hpp; the ideal path's alone).
+    std::map<std::pair<std::uint32_t, std::uint64_t>, Time> per_task_region;
     /// Scalasca's critical-path imbalance for the whole program: the path's length less the
     /// tasks' mean computation (the time no balancing of the same work could save is the mean).
     Time imbalance() const;
 };
 
-/// `result`: a replay of `program` on the ideal network, with its timeline.
-CriticalPath critical_path(const replay::ReplayProgram& program,
-                           const replay::ReplayResult& result);
+/// `result`: a replay of `program` on the ideal network, with its timeline; `regions`: the code
+/// regions its computation is summed in.
+CriticalPath critical_path(const replay::ReplayProgram& program, const replay::ReplayResult& result,
+                           const CodeRegions& regions);
 
 /// The critical path of the traced run, as Scalasca finds it: back from the thread that ends last,
 /// through each wait state (`traced`, found in `calls`: wait_states.hpp) to the late partner's

@@ -5,7 +5,7 @@
 namespace popsim::metrics {
 
 DelayCosts delay_costs(const replay::ReplayProgram& program, const replay::ReplayResult& result,
-                       const WaitStates& waits) {
+                       const WaitStates& waits, const CodeRegions& regions) {
     // Each call's first operation, per replay thread.
     std::vector<std::vector<replay::OpIndex>> first_op(program.thread_count());
     for (replay::ReplayThread th = 0; th < program.thread_count(); ++th) {
@@ -28,15 +28,21 @@ DelayCosts delay_costs(const replay::ReplayProgram& program, const replay::Repla
         const Time waiter_entry = result.op_begin[first_op[w.thread][w.call]];
         Time found = 0;
         bool direct = true; // until the walk leaves the partner
-        walk.back(
+        walk.back_through_bursts(
             walk.before(late), waiter_entry,
-            [&](std::uint32_t task, Time t) {
-                t = std::min(t, w.time - found); // the wait is clamped to its call
-                if (t <= 0) return;
-                found += t;
-                out.caused[task] += t;
-                if (direct) out.direct[task] += t;
-                out.pairs[{task, w.task}] += t;
+            [&](replay::OpIndex op, Time begin, Time end) {
+                // The wait is clamped to its call: the walk meets its latest part first.
+                begin = std::max(begin, end - (w.time - found));
+                if (end <= begin) return;
+                const std::uint32_t task = program.thread_task[program.thread_of(op)];
+                found += end - begin;
+                out.caused[task] += end - begin;
+                if (direct) out.direct[task] += end - begin;
+                out.pairs[{task, w.task}] += end - begin;
+                regions.split_burst(op, begin, end, result.op_end[op],
+                                    [&](std::uint64_t region, Time t) {
+                                        out.regions[{task, region}] += t;
+                                    });
             },
             [&] { direct = false; });
         out.unexplained += w.time - found;

@@ -10,6 +10,7 @@
 // Example:
 //   auto costs = popsim::metrics::delay_costs(program, result, waits);
 //   costs.caused[3]; // the waiting rank 4's computation caused
+#include "metrics/code_regions.hpp"
 #include "metrics/wait_states.hpp"
 
 #include <map>
@@ -22,12 +23,14 @@ struct DelayCosts {
     std::vector<Time> caused; // per task: the waiting its computation caused
     std::vector<Time> direct; // of that, as the late partner itself (short-term)
     std::map<std::pair<std::uint32_t, std::uint32_t>, Time> pairs; // (causing, waiting) task
+    /// (causing task, the code region of its computation: code_regions.hpp)
+    std::map<std::pair<std::uint32_t, std::uint64_t>, Time> regions;
     Time unexplained = 0; // no computation found (should be 0 on the ideal network)
 };
 
 /// `waits`: the wait states of `result`, a replay of `program` on the ideal network with its
 /// timeline. The costs add up to the waits: sum(caused) + unexplained = waits.total.total().
 DelayCosts delay_costs(const replay::ReplayProgram& program, const replay::ReplayResult& result,
-                       const WaitStates& waits);
+                       const WaitStates& waits, const CodeRegions& regions);
 
 } // namespace popsim::metrics

@@ -8,11 +8,16 @@ using replay::OpIndex;
 using replay::OpKind;
 using replay::ReplayThread;
 
-/// Whether the partner's part began at `t`: its operation's start (data leaves when a send
-/// starts).
-bool began_at(const replay::ReplayResult& r, OpIndex op, Time t) {
-    return op != replay::k_none && r.op_begin[op] == t;
-}
+/// Keeps the candidate that began last (the first of those that began at once).
+struct Latest {
+    const replay::ReplayResult& r;
+    OpIndex op = replay::k_none;
+    void offer(OpIndex candidate) {
+        if (candidate != replay::k_none &&
+            (op == replay::k_none || r.op_begin[candidate] > r.op_begin[op]))
+            op = candidate;
+    }
+};
 
 } // namespace
 
@@ -33,21 +38,19 @@ OpIndex DependencyWalk::last() const {
 }
 
 OpIndex DependencyWalk::waited_for(OpIndex op) const {
-    const Time end = r_.op_end[op];
-    if (end == r_.op_begin[op]) return replay::k_none;
+    if (r_.op_end[op] == r_.op_begin[op]) return replay::k_none;
+    Latest latest{r_};
     switch (p_.op_kind[op]) {
     case OpKind::recv_wait: {
         const std::uint32_t list = p_.op_ref[op];
         for (auto i = p_.wait_first[list]; i < p_.wait_first[list + 1]; ++i)
-            if (const OpIndex send = ops_.send[p_.wait_messages[i]]; began_at(r_, send, end))
-                return send;
-        return replay::k_none;
+            latest.offer(ops_.send[p_.wait_messages[i]]);
+        break;
     }
     case OpKind::send: {
         const auto& m = p_.messages[p_.op_ref[op]];
-        if (!m.rendezvous || m.immediate_send) return replay::k_none; // eager: no wait
-        const OpIndex post = ops_.post[p_.op_ref[op]];
-        return began_at(r_, post, end) ? post : replay::k_none;
+        if (m.rendezvous && !m.immediate_send) latest.offer(ops_.post[p_.op_ref[op]]);
+        break; // an eager send waits for no one
     }
     case OpKind::collective: {
         const auto& c = p_.collectives[p_.op_ref[op]];
@@ -56,13 +59,15 @@ OpIndex DependencyWalk::waited_for(OpIndex op) const {
             // Only the arrivals the collective waits for (CollectiveFlow).
             const bool root = c.flow != replay::CollectiveFlow::all_members && p_.is_root(member);
             const bool awaited = c.flow != replay::CollectiveFlow::from_root || root;
-            if (member != op && awaited && began_at(r_, member, end)) return member;
+            if (member != op && awaited) latest.offer(member);
         }
-        return replay::k_none;
+        break;
     }
     default:
-        return replay::k_none;
+        break;
     }
+    return latest.op != replay::k_none && r_.op_begin[latest.op] > r_.op_begin[op] ? latest.op
+                                                                                   : replay::k_none;
 }
 
 } // namespace popsim::metrics

@@ -6,7 +6,8 @@
 
 namespace popsim::metrics {
 
-RootCauses root_causes(const replay::Trace& trace, const replay::ReplayProgram& program) {
+RootCauses root_causes(const replay::Trace& trace, const replay::ReplayProgram& program,
+                       std::uint32_t region_type) {
     const auto result = replay::replay_breaking_cycles(
         &trace, program,
         [](const replay::ReplayProgram& p) {
@@ -15,14 +16,16 @@ RootCauses root_causes(const replay::Trace& trace, const replay::ReplayProgram& 
         },
         nullptr);
     RootCauses out;
+    out.region_type = region_type != 0 ? region_type : default_region_type(trace);
+    const CodeRegions regions(trace, program, out.region_type);
     {
         const auto traced = traced_calls(trace, program);
-        out.traced = wait_states(program, traced);
+        out.traced = wait_states(program, traced, regions);
         out.traced_path = traced_critical_path(trace, program, traced, out.traced);
     } // one call table at a time
-    out.ideal = wait_states(program, replayed_calls(trace, program, result));
-    out.critical_path = critical_path(program, result);
-    out.delays = delay_costs(program, result, out.ideal);
+    out.ideal = wait_states(program, replayed_calls(trace, program, result), regions);
+    out.critical_path = critical_path(program, result, regions);
+    out.delays = delay_costs(program, result, out.ideal, regions);
     return out;
 }
 

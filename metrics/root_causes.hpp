@@ -15,15 +15,19 @@
 namespace popsim::metrics {
 
 struct RootCauses {
-    WaitStates traced;          // in the trace
-    WaitStates ideal;           // in the replay on the ideal network
-    CriticalPath critical_path; // of that replay
-    DelayCosts delays;          // who caused its waits
-    CriticalPath traced_path;   // the traced run's critical path, through its wait states
+    WaitStates traced;             // in the trace
+    WaitStates ideal;              // in the replay on the ideal network
+    CriticalPath critical_path;    // of that replay
+    DelayCosts delays;             // who caused its waits
+    CriticalPath traced_path;      // the traced run's critical path, through its wait states
+    std::uint32_t region_type = 0; // the event type whose values are the code regions, 0: none
 };
 
 /// Replays `program` on the ideal network again, keeping its timeline, breaking dependency
-/// cycles as the ideal run does (their warnings are that run's, not repeated).
-RootCauses root_causes(const replay::Trace& trace, const replay::ReplayProgram& program);
+/// cycles as the ideal run does (their warnings are that run's, not repeated). `region_type`: the
+/// event type whose values are the code regions (code_regions.hpp; read into the trace's series),
+/// 0 for default_region_type.
+RootCauses root_causes(const replay::Trace& trace, const replay::ReplayProgram& program,
+                       std::uint32_t region_type = 0);
 
 } // namespace popsim::metrics

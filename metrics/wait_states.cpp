@@ -19,7 +19,8 @@ using replay::ReplayThread;
 
 class Finder {
   public:
-    Finder(const ReplayProgram& p, const CallTimeline& calls) : p_(p), calls_(calls) {}
+    Finder(const ReplayProgram& p, const CallTimeline& calls, const CodeRegions& regions)
+        : p_(p), calls_(calls), regions_(regions) {}
 
     WaitStates run() {
         for (ReplayThread th = 0; th < p_.thread_count(); ++th) {
@@ -43,8 +44,8 @@ class Finder {
                                    calls_.exit[th][call] - enter(th, call));
         if (wait <= 0) return;
         out_.instances.push_back({p_.thread_task[th], th, call, calls_.id[th][call],
-                                  calls_.site[th][call], pattern, wait, p_.thread_task[late_thread],
-                                  late_thread, late_call});
+                                  calls_.site[th][call], regions_.at_call(th, call), pattern, wait,
+                                  p_.thread_task[late_thread], late_thread, late_call});
     }
 
     /// A completion of received messages waits for the latest of their sends to begin.
@@ -143,6 +144,7 @@ class Finder {
 
     const ReplayProgram& p_;
     const CallTimeline& calls_;
+    const CodeRegions& regions_;
     const replay::MessageOps ops_ = replay::message_ops(p_);
     WaitStates out_;
 };
@@ -205,6 +207,14 @@ std::vector<WaitCall> wait_calls(const WaitStates& waits) {
         });
 }
 
+std::vector<WaitRegion> wait_regions(const WaitStates& waits) {
+    return summed_by<WaitRegion>(
+        waits, [](const WaitState& w) { return std::tuple(w.region, w.pattern); },
+        [](const WaitState& w) {
+            return WaitRegion{w.region, w.pattern, w.time, 1};
+        });
+}
+
 Time PatternTimes::total() const {
     return std::accumulate(time.begin(), time.end(), Time{0});
 }
@@ -247,8 +257,9 @@ CallTimeline replayed_calls(const replay::Trace& trace, const ReplayProgram& p,
     return out;
 }
 
-WaitStates wait_states(const ReplayProgram& program, const CallTimeline& calls) {
-    return Finder(program, calls).run();
+WaitStates wait_states(const ReplayProgram& program, const CallTimeline& calls,
+                       const CodeRegions& regions) {
+    return Finder(program, calls, regions).run();
 }
 
 } // namespace popsim::metrics

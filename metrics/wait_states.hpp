@@ -9,6 +9,7 @@
 //   auto program = popsim::replay::build_replay_program(trace);
 //   auto traced = popsim::metrics::wait_states(program, popsim::metrics::traced_calls(trace,
 //   program)); traced.per_task[3][popsim::metrics::WaitPattern::late_sender];
+#include "metrics/code_regions.hpp"
 #include "replay/engine/replay_result.hpp"
 #include "replay/program/replay_program.hpp"
 #include "replay/trace.hpp"
@@ -40,6 +41,7 @@ struct WaitState {
     std::uint32_t call = 0;      // its call, numbered on its thread
     std::uint16_t call_id = 0;   // Extrae's id of that call (MPI_Recv, ...)
     std::uint64_t call_site = 0; // the function that called it (Extrae's caller event), 0: unknown
+    std::uint64_t region = 0;    // the code region it was called in (code_regions.hpp), 0: none
     WaitPattern pattern = WaitPattern::late_sender;
     Time time = 0;               // how long, within its call
     std::uint32_t late_task = 0; // the partner it waited for (the latest, if several)
@@ -76,7 +78,9 @@ CallTimeline traced_calls(const replay::Trace& trace, const replay::ReplayProgra
 CallTimeline replayed_calls(const replay::Trace& trace, const replay::ReplayProgram& program,
                             const replay::ReplayResult& result);
 
-WaitStates wait_states(const replay::ReplayProgram& program, const CallTimeline& calls);
+/// `regions`: where each call was made.
+WaitStates wait_states(const replay::ReplayProgram& program, const CallTimeline& calls,
+                       const CodeRegions& regions);
 
 /// Who waits for whom: the wait states summed per (waiting task, late task, pattern), longest
 /// first.
@@ -98,5 +102,15 @@ struct WaitCall {
     std::uint64_t calls = 0;
 };
 std::vector<WaitCall> wait_calls(const WaitStates& waits);
+
+/// In which code regions the waiting happens: the wait states summed per (region, pattern),
+/// longest first.
+struct WaitRegion {
+    std::uint64_t region = 0;
+    WaitPattern pattern = WaitPattern::late_sender;
+    Time time = 0;
+    std::uint64_t calls = 0;
+};
+std::vector<WaitRegion> wait_regions(const WaitStates& waits);
 
 } // namespace popsim::metrics

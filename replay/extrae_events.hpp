@@ -25,6 +25,9 @@ inline constexpr std::uint32_t k_collective_communicator = 50100004;
 // the line of the call's entry.
 inline constexpr std::uint32_t k_caller = 70000001;
 
+// Instrumented user functions: the function's value at its entry, 0 at its exit; they nest.
+inline constexpr std::uint32_t k_user_function = 60000019;
+
 // Hardware counters: deltas since the previous read on the same thread.
 inline constexpr std::uint32_t k_papi_total_instructions = 42000050;
 inline constexpr std::uint32_t k_papi_total_cycles = 42000059;

@@ -22,6 +22,8 @@ struct AnalyzeOptions {
     std::string replay_method = "events";
     bool in_memory = false;   // read each trace into memory rather than stream it
     bool root_causes = false; // wait states, in memory (metrics/root_causes.hpp)
+    std::string code_regions =
+        {}; // --code-regions SPEC: the event type naming the root causes' regions
     std::string eager_limit = "32k";
     FocusOptions focus = {};
     std::vector<std::string> labels = {}; // --label, one per trace

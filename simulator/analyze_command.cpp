@@ -47,6 +47,7 @@ struct AnalyzeCommandOptions {
     std::string json_path;
     std::string html_path;
     std::string parts_csv_path;
+    std::string root_causes_csv_path;
     bool fraction = false;
     bool no_color = false;
 };
@@ -143,11 +144,12 @@ void note_mixed_series(const metrics::SeriesAnalysis& series, Analyzed& analyzed
 constexpr std::size_t k_reading = 0, k_replaying = 1;
 
 /// The metrics of one trace, or of a window of it (a trace in its own right).
-/// With `causes`, also the root causes (--root-causes).
+/// With `causes`, also the root causes (--root-causes), by the code regions of `region_type`.
 void summarize_one(const replay::Trace& trace, const AnalyzeOptions& o,
                    metrics::TraceSummary& summary, metrics::HybridRun& run,
                    replay::WarningLog& warnings, ProgressBar& progress,
-                   std::optional<metrics::RootCauses>* causes = nullptr) {
+                   std::optional<metrics::RootCauses>* causes = nullptr,
+                   std::uint32_t region_type = 0) {
     auto options = ideal_options(o);
     options.on_progress = [&](std::uint64_t ops) { progress.add(k_replaying, ops); };
     // The replay program is built on every core; the replay itself is sequential, so the
@@ -170,7 +172,8 @@ void summarize_one(const replay::Trace& trace, const AnalyzeOptions& o,
         });
     summary.ideal = run.ideal = ideal;
     if (causes && o.root_causes)
-        *causes = naming_trace(trace.path, [&] { return metrics::root_causes(trace, program); });
+        *causes = naming_trace(trace.path,
+                               [&] { return metrics::root_causes(trace, program, region_type); });
     note_untraced_spans(summary, trace.end_time(), warnings);
     note_undefined_metrics(summary, warnings);
 }
@@ -231,7 +234,15 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
     oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), [&](std::size_t i) {
         replay::ReadOptions read = read_options();
         read.on_progress = progress.running_total(k_reading);
-        if (o.root_causes) read.tracked_event_types.push_back(replay::extrae::k_caller);
+        // The root causes' call sites and code regions.
+        const std::uint32_t region_type =
+            o.code_regions.empty() ? 0
+                                   : resolve_event_type(paths[i], "--code-regions", o.code_regions);
+        if (o.root_causes) {
+            for (const auto type :
+                 {replay::extrae::k_caller, replay::extrae::k_user_function, region_type})
+                if (type != 0) read.tracked_event_types.push_back(type);
+        }
         if (streamable(o) && analyze_streaming(paths[i], o, read, a.summaries[i], a.runs[i],
                                                a.warnings[i], a.repairs[i], a.passes[i]))
             return;
@@ -244,7 +255,7 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
         case TraceFocus::Kind::whole:
         case TraceFocus::Kind::window: // the reader read the window alone
             summarize_one(trace, o, a.summaries[i], a.runs[i], a.warnings[i], progress,
-                          &a.root_causes[i]);
+                          &a.root_causes[i], region_type);
             break;
         case TraceFocus::Kind::region: {
             a.parts[i] = summarize_parts(trace, focus, o, progress);
@@ -259,7 +270,7 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
             oneapi::tbb::parallel_invoke(
                 [&] {
                     summarize_one(trace, o, a.summaries[i], a.runs[i], a.warnings[i], progress,
-                                  &a.root_causes[i]);
+                                  &a.root_causes[i], region_type);
                 },
                 [&] { a.parts[i] = summarize_parts(trace, focus, o, progress); });
             break;
@@ -453,6 +464,8 @@ void check_analyze_options(const AnalyzeOptions& o) {
     if (o.root_causes && !o.replay)
         throw std::invalid_argument(
             "--root-causes needs the ideal-network replay (not --no-replay)");
+    if (!o.code_regions.empty() && !o.root_causes)
+        throw std::invalid_argument("--code-regions names the regions of --root-causes: add it");
     if (!o.focus.region.empty() && o.model != "mpi" && o.model != "additive" && o.model != "auto") {
         throw std::invalid_argument(fmt::format(
             "--region with --model {}: the metrics of all instances together exist for the MPI "
@@ -503,13 +516,14 @@ nlohmann::json report_of(const Computed& c) {
     return analysis_json(c.series, c.analyzed, run_labels(c.options.traces, c.options.labels));
 }
 
-/// The root causes of each trace analysed with --root-causes, for the HTML report.
-std::vector<RootCausesReport> root_causes_reports(const Analyzed& analyzed) {
+/// The root causes of each trace analysed with --root-causes, for the HTML report and the CSV.
+std::vector<RootCausesReport> root_causes_reports(const Analyzed& analyzed,
+                                                  const std::vector<std::string>& labels) {
     std::vector<RootCausesReport> out;
     for (std::size_t i = 0; i < analyzed.root_causes.size(); ++i) {
         if (const auto& causes = analyzed.root_causes[i]) {
             const auto& path = analyzed.summaries[i].path;
-            out.push_back({path, *causes, pcf_labels(path)});
+            out.push_back({path, labels[i], *causes, pcf_labels(path)});
         }
     }
     return out;
@@ -521,10 +535,13 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
     check_output_paths(given.traces, {{"--csv", command.csv_path},
                                       {"--json", command.json_path},
                                       {"--html", command.html_path},
-                                      {"--parts-csv", command.parts_csv_path}});
+                                      {"--parts-csv", command.parts_csv_path},
+                                      {"--root-causes-csv", command.root_causes_csv_path}});
     check_analyze_options(given);
     if (!command.parts_csv_path.empty() && given.focus.region.empty() && given.focus.phases.empty())
         throw std::invalid_argument("--parts-csv needs --region or --phases");
+    if (!command.root_causes_csv_path.empty() && !given.root_causes)
+        throw std::invalid_argument("--root-causes-csv writes the tables of --root-causes: add it");
     Computed c = compute_analysis(given);
     const auto& [o, analyzed, series, omp, shown] = c;
     const auto& [model, model_description, table] = shown;
@@ -571,6 +588,10 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
         reports.push_back(std::move(report));
     }
     if (!command.parts_csv_path.empty()) write_text_file(command.parts_csv_path, parts_csv);
+    if (!command.root_causes_csv_path.empty())
+        write_text_file(
+            command.root_causes_csv_path,
+            root_causes_csv(root_causes_reports(analyzed, run_labels(o.traces, o.labels))));
     if (!command.csv_path.empty())
         write_text_file(command.csv_path, model == "openmp" ? format_pypop_csv(table)
                                                             : format_modelfactors_csv(table));
@@ -584,7 +605,8 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
                                               .runs = omp.runs,
                                               .per_thread = !mpi_model,
                                               .parts = reports,
-                                              .root_causes = root_causes_reports(analyzed)}));
+                                              .root_causes = root_causes_reports(
+                                                  analyzed, run_labels(o.traces, o.labels))}));
     if (!output.print) output.analysis = std::move(c.shown);
 }
 
@@ -640,7 +662,15 @@ void add_analyze_command(CLI::App& app, CommandOutput& output) {
     cmd->add_flag("--root-causes", options->root_causes,
                   "Also find the wait states (late sender, late receiver, wait at barrier or NxN, "
                   "late broadcast, early reduce) of the traced run and of its ideal-network "
-                  "replay, per rank and who waited for whom; reads the trace into memory");
+                  "replay, per rank, call site and code region, who waited for whom, the critical "
+                  "path and whose computation caused the waiting; reads the trace into memory");
+    cmd->add_option("--code-regions", options->code_regions,
+                    "With --root-causes: the event type whose values are the code regions (SPEC "
+                    "as for --region, e.g. 60000019, 'Caller at level 2'; default: user functions, "
+                    "else the callers of MPI calls)");
+    cmd->add_option("--root-causes-csv", command->root_causes_csv_path,
+                    "With --root-causes: write its tables to FILE (one row per number: run, "
+                    "table, timeline, pattern, ranks, call, call site, region, time, calls)");
     add_eager_option(cmd, options->eager_limit);
     add_collectives_option(cmd, options->collectives);
     cmd->add_flag("--whole-trace", options->whole_trace,

@@ -185,6 +185,16 @@ TraceFocus phases_focus(const replay::Trace& trace, const replay::EventSelector&
 
 } // namespace
 
+std::uint32_t resolve_event_type(const std::string& path, const std::string& option,
+                                 const std::string& spec) {
+    const auto r = resolve(path, option, spec);
+    if (!r.selector) {
+        throw replay::TraceError(replay::trace_base_name(path) + ".pcf", 0,
+                                 fmt::format("{}; give TYPE:{}", r.error, spec));
+    }
+    return r.selector->type;
+}
+
 FocusedTrace read_focused(const std::string& path, const FocusOptions& o,
                           replay::ReadOptions read) {
     if (o.window()) { // read the window alone, as `popsim cut` would cut it

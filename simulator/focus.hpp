@@ -39,6 +39,11 @@ struct TraceFocus {
     std::string description; // "region User function solve (60000019:3), 10 instances"
 };
 
+/// The event type `spec` (as --region's SPEC) names in the .pcf beside `path`, for `option`; a
+/// name that fits several types, or none, is a TraceError naming the .pcf.
+std::uint32_t resolve_event_type(const std::string& path, const std::string& option,
+                                 const std::string& spec);
+
 /// The trace read with what the focus needs (counter reads, the region's event type), and where
 /// the focus lies in it; with --from/--to, the window alone (read as `popsim cut` cuts it, in one
 /// pass). Bad specifications are TraceErrors naming the trace.

@@ -268,6 +268,34 @@ std::string delay_cost_matrix(const metrics::DelayCosts& d, Time waited) {
     return out + "</table>";
 }
 
+/// The (rank, code region) pairs whose computation caused the most waiting on the ideal network
+/// (up to ten), with their share of the ideal critical path.
+std::string cause_regions_table(const RootCausesReport& r) {
+    const auto& causes = r.causes;
+    const Time waited = causes.ideal.total.total();
+    if (causes.region_type == 0 || waited <= 0) return {};
+    std::vector<std::pair<std::pair<std::uint32_t, std::uint64_t>, Time>> rows(
+        causes.delays.regions.begin(), causes.delays.regions.end());
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::string out = fmt::format(
+        "<table class=\"metrics\"><tr><th>computation of</th><th>in code region ({})</th><th>share "
+        "of the waiting it caused</th><th>share of the ideal critical path</th></tr>",
+        escape_xml(code_regions_description(causes, r.labels)));
+    for (std::size_t k = 0; k < std::min<std::size_t>(rows.size(), 10); ++k) {
+        const auto& [key, time] = rows[k];
+        const auto on_path = causes.critical_path.per_task_region.find(key);
+        out += fmt::format(
+            "<tr><td class=\"label\">rank {}</td><td "
+            "class=\"label\">{}</td><td>{}</td><td>{}</td></tr>",
+            key.first + 1, escape_xml(code_region_name(causes, key.second, r.labels)),
+            percent(time, waited),
+            percent(on_path == causes.critical_path.per_task_region.end() ? 0 : on_path->second,
+                    causes.critical_path.length));
+    }
+    return out + "</table>";
+}
+
 /// Per trace with root causes: each rank's computation on the ideal critical path, the delay-cost
 /// matrix and where the waiting happens.
 std::string root_causes_section(const std::vector<RootCausesReport>& reports) {
@@ -298,7 +326,7 @@ std::string root_causes_section(const std::vector<RootCausesReport>& reports) {
                                metrics::wait_pattern_label(calls[k].pattern),
                                percent(calls[k].time, waited));
         }
-        out += "</table>";
+        out += "</table>" + cause_regions_table(r);
     }
     if (out.empty()) return out;
     return "<h2>Root causes</h2><p class=\"meta\">The ideal network's critical path (its length "

@@ -3,9 +3,9 @@
 // the metric hierarchy coloured on the POP scale, scaling plots, the per-rank communication
 // breakdown, and for `whatif` the predicted runtimes.
 #include "metrics/pop_openmp.hpp"
-#include "metrics/root_causes.hpp"
 #include "metrics/scaling.hpp"
 #include "simulator/metric_table.hpp"
+#include "simulator/root_causes_report.hpp"
 
 #include <cstddef>
 #include <string>
@@ -28,13 +28,8 @@ struct PartsReport {
     MetricTable table; // one column per part
 };
 /// What `analyze --html` shows: the model's table and scaling plots, the breakdowns (per rank for
-/// the MPI models, per thread for the OpenMP and hybrid ones), the parts of a focus.
-/// One trace's root causes (analyze --root-causes), with its .pcf for the call sites' names.
-struct RootCausesReport {
-    std::string path;
-    const metrics::RootCauses& causes;
-    replay::TraceLabels labels;
-};
+/// the MPI models, per thread for the OpenMP and hybrid ones), the parts of a focus, the root
+/// causes.
 struct AnalysisReport {
     const MetricTable& table;
     std::string description; // the model, the scaling kind, the convention

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <numeric>
+#include <optional>
 
 namespace popsim::simulator {
 
@@ -25,15 +26,49 @@ nlohmann::json pattern_times_json(const metrics::PatternTimes& times) {
     return j;
 }
 
-/// A call site's name from the .pcf ("caller N" without one); empty for none.
-std::string site_name(std::uint64_t site, const replay::TraceLabels& labels) {
-    if (site == 0) return {};
+/// A value's name from the .pcf ("TYPE:VALUE" without one); empty for 0: none.
+std::string value_name(std::uint32_t type, std::uint64_t value, const replay::TraceLabels& labels) {
+    if (value == 0) return {};
     for (const auto& v : labels.event_values)
-        if (v.type == replay::extrae::k_caller && v.value == site) return v.name;
-    return fmt::format("caller {}", site);
+        if (v.type == type && v.value == value) return v.name;
+    return fmt::format("{}:{}", type, value);
 }
 
-nlohmann::json wait_states_json(const metrics::WaitStates& w, const replay::TraceLabels& labels) {
+std::string site_name(std::uint64_t site, const replay::TraceLabels& labels) {
+    return value_name(replay::extrae::k_caller, site, labels);
+}
+
+nlohmann::json region_json(const metrics::RootCauses& causes, std::uint64_t region,
+                           const replay::TraceLabels& labels) {
+    const auto name = value_name(causes.region_type, region, labels);
+    return {{"region", region}, {"name", name.empty() ? nlohmann::json() : nlohmann::json(name)}};
+}
+
+/// The time per (task, region), longest first.
+using TaskRegionTimes = std::map<std::pair<std::uint32_t, std::uint64_t>, Time>;
+std::vector<std::pair<std::pair<std::uint32_t, std::uint64_t>, Time>>
+longest_first(const TaskRegionTimes& times) {
+    std::vector<std::pair<std::pair<std::uint32_t, std::uint64_t>, Time>> out(times.begin(),
+                                                                              times.end());
+    std::stable_sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.second > b.second; });
+    return out;
+}
+
+/// (task, region) times as JSON rows: `rank_key`, region, name, time_ns; longest first.
+nlohmann::json task_regions_json(const metrics::RootCauses& causes, const TaskRegionTimes& times,
+                                 const char* rank_key, const replay::TraceLabels& labels) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& [key, t] : longest_first(times)) {
+        auto row = region_json(causes, key.second, labels);
+        row[rank_key] = key.first + 1;
+        row["time_ns"] = t;
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+nlohmann::json wait_states_json(const metrics::RootCauses& causes, const metrics::WaitStates& w,
+                                const replay::TraceLabels& labels) {
     nlohmann::json per_rank = nlohmann::json::array();
     for (const auto& t : w.per_task) per_rank.push_back(pattern_times_json(t));
     nlohmann::json pairs = nlohmann::json::array();
@@ -53,10 +88,19 @@ nlohmann::json wait_states_json(const metrics::WaitStates& w, const replay::Trac
                          {"time_ns", c.time},
                          {"calls", c.calls}});
     }
+    nlohmann::json regions = nlohmann::json::array();
+    for (const auto& r : metrics::wait_regions(w)) {
+        auto row = region_json(causes, r.region, labels);
+        row["pattern"] = metrics::wait_pattern_key(r.pattern);
+        row["time_ns"] = r.time;
+        row["calls"] = r.calls;
+        regions.push_back(std::move(row));
+    }
     return {{"total_ns", pattern_times_json(w.total)},
             {"per_rank_ns", std::move(per_rank)},
             {"pairs", std::move(pairs)},
-            {"calls", std::move(calls)}};
+            {"calls", std::move(calls)},
+            {"regions", std::move(regions)}};
 }
 
 /// The ranks with the largest non-zero `times` (at most five), largest first, as `describe` says.
@@ -74,18 +118,51 @@ std::vector<std::string> top_ranks(const std::vector<Time>& times, Describe desc
     return shown;
 }
 
+/// "in" a code region's name, "elsewhere" outside every region.
+std::string region_text(const metrics::RootCauses& causes, std::uint64_t region,
+                        const replay::TraceLabels& labels) {
+    const auto name = value_name(causes.region_type, region, labels);
+    return name.empty() ? "elsewhere" : "in " + name;
+}
+
+/// The (rank, region) pairs with the most `times` (at most five), as shares of `whole`.
+std::string top_task_regions(const metrics::RootCauses& causes, const TaskRegionTimes& times,
+                             double whole, const replay::TraceLabels& labels,
+                             const TerminalStyle& style) {
+    std::vector<std::string> shown;
+    for (const auto& [key, t] : longest_first(times)) {
+        if (shown.size() == 5 || t == 0) break;
+        shown.push_back(fmt::format("rank {} {} {}", key.first + 1,
+                                    region_text(causes, key.second, labels),
+                                    share_text(t, whole, style)));
+    }
+    return fmt::format("{}", fmt::join(shown, ", "));
+}
+
 /// The ranks whose computation caused the waiting of the ideal replay, largest first (at most
-/// five), as shares of that waiting.
-std::string format_delay_costs(const metrics::DelayCosts& d, Time waited,
+/// five), as shares of that waiting; then the code regions of that computation.
+std::string format_delay_costs(const metrics::RootCauses& causes, const replay::TraceLabels& labels,
                                const TerminalStyle& style) {
+    const auto& d = causes.delays;
+    const Time waited = causes.ideal.total.total();
     if (waited <= 0) return {};
     const auto whole = static_cast<double>(waited);
     const auto shown = top_ranks(d.caused, [&](std::uint32_t r) {
         return fmt::format("rank {} {} ({} directly)", r + 1, share_text(d.caused[r], whole, style),
                            share_text(d.direct[r], whole, style));
     });
-    return fmt::format("Root causes of the waiting on the ideal network, the computation of: {}",
-                       fmt::join(shown, ", "));
+    std::string out =
+        wrap_text(fmt::format("Root causes of the waiting on the ideal network, the computation "
+                              "of: {}",
+                              fmt::join(shown, ", ")),
+                  style.width);
+    if (causes.region_type != 0) {
+        out += wrap_text(fmt::format("The same by code region ({}): {}",
+                                     code_regions_description(causes, labels),
+                                     top_task_regions(causes, d.regions, whole, labels, style)),
+                         style.width);
+    }
+    return out;
 }
 
 /// A critical path as `title` ("Critical path on the ideal network"): its length and jumps, the
@@ -143,19 +220,35 @@ std::string format_root_causes(const metrics::RootCauses& causes, const std::str
                                         metrics::wait_pattern_label(c.pattern), share(c.time)));
         }
         out += fmt::format("  in {}\n", fmt::join(calls, ", "));
+        if (causes.region_type == 0 || causes.region_type == replay::extrae::k_caller)
+            continue; // the call sites are the regions
+        std::vector<std::string> regions;
+        for (const auto& r : metrics::wait_regions(*waits)) {
+            if (regions.size() == max_pairs) break;
+            regions.push_back(fmt::format("{} ({}) {}", code_region_name(causes, r.region, labels),
+                                          metrics::wait_pattern_label(r.pattern), share(r.time)));
+        }
+        out += fmt::format("  in code regions: {}\n", fmt::join(regions, ", "));
     }
-    return out +
-           wrap_text(format_delay_costs(causes.delays, causes.ideal.total.total(), style),
-                     style.width) +
+    const auto& ideal_path = causes.critical_path;
+    std::string path_regions;
+    if (causes.region_type != 0 && ideal_path.length > 0) {
+        path_regions = wrap_text(
+            fmt::format("Its computation by code region: {}",
+                        top_task_regions(causes, ideal_path.per_task_region,
+                                         static_cast<double>(ideal_path.length), labels, style)),
+            style.width);
+    }
+    return out + format_delay_costs(causes, labels, style) +
            wrap_text(
-               format_path(
-                   causes.critical_path, "Critical path on the ideal network", "computation of",
-                   fmt::format("; its imbalance (the path less the ranks' mean "
-                               "computation): {}",
-                               share_text(causes.critical_path.imbalance(),
-                                          static_cast<double>(causes.critical_path.length), style)),
-                   style),
+               format_path(ideal_path, "Critical path on the ideal network", "computation of",
+                           fmt::format("; its imbalance (the path less the ranks' mean "
+                                       "computation): {}",
+                                       share_text(ideal_path.imbalance(),
+                                                  static_cast<double>(ideal_path.length), style)),
+                           style),
                style.width) +
+           path_regions +
            wrap_text(format_path(causes.traced_path, "Critical path of the traced run", "time on",
                                  "", style),
                      style.width);
@@ -170,15 +263,180 @@ nlohmann::json root_causes_json(const metrics::RootCauses& causes,
     }
     auto critical_path = path_json(causes.critical_path);
     critical_path["imbalance_ns"] = causes.critical_path.imbalance();
-    return {{"traced", wait_states_json(causes.traced, labels)},
-            {"ideal", wait_states_json(causes.ideal, labels)},
-            {"delay_costs",
-             {{"caused_ns", causes.delays.caused},
-              {"direct_ns", causes.delays.direct},
-              {"unexplained_ns", causes.delays.unexplained},
-              {"pairs", std::move(pairs)}}},
-            {"critical_path", std::move(critical_path)},
-            {"traced_critical_path", path_json(causes.traced_path)}};
+    critical_path["regions"] =
+        task_regions_json(causes, causes.critical_path.per_task_region, "rank", labels);
+    nlohmann::json code_regions = nullptr;
+    if (causes.region_type != 0)
+        code_regions = {{"event_type", causes.region_type},
+                        {"description", code_regions_description(causes, labels)}};
+    return {
+        {"code_regions", std::move(code_regions)},
+        {"traced", wait_states_json(causes, causes.traced, labels)},
+        {"ideal", wait_states_json(causes, causes.ideal, labels)},
+        {"delay_costs",
+         {{"caused_ns", causes.delays.caused},
+          {"direct_ns", causes.delays.direct},
+          {"unexplained_ns", causes.delays.unexplained},
+          {"pairs", std::move(pairs)},
+          {"regions", task_regions_json(causes, causes.delays.regions, "causing_rank", labels)}}},
+        {"critical_path", std::move(critical_path)},
+        {"traced_critical_path", path_json(causes.traced_path)}};
+}
+
+namespace {
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
+std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+    std::string out = "\"";
+    for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + '"';
+}
+
+/// One row of the root causes' CSV; the fields the table is not about stay empty.
+struct CsvRow {
+    std::string table, timeline, pattern = {};
+    std::optional<std::uint32_t> rank = {}, late_rank = {}, causing_rank = {}; // 0-based
+    std::string call = {}, call_site = {};
+    std::optional<std::uint64_t> region = {};
+    Time time = 0;
+    std::optional<std::uint64_t> calls = {};
+};
+
+class CsvWriter {
+  public:
+    CsvWriter(const RootCausesReport& report, std::string& out) : r_(report), out_(out) {}
+
+    void wait_states(const char* timeline, const metrics::WaitStates& w) {
+        for (std::uint32_t task = 0; task < w.per_task.size(); ++task) {
+            for (const auto p : k_patterns) {
+                row({.table = "wait_states",
+                     .timeline = timeline,
+                     .pattern = std::string(metrics::wait_pattern_key(p)),
+                     .rank = task,
+                     .time = w.per_task[task][p]});
+            }
+        }
+        for (const auto& p : metrics::wait_pairs(w)) {
+            row({.table = "wait_pairs",
+                 .timeline = timeline,
+                 .pattern = std::string(metrics::wait_pattern_key(p.pattern)),
+                 .rank = p.task,
+                 .late_rank = p.late_task,
+                 .time = p.time,
+                 .calls = p.calls});
+        }
+        for (const auto& c : metrics::wait_calls(w)) {
+            row({.table = "wait_calls",
+                 .timeline = timeline,
+                 .pattern = std::string(metrics::wait_pattern_key(c.pattern)),
+                 .call = replay::mpi_call_name(c.call_id),
+                 .call_site = site_name(c.call_site, r_.labels),
+                 .time = c.time,
+                 .calls = c.calls});
+        }
+        if (r_.causes.region_type == 0) return;
+        for (const auto& c : metrics::wait_regions(w)) {
+            row({.table = "wait_regions",
+                 .timeline = timeline,
+                 .pattern = std::string(metrics::wait_pattern_key(c.pattern)),
+                 .region = c.region,
+                 .time = c.time,
+                 .calls = c.calls});
+        }
+    }
+
+    void critical_path(const char* timeline, const metrics::CriticalPath& path) {
+        for (std::uint32_t task = 0; task < path.per_task.size(); ++task) {
+            row({.table = "critical_path",
+                 .timeline = timeline,
+                 .rank = task,
+                 .time = path.per_task[task]});
+        }
+        for (const auto& [key, t] : longest_first(path.per_task_region)) {
+            row({.table = "critical_path_regions",
+                 .timeline = timeline,
+                 .rank = key.first,
+                 .region = key.second,
+                 .time = t});
+        }
+    }
+
+    void delay_costs(const metrics::DelayCosts& d) {
+        for (std::uint32_t task = 0; task < d.caused.size(); ++task) {
+            row({.table = "delay_costs",
+                 .timeline = "ideal",
+                 .causing_rank = task,
+                 .time = d.caused[task]});
+            row({.table = "delay_costs_direct",
+                 .timeline = "ideal",
+                 .causing_rank = task,
+                 .time = d.direct[task]});
+        }
+        for (const auto& [key, t] : d.pairs) {
+            row({.table = "delay_cost_pairs",
+                 .timeline = "ideal",
+                 .rank = key.second,
+                 .causing_rank = key.first,
+                 .time = t});
+        }
+        for (const auto& [key, t] : longest_first(d.regions)) {
+            row({.table = "delay_cost_regions",
+                 .timeline = "ideal",
+                 .causing_rank = key.first,
+                 .region = key.second,
+                 .time = t});
+        }
+    }
+
+  private:
+    void row(const CsvRow& row) {
+        const auto number = [](const auto& x) { return x ? fmt::format("{}", *x) : std::string(); };
+        const auto rank = [](const auto& x) {
+            return x ? fmt::format("{}", *x + 1) : std::string();
+        };
+        std::string region_name;
+        if (row.region) region_name = value_name(r_.causes.region_type, *row.region, r_.labels);
+        out_ +=
+            fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(r_.label), row.table,
+                        row.timeline, row.pattern, rank(row.rank), rank(row.late_rank),
+                        rank(row.causing_rank), row.call, csv_field(row.call_site),
+                        number(row.region), csv_field(region_name), row.time, number(row.calls));
+    }
+
+    const RootCausesReport& r_;
+    std::string& out_;
+};
+
+} // namespace
+
+std::string root_causes_csv(const std::vector<RootCausesReport>& reports) {
+    std::string out = "run,table,timeline,pattern,rank,late_rank,causing_rank,call,call_site,"
+                      "region,region_name,time_ns,calls\n";
+    for (const auto& r : reports) {
+        CsvWriter csv(r, out);
+        csv.wait_states("traced", r.causes.traced);
+        csv.wait_states("ideal", r.causes.ideal);
+        csv.delay_costs(r.causes.delays);
+        csv.critical_path("ideal", r.causes.critical_path);
+        csv.critical_path("traced", r.causes.traced_path);
+    }
+    return out;
+}
+
+std::string code_regions_description(const metrics::RootCauses& causes,
+                                     const replay::TraceLabels& labels) {
+    if (causes.region_type == replay::extrae::k_caller)
+        return "the caller of the MPI call it leads to";
+    for (const auto& [type, name] : labels.event_types)
+        if (type == causes.region_type) return name;
+    return fmt::format("event type {}", causes.region_type);
+}
+
+std::string code_region_name(const metrics::RootCauses& causes, std::uint64_t region,
+                             const replay::TraceLabels& labels) {
+    const auto name = value_name(causes.region_type, region, labels);
+    return name.empty() ? "elsewhere" : name;
 }
 
 std::string call_and_site(const metrics::WaitCall& c, const replay::TraceLabels& labels) {

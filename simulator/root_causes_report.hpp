@@ -1,11 +1,13 @@
 #pragma once
 // The root-cause section of analyze (--root-causes): the wait states by pattern in the traced run
-// and on the ideal network, and who waited longest for whom; the same in JSON.
+// and on the ideal network, who waited longest for whom, where, whose computation caused it, the
+// critical paths; the same in JSON and CSV.
 #include "metrics/root_causes.hpp"
 #include "simulator/terminal_report.hpp"
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace popsim::simulator {
 
@@ -18,6 +20,25 @@ std::string format_root_causes(const metrics::RootCauses& causes, const std::str
 
 nlohmann::json root_causes_json(const metrics::RootCauses& causes,
                                 const replay::TraceLabels& labels);
+
+/// One trace's root causes, with its .pcf for the names of call sites and code regions.
+struct RootCausesReport {
+    std::string path;
+    std::string label; // the run's (--label, else the file name)
+    const metrics::RootCauses& causes;
+    replay::TraceLabels labels;
+};
+
+/// Every table of the root causes of the runs, as one CSV table (docs/file-formats.md, "Root
+/// causes CSV"): a row per number, the column `table` saying which.
+std::string root_causes_csv(const std::vector<RootCausesReport>& reports);
+
+/// What the code regions of `causes` are ("User function", as the .pcf names the type).
+std::string code_regions_description(const metrics::RootCauses& causes,
+                                     const replay::TraceLabels& labels);
+/// A code region's name from the .pcf ("TYPE:VALUE" without one), "elsewhere" for 0.
+std::string code_region_name(const metrics::RootCauses& causes, std::uint64_t region,
+                             const replay::TraceLabels& labels);
 
 /// "MPI_Recv", or "MPI_Recv in solve" with its call site named by the .pcf.
 std::string call_and_site(const metrics::WaitCall& call, const replay::TraceLabels& labels);

@@ -21,6 +21,7 @@ if [ -d "$data" ]; then
     run analyze "$data"/imagemagick-omp/omp{1,2}.prv.gz --json "$work/analyze_openmp.json"
     run analyze "$data"/hpcg-hybrid --json "$work/analyze_hybrid.json"
     run analyze "$data"/epoch/epoch_{1,2}proc.prv.gz --json "$work/analyze_epoch.json"
+    run analyze "$data"/epoch/epoch_2proc.prv.gz --root-causes --json "$work/analyze_epoch_root_causes.json"
 fi
 /usr/bin/python3 - "$source/docs/popsim-1.schema.json" "$work"/*.json <<'PY'
 import json, sys

@@ -15,7 +15,8 @@ metrics::CriticalPath path_of(const replay::Trace& trace) {
     const auto program = replay::build_replay_program(trace);
     replay::network::IdealNetwork ideal;
     return metrics::critical_path(program,
-                                  replay::replay_events(program, ideal, {.timeline = true}));
+                                  replay::replay_events(program, ideal, {.timeline = true}),
+                                  metrics::CodeRegions(trace, program, 0));
 }
 } // namespace
 
@@ -42,8 +43,9 @@ TEST_CASE("critical path: of the traced run, through its wait states, by hand") 
         test::read_quiet(test::synth_trace("critical_traced", test::k_late_sender_chain));
     const auto program = replay::build_replay_program(trace);
     const auto calls = metrics::traced_calls(trace, program);
-    const auto path =
-        metrics::traced_critical_path(trace, program, calls, metrics::wait_states(program, calls));
+    const auto path = metrics::traced_critical_path(
+        trace, program, calls,
+        metrics::wait_states(program, calls, metrics::CodeRegions(trace, program, 0)));
     CHECK(path.length == 15'000);
     CHECK(path.per_task == std::vector<Time>{10'000, 1'000, 4'000});
     CHECK(path.jumps == 2);
@@ -89,8 +91,9 @@ TEST_CASE("critical path: its length is the ideal runtime on the validation trac
         // The traced run's path spends all of the latest thread end somewhere.
         const auto program = replay::build_replay_program(trace);
         const auto calls = metrics::traced_calls(trace, program);
-        const auto traced = metrics::traced_critical_path(trace, program, calls,
-                                                          metrics::wait_states(program, calls));
+        const auto traced = metrics::traced_critical_path(
+            trace, program, calls,
+            metrics::wait_states(program, calls, metrics::CodeRegions(trace, program, 0)));
         Time traced_on_path = 0;
         for (const Time t : traced.per_task) traced_on_path += t;
         CHECK(traced_on_path == traced.length);

@@ -1,6 +1,7 @@
 // Issue 18: delay costs on hand-computed cases, and their identity on the validation traces:
 // every instant of every wait of the ideal replay is some rank's computation.
 #include "metrics/root_causes.hpp"
+#include "replay/extrae_events.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
@@ -61,4 +62,70 @@ TEST_CASE("delay costs: they add up to the ideal replay's waiting on the validat
         CHECK(in_pairs == caused);
         CHECK(c.delays.unexplained == 0);
     }
+}
+
+namespace {
+metrics::RootCauses causes_with_regions(const std::string& path) {
+    auto read = test::quiet_options();
+    read.tracked_event_types.push_back(replay::extrae::k_user_function);
+    read.tracked_event_types.push_back(replay::extrae::k_caller);
+    const auto trace = replay::read_paraver(path, read);
+    return metrics::root_causes(trace, replay::build_replay_program(trace));
+}
+using TaskRegions = std::map<std::pair<std::uint32_t, std::uint64_t>, Time>;
+} // namespace
+
+TEST_CASE("root causes per code region: nested user functions, by hand (ranks 0-based)") {
+    // The chain again, with user functions: rank 0 computes 4 us in function 1, then 6 us in
+    // function 2 called from 1 (the innermost counts), and returns to 1 before its Send at
+    // 10 us. Rank 2 enters function 3 after 1 us and stays in it (Recv, 3 us of computing).
+    // Ideal network: rank 1 waits 2-10 us for rank 0's computation: 2-4 us in 1, 4-10 us in 2;
+    // rank 2 waits 1-10 us, through rank 1, for rank 0's 1-4 us in 1 and 4-10 us in 2.
+    const auto c = causes_with_regions(test::synth_trace("regions_nested", R"(ranks 3
+0 event 60000019 1
+0 compute 4us
+0 event 60000019 2
+0 compute 6us
+0 event 60000019 0
+0 Send 1us to=1 size=8
+1 compute 2us
+1 Recv 9us from=0 size=8
+1 Send 1us to=2 size=8
+2 compute 1us
+2 event 60000019 3
+2 Recv 11us from=1 size=8
+2 compute 3us
+)"));
+    CHECK(c.region_type == replay::extrae::k_user_function);
+    CHECK(c.delays.regions == TaskRegions{{{0, 1}, 2'000 + 3'000}, {{0, 2}, 6'000 + 6'000}});
+    // The ideal critical path: rank 0's 4 + 6 us, rank 2's last 3 us in function 3.
+    CHECK(c.critical_path.per_task_region ==
+          TaskRegions{{{0, 1}, 4'000}, {{0, 2}, 6'000}, {{2, 3}, 3'000}});
+    // Where the waiting happens: rank 2's 9 us in function 3, rank 1's 8 us outside functions.
+    const auto where = metrics::wait_regions(c.ideal);
+    REQUIRE(where.size() == 2);
+    CHECK(std::tuple(where[0].region, where[0].time) == std::tuple(3u, 9'000));
+    CHECK(std::tuple(where[1].region, where[1].time) == std::tuple(0u, 8'000));
+}
+
+TEST_CASE("root causes per code region: callers of MPI calls, by hand (ranks 0-based)") {
+    // Without user functions, the regions are the callers of MPI calls (Extrae's 70000001 on
+    // the call's entry line), and computation belongs to the call it leads to: rank 0's first
+    // 4 us to its Send from function 7, the next 5 us to its Send from function 8.
+    const auto c = causes_with_regions(test::synth_trace("regions_callers", R"(ranks 2
+0 compute 4us
+0 event 70000001 7
+0 Send 1us to=1 size=8
+0 compute 5us
+0 event 70000001 8
+0 Send 1us to=1 size=8
+1 compute 1us
+1 Recv 4us from=0 size=8
+1 Recv 6us from=0 size=8
+)"));
+    CHECK(c.region_type == replay::extrae::k_caller);
+    // Ideal: rank 1 waits 1-4 us for the first message (rank 0's computation in 7), then 4-9 us
+    // for the second (in 8: the Sends take no time on the ideal network).
+    CHECK(c.delays.regions == TaskRegions{{{0, 7}, 3'000}, {{0, 8}, 5'000}});
+    CHECK(c.critical_path.per_task_region == TaskRegions{{{0, 7}, 4'000}, {{0, 8}, 5'000}});
 }

@@ -24,8 +24,10 @@ Both wait_states_of(const std::string& name, const std::string& description) {
     const auto program = replay::build_replay_program(trace);
     replay::network::IdealNetwork ideal;
     const auto result = replay::replay_events(program, ideal, {.timeline = true});
-    return {metrics::wait_states(program, metrics::traced_calls(trace, program)),
-            metrics::wait_states(program, metrics::replayed_calls(trace, program, result))};
+    const metrics::CodeRegions regions(trace, program, 0);
+    return {
+        metrics::wait_states(program, metrics::traced_calls(trace, program), regions),
+        metrics::wait_states(program, metrics::replayed_calls(trace, program, result), regions)};
 }
 
 /// (task, pattern, time in us, late task) of each instance.
@@ -150,7 +152,8 @@ TEST_CASE("wait states: each call's site, from the caller event on its entry's l
 )"),
                                             read);
     const auto program = replay::build_replay_program(trace);
-    const auto w = metrics::wait_states(program, metrics::traced_calls(trace, program));
+    const auto w = metrics::wait_states(program, metrics::traced_calls(trace, program),
+                                        metrics::CodeRegions(trace, program, 0));
     const auto calls = metrics::wait_calls(w);
     REQUIRE(calls.size() == 1);
     CHECK(calls[0].call_site == 7);

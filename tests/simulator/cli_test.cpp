@@ -399,3 +399,58 @@ TEST_CASE("cli: analyze --root-causes: the wait states, traced and on the ideal 
     // Without the replay there is no ideal network to compare with.
     CHECK(run_popsim("analyze " + path + " --root-causes --no-replay").status == 1);
 }
+
+TEST_CASE("cli: analyze --root-causes by code region, and its CSV") {
+    // The chain with user functions on rank 1 (1-based): 4 us in function 1, then 6 us in
+    // function 2, before its Send. On the ideal network rank 2 waits 2-10 us and rank 3 1-10 us
+    // for that computation: 5 us of it in function 1, 12 us in function 2.
+    const auto path = test::synth_trace("cli_root_causes_regions", R"(ranks 3
+0 event 60000019 1
+0 compute 4us
+0 event 60000019 2
+0 compute 6us
+0 Send 1us to=1 size=8
+1 compute 2us
+1 Recv 9us from=0 size=8
+1 Send 1us to=2 size=8
+2 compute 1us
+2 Recv 11us from=1 size=8
+2 compute 3us
+)");
+    const auto dir = std::filesystem::path(path).parent_path();
+    const auto csv = (dir / "causes.csv").string(), json = (dir / "causes.json").string();
+    const auto r = run_popsim("analyze " + path + " --root-causes --no-color --root-causes-csv " +
+                              csv + " --json " + json);
+    REQUIRE(r.status == 0);
+    CHECK(r.output.find("The same by code region (event type 60000019): rank 1 in 60000019:2 70.59%, "
+                        "rank 1 in 60000019:1 29.41%") != std::string::npos);
+    const auto causes = read_json(json)["traces"][0]["root_causes"];
+    CHECK(causes["code_regions"]["event_type"] == 60000019);
+    const auto regions = causes["delay_costs"]["regions"];
+    REQUIRE(regions.size() == 2);
+    CHECK(regions[0]["causing_rank"] == 1);
+    CHECK(regions[0]["region"] == 2);
+    CHECK(regions[0]["time_ns"] == 12'000);
+    std::ifstream in(csv);
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    CHECK(text.starts_with("run,table,timeline,pattern,rank,late_rank,causing_rank,call,"
+                           "call_site,region,region_name,time_ns,calls\n"));
+    const std::string run = std::filesystem::path(path).filename().string();
+    for (const auto* row :
+         {",delay_costs,ideal,,,,1,,,,,17000,\n",
+          ",delay_cost_regions,ideal,,,,1,,,1,60000019:1,5000,\n",
+          ",delay_cost_regions,ideal,,,,1,,,2,60000019:2,12000,\n",
+          ",wait_pairs,ideal,late_sender,3,2,,,,,,9000,1\n",
+          ",critical_path,ideal,,3,,,,,,,3000,\n", ",critical_path,traced,,2,,,,,,,1000,\n"}) {
+        CAPTURE(row);
+        CHECK(text.find(run + row) != std::string::npos);
+    }
+    // Code regions another event type names; one the .pcf does not know is the trace's error.
+    CHECK(run_popsim("analyze " + path + " --root-causes --code-regions 70000001").status == 0);
+    const auto unknown = run_popsim("analyze " + path + " --root-causes --code-regions nosuch");
+    CHECK(unknown.status == 2);
+    CHECK(unknown.output.find("cli_root_causes_regions.pcf: --code-regions") != std::string::npos);
+    // Both need --root-causes.
+    CHECK(run_popsim("analyze " + path + " --code-regions 60000019").status == 1);
+    CHECK(run_popsim("analyze " + path + " --root-causes-csv " + csv + ".2").status == 1);
+}

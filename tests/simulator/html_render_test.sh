@@ -70,7 +70,8 @@ lacks mpi "<h2>Root causes</h2>"
 "$popsim" analyze "$data"/epoch/epoch_8proc.prv.gz --root-causes --quiet --html "$work/root_causes.html" > /dev/null
 render root_causes
 contains root_causes "<h2>Root causes</h2>" "% of the ideal critical path" "causing \\ waiting" \
-    "MPI_Sendrecv in __partli..sendrecv" "late sender"
+    "MPI_Sendrecv in __partli..sendrecv" "late sender" \
+    "in code region (the caller of the MPI call it leads to)" "share of the waiting it caused"
 
 for layout in 2x1 2x2 4x2; do # each process computes 4 s over its threads, then a barrier
     ranks=${layout%x*} threads=${layout#*x}
