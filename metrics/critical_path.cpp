@@ -38,6 +38,20 @@ CriticalPath critical_path(const replay::ReplayProgram& program, const replay::R
     return out;
 }
 
+std::vector<PathSpan> critical_path_spans(const replay::ReplayProgram& program,
+                                          const replay::ReplayResult& result) {
+    std::vector<PathSpan> out;
+    const DependencyWalk walk(program, result);
+    walk.back(
+        walk.last(), 0,
+        [&](replay::OpIndex op, Time begin, Time end) {
+            out.push_back(
+                {program.thread_of(op), begin, end, program.op_kind[op] == replay::OpKind::burst});
+        },
+        [] {});
+    return out;
+}
+
 CriticalPath traced_critical_path(const replay::Trace& trace, const replay::ReplayProgram& program,
                                   const CallTimeline& calls, const WaitStates& traced) {
     CriticalPath out;

@@ -37,6 +37,19 @@ struct CriticalPath {
 CriticalPath critical_path(const replay::ReplayProgram& program, const replay::ReplayResult& result,
                            const CodeRegions& regions);
 
+/// A part of a replay thread's timeline on the critical path.
+struct PathSpan {
+    replay::ReplayThread thread = 0;
+    Time begin = 0, end = 0;
+    bool computation = true; // a burst; else MPI time: transfer, overhead, a collective's cost
+};
+/// The critical path of `result`, a replay of `program` on any network with its timeline, as
+/// spans of each thread's timeline (in no order). On the ideal network they are computation and
+/// add up to the runtime; on others transfers still in flight while the receiver computed lie
+/// between threads, on none.
+std::vector<PathSpan> critical_path_spans(const replay::ReplayProgram& program,
+                                          const replay::ReplayResult& result);
+
 /// The critical path of the traced run, as Scalasca finds it: back from the thread that ends last,
 /// through each wait state (`traced`, found in `calls`: wait_states.hpp) to the late partner's
 /// entry. Its length is the latest thread end; each task's share is the time the path spends on

@@ -66,8 +66,11 @@ OpIndex DependencyWalk::waited_for(OpIndex op) const {
     default:
         break;
     }
-    return latest.op != replay::k_none && r_.op_begin[latest.op] > r_.op_begin[op] ? latest.op
-                                                                                   : replay::k_none;
+    if (latest.op == replay::k_none) return replay::k_none;
+    // A completion that took time waited for its messages, even sent before it began (in flight
+    // on a network with latency); other operations wait for a partner only if it came later.
+    if (p_.op_kind[op] == OpKind::recv_wait) return latest.op;
+    return r_.op_begin[latest.op] > r_.op_begin[op] ? latest.op : replay::k_none;
 }
 
 } // namespace popsim::metrics

@@ -49,9 +49,10 @@ class DependencyWalk {
 
   private:
     /// The partner's operation that `op` waited for: of those it waits for (the messages' sends,
-    /// the receive's post, the collective's awaited members), the one that began last, if after
-    /// `op` began; k_none if it waited for none. On the ideal network that one began as `op`
-    /// ended; on others the transfer follows.
+    /// the receive's post, the collective's awaited members), the one that began last, if `op`
+    /// took time and the partner came after `op` began (for a completion of messages, whenever:
+    /// they were in flight); k_none if it waited for none. On the ideal network that partner
+    /// began as `op` ended; on others the transfer follows.
     replay::OpIndex waited_for(replay::OpIndex op) const;
 
     const replay::ReplayProgram& p_;

@@ -1,3 +1,4 @@
+#include "metrics/critical_path.hpp"
 #include "metrics/ideal_replay.hpp"
 #include "metrics/trace_summary.hpp"
 #include "replay/engine/engine.hpp"
@@ -62,6 +63,29 @@ nlohmann::json result_json(const SimulateOptions& o, const LoadedProgram& loaded
     return j;
 }
 
+/// The critical path of the simulated run as events of each replay thread: 1 where it computes on
+/// it, 2 where it is in MPI on it, 0 where it leaves it.
+std::vector<std::vector<replay::AddedEvent>> critical_path_events(const replay::ReplayProgram& p,
+                                                                  const replay::ReplayResult& r) {
+    auto spans = metrics::critical_path_spans(p, r);
+    std::sort(spans.begin(), spans.end(), [](const auto& a, const auto& b) {
+        return std::tie(a.thread, a.begin) < std::tie(b.thread, b.begin);
+    });
+    std::vector<std::vector<replay::AddedEvent>> out(p.thread_count());
+    for (std::size_t k = 0; k < spans.size(); ++k) {
+        const auto& s = spans[k];
+        auto& events = out[s.thread];
+        const std::uint64_t value = s.computation ? 1 : 2;
+        // A span that goes on where the previous one ended changes the value or nothing.
+        if (!events.empty() && events.back().time == s.begin && events.back().value == 0)
+            events.pop_back();
+        if (events.empty() || events.back().value != value)
+            events.push_back({s.begin, replay::k_critical_path_event, value});
+        events.push_back({s.end, replay::k_critical_path_event, 0});
+    }
+    return out;
+}
+
 void run_simulate(const SimulateOptions& o, CommandOutput& output) {
     check_output_paths({o.trace}, {{"-o", o.output, true}, {"--json", o.json_path}});
     ProgressBar progress({{.label = "reading", .total = input_file_bytes({o.trace})},
@@ -94,7 +118,8 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
                            static_cast<double>(*real) / static_cast<double>(result.runtime));
     if (!o.output.empty()) {
         replay::write_simulated_paraver(*loaded.trace, loaded.program, result, o.output,
-                                        loaded.window_bounds);
+                                        loaded.window_bounds,
+                                        critical_path_events(loaded.program, result));
         if (output.print) std::cerr << "popsim: wrote " << o.output << " and its .pcf/.row\n";
     }
     output.report = result_json(o, loaded, result);

@@ -1,6 +1,7 @@
 #include "replay/output/paraver_writer.hpp"
 
 #include "replay/extrae_events.hpp"
+#include "replay/output/simulated_trace.hpp"
 #include "replay/program/mpi_calls.hpp"
 #include "replay/trace_error.hpp"
 
@@ -130,6 +131,11 @@ std::vector<std::pair<std::uint32_t, std::string>> standard_event_types() {
         {extrae::k_omp_task_function, "0    60000023    Executed OpenMP task function"}};
     for (const auto& [type, line] : types)
         out.emplace_back(type, fmt::format("EVENT_TYPE\n{}\n\n", line));
+    out.emplace_back(k_critical_path_event,
+                     fmt::format("EVENT_TYPE\n0    {}    Critical path (popsim)\nVALUES\n0   Off "
+                                 "the critical path\n1   Computing on the critical path\n2   In "
+                                 "MPI on the critical path\n\n",
+                                 k_critical_path_event));
     return out;
 }
 

@@ -147,6 +147,16 @@ std::vector<RecordOut> thread_records(const Trace& original, const ReplayProgram
     return out;
 }
 
+/// Merges `events`, in time order, into a thread's `records`, records first at equal times.
+void merge_records(std::vector<RecordOut>& records, const std::vector<RecordOut>& events) {
+    std::vector<RecordOut> merged;
+    merged.reserve(records.size() + events.size());
+    std::merge(records.begin(), records.end(), events.begin(), events.end(),
+               std::back_inserter(merged),
+               [](const RecordOut& a, const RecordOut& b) { return time_of(a) < time_of(b); });
+    records = std::move(merged);
+}
+
 /// The original trace's events (all but those the simulation writes itself: the OpenMP parallel
 /// region events where it replays fork/join), each at its simulated time on its replay thread: the
 /// MPI call events, the counters read at a burst's end, the callers, the user functions. Their
@@ -187,16 +197,8 @@ void add_original_events(const Trace& original, const ReplayProgram& p,
             events[it->second].push_back(EventOut{maps[it->second](t), type, value, in.number()});
         }
     }
-    // Each thread's events follow its own order in the file, which the map keeps: merged into
-    // its records, states first at equal times.
-    for (std::size_t th = 0; th < threads.size(); ++th) {
-        std::vector<RecordOut> merged;
-        merged.reserve(threads[th].size() + events[th].size());
-        std::merge(threads[th].begin(), threads[th].end(), events[th].begin(), events[th].end(),
-                   std::back_inserter(merged),
-                   [](const RecordOut& a, const RecordOut& b) { return time_of(a) < time_of(b); });
-        threads[th] = std::move(merged);
-    }
+    // Each thread's events follow its own order in the file, which the map keeps.
+    for (std::size_t th = 0; th < threads.size(); ++th) merge_records(threads[th], events[th]);
 }
 
 /// The original's .pcf (its function, caller and counter names) with popsim's types it lacks; the
@@ -233,7 +235,8 @@ ParaverHeader simulated_header(const Trace& original, const ReplayProgram& p, Ti
 } // namespace
 
 void write_simulated_paraver(const Trace& original, const ReplayProgram& p, const ReplayResult& r,
-                             const std::string& prv_path, const std::optional<TimeWindow>& window) {
+                             const std::string& prv_path, const std::optional<TimeWindow>& window,
+                             const std::vector<std::vector<AddedEvent>>& added) {
     const ParaverHeader header = simulated_header(original, p, r.runtime);
     const MessageOps ops = message_ops(p);
     // The original's events are read again from its file; a trace that came through a pipe
@@ -245,6 +248,11 @@ void write_simulated_paraver(const Trace& original, const ReplayProgram& p, cons
     for (ReplayThread t = 0; t < p.thread_count(); ++t)
         threads.push_back(thread_records(original, p, ops, r, t, !carry, maps[t]));
     if (carry) add_original_events(original, p, window, maps, threads);
+    for (ReplayThread t = 0; t < std::min<std::size_t>(added.size(), p.thread_count()); ++t) {
+        std::vector<RecordOut> events;
+        for (const auto& e : added[t]) events.push_back(EventOut{e.time, e.type, e.value});
+        merge_records(threads[t], events);
+    }
     // Merge the threads' time-ordered streams so the file is globally ordered by time.
     std::vector<std::size_t> next(p.thread_count(), 0);
     using Head = std::pair<Time, ReplayThread>; // ties go to the lower thread

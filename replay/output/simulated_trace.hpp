@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace popsim::replay {
 
@@ -18,11 +19,24 @@ namespace popsim::replay {
 /// simulated runs from traced ones (popsim analyze leaves them out of a folder's series).
 inline constexpr std::string_view k_simulated_trace_mark = "#popsim:simulated:";
 
+/// popsim's event marking the simulated run's critical path (metrics/critical_path.hpp) on each
+/// thread: 1 while it computes on the path, 2 while it is in MPI on it, 0 off it.
+inline constexpr std::uint32_t k_critical_path_event = 91000001;
+
+/// An event popsim adds to a replay thread of the simulated trace.
+struct AddedEvent {
+    Time time;
+    std::uint32_t type;
+    std::uint64_t value;
+};
+
 /// Like Dimemas' simulated trace it keeps what the original holds: its events (MPI calls with
 /// their attributes, hardware counters, callers, user functions) at their simulated times, its
-/// .pcf names, its date. `window`: the original was read in that window (--from/--to).
+/// .pcf names, its date. `window`: the original was read in that window (--from/--to). `added`:
+/// per replay thread, popsim's own events, in time order (e.g. k_critical_path_event).
 void write_simulated_paraver(const Trace& original, const ReplayProgram& program,
                              const ReplayResult& result, const std::string& prv_path,
-                             const std::optional<TimeWindow>& window = std::nullopt);
+                             const std::optional<TimeWindow>& window = std::nullopt,
+                             const std::vector<std::vector<AddedEvent>>& added = {});
 
 } // namespace popsim::replay

@@ -26,6 +26,56 @@ TEST_CASE("cli: simulate predicts the ideal runtime and writes a Paraver timelin
     CHECK(std::ifstream(dir / "sim.pcf").good());
     CHECK(std::ifstream(dir / "sim.row").good());
     CHECK(run_popsim("analyze " + sim).status == 0);
+    // On the ideal network the critical path is computation alone, as long as the runtime.
+    std::ifstream in(sim);
+    std::string line;
+    Time on_path = 0;
+    std::map<std::string, Time> since; // per thread, when its computation on the path began
+    while (std::getline(in, line)) {
+        const auto at = line.find(":91000001:");
+        if (at == std::string::npos) continue;
+        const auto time_at = line.rfind(':', at - 1);
+        const std::string thread = line.substr(2, time_at - 2);
+        const Time t = std::stoll(line.substr(time_at + 1, at - time_at - 1));
+        const char value = line.back();
+        CHECK(value != '2');
+        if (value == '1') since[thread] = t;
+        if (value == '0') on_path += t - since[thread];
+    }
+    CHECK(on_path == 11504370091);
+}
+
+TEST_CASE("cli: simulate -o marks the simulated run's critical path, by hand") {
+    // The late-sender chain (test_support). Ideal network: the path is rank 1's 0-10 us and rank
+    // 3's 10-13 us. With 1 us latency, each message arrives 1 us after its send began: rank 3's
+    // last 3 us (12-15 us), the transfer into its Recv (11-12 us, the MPI part of the path on
+    // rank 3), rank 2's wait for rank 1's message (10-11 us), rank 1's 0-10 us.
+    const auto path = test::synth_trace("cli_critical_path", test::k_late_sender_chain);
+    const auto dir = std::filesystem::path(path).parent_path();
+    const auto marks = [&](const std::string& options) {
+        const auto sim = (dir / "sim.prv").string();
+        std::filesystem::remove(sim);
+        REQUIRE(run_popsim("simulate " + path + " -o " + sim + " " + options).status == 0);
+        std::ifstream in(sim);
+        std::string line, out;
+        while (std::getline(in, line))
+            if (line.find(":91000001:") != std::string::npos) out += line + "\n";
+        return out;
+    };
+    CHECK(marks("") == "2:1:1:1:1:0:91000001:1\n"
+                       "2:1:1:1:1:10000:91000001:0\n"
+                       "2:3:1:3:1:10000:91000001:1\n"
+                       "2:3:1:3:1:13000:91000001:0\n");
+    CHECK(marks("--latency 1us --bandwidth inf") == "2:1:1:1:1:0:91000001:1\n"
+                                                    "2:1:1:1:1:10000:91000001:0\n"
+                                                    "2:2:1:2:1:10000:91000001:2\n"
+                                                    "2:2:1:2:1:11000:91000001:0\n"
+                                                    "2:3:1:3:1:11000:91000001:2\n"
+                                                    "2:3:1:3:1:12000:91000001:1\n"
+                                                    "2:3:1:3:1:15000:91000001:0\n");
+    std::ifstream pcf(dir / "sim.pcf");
+    const std::string labels((std::istreambuf_iterator<char>(pcf)), {});
+    CHECK(labels.find("91000001    Critical path (popsim)") != std::string::npos);
 }
 
 TEST_CASE("cli: analyze writes the replay's numbers and the rank breakdown to JSON") {
@@ -422,8 +472,9 @@ TEST_CASE("cli: analyze --root-causes by code region, and its CSV") {
     const auto r = run_popsim("analyze " + path + " --root-causes --no-color --root-causes-csv " +
                               csv + " --json " + json);
     REQUIRE(r.status == 0);
-    CHECK(r.output.find("The same by code region (event type 60000019): rank 1 in 60000019:2 70.59%, "
-                        "rank 1 in 60000019:1 29.41%") != std::string::npos);
+    CHECK(
+        r.output.find("The same by code region (event type 60000019): rank 1 in 60000019:2 70.59%, "
+                      "rank 1 in 60000019:1 29.41%") != std::string::npos);
     const auto causes = read_json(json)["traces"][0]["root_causes"];
     CHECK(causes["code_regions"]["event_type"] == 60000019);
     const auto regions = causes["delay_costs"]["regions"];

@@ -47,7 +47,12 @@ TEST_CASE("simulate fidelity: every event, the .pcf's names and the date of the 
     // attributes, 20 hardware counters, callers 70000001-3 and their lines 80000001-3, ...).
     const auto counts = event_counts(original);
     CHECK(std::count(counts.begin(), counts.end(), '\n') == 33);
-    CHECK(event_counts(sim) == counts);
+    // ... and popsim's critical path (event 91000001), which the original lacks.
+    auto simulated = event_counts(sim);
+    const auto critical_path = simulated.find("91000001 ");
+    REQUIRE(critical_path != std::string::npos);
+    simulated.erase(critical_path, simulated.find('\n', critical_path) + 1 - critical_path);
+    CHECK(simulated == counts);
     // Counters and callers on the same threads as in the original.
     const std::string types = "42000050 42000059 70000001 80000001 50000002";
     CHECK(event_counts_per_thread(sim, types) == event_counts_per_thread(original, types));
