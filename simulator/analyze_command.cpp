@@ -264,6 +264,13 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
                 windows.emplace_back(part.window.from, part.window.to);
             a.summaries[i] = metrics::concatenate(a.parts[i].summaries, windows);
             a.runs[i] = a.parts[i].runs.front(); // the hybrid models are refused with --region
+            if (o.root_causes) {                 // of the whole run, by the regions --region names
+                a.root_causes[i] = naming_trace(paths[i], [&] {
+                    return metrics::root_causes(
+                        trace, replay::build_replay_program(trace, ideal_options(o).program),
+                        region_type != 0 ? region_type : focus.selector->type);
+                });
+            }
             break;
         }
         case TraceFocus::Kind::phases:
@@ -664,10 +671,11 @@ void add_analyze_command(CLI::App& app, CommandOutput& output) {
                   "late broadcast, early reduce) of the traced run and of its ideal-network "
                   "replay, per rank, call site and code region, who waited for whom, the critical "
                   "path and whose computation caused the waiting; reads the trace into memory");
-    cmd->add_option("--code-regions", options->code_regions,
-                    "With --root-causes: the event type whose values are the code regions (SPEC "
-                    "as for --region, e.g. 60000019, 'Caller at level 2'; default: user functions, "
-                    "else the callers of MPI calls)");
+    cmd->add_option(
+        "--code-regions", options->code_regions,
+        "With --root-causes: the event type whose values are the code regions (SPEC "
+        "as for --region, e.g. 60000019, 'Caller at level 2'; default: --region's type, "
+        "else user functions, else the callers of MPI calls)");
     cmd->add_option("--root-causes-csv", command->root_causes_csv_path,
                     "With --root-causes: write its tables to FILE (one row per number: run, "
                     "table, timeline, pattern, ranks, call, call site, region, time, calls)");

@@ -496,6 +496,13 @@ TEST_CASE("cli: analyze --root-causes by code region, and its CSV") {
         CAPTURE(row);
         CHECK(text.find(run + row) != std::string::npos);
     }
+    // With --region, the root causes are the whole run's, by the regions it names.
+    const auto focused = (dir / "focused.json").string();
+    REQUIRE(run_popsim("analyze " + path + " --region 60000019 --root-causes --json " + focused)
+                .status == 0);
+    const auto by_region = read_json(focused)["traces"][0]["root_causes"];
+    CHECK(by_region["code_regions"]["event_type"] == 60000019);
+    CHECK(by_region["delay_costs"]["regions"] == causes["delay_costs"]["regions"]);
     // Code regions another event type names; one the .pcf does not know is the trace's error.
     CHECK(run_popsim("analyze " + path + " --root-causes --code-regions 70000001").status == 0);
     const auto unknown = run_popsim("analyze " + path + " --root-causes --code-regions nosuch");
