@@ -32,11 +32,13 @@ std::uint32_t default_region_type(const replay::Trace& trace) {
 CodeRegions::CodeRegions(const replay::Trace& trace, const replay::ReplayProgram& program,
                          std::uint32_t type)
     : program_(program), type_(type), changes_(program.thread_count()),
-      call_(program.thread_count()), traced_end_(program.burst_durations.size(), 0) {
-    const bool intervals = type != 0 && !is_point_type(type);
+      call_(program.thread_count()) {
+    if (type == 0) return; // everything is outside regions: nothing to place
+    traced_end_.assign(program.burst_durations.size(), 0);
+    const bool intervals = !is_point_type(type);
     for (replay::ReplayThread th = 0; th < program.thread_count(); ++th) {
         const auto& t = trace.threads[program.trace_thread[th]];
-        const auto* series = type == 0 ? nullptr : t.series(type);
+        const auto* series = t.series(type);
         auto& changes = changes_[th];
         if (series && intervals) {
             std::vector<std::uint64_t> open; // the stack of entered regions

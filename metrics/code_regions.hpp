@@ -43,6 +43,10 @@ class CodeRegions {
     /// the call it leads to, so the span is placed that far before the call's traced entry.
     template <class Add>
     void split_burst(replay::OpIndex op, Time begin, Time end, Time replay_end, Add add) const {
+        if (type_ == 0) {
+            if (end > begin) add(std::uint64_t{0}, end - begin);
+            return;
+        }
         const Time shift = traced_end_[program_.op_ref[op]] - replay_end;
         const auto& changes = changes_[program_.thread_of(op)];
         split(changes, begin + shift, end + shift, add);

@@ -2,6 +2,7 @@
 
 #include "metrics/dependency_walk.hpp"
 
+#include <algorithm>
 #include <numeric>
 #include <tuple>
 
@@ -13,6 +14,18 @@ Time CriticalPath::imbalance() const {
     return length - total / static_cast<Time>(useful.size());
 }
 
+std::vector<std::pair<std::uint64_t, Time>> CriticalPath::region_imbalance() const {
+    if (useful.empty()) return {};
+    std::map<std::uint64_t, Time> out;
+    for (const auto& [key, t] : per_task_region) out[key.second] += t;
+    for (const auto& [region, t] : region_useful)
+        out[region] -= t / static_cast<Time>(useful.size());
+    std::vector<std::pair<std::uint64_t, Time>> sorted(out.begin(), out.end());
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    return sorted;
+}
+
 CriticalPath critical_path(const replay::ReplayProgram& program, const replay::ReplayResult& result,
                            const CodeRegions& regions) {
     CriticalPath out;
@@ -22,6 +35,15 @@ CriticalPath critical_path(const replay::ReplayProgram& program, const replay::R
     // at parallel regions' joins (they computed meanwhile).
     for (std::uint32_t task = 0; task < program.tasks; ++task)
         out.useful[task] = result.threads[program.master_thread(task)].outside_mpi();
+    for (std::uint32_t task = 0; task < program.tasks; ++task) {
+        const auto master = program.master_thread(task);
+        for (auto op = program.thread_first_op[master]; op < program.thread_end_op(master); ++op) {
+            if (program.op_kind[op] != replay::OpKind::burst) continue;
+            regions.split_burst(
+                op, result.op_begin[op], result.op_end[op], result.op_end[op],
+                [&](std::uint64_t region, Time t) { out.region_useful[region] += t; });
+        }
+    }
     const DependencyWalk walk(program, result);
     walk.back_through_bursts(
         walk.last(), 0,

@@ -27,9 +27,16 @@ struct CriticalPath {
     std::uint64_t jumps = 0;    // waits it goes through, from one task to another
     /// The computation on it per (task, code region) (code_regions.hpp; the ideal path's alone).
     std::map<std::pair<std::uint32_t, std::uint64_t>, Time> per_task_region;
+    /// The tasks' computation in the replay per code region: their first threads' bursts (the
+    /// ideal path's alone).
+    std::map<std::uint64_t, Time> region_useful;
     /// Scalasca's critical-path imbalance for the whole program: the path's length less the
     /// tasks' mean computation (the time no balancing of the same work could save is the mean).
     Time imbalance() const;
+    /// The same per code region (Scalasca's critical-path imbalance of a call path): its
+    /// computation on the path less the tasks' mean computation in it, largest first. For
+    /// programs without OpenMP they add up to imbalance(), to a ns per region.
+    std::vector<std::pair<std::uint64_t, Time>> region_imbalance() const;
 };
 
 /// `result`: a replay of `program` on the ideal network, with its timeline; `regions`: the code

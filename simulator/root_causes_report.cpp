@@ -233,11 +233,24 @@ std::string format_root_causes(const metrics::RootCauses& causes, const std::str
     const auto& ideal_path = causes.critical_path;
     std::string path_regions;
     if (causes.region_type != 0 && ideal_path.length > 0) {
+        const auto whole = static_cast<double>(ideal_path.length);
         path_regions = wrap_text(
             fmt::format("Its computation by code region: {}",
-                        top_task_regions(causes, ideal_path.per_task_region,
-                                         static_cast<double>(ideal_path.length), labels, style)),
+                        top_task_regions(causes, ideal_path.per_task_region, whole, labels, style)),
             style.width);
+        std::vector<std::string> beyond;
+        for (const auto& [region, t] : ideal_path.region_imbalance()) {
+            if (beyond.size() == 5 || t * 10'000 < ideal_path.length) break; // from 0.01 %
+            beyond.push_back(fmt::format("{} {}", code_region_name(causes, region, labels),
+                                         share_text(t, whole, style)));
+        }
+        if (!beyond.empty()) {
+            path_regions += wrap_text(
+                fmt::format("Beyond the ranks' mean (each region's time on the path less the "
+                            "ranks' mean computation in it): {}",
+                            fmt::join(beyond, ", ")),
+                style.width);
+        }
     }
     return out + format_delay_costs(causes, labels, style) +
            wrap_text(
@@ -265,6 +278,13 @@ nlohmann::json root_causes_json(const metrics::RootCauses& causes,
     critical_path["imbalance_ns"] = causes.critical_path.imbalance();
     critical_path["regions"] =
         task_regions_json(causes, causes.critical_path.per_task_region, "rank", labels);
+    nlohmann::json beyond = nlohmann::json::array();
+    for (const auto& [region, t] : causes.critical_path.region_imbalance()) {
+        auto row = region_json(causes, region, labels);
+        row["time_ns"] = t;
+        beyond.push_back(std::move(row));
+    }
+    critical_path["region_imbalance"] = std::move(beyond);
     nlohmann::json code_regions = nullptr;
     if (causes.region_type != 0)
         code_regions = {{"event_type", causes.region_type},
@@ -358,6 +378,12 @@ class CsvWriter {
                  .timeline = timeline,
                  .rank = key.first,
                  .region = key.second,
+                 .time = t});
+        }
+        for (const auto& [region, t] : path.region_imbalance()) {
+            row({.table = "critical_path_region_imbalance",
+                 .timeline = timeline,
+                 .region = region,
                  .time = t});
         }
     }

@@ -5,6 +5,7 @@
 #include "replay/trace_error.hpp"
 #include "test_support.hpp"
 
+#include <cstdlib>
 #include <doctest/doctest.h>
 #include <optional>
 
@@ -85,6 +86,17 @@ TEST_CASE("delay costs: they add up to the ideal replay's waiting on every real 
         CHECK(in_pairs == caused);
         CHECK(in_regions == caused);
         CHECK(path_in_regions == c->critical_path.length);
+        // The regions' critical-path imbalances add up to the path's, up to a ns per region for
+        // the mean's rounding and the OpenMP join waits (a task's computation, in no region).
+        const auto& path = c->critical_path;
+        Time useful = 0, in_regions_useful = 0, imbalances = 0;
+        for (const Time t : path.useful) useful += t;
+        for (const auto& [region, t] : path.region_useful) in_regions_useful += t;
+        for (const auto& [region, t] : path.region_imbalance()) imbalances += t;
+        CHECK(in_regions_useful <= useful);
+        const auto slack = static_cast<Time>(path.region_useful.size()) +
+                           (useful - in_regions_useful) / static_cast<Time>(path.useful.size()) + 1;
+        CHECK(std::abs(imbalances - path.imbalance()) <= slack);
     }
     CHECK(checked >= 50);
 }
@@ -115,6 +127,16 @@ TEST_CASE("root causes per code region: nested user functions, by hand (ranks 0-
     // The ideal critical path: rank 0's 4 + 6 us, rank 2's last 3 us in function 3.
     CHECK(c.critical_path.per_task_region ==
           TaskRegions{{{0, 1}, 4'000}, {{0, 2}, 6'000}, {{2, 3}, 3'000}});
+    // The ranks' computation per region: rank 0's 4 us in 1 and 6 us in 2, rank 1's 2 us and
+    // rank 2's first 1 us outside functions, rank 2's last 3 us in 3. Each region's path time
+    // less the mean over the 3 ranks: 1: 4 - 4/3, 2: 6 - 2, 3: 3 - 1, none: 0 - 1 (us); they add
+    // up to the path's imbalance, 13 - 16/3 us.
+    CHECK(c.critical_path.region_useful ==
+          std::map<std::uint64_t, Time>{{0, 3'000}, {1, 4'000}, {2, 6'000}, {3, 3'000}});
+    using Imbalance = std::vector<std::pair<std::uint64_t, Time>>;
+    CHECK(c.critical_path.region_imbalance() ==
+          Imbalance{{2, 4'000}, {1, 2'667}, {3, 2'000}, {0, -1'000}});
+    CHECK(c.critical_path.imbalance() == 7'667);
     // Where the waiting happens: rank 2's 9 us in function 3, rank 1's 8 us outside functions.
     const auto where = metrics::wait_regions(c.ideal);
     REQUIRE(where.size() == 2);
