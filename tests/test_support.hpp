@@ -145,6 +145,23 @@ inline constexpr const char* k_late_sender_chain = R"(ranks 3
 2 compute 3us
 )";
 
+/// A late root of a Bcast, then a late receiver of a rendezvous message: rank 0 (the root)
+/// computes 6 us; ranks 1 and 2 enter the Bcast at 1 and 0 us. Rank 1 computes 2 us and sends
+/// 64 KB (rendezvous) to rank 2, which posts its receive after 9 us of computing.
+inline constexpr const char* k_late_root_and_rendezvous = R"(ranks 3
+0 compute 6us
+0 Bcast 1us root=0 size=8
+1 compute 1us
+1 Bcast 5us root=0 size=8
+1 compute 2us
+1 Send 2us to=2 size=65536
+1 compute 1us
+2 Bcast 1us root=0 size=8
+2 compute 9us
+2 Recv 1us from=1 size=65536
+2 compute 1us
+)";
+
 /// An OpenMP worker thread that calls MPI (the streaming passes leave it to memory).
 inline constexpr const char* k_worker_calls_mpi = R"(ranks 2 threads 2
 0.0 event 60000001 1

@@ -58,19 +58,8 @@ TEST_CASE("critical path: a late root of a broadcast, and a rendezvous") {
     // which posts its receive after 9 us of computing, at 15 us; both end at 16 us. The walk
     // starts on the lower, rank 1: its last 1 us, its Send's wait leads to rank 2's post, rank
     // 2's 9 us, its Bcast's wait to the root, rank 0's 6 us.
-    const auto trace = test::read_quiet(test::synth_trace("critical_bcast", R"(ranks 3
-0 compute 6us
-0 Bcast 1us root=0 size=8
-1 compute 1us
-1 Bcast 5us root=0 size=8
-1 compute 2us
-1 Send 2us to=2 size=65536
-1 compute 1us
-2 Bcast 1us root=0 size=8
-2 compute 9us
-2 Recv 1us from=1 size=65536
-2 compute 1us
-)"));
+    const auto trace =
+        test::read_quiet(test::synth_trace("critical_bcast", test::k_late_root_and_rendezvous));
     const auto path = path_of(trace);
     const auto ideal = metrics::ideal_run(trace, {});
     CHECK(path.length == ideal.runtime);

@@ -44,6 +44,20 @@ TEST_CASE("delay costs: a chain of late senders, by hand (ranks 0-based)") {
     CHECK(c.delays.unexplained == 0);
 }
 
+TEST_CASE("delay costs: a late root of a broadcast, and a late receiver, by hand (0-based)") {
+    // Ideal network: ranks 1 and 2 wait in the Bcast for the root's entry at 6 us, from 1 and
+    // 0 us: 5 + 6 us of rank 0's computation, directly. Rank 1 then computes 6-8 us, and its
+    // rendezvous Send waits 8-15 us for rank 2's receive, posted after rank 2 computed 6-15 us:
+    // 7 us caused directly by rank 2.
+    const auto c = causes_of(test::synth_trace("delay_bcast", test::k_late_root_and_rendezvous));
+    CHECK(c.ideal.total[metrics::WaitPattern::late_broadcast] == 11'000);
+    CHECK(c.ideal.total[metrics::WaitPattern::late_receiver] == 7'000);
+    CHECK(c.delays.caused == std::vector<Time>{11'000, 0, 7'000});
+    CHECK(c.delays.direct == std::vector<Time>{11'000, 0, 7'000});
+    CHECK(c.delays.pairs == Pairs{{{0, 1}, 5'000}, {{0, 2}, 6'000}, {{2, 1}, 7'000}});
+    CHECK(c.delays.unexplained == 0);
+}
+
 TEST_CASE("delay costs: imbalance that alternates, with a perfect average balance") {
     // Two iterations of compute + Allreduce: rank 0 computes 3 then 1 us, rank 1 1 then 3 us
     // (4 us each). Rank 1 waits 2 us in the first Allreduce, caused by rank 0; rank 0 waits 2 us
