@@ -631,9 +631,11 @@ void add_analyze_command(CLI::App& app, CommandOutput& output) {
     auto* options = &command->analysis;
     auto* cmd =
         app.add_subcommand("analyze", "Compute the POP metrics of one trace or a scaling series");
-    cmd->add_option("traces", options->traces,
-                    "Paraver traces (.prv or .prv.gz), one per run of the series, or folders "
-                    "of them (simulated *.sim.prv left out)")
+    cmd->add_option(
+           "traces", options->traces,
+           "Paraver traces (.prv or .prv.gz) or OTF2 archives (traces.otf2), one per run of "
+           "the series, or folders of Paraver traces "
+           "(simulated *.sim.prv left out)")
         ->required();
     cmd->add_option("--csv", command->csv_path, "Write BSC modelfactors' CSV layout to FILE");
     cmd->add_option("--json", command->json_path,

@@ -1,5 +1,6 @@
 #include "replay/focus/trace_cut.hpp"
 #include "replay/focus/trace_window.hpp"
+#include "replay/input/otf2_archive.hpp"
 #include "replay/trace_error.hpp"
 #include "simulator/commands.hpp"
 #include "simulator/focus.hpp"
@@ -39,6 +40,9 @@ void run_cut(const CutOptions& o) {
     check_output_paths({o.trace}, {{"-o", o.output, true}});
     if (!o.focus.any())
         throw std::invalid_argument("cut needs a window: --from/--to, --region or --phases");
+    if (replay::is_otf2_anchor(o.trace))
+        throw std::invalid_argument("cut copies a Paraver trace's records; an OTF2 archive is "
+                                    "analysed in a window with analyze --from/--to instead");
     if (o.number > 0 && o.focus.region.empty() && o.focus.phases.empty())
         throw std::invalid_argument("--instance and --phase choose among --region's instances or "
                                     "--phases' phases");

@@ -1,4 +1,5 @@
 #include "replay/focus/event_inventory.hpp"
+#include "replay/input/otf2_archive.hpp"
 #include "replay/input/paraver_labels.hpp"
 #include "replay/input/paraver_reader.hpp"
 #include "replay/warnings.hpp"
@@ -45,7 +46,26 @@ std::string value_summary(const replay::EventTypeCount& c, const replay::TraceLa
     return out;
 }
 
+/// An OTF2 archive's event records per kind, over all its locations and per location.
+void list_otf2_records(const std::string& anchor) {
+    const auto locations = replay::Otf2Archive(anchor).record_counts();
+    std::map<std::string_view, std::uint64_t> kinds;
+    for (const auto& l : locations)
+        for (const auto& [kind, count] : l.records) kinds[kind] += count;
+    std::cout << fmt::format("{:<34} {:>11}\n", "OTF2 record", "occurrences");
+    for (const auto& [kind, count] : kinds)
+        std::cout << fmt::format("{:<34} {:>11}\n", kind, count);
+    std::cout << "\nper location (OTF2 reference, name): records per kind\n";
+    for (const auto& l : locations) {
+        std::vector<std::string> records;
+        for (const auto& [kind, count] : l.records)
+            records.push_back(fmt::format("{}={}", kind, count));
+        std::cout << fmt::format("{:>12} {}: {}\n", l.location, l.name, fmt::join(records, " "));
+    }
+}
+
 void run_events(const EventsOptions& o) {
+    if (replay::is_otf2_anchor(o.trace)) return list_otf2_records(o.trace);
     const auto labels = replay::read_pcf_labels(replay::trace_base_name(o.trace));
     const auto counts = replay::event_inventory(o.trace);
     std::cout << fmt::format("{:>9} {:<40} {:>11} {:>7} {:>11}  values (type:value name (times))\n",

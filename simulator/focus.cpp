@@ -1,5 +1,7 @@
 #include "simulator/focus.hpp"
 
+#include "replay/input/otf2_archive.hpp"
+
 #include "replay/extrae_events.hpp"
 #include "replay/focus/focus_windows.hpp"
 #include "replay/focus/trace_window.hpp"
@@ -99,6 +101,7 @@ Time declared_end(const std::string& path) {
                                  "--from/--to read the trace twice (its header, then the window): "
                                  "give a file, not a pipe");
     }
+    if (replay::is_otf2_anchor(path)) return replay::Otf2Archive(path).header().end_time;
     replay::LineReader in(path);
     try {
         return replay::read_header_line(in).end_time;

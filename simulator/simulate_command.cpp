@@ -132,8 +132,9 @@ void add_simulate_command(CLI::App& app, CommandOutput& output) {
     auto options = std::make_shared<SimulateOptions>();
     auto* cmd = app.add_subcommand(
         "simulate", "Replay a trace on a network model and write the simulated timeline");
-    add_trace_argument(cmd, options->trace,
-                       "Paraver trace (.prv or .prv.gz) or Dimemas trace (.dim)");
+    add_trace_argument(
+        cmd, options->trace,
+        "Paraver trace (.prv or .prv.gz), OTF2 archive (traces.otf2) or Dimemas trace (.dim)");
     add_network_options(cmd, options->network, true);
     add_window_options(cmd, options->window);
     cmd->add_option("-o,--output", options->output,

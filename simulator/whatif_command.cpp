@@ -382,8 +382,9 @@ void add_whatif_command(CLI::App& app, CommandOutput& output) {
     auto* cmd = app.add_subcommand(
         "whatif",
         "Predict the runtime on many networks: the cross product of the swept parameters");
-    add_trace_argument(cmd, options->trace,
-                       "Paraver trace (.prv or .prv.gz) or Dimemas trace (.dim)");
+    add_trace_argument(
+        cmd, options->trace,
+        "Paraver trace (.prv or .prv.gz), OTF2 archive (traces.otf2) or Dimemas trace (.dim)");
     add_network_options(cmd, options->network, false);
     add_window_options(cmd, options->window);
     cmd->add_option("--csv", options->csv_path,

@@ -1,5 +1,7 @@
 #include "replay/input/paraver_reader.hpp"
 
+#include "replay/input/otf2_archive.hpp"
+
 #include "replay/extrae_events.hpp"
 #include "replay/focus/record_window.hpp"
 #include "replay/focus/trace_cut.hpp"
@@ -444,13 +446,36 @@ std::string trace_base_name(const std::string& path) {
 namespace {
 using Observe = std::function<TimelineObserver&(const Trace&)>;
 
+/// A window's records given as a RecordSink (an OTF2 archive's records).
+class WindowSink final : public RecordSink {
+  public:
+    explicit WindowSink(RecordWindow& window) : window_(window) {}
+    void state(const StateRecord& r) override { window_.state(r); }
+    void event(const RecordOwner& owner, Time time, std::span<const EventPair> pairs) override {
+        window_.event(owner, time, pairs);
+    }
+    void comm(const CommRecord& r) override { window_.comm(r); }
+
+  private:
+    RecordWindow& window_;
+};
+
 Trace read_trace(const std::string& path, const ReadOptions& options, const Observe& observe) {
     Trace trace;
     trace.path = path;
-    BlockReader reader(path, options.block_bytes);
+    // Paraver text, or an OTF2 archive read as the Paraver records of the same run.
+    std::optional<BlockReader> reader;
+    std::optional<Otf2Archive> archive;
     TextBlock first;
-    reader.next(first);
-    read_header(reader, first, trace, options.max_memory_bytes);
+    if (is_otf2_anchor(path)) {
+        archive.emplace(path);
+        trace.header = archive->header();
+        check_memory_for_threads(trace, options.max_memory_bytes);
+    } else {
+        reader.emplace(path, options.block_bytes);
+        reader->next(first);
+        read_header(*reader, first, trace, options.max_memory_bytes);
+    }
     std::optional<ParaverHeader> whole; // with a window: the header as the records name threads
     if (options.window) {
         if (options.window->to > trace.header.end_time)
@@ -464,14 +489,20 @@ Trace read_trace(const std::string& path, const ReadOptions& options, const Obse
     BuilderInput input(builder);
     std::optional<RecordWindow> window;
     if (whole) window.emplace(*whole, *options.window, input);
-    read_body(reader, std::move(first), trace, input, window ? &*window : nullptr, options);
+    if (archive) {
+        std::optional<WindowSink> windowed;
+        if (window) windowed.emplace(*window);
+        archive->feed(windowed ? static_cast<RecordSink&>(*windowed) : input, trace.warnings);
+    } else {
+        read_body(*reader, std::move(first), trace, input, window ? &*window : nullptr, options);
+    }
     if (window) {
         window->finish();
         for (const auto& before : window->collectives_before())
             trace.collectives_before_cut.push_back(before);
     }
     builder.finish(trace.counts.lines);
-    if (options.read_labels)
+    if (options.read_labels && !archive) // an archive's names are its regions'
         trace.labels =
             read_paraver_labels(trace_base_name(path), trace.thread_count(), trace.warnings);
     keep_one_application(trace, options.application);

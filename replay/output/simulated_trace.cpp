@@ -2,6 +2,7 @@
 
 #include "replay/extrae_events.hpp"
 #include "replay/input/line_reader.hpp"
+#include "replay/input/otf2_archive.hpp"
 #include "replay/input/paraver_labels.hpp"
 #include "replay/input/paraver_reader.hpp"
 #include "replay/input/paraver_records.hpp"
@@ -240,9 +241,10 @@ void write_simulated_paraver(const Trace& original, const ReplayProgram& p, cons
     const ParaverHeader header = simulated_header(original, p, r.runtime);
     const MessageOps ops = message_ops(p);
     // The original's events are read again from its file; a trace that came through a pipe
-    // cannot be, and gets popsim's own MPI call events instead.
+    // cannot be, nor an OTF2 archive (not yet), and gets popsim's own MPI call events instead.
     std::error_code error;
-    const bool carry = std::filesystem::is_regular_file(original.path, error);
+    const bool carry =
+        std::filesystem::is_regular_file(original.path, error) && !is_otf2_anchor(original.path);
     std::vector<std::vector<RecordOut>> threads;
     std::vector<TimeMap> maps(p.thread_count());
     for (ReplayThread t = 0; t < p.thread_count(); ++t)

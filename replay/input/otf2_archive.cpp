@@ -1,0 +1,860 @@
+#include "replay/input/otf2_archive.hpp"
+
+#include "replay/extrae_events.hpp"
+#include "replay/program/mpi_calls.hpp"
+#include "replay/trace_error.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdarg>
+#include <cstdio>
+#include <deque>
+#include <fmt/format.h>
+#include <map>
+#include <otf2/otf2.h>
+#include <queue>
+#include <tuple>
+
+namespace popsim::replay {
+
+bool is_otf2_anchor(const std::string& path) {
+    return path.ends_with(".otf2");
+}
+
+namespace {
+
+// Every OTF2 event record kind (OTF2 3.0), with the name otf2-print gives it.
+#define POPSIM_OTF2_RECORD_KINDS(X)                                                                \
+    X(BufferFlush, "BUFFER_FLUSH")                                                                 \
+    X(MeasurementOnOff, "MEASUREMENT_ON_OFF")                                                      \
+    X(Enter, "ENTER")                                                                              \
+    X(Leave, "LEAVE")                                                                              \
+    X(MpiSend, "MPI_SEND")                                                                         \
+    X(MpiIsend, "MPI_ISEND")                                                                       \
+    X(MpiIsendComplete, "MPI_ISEND_COMPLETE")                                                      \
+    X(MpiIrecvRequest, "MPI_IRECV_REQUEST")                                                        \
+    X(MpiRecv, "MPI_RECV")                                                                         \
+    X(MpiIrecv, "MPI_IRECV")                                                                       \
+    X(MpiRequestTest, "MPI_REQUEST_TEST")                                                          \
+    X(MpiRequestCancelled, "MPI_REQUEST_CANCELLED")                                                \
+    X(MpiCollectiveBegin, "MPI_COLLECTIVE_BEGIN")                                                  \
+    X(MpiCollectiveEnd, "MPI_COLLECTIVE_END")                                                      \
+    X(OmpFork, "OMP_FORK")                                                                         \
+    X(OmpJoin, "OMP_JOIN")                                                                         \
+    X(OmpAcquireLock, "OMP_ACQUIRE_LOCK")                                                          \
+    X(OmpReleaseLock, "OMP_RELEASE_LOCK")                                                          \
+    X(OmpTaskCreate, "OMP_TASK_CREATE")                                                            \
+    X(OmpTaskSwitch, "OMP_TASK_SWITCH")                                                            \
+    X(OmpTaskComplete, "OMP_TASK_COMPLETE")                                                        \
+    X(Metric, "METRIC")                                                                            \
+    X(ParameterString, "PARAMETER_STRING")                                                         \
+    X(ParameterInt, "PARAMETER_INT64")                                                             \
+    X(ParameterUnsignedInt, "PARAMETER_UINT64")                                                    \
+    X(RmaWinCreate, "RMA_WIN_CREATE")                                                              \
+    X(RmaWinDestroy, "RMA_WIN_DESTROY")                                                            \
+    X(RmaCollectiveBegin, "RMA_COLLECTIVE_BEGIN")                                                  \
+    X(RmaCollectiveEnd, "RMA_COLLECTIVE_END")                                                      \
+    X(RmaGroupSync, "RMA_GROUP_SYNC")                                                              \
+    X(RmaRequestLock, "RMA_REQUEST_LOCK")                                                          \
+    X(RmaAcquireLock, "RMA_ACQUIRE_LOCK")                                                          \
+    X(RmaTryLock, "RMA_TRY_LOCK")                                                                  \
+    X(RmaReleaseLock, "RMA_RELEASE_LOCK")                                                          \
+    X(RmaSync, "RMA_SYNC")                                                                         \
+    X(RmaWaitChange, "RMA_WAIT_CHANGE")                                                            \
+    X(RmaPut, "RMA_PUT")                                                                           \
+    X(RmaGet, "RMA_GET")                                                                           \
+    X(RmaAtomic, "RMA_ATOMIC")                                                                     \
+    X(RmaOpCompleteBlocking, "RMA_OP_COMPLETE_BLOCKING")                                           \
+    X(RmaOpCompleteNonBlocking, "RMA_OP_COMPLETE_NON_BLOCKING")                                    \
+    X(RmaOpTest, "RMA_OP_TEST")                                                                    \
+    X(RmaOpCompleteRemote, "RMA_OP_COMPLETE_REMOTE")                                               \
+    X(ThreadFork, "THREAD_FORK")                                                                   \
+    X(ThreadJoin, "THREAD_JOIN")                                                                   \
+    X(ThreadTeamBegin, "THREAD_TEAM_BEGIN")                                                        \
+    X(ThreadTeamEnd, "THREAD_TEAM_END")                                                            \
+    X(ThreadAcquireLock, "THREAD_ACQUIRE_LOCK")                                                    \
+    X(ThreadReleaseLock, "THREAD_RELEASE_LOCK")                                                    \
+    X(ThreadTaskCreate, "THREAD_TASK_CREATE")                                                      \
+    X(ThreadTaskSwitch, "THREAD_TASK_SWITCH")                                                      \
+    X(ThreadTaskComplete, "THREAD_TASK_COMPLETE")                                                  \
+    X(ThreadCreate, "THREAD_CREATE")                                                               \
+    X(ThreadBegin, "THREAD_BEGIN")                                                                 \
+    X(ThreadWait, "THREAD_WAIT")                                                                   \
+    X(ThreadEnd, "THREAD_END")                                                                     \
+    X(CallingContextEnter, "CALLING_CONTEXT_ENTER")                                                \
+    X(CallingContextLeave, "CALLING_CONTEXT_LEAVE")                                                \
+    X(CallingContextSample, "CALLING_CONTEXT_SAMPLE")                                              \
+    X(IoCreateHandle, "IO_CREATE_HANDLE")                                                          \
+    X(IoDestroyHandle, "IO_DESTROY_HANDLE")                                                        \
+    X(IoDuplicateHandle, "IO_DUPLICATE_HANDLE")                                                    \
+    X(IoSeek, "IO_SEEK")                                                                           \
+    X(IoChangeStatusFlags, "IO_CHANGE_STATUS_FLAGS")                                               \
+    X(IoDeleteFile, "IO_DELETE_FILE")                                                              \
+    X(IoOperationBegin, "IO_OPERATION_BEGIN")                                                      \
+    X(IoOperationTest, "IO_OPERATION_TEST")                                                        \
+    X(IoOperationIssued, "IO_OPERATION_ISSUED")                                                    \
+    X(IoOperationComplete, "IO_OPERATION_COMPLETE")                                                \
+    X(IoOperationCancelled, "IO_OPERATION_CANCELLED")                                              \
+    X(IoAcquireLock, "IO_ACQUIRE_LOCK")                                                            \
+    X(IoReleaseLock, "IO_RELEASE_LOCK")                                                            \
+    X(IoTryLock, "IO_TRY_LOCK")                                                                    \
+    X(ProgramBegin, "PROGRAM_BEGIN")                                                               \
+    X(ProgramEnd, "PROGRAM_END")                                                                   \
+    X(NonBlockingCollectiveRequest, "NON_BLOCKING_COLLECTIVE_REQUEST")                             \
+    X(NonBlockingCollectiveComplete, "NON_BLOCKING_COLLECTIVE_COMPLETE")                           \
+    X(CommCreate, "COMM_CREATE")                                                                   \
+    X(CommDestroy, "COMM_DESTROY")                                                                 \
+    X(Unknown, "UNKNOWN")
+
+enum RecordKind : std::size_t {
+#define POPSIM_KIND(name, label) k_##name,
+    POPSIM_OTF2_RECORD_KINDS(POPSIM_KIND)
+#undef POPSIM_KIND
+        k_record_kinds
+};
+constexpr std::array<std::string_view, k_record_kinds> k_record_labels = {
+#define POPSIM_LABEL(name, label) label,
+    POPSIM_OTF2_RECORD_KINDS(POPSIM_LABEL)
+#undef POPSIM_LABEL
+};
+
+struct Region {
+    std::string name;
+    OTF2_Paradigm paradigm = OTF2_PARADIGM_UNKNOWN;
+};
+struct Location {
+    std::string name;
+    OTF2_LocationType type = OTF2_LOCATION_TYPE_UNKNOWN;
+    OTF2_LocationGroupRef group = 0;
+};
+struct Group {
+    OTF2_GroupType type = OTF2_GROUP_TYPE_UNKNOWN;
+    OTF2_Paradigm paradigm = OTF2_PARADIGM_UNKNOWN;
+    std::vector<std::uint64_t> members;
+};
+
+/// The global definitions popsim uses.
+struct Definitions {
+    std::map<OTF2_StringRef, std::string> strings;
+    std::map<OTF2_RegionRef, Region> regions;
+    std::map<OTF2_LocationRef, Location> locations;
+    std::map<OTF2_LocationGroupRef, OTF2_LocationGroupType> location_groups;
+    std::map<OTF2_GroupRef, Group> groups;
+    std::map<OTF2_CommRef, OTF2_GroupRef> comms;
+    std::uint64_t resolution = 0, offset = 0;
+
+    std::string string(OTF2_StringRef ref) const {
+        const auto it = strings.find(ref);
+        return it == strings.end() ? std::string() : it->second;
+    }
+};
+
+/// One MPI call of a thread, as its records left it.
+struct Call {
+    Time enter = 0, leave = 0;
+    std::uint16_t id = 0;
+    bool collective = false; // with the attributes of MpiCollectiveEnd
+    std::uint64_t sent = 0, received = 0;
+    OTF2_CommRef comm = 0;
+    std::uint32_t root = OTF2_COLLECTIVE_ROOT_NONE; // as MpiCollectiveEnd gives it
+};
+/// A message's half: its call (an index into the thread's calls), its peer's world rank.
+struct SendHalf {
+    std::size_t call;
+    std::uint32_t peer;
+    OTF2_CommRef comm;
+    std::uint32_t tag;
+    std::uint64_t bytes;
+};
+struct ReceiveHalf {
+    std::size_t post;     // the call that posted it (Recv, Irecv)
+    std::size_t complete; // the call that completed it (Recv, Wait*)
+    std::uint32_t peer;
+    OTF2_CommRef comm;
+    std::uint32_t tag;
+    std::uint64_t bytes;
+};
+
+/// What one location's events say.
+struct ThreadRecords {
+    OTF2_LocationRef location = 0;
+    std::uint32_t rank = 0; // the world rank of its process
+    std::vector<Call> calls;
+    std::vector<std::pair<Time, bool>> measurement; // switched on (true) or off, in time order
+    std::vector<SendHalf> sends;
+    std::vector<ReceiveHalf> receives;
+    std::map<std::uint64_t, std::size_t> posted;        // Irecv request -> its call
+    std::map<std::string, std::uint64_t> unknown_calls; // MPI regions by name, not known
+    int mpi_depth = 0;
+    Time first = std::numeric_limits<Time>::max(), last = 0;
+    std::array<std::uint64_t, k_record_kinds> counts{}; // records of each kind
+};
+
+} // namespace
+
+/// The OTF2 library's first error message while this thread reads an archive: it goes into
+/// popsim's error, not to stderr.
+thread_local std::string t_library_error;
+
+OTF2_ErrorCode keep_library_error(void*, const char*, std::uint64_t, const char*,
+                                  OTF2_ErrorCode code, const char* format, va_list arguments) {
+    if (t_library_error.empty()) {
+        std::array<char, 512> text{};
+        std::vsnprintf(text.data(), text.size(), format, arguments);
+        t_library_error = text.data();
+    }
+    return code;
+}
+
+struct Otf2Archive::Content {
+    std::string path;
+    Definitions defs;
+    ParaverHeader header;
+    std::vector<ThreadRecords> threads; // in the header's order: task by task, thread by thread
+    std::vector<RecordOwner> owners;    // of each
+    std::deque<ThreadRecords> others;   // the locations left out, for their counts
+    std::uint64_t left_out_locations = 0;
+    std::string left_out_kinds;
+
+    /// A timestamp in ns since the run's start (exact for clocks up to 18 GHz).
+    Time ns(OTF2_TimeStamp t) const {
+        if (t <= defs.offset || defs.resolution == 0) return 0;
+        const std::uint64_t ticks = t - defs.offset;
+        return static_cast<Time>(ticks / defs.resolution * 1'000'000'000u +
+                                 ticks % defs.resolution * 1'000'000'000u / defs.resolution);
+    }
+    [[noreturn]] void fail(const std::string& cause) const {
+        throw TraceError(path, 0,
+                         t_library_error.empty()
+                             ? cause
+                             : fmt::format("{} (the OTF2 library: {})", cause, t_library_error));
+    }
+    void check(OTF2_ErrorCode code, const char* what) const {
+        if (code != OTF2_SUCCESS)
+            fail(fmt::format("{}: {} ({})", what, OTF2_Error_GetName(code),
+                             OTF2_Error_GetDescription(code)));
+    }
+};
+
+namespace {
+
+using Content = Otf2Archive::Content;
+
+// Global definitions.
+OTF2_CallbackCode on_clock(void* data, std::uint64_t resolution, std::uint64_t offset,
+                           std::uint64_t, std::uint64_t) {
+    auto& d = static_cast<Content*>(data)->defs;
+    d.resolution = resolution;
+    d.offset = offset;
+    return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_string(void* data, OTF2_StringRef self, const char* text) {
+    static_cast<Content*>(data)->defs.strings[self] = text ? text : "";
+    return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_region(void* data, OTF2_RegionRef self, OTF2_StringRef name, OTF2_StringRef,
+                            OTF2_StringRef, OTF2_RegionRole, OTF2_Paradigm paradigm,
+                            OTF2_RegionFlag, OTF2_StringRef, std::uint32_t, std::uint32_t) {
+    auto& d = static_cast<Content*>(data)->defs;
+    d.regions[self] = {d.string(name), paradigm};
+    return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_location_group(void* data, OTF2_LocationGroupRef self, OTF2_StringRef,
+                                    OTF2_LocationGroupType type, OTF2_SystemTreeNodeRef,
+                                    OTF2_LocationGroupRef) {
+    static_cast<Content*>(data)->defs.location_groups[self] = type;
+    return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_location(void* data, OTF2_LocationRef self, OTF2_StringRef name,
+                              OTF2_LocationType type, std::uint64_t, OTF2_LocationGroupRef group) {
+    auto& d = static_cast<Content*>(data)->defs;
+    d.locations[self] = {d.string(name), type, group};
+    return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_group(void* data, OTF2_GroupRef self, OTF2_StringRef, OTF2_GroupType type,
+                           OTF2_Paradigm paradigm, OTF2_GroupFlag, std::uint32_t count,
+                           const std::uint64_t* members) {
+    static_cast<Content*>(data)->defs.groups[self] = {type, paradigm,
+                                                      std::vector(members, members + count)};
+    return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_comm(void* data, OTF2_CommRef self, OTF2_StringRef, OTF2_GroupRef group,
+                          OTF2_CommRef, OTF2_CommFlag) {
+    static_cast<Content*>(data)->defs.comms[self] = group;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+// Events of one location: `data` is its ThreadRecords, whose `content` the reader sets.
+struct EventContext {
+    const Content* content;
+    ThreadRecords* thread;
+};
+
+EventContext& context(void* data) {
+    return *static_cast<EventContext*>(data);
+}
+
+/// A record of kind `kind` at `time`: counted, and the thread's extent.
+void saw(EventContext& c, OTF2_TimeStamp time, RecordKind kind) {
+    const Time t = c.content->ns(time);
+    c.thread->first = std::min(c.thread->first, t);
+    c.thread->last = std::max(c.thread->last, t);
+    ++c.thread->counts[kind];
+}
+
+/// The callback of a record kind popsim only counts.
+template <RecordKind K, class... Rest>
+OTF2_CallbackCode counted(OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t, void* data,
+                          OTF2_AttributeList*, Rest...) {
+    saw(context(data), time, K);
+    return OTF2_CALLBACK_SUCCESS;
+}
+/// Registers `counted` for the kind `set` registers (its arguments deduced from `set`).
+template <RecordKind K, class... Rest>
+void count(OTF2_ErrorCode (*set)(OTF2_EvtReaderCallbacks*,
+                                 OTF2_CallbackCode (*)(OTF2_LocationRef, OTF2_TimeStamp,
+                                                       std::uint64_t, void*, OTF2_AttributeList*,
+                                                       Rest...)),
+           OTF2_EvtReaderCallbacks* callbacks) {
+    set(callbacks, &counted<K, Rest...>);
+}
+
+OTF2_CallbackCode on_enter(OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t, void* data,
+                           OTF2_AttributeList*, OTF2_RegionRef region) {
+    auto& c = context(data);
+    saw(c, time, k_Enter);
+    const auto it = c.content->defs.regions.find(region);
+    if (it == c.content->defs.regions.end() || it->second.paradigm != OTF2_PARADIGM_MPI)
+        return OTF2_CALLBACK_SUCCESS;
+    if (c.thread->mpi_depth++ > 0) return OTF2_CALLBACK_SUCCESS; // inside a call: its part
+    auto name = std::string_view(it->second.name);
+    if (name.starts_with("MPI_")) name.remove_prefix(4);
+    const auto call = mpi_call_by_name(name);
+    if (!call) ++c.thread->unknown_calls[it->second.name];
+    c.thread->calls.push_back(
+        {.enter = c.content->ns(time), .id = call ? call->id : std::uint16_t{0}});
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_leave(OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t, void* data,
+                           OTF2_AttributeList*, OTF2_RegionRef region) {
+    auto& c = context(data);
+    saw(c, time, k_Leave);
+    const auto it = c.content->defs.regions.find(region);
+    if (it == c.content->defs.regions.end() || it->second.paradigm != OTF2_PARADIGM_MPI ||
+        c.thread->mpi_depth == 0)
+        return OTF2_CALLBACK_SUCCESS;
+    if (--c.thread->mpi_depth == 0) c.thread->calls.back().leave = c.content->ns(time);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/// The call the thread is in, for a record inside it; nullopt outside every MPI call.
+std::optional<std::size_t> current_call(const EventContext& c) {
+    if (c.thread->mpi_depth == 0 || c.thread->calls.empty()) return std::nullopt;
+    return c.thread->calls.size() - 1;
+}
+
+/// A message sent from the call the thread is in (MpiSend, MpiIsend).
+void sent(EventContext& c, std::uint32_t receiver, OTF2_CommRef comm, std::uint32_t tag,
+          std::uint64_t bytes) {
+    if (const auto call = current_call(c))
+        c.thread->sends.push_back({*call, receiver, comm, tag, bytes});
+}
+
+OTF2_CallbackCode on_send(OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t, void* data,
+                          OTF2_AttributeList*, std::uint32_t receiver, OTF2_CommRef comm,
+                          std::uint32_t tag, std::uint64_t bytes) {
+    auto& c = context(data);
+    saw(c, time, k_MpiSend);
+    sent(c, receiver, comm, tag, bytes);
+    return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_isend(OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t, void* data,
+                           OTF2_AttributeList*, std::uint32_t receiver, OTF2_CommRef comm,
+                           std::uint32_t tag, std::uint64_t bytes, std::uint64_t) {
+    auto& c = context(data);
+    saw(c, time, k_MpiIsend);
+    sent(c, receiver, comm, tag, bytes);
+    return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_recv(OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t, void* data,
+                          OTF2_AttributeList*, std::uint32_t sender, OTF2_CommRef comm,
+                          std::uint32_t tag, std::uint64_t bytes) {
+    auto& c = context(data);
+    saw(c, time, k_MpiRecv);
+    if (const auto call = current_call(c))
+        c.thread->receives.push_back({*call, *call, sender, comm, tag, bytes});
+    return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_irecv_request(OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t, void* data,
+                                   OTF2_AttributeList*, std::uint64_t request) {
+    auto& c = context(data);
+    saw(c, time, k_MpiIrecvRequest);
+    if (const auto call = current_call(c)) c.thread->posted[request] = *call;
+    return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_irecv(OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t, void* data,
+                           OTF2_AttributeList*, std::uint32_t sender, OTF2_CommRef comm,
+                           std::uint32_t tag, std::uint64_t bytes, std::uint64_t request) {
+    auto& c = context(data);
+    saw(c, time, k_MpiIrecv);
+    const auto call = current_call(c);
+    if (!call) return OTF2_CALLBACK_SUCCESS;
+    const auto posted = c.thread->posted.find(request);
+    const std::size_t post = posted == c.thread->posted.end() ? *call : posted->second;
+    if (posted != c.thread->posted.end()) c.thread->posted.erase(posted);
+    c.thread->receives.push_back({post, *call, sender, comm, tag, bytes});
+    return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_collective_end(OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t,
+                                    void* data, OTF2_AttributeList*, OTF2_CollectiveOp,
+                                    OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent,
+                                    std::uint64_t received) {
+    auto& c = context(data);
+    saw(c, time, k_MpiCollectiveEnd);
+    const auto call = current_call(c);
+    if (!call) return OTF2_CALLBACK_SUCCESS;
+    auto& x = c.thread->calls[*call];
+    x.collective = true;
+    x.comm = comm;
+    x.sent = sent;
+    x.received = received;
+    x.root = root; // a rank of `comm`, or OTF2's none / self
+    return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_measurement(OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t, void* data,
+                                 OTF2_AttributeList*, OTF2_MeasurementMode mode) {
+    auto& c = context(data);
+    saw(c, time, k_MeasurementOnOff);
+    c.thread->measurement.emplace_back(c.content->ns(time), mode == OTF2_MEASUREMENT_ON);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/// Reads the archive's global definitions into `content.defs`.
+void read_definitions(OTF2_Reader* reader, Content& content) {
+    OTF2_GlobalDefReader* defs = OTF2_Reader_GetGlobalDefReader(reader);
+    if (defs == nullptr) content.fail("its global definitions cannot be read");
+    OTF2_GlobalDefReaderCallbacks* callbacks = OTF2_GlobalDefReaderCallbacks_New();
+    OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(callbacks, on_clock);
+    OTF2_GlobalDefReaderCallbacks_SetStringCallback(callbacks, on_string);
+    OTF2_GlobalDefReaderCallbacks_SetRegionCallback(callbacks, on_region);
+    OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(callbacks, on_location_group);
+    OTF2_GlobalDefReaderCallbacks_SetLocationCallback(callbacks, on_location);
+    OTF2_GlobalDefReaderCallbacks_SetGroupCallback(callbacks, on_group);
+    OTF2_GlobalDefReaderCallbacks_SetCommCallback(callbacks, on_comm);
+    OTF2_Reader_RegisterGlobalDefCallbacks(reader, defs, callbacks, &content);
+    OTF2_GlobalDefReaderCallbacks_Delete(callbacks);
+    std::uint64_t read = 0;
+    content.check(OTF2_Reader_ReadAllGlobalDefinitions(reader, defs, &read),
+                  "its global definitions");
+    OTF2_Reader_CloseGlobalDefReader(reader, defs);
+    if (content.defs.resolution == 0) content.fail("it defines no clock (ClockProperties)");
+}
+
+/// The locations popsim replays, as tasks of threads: the MPI ranks' processes (the order of
+/// MPI's COMM_LOCATIONS group), else every process; each with its CPU threads, the rank's own
+/// location first. Says in `content` what it leaves out.
+std::vector<std::vector<OTF2_LocationRef>> choose_threads(Content& content) {
+    const auto& d = content.defs;
+    std::vector<OTF2_LocationGroupRef> processes;
+    std::map<OTF2_LocationGroupRef, OTF2_LocationRef> first_of;
+    for (const auto& [ref, g] : d.groups) {
+        if (g.type != OTF2_GROUP_TYPE_COMM_LOCATIONS || g.paradigm != OTF2_PARADIGM_MPI) continue;
+        for (const auto location : g.members) {
+            const auto it = d.locations.find(location);
+            if (it == d.locations.end())
+                content.fail(fmt::format("MPI rank {} is location {}, which is not defined",
+                                         processes.size(), location));
+            processes.push_back(it->second.group);
+            first_of[it->second.group] = location;
+        }
+        break;
+    }
+    if (processes.empty()) {
+        for (const auto& [ref, type] : d.location_groups)
+            if (type == OTF2_LOCATION_GROUP_TYPE_PROCESS) processes.push_back(ref);
+    }
+    std::map<OTF2_LocationGroupRef, std::size_t> task_of;
+    for (std::size_t k = 0; k < processes.size(); ++k) task_of[processes[k]] = k;
+    std::vector<std::vector<OTF2_LocationRef>> tasks(processes.size());
+    std::map<std::string, std::uint64_t> left_out;
+    for (const auto& [ref, location] : d.locations) {
+        const auto task = task_of.find(location.group);
+        if (location.type != OTF2_LOCATION_TYPE_CPU_THREAD || task == task_of.end()) {
+            ++left_out[location.type == OTF2_LOCATION_TYPE_METRIC       ? "metric locations"
+                       : location.type == OTF2_LOCATION_TYPE_CPU_THREAD ? "threads of no process"
+                                                                        : "GPU streams"];
+            continue;
+        }
+        auto& threads = tasks[task->second];
+        const auto first = first_of.find(location.group);
+        if (first != first_of.end() && first->second == ref)
+            threads.insert(threads.begin(), ref);
+        else
+            threads.push_back(ref);
+    }
+    for (const auto& [kind, count] : left_out) {
+        content.left_out_locations += count;
+        content.left_out_kinds +=
+            fmt::format("{}{} {}", content.left_out_kinds.empty() ? "" : ", ", count, kind);
+    }
+    return tasks;
+}
+
+/// Reads the events of every location: the chosen threads', and the others' to count them.
+void read_events(OTF2_Reader* reader, Content& content) {
+    for (const auto& [ref, location] : content.defs.locations)
+        content.check(OTF2_Reader_SelectLocation(reader, ref), "selecting a location");
+    const bool local_definitions = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
+    content.check(OTF2_Reader_OpenEvtFiles(reader), "opening its event files");
+    const std::unique_ptr<OTF2_EvtReaderCallbacks, decltype(&OTF2_EvtReaderCallbacks_Delete)> owned(
+        OTF2_EvtReaderCallbacks_New(), &OTF2_EvtReaderCallbacks_Delete);
+    OTF2_EvtReaderCallbacks* callbacks = owned.get();
+#define POPSIM_COUNT(name, label)                                                                  \
+    count<k_##name>(OTF2_EvtReaderCallbacks_Set##name##Callback, callbacks);
+    POPSIM_OTF2_RECORD_KINDS(POPSIM_COUNT)
+#undef POPSIM_COUNT
+    OTF2_EvtReaderCallbacks_SetEnterCallback(callbacks, on_enter);
+    OTF2_EvtReaderCallbacks_SetLeaveCallback(callbacks, on_leave);
+    OTF2_EvtReaderCallbacks_SetMpiSendCallback(callbacks, on_send);
+    OTF2_EvtReaderCallbacks_SetMpiIsendCallback(callbacks, on_isend);
+    OTF2_EvtReaderCallbacks_SetMpiRecvCallback(callbacks, on_recv);
+    OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(callbacks, on_irecv_request);
+    OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(callbacks, on_irecv);
+    OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(callbacks, on_collective_end);
+    OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback(callbacks, on_measurement);
+    std::map<OTF2_LocationRef, ThreadRecords*> chosen;
+    for (auto& thread : content.threads) chosen[thread.location] = &thread;
+    for (const auto& [ref, location] : content.defs.locations) {
+        const auto where = fmt::format("location {} ({})", ref, location.name);
+        if (local_definitions) { // the mappings from local to global references, if any
+            if (OTF2_DefReader* local = OTF2_Reader_GetDefReader(reader, ref)) {
+                std::uint64_t read = 0;
+                OTF2_Reader_ReadAllLocalDefinitions(reader, local, &read);
+                OTF2_Reader_CloseDefReader(reader, local);
+            }
+        }
+        OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(reader, ref);
+        if (events == nullptr) content.fail(fmt::format("{}: its events cannot be read", where));
+        const auto it = chosen.find(ref);
+        ThreadRecords* thread = it != chosen.end() ? it->second : &content.others.emplace_back();
+        thread->location = ref;
+        EventContext context{&content, thread};
+        OTF2_Reader_RegisterEvtCallbacks(reader, events, callbacks, &context);
+        std::uint64_t read = 0;
+        const auto code = OTF2_Reader_ReadAllLocalEvents(reader, events, &read);
+        OTF2_Reader_CloseEvtReader(reader, events);
+        if (code != OTF2_SUCCESS)
+            content.fail(fmt::format("{}: its events: {} ({})", where, OTF2_Error_GetName(code),
+                                     OTF2_Error_GetDescription(code)));
+        if (thread->mpi_depth > 0) thread->calls.back().leave = thread->last; // cut in a call
+        if (it == chosen.end()) {                                             // counted alone
+            thread->calls.clear();
+            thread->sends.clear();
+            thread->receives.clear();
+        }
+    }
+    if (local_definitions) OTF2_Reader_CloseDefFiles(reader);
+    OTF2_Reader_CloseEvtFiles(reader);
+}
+
+/// The world rank of rank `rank` of `comm` on a thread of world rank `self`.
+std::uint32_t world_rank(const Definitions& d, OTF2_CommRef comm, std::uint32_t rank,
+                         std::uint32_t self) {
+    const auto c = d.comms.find(comm);
+    if (c == d.comms.end()) return rank;
+    const auto g = d.groups.find(c->second);
+    if (g == d.groups.end()) return rank;
+    if (g->second.type == OTF2_GROUP_TYPE_COMM_SELF) return self;
+    if (g->second.type == OTF2_GROUP_TYPE_COMM_GROUP && rank < g->second.members.size())
+        return static_cast<std::uint32_t>(g->second.members[rank]);
+    return rank;
+}
+
+bool is_self(const Definitions& d, OTF2_CommRef comm) {
+    const auto c = d.comms.find(comm);
+    if (c == d.comms.end()) return false;
+    const auto g = d.groups.find(c->second);
+    return g != d.groups.end() && g->second.type == OTF2_GROUP_TYPE_COMM_SELF;
+}
+
+/// The Paraver id of `comm` on world rank `rank`: OTF2's + 1; a communicator of one rank each
+/// (COMM_SELF's group) gets one id per rank, after the others.
+std::uint64_t paraver_communicator(const Definitions& d, OTF2_CommRef comm, std::uint32_t rank,
+                                   std::uint32_t tasks) {
+    if (!is_self(d, comm)) return std::uint64_t{comm} + 1;
+    return d.comms.size() + 1 + std::uint64_t{comm} * tasks + rank;
+}
+
+/// The MPI communicators with their tasks (1-based), as Paraver's `c:` lines
+/// (paraver_communicator's ids), the world's first as Extrae writes it.
+std::vector<Communicator> communicators(const Definitions& d, std::uint32_t tasks) {
+    std::vector<Communicator> out;
+    for (const auto& [comm, group] : d.comms) {
+        const auto g = d.groups.find(group);
+        if (g == d.groups.end() || g->second.paradigm != OTF2_PARADIGM_MPI) continue;
+        if (g->second.type == OTF2_GROUP_TYPE_COMM_SELF) {
+            for (std::uint32_t rank = 0; rank < tasks; ++rank)
+                out.push_back({1, paraver_communicator(d, comm, rank, tasks), {rank + 1}});
+            continue;
+        }
+        if (g->second.type != OTF2_GROUP_TYPE_COMM_GROUP) continue;
+        Communicator c{.application = 1, .id = std::uint64_t{comm} + 1, .tasks = {}};
+        for (const auto rank : g->second.members)
+            c.tasks.push_back(static_cast<std::uint32_t>(rank) + 1);
+        std::sort(c.tasks.begin(), c.tasks.end());
+        out.push_back(std::move(c));
+    }
+    std::stable_partition(out.begin(), out.end(),
+                          [&](const Communicator& c) { return c.tasks.size() == tasks; });
+    return out;
+}
+
+} // namespace
+
+Otf2Archive::Otf2Archive(const std::string& anchor) : content_(std::make_unique<Content>()) {
+    auto& c = *content_;
+    c.path = anchor;
+    static const bool quiet = (OTF2_Error_RegisterCallback(keep_library_error, nullptr), true);
+    (void)quiet;
+    t_library_error.clear();
+    OTF2_Reader* reader = OTF2_Reader_Open(anchor.c_str());
+    if (reader == nullptr) c.fail("not an OTF2 archive the OTF2 library can open");
+    try {
+        c.check(OTF2_Reader_SetSerialCollectiveCallbacks(reader), "opening it");
+        read_definitions(reader, c);
+        const auto tasks = choose_threads(c);
+        auto& layout = c.header.applications.emplace_back().tasks;
+        for (std::uint32_t task = 0; task < tasks.size(); ++task) {
+            layout.push_back({static_cast<std::uint32_t>(tasks[task].size()), 0});
+            for (std::uint32_t th = 0; th < tasks[task].size(); ++th) {
+                ThreadRecords& t = c.threads.emplace_back();
+                t.location = tasks[task][th];
+                t.rank = task;
+                c.owners.push_back({0, 1, task + 1, th + 1});
+            }
+        }
+        if (c.threads.empty()) c.fail("it has no CPU thread of a process");
+        read_events(reader, c);
+    } catch (...) {
+        OTF2_Reader_Close(reader);
+        throw;
+    }
+    OTF2_Reader_Close(reader);
+    for (const auto& t : c.threads) c.header.end_time = std::max(c.header.end_time, t.last);
+    c.header.communicators =
+        communicators(c.defs, static_cast<std::uint32_t>(c.header.applications[0].tasks.size()));
+    c.header.declared_communicators = static_cast<std::uint32_t>(c.header.communicators.size());
+}
+
+Otf2Archive::~Otf2Archive() = default;
+
+const ParaverHeader& Otf2Archive::header() const {
+    return content_->header;
+}
+
+std::uint64_t Otf2Archive::events() const {
+    std::uint64_t total = 0;
+    for (const auto& location : record_counts())
+        for (const auto& [kind, count] : location.records) total += count;
+    return total;
+}
+
+std::vector<Otf2LocationRecords> Otf2Archive::record_counts() const {
+    const auto& c = *content_;
+    std::vector<Otf2LocationRecords> out;
+    const auto add = [&](const ThreadRecords& t) {
+        Otf2LocationRecords l{t.location, c.defs.locations.at(t.location).name, {}};
+        for (std::size_t k = 0; k < k_record_kinds; ++k)
+            if (t.counts[k] > 0) l.records.emplace_back(k_record_labels[k], t.counts[k]);
+        out.push_back(std::move(l));
+    };
+    for (const auto& t : c.threads) add(t);
+    for (const auto& t : c.others) add(t);
+    std::sort(out.begin(), out.end(),
+              [](const auto& a, const auto& b) { return a.location < b.location; });
+    return out;
+}
+
+namespace {
+
+/// A record of a thread or a message, for the merge by time.
+struct Item {
+    enum class Kind : std::uint8_t { state, event, message } kind;
+    Time time;
+    StateRecord state = {};
+    std::vector<EventPair> pairs = {};
+    CommRecord message = {};
+};
+
+/// One thread's records in time order: Running outside MPI calls (Tracing disabled where
+/// measurement was off, with Extrae's 40000012 events), each call as its state between its
+/// entry event (with the collective's attributes) and its exit event.
+std::vector<Item> thread_items(const Content& content, const ThreadRecords& t,
+                               const RecordOwner& owner) {
+    std::vector<Item> out;
+    if (t.first > t.last) return out;
+    const auto state = [&](Time begin, Time end, std::uint32_t value) {
+        if (end > begin)
+            out.push_back(
+                {.kind = Item::Kind::state, .time = begin, .state = {owner, begin, end, value}});
+    };
+    // Outside calls: computing, or measurement off, switching at each MpiOnOff.
+    std::size_t next_switch = 0;
+    bool on = true;
+    const auto outside = [&](Time begin, Time end) {
+        while (begin < end) {
+            while (next_switch < t.measurement.size() && t.measurement[next_switch].first <= begin)
+                on = t.measurement[next_switch++].second;
+            const Time until = next_switch < t.measurement.size()
+                                   ? std::min(end, t.measurement[next_switch].first)
+                                   : end;
+            state(begin, until, on ? extrae::k_state_running : extrae::k_state_tracing_disabled);
+            begin = until;
+        }
+    };
+    for (const auto& [time, switched_on] : t.measurement)
+        out.push_back({.kind = Item::Kind::event,
+                       .time = time,
+                       .pairs = {{extrae::k_tracing_on_off, switched_on ? 1u : 0u}}});
+    Time at = t.first;
+    for (const auto& call : t.calls) {
+        const auto info = mpi_call_by_id(call.id);
+        if (!info) continue; // counted below as computation
+        outside(at, call.enter);
+        std::vector<EventPair> entry{{info->event_type, call.id}};
+        if (call.collective) {
+            const bool root = call.root == OTF2_COLLECTIVE_ROOT_SELF ||
+                              (call.root != OTF2_COLLECTIVE_ROOT_NONE &&
+                               world_rank(content.defs, call.comm, call.root, t.rank) == t.rank);
+            entry.push_back({extrae::k_collective_send_size, call.sent});
+            entry.push_back({extrae::k_collective_recv_size, call.received});
+            if (info->rooted) entry.push_back({extrae::k_collective_root, root ? 1u : 0u});
+            entry.push_back(
+                {extrae::k_collective_communicator,
+                 paraver_communicator(
+                     content.defs, call.comm, t.rank,
+                     static_cast<std::uint32_t>(content.header.applications[0].tasks.size()))});
+        }
+        out.push_back({.kind = Item::Kind::event, .time = call.enter, .pairs = std::move(entry)});
+        state(call.enter, call.leave, info->state);
+        out.push_back(
+            {.kind = Item::Kind::event, .time = call.leave, .pairs = {{info->event_type, 0}}});
+        at = call.leave;
+    }
+    outside(at, t.last);
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Item& a, const Item& b) { return a.time < b.time; });
+    return out;
+}
+
+/// Each message: the send and the receive matched in order per (sender, receiver,
+/// communicator, tag), as MPI matches them.
+std::vector<Item> message_items(const Content& content, std::uint64_t& unmatched) {
+    using Key = std::tuple<std::uint32_t, std::uint32_t, OTF2_CommRef, std::uint32_t>;
+    std::map<Key, std::deque<std::pair<std::size_t, std::size_t>>> sends; // (thread, send)
+    const auto& d = content.defs;
+    for (std::size_t th = 0; th < content.threads.size(); ++th) {
+        const auto& t = content.threads[th];
+        for (std::size_t k = 0; k < t.sends.size(); ++k) {
+            const auto& s = t.sends[k];
+            sends[{t.rank, world_rank(d, s.comm, s.peer, t.rank), s.comm, s.tag}].emplace_back(th,
+                                                                                               k);
+        }
+    }
+    std::vector<Item> out;
+    for (std::size_t th = 0; th < content.threads.size(); ++th) {
+        const auto& t = content.threads[th];
+        for (const auto& r : t.receives) {
+            auto& queue = sends[{world_rank(d, r.comm, r.peer, t.rank), t.rank, r.comm, r.tag}];
+            if (queue.empty()) {
+                ++unmatched;
+                continue;
+            }
+            const auto [sender, k] = queue.front();
+            queue.pop_front();
+            const auto& from = content.threads[sender];
+            const auto& send_call = from.calls[from.sends[k].call];
+            const auto& post = t.calls[r.post];
+            CommRecord c;
+            c.sender = content.owners[sender];
+            c.receiver = content.owners[th];
+            c.logical_send = c.physical_send = send_call.enter;
+            // Posted at a blocking receive's entry, at an Irecv's exit.
+            c.logical_recv = r.post == r.complete ? post.enter : post.leave;
+            c.physical_recv = t.calls[r.complete].leave;
+            c.size = from.sends[k].bytes;
+            c.tag = r.tag;
+            out.push_back({.kind = Item::Kind::message, .time = c.logical_send, .message = c});
+        }
+    }
+    for (const auto& [key, queue] : sends) unmatched += queue.size();
+    return out;
+}
+
+} // namespace
+
+void Otf2Archive::feed(RecordSink& sink, WarningLog& warnings) const {
+    const auto& c = *content_;
+    std::map<std::string, std::uint64_t> unknown_calls;
+    std::vector<std::vector<Item>> streams;
+    for (std::size_t th = 0; th < c.threads.size(); ++th) {
+        streams.push_back(thread_items(c, c.threads[th], c.owners[th]));
+        for (const auto& [name, count] : c.threads[th].unknown_calls) unknown_calls[name] += count;
+    }
+    std::uint64_t unmatched = 0;
+    auto messages = message_items(c, unmatched);
+    std::stable_sort(messages.begin(), messages.end(),
+                     [](const Item& a, const Item& b) { return a.time < b.time; });
+    streams.push_back(std::move(messages));
+    // Merged by time, as Extrae's merger writes a trace (ties: the lower stream first).
+    using Head = std::pair<Time, std::size_t>;
+    std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
+    std::vector<std::size_t> next(streams.size(), 0);
+    for (std::size_t k = 0; k < streams.size(); ++k)
+        if (!streams[k].empty()) heads.push({streams[k][0].time, k});
+    while (!heads.empty()) {
+        const std::size_t k = heads.top().second;
+        heads.pop();
+        const Item& item = streams[k][next[k]++];
+        switch (item.kind) {
+        case Item::Kind::state:
+            sink.state(item.state);
+            break;
+        case Item::Kind::event:
+            sink.event(c.owners[k], item.time, item.pairs);
+            break;
+        case Item::Kind::message:
+            sink.comm(item.message);
+            break;
+        }
+        if (next[k] < streams[k].size()) heads.push({streams[k][next[k]].time, k});
+    }
+    std::uint64_t workers = 0;
+    for (const auto& owner : c.owners) workers += owner.thread > 1 ? 1 : 0;
+    if (workers > 0) {
+        warnings.add_many("otf2-threads-as-computation",
+                          "threads besides the processes' first are read without their OpenMP "
+                          "or pthread regions (not read from OTF2 yet): they count as computing "
+                          "from their first record to their last",
+                          workers, {});
+    }
+    if (c.left_out_locations > 0) {
+        warnings.add("otf2-locations-left-out",
+                     "OTF2 locations are neither CPU threads of an MPI rank nor of a process, "
+                     "and are left out",
+                     c.left_out_kinds);
+    }
+    for (const auto& [name, count] : unknown_calls) {
+        warnings.add_many("otf2-unknown-mpi-calls",
+                          "MPI calls popsim does not know are counted as computation", count,
+                          {name});
+    }
+    if (unmatched > 0) {
+        warnings.add_many("otf2-unmatched-messages",
+                          "message halves (sends or receives) found no partner and are left out",
+                          unmatched, {});
+    }
+}
+
+} // namespace popsim::replay
