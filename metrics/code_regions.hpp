@@ -52,6 +52,17 @@ class CodeRegions {
         split(changes, begin + shift, end + shift, add);
     }
 
+    /// Calls `add(region, time)` for the parts of [begin, end), a span of the trace on replay
+    /// thread `th`'s trace thread, in each region.
+    template <class Add>
+    void split_traced(replay::ReplayThread th, Time begin, Time end, Add add) const {
+        if (type_ == 0) {
+            if (end > begin) add(std::uint64_t{0}, end - begin);
+            return;
+        }
+        split(changes_[th], begin, end, add);
+    }
+
   private:
     /// From `at` on, the thread is in `region` (until the next change).
     struct Change {

@@ -75,7 +75,8 @@ std::vector<PathSpan> critical_path_spans(const replay::ReplayProgram& program,
 }
 
 CriticalPath traced_critical_path(const replay::Trace& trace, const replay::ReplayProgram& program,
-                                  const CallTimeline& calls, const WaitStates& traced) {
+                                  const CallTimeline& calls, const WaitStates& traced,
+                                  const CodeRegions& regions) {
     CriticalPath out;
     out.per_task.assign(program.tasks, 0);
     if (program.thread_count() == 0) return out;
@@ -100,13 +101,20 @@ CriticalPath traced_critical_path(const replay::Trace& trace, const replay::Repl
     for (;;) {
         auto& left = unused[th];
         while (left > 0 && ended[waits[th][left - 1]] > t) --left;
+        const auto on_path = [&](Time from) { // [from, t) of thread th
+            const std::uint32_t task = program.thread_task[th];
+            out.per_task[task] += t - from;
+            regions.split_traced(th, from, t, [&](std::uint64_t region, Time part) {
+                out.per_task_region[{task, region}] += part;
+            });
+        };
         if (left == 0) {
-            out.per_task[program.thread_task[th]] += t;
+            on_path(0);
             return out;
         }
         const auto& w = traced.instances[waits[th][--left]];
         const Time at = ended[waits[th][left]];
-        out.per_task[program.thread_task[th]] += t - at;
+        on_path(at);
         ++out.jumps;
         std::tie(th, t) = std::pair(w.late_thread, at);
     }

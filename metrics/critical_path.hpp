@@ -60,9 +60,10 @@ std::vector<PathSpan> critical_path_spans(const replay::ReplayProgram& program,
 /// The critical path of the traced run, as Scalasca finds it: back from the thread that ends last,
 /// through each wait state (`traced`, found in `calls`: wait_states.hpp) to the late partner's
 /// entry. Its length is the latest thread end; each task's share is the time the path spends on
-/// it (computation and MPI time that is not waiting). `useful` is left empty: the imbalance is
-/// the ideal path's.
+/// it (computation and MPI time that is not waiting), also per code region. `useful` is left
+/// empty: the imbalance is the ideal path's.
 CriticalPath traced_critical_path(const replay::Trace& trace, const replay::ReplayProgram& program,
-                                  const CallTimeline& calls, const WaitStates& traced);
+                                  const CallTimeline& calls, const WaitStates& traced,
+                                  const CodeRegions& regions);
 
 } // namespace popsim::metrics

@@ -21,7 +21,7 @@ RootCauses root_causes(const replay::Trace& trace, const replay::ReplayProgram& 
     {
         const auto traced = traced_calls(trace, program);
         out.traced = wait_states(program, traced, regions);
-        out.traced_path = traced_critical_path(trace, program, traced, out.traced);
+        out.traced_path = traced_critical_path(trace, program, traced, out.traced, regions);
     } // one call table at a time
     out.ideal = wait_states(program, replayed_calls(trace, program, result), regions);
     out.critical_path = critical_path(program, result, regions);

@@ -285,6 +285,9 @@ nlohmann::json root_causes_json(const metrics::RootCauses& causes,
         beyond.push_back(std::move(row));
     }
     critical_path["region_imbalance"] = std::move(beyond);
+    auto traced_path = path_json(causes.traced_path);
+    traced_path["regions"] =
+        task_regions_json(causes, causes.traced_path.per_task_region, "rank", labels);
     nlohmann::json code_regions = nullptr;
     if (causes.region_type != 0)
         code_regions = {{"event_type", causes.region_type},
@@ -300,7 +303,7 @@ nlohmann::json root_causes_json(const metrics::RootCauses& causes,
           {"pairs", std::move(pairs)},
           {"regions", task_regions_json(causes, causes.delays.regions, "causing_rank", labels)}}},
         {"critical_path", std::move(critical_path)},
-        {"traced_critical_path", path_json(causes.traced_path)}};
+        {"traced_critical_path", traced_path}};
 }
 
 namespace {

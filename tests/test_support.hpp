@@ -145,6 +145,25 @@ inline constexpr const char* k_late_sender_chain = R"(ranks 3
 2 compute 3us
 )";
 
+/// The late-sender chain in user functions (60000019): rank 0 computes 4 us in function 1, then
+/// 6 us in function 2 called from 1, and returns to 1 before its Send; rank 2 enters function 3
+/// after 1 us and stays in it.
+inline constexpr const char* k_chain_in_functions = R"(ranks 3
+0 event 60000019 1
+0 compute 4us
+0 event 60000019 2
+0 compute 6us
+0 event 60000019 0
+0 Send 1us to=1 size=8
+1 compute 2us
+1 Recv 9us from=0 size=8
+1 Send 1us to=2 size=8
+2 compute 1us
+2 event 60000019 3
+2 Recv 11us from=1 size=8
+2 compute 3us
+)";
+
 /// A late root of a Bcast, then a late receiver of a rendezvous message: rank 0 (the root)
 /// computes 6 us; ranks 1 and 2 enter the Bcast at 1 and 0 us. Rank 1 computes 2 us and sends
 /// 64 KB (rendezvous) to rank 2, which posts its receive after 9 us of computing.

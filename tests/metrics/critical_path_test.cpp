@@ -44,9 +44,9 @@ TEST_CASE("critical path: of the traced run, through its wait states, by hand") 
         test::read_quiet(test::synth_trace("critical_traced", test::k_late_sender_chain));
     const auto program = replay::build_replay_program(trace);
     const auto calls = metrics::traced_calls(trace, program);
+    const metrics::CodeRegions none(trace, program, 0);
     const auto path = metrics::traced_critical_path(
-        trace, program, calls,
-        metrics::wait_states(program, calls, metrics::CodeRegions(trace, program, 0)));
+        trace, program, calls, metrics::wait_states(program, calls, none), none);
     CHECK(path.length == 15'000);
     CHECK(path.per_task == std::vector<Time>{10'000, 1'000, 4'000});
     CHECK(path.jumps == 2);
@@ -88,9 +88,9 @@ TEST_CASE("critical path: its length is the ideal runtime on every real trace") 
         // The traced run's path spends all of the latest thread end somewhere.
         const auto program = replay::build_replay_program(trace);
         const auto calls = metrics::traced_calls(trace, program);
+        const metrics::CodeRegions none(trace, program, 0);
         const auto traced = metrics::traced_critical_path(
-            trace, program, calls,
-            metrics::wait_states(program, calls, metrics::CodeRegions(trace, program, 0)));
+            trace, program, calls, metrics::wait_states(program, calls, none), none);
         Time traced_on_path = 0;
         for (const Time t : traced.per_task) traced_on_path += t;
         CHECK(traced_on_path == traced.length);

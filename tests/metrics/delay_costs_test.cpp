@@ -100,6 +100,9 @@ TEST_CASE("delay costs: they add up to the ideal replay's waiting on every real 
         CHECK(in_pairs == caused);
         CHECK(in_regions == caused);
         CHECK(path_in_regions == c->critical_path.length);
+        Time traced_in_regions = 0;
+        for (const auto& [key, t] : c->traced_path.per_task_region) traced_in_regions += t;
+        CHECK(traced_in_regions == c->traced_path.length);
         // The regions' critical-path imbalances add up to the path's, up to a ns per region for
         // the mean's rounding and the OpenMP join waits (a task's computation, in no region).
         const auto& path = c->critical_path;
@@ -121,23 +124,15 @@ TEST_CASE("root causes per code region: nested user functions, by hand (ranks 0-
     // 10 us. Rank 2 enters function 3 after 1 us and stays in it (Recv, 3 us of computing).
     // Ideal network: rank 1 waits 2-10 us for rank 0's computation: 2-4 us in 1, 4-10 us in 2;
     // rank 2 waits 1-10 us, through rank 1, for rank 0's 1-4 us in 1 and 4-10 us in 2.
-    const auto c = causes_with_regions(test::synth_trace("regions_nested", R"(ranks 3
-0 event 60000019 1
-0 compute 4us
-0 event 60000019 2
-0 compute 6us
-0 event 60000019 0
-0 Send 1us to=1 size=8
-1 compute 2us
-1 Recv 9us from=0 size=8
-1 Send 1us to=2 size=8
-2 compute 1us
-2 event 60000019 3
-2 Recv 11us from=1 size=8
-2 compute 3us
-)"));
+    const auto c =
+        causes_with_regions(test::synth_trace("regions_nested", test::k_chain_in_functions));
     CHECK(c.region_type == replay::extrae::k_user_function);
     CHECK(c.delays.regions == TaskRegions{{{0, 1}, 2'000 + 3'000}, {{0, 2}, 6'000 + 6'000}});
+    // The traced path (test_support's chain: rank 2 ends last at 15 us; 11-15 us on rank 2, in
+    // function 3; 10-11 us on rank 1, outside functions; 0-10 us on rank 0: 0-4 us in 1, 4-10 us
+    // in 2).
+    CHECK(c.traced_path.per_task_region ==
+          TaskRegions{{{0, 1}, 4'000}, {{0, 2}, 6'000}, {{1, 0}, 1'000}, {{2, 3}, 4'000}});
     // The ideal critical path: rank 0's 4 + 6 us, rank 2's last 3 us in function 3.
     CHECK(c.critical_path.per_task_region ==
           TaskRegions{{{0, 1}, 4'000}, {{0, 2}, 6'000}, {{2, 3}, 3'000}});

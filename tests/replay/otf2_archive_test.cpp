@@ -6,11 +6,14 @@
 #include "simulator/cli_support.hpp"
 #include "test_support.hpp"
 
+#include <array>
+#include <deque>
 #include <doctest/doctest.h>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -161,4 +164,106 @@ TEST_CASE("otf2: the commands around an archive: events, a window, cut refused")
                                       (test::scratch_dir("otf2_cut") / "c.prv").string());
     CHECK(cut.status == 1);
     CHECK(cut.output.find("analyze --from/--to") != std::string::npos);
+}
+
+TEST_CASE("otf2: the ping-pong's ideal runtime and useful time, by a model of its chain") {
+    // On the ideal network each of the two ranks runs its computation (the gaps between its MPI
+    // calls in otf2-print's listing, the first from time 0, the last to its last record) and:
+    // MPI_Init ends when both have reached it (prv2dim's barrier); Comm_size, Comm_rank and
+    // Finalize take no time; a Recv ends when it and its message's Send have both begun; a Send
+    // of 32 KiB or more (rendezvous) ends when its Recv has begun too, a smaller one at once.
+    const auto anchor = test::shared_data("otf2/pipit-ping-pong/traces.otf2");
+    constexpr std::uint64_t k_resolution = 2'095'197'216, k_offset = 7'397'466'976'977'800;
+    constexpr std::uint64_t k_eager_limit = 32 * 1024;
+    struct Call {
+        std::string name;
+        Time gap;                // the computation before it
+        std::uint64_t bytes = 0; // of the message it sends or receives
+    };
+    std::array<std::vector<Call>, 2> calls;
+    std::array<Time, 2> left{0, 0}, last{0, 0};
+    static const std::regex region(R"(Region: "(MPI_\w+)\")"), length(R"(Length: (\d+))");
+    for (const auto& e : listing(anchor)) {
+        const Time t =
+            static_cast<Time>((e.time - k_offset) / k_resolution * 1'000'000'000 +
+                              (e.time - k_offset) % k_resolution * 1'000'000'000 / k_resolution);
+        auto& mine = calls[e.location];
+        last[e.location] = t;
+        std::smatch m;
+        if (e.kind == "ENTER" && std::regex_search(e.attributes, m, region))
+            mine.push_back({m[1], t - left[e.location]});
+        if (e.kind == "LEAVE" && std::regex_search(e.attributes, m, region)) left[e.location] = t;
+        if ((e.kind == "MPI_SEND" || e.kind == "MPI_RECV") &&
+            std::regex_search(e.attributes, m, length))
+            mine.back().bytes = std::stoull(m[1]);
+    }
+    // Each rank's clock and next call; `sent[r]`: when r's messages not yet received began;
+    // `posted[r]`: when r's receives of rendezvous messages began, not yet sent.
+    std::array<Time, 2> clock{0, 0}, useful{0, 0};
+    std::array<std::size_t, 2> next{0, 0};
+    std::array<std::optional<Time>, 2> began;
+    std::array<std::deque<Time>, 2> sent, posted;
+    const auto finish = [&](int r, Time end) {
+        clock[r] = end;
+        began[r].reset();
+        ++next[r];
+    };
+    for (bool moved = true; moved;) {
+        moved = false;
+        for (int r = 0; r < 2; ++r) {
+            const int other = 1 - r;
+            if (next[r] == calls[r].size()) continue;
+            const auto& c = calls[r][next[r]];
+            if (!began[r]) {
+                clock[r] += c.gap;
+                useful[r] += c.gap;
+                began[r] = clock[r];
+                if (c.name == "MPI_Recv" && c.bytes >= k_eager_limit) posted[r].push_back(clock[r]);
+            }
+            const Time at = *began[r];
+            if (c.name == "MPI_Init") {
+                if (!began[other] || calls[other][next[other]].name != "MPI_Init") continue;
+                const Time end = std::max(at, *began[other]);
+                finish(r, end);
+                finish(other, end);
+            } else if (c.name == "MPI_Send" && c.bytes < k_eager_limit) {
+                sent[r].push_back(at);
+                finish(r, at);
+            } else if (c.name == "MPI_Send") {
+                if (posted[other].empty()) continue;
+                sent[r].push_back(at);
+                finish(r, std::max(at, posted[other].front()));
+                posted[other].pop_front();
+            } else if (c.name == "MPI_Recv") {
+                if (sent[other].empty()) continue;
+                finish(r, std::max(at, sent[other].front()));
+                sent[other].pop_front();
+            } else {
+                finish(r, at);
+            }
+            moved = true;
+        }
+    }
+    REQUIRE(next[0] == calls[0].size());
+    REQUIRE(next[1] == calls[1].size());
+    for (int r = 0; r < 2; ++r) {
+        useful[r] += last[r] - left[r];
+        clock[r] += last[r] - left[r];
+    }
+    const auto dir = test::scratch_dir("otf2_ping_pong_ideal");
+    const auto json = (dir / "pp.json").string();
+    REQUIRE(test::run_popsim("analyze --quiet " + anchor + " --json " + json).status == 0);
+    const auto t = test::read_json(json)["traces"][0];
+    CHECK(t["ideal"]["task_end_ns"] == nlohmann::json::array({clock[0], clock[1]}));
+    CHECK(t["ideal"]["task_useful_ns"] == nlohmann::json::array({useful[0], useful[1]}));
+    // modelfactors' efficiencies from these and the traced useful times (the test above).
+    const double runtime = 199'604'459, ideal = static_cast<double>(std::max(clock[0], clock[1]));
+    const double max_useful = 3'038'537, average_useful = (2'441'688 + 3'038'537) / 2.0;
+    const auto e = t["mpi_multiplicative"];
+    CHECK(e["load_balance"].get<double>() == doctest::Approx(average_useful / max_useful));
+    CHECK(e["communication_efficiency"].get<double>() == doctest::Approx(max_useful / runtime));
+    const double serialisation = static_cast<double>(std::max(useful[0], useful[1])) / ideal;
+    CHECK(e["serialization_efficiency"].get<double>() == doctest::Approx(serialisation));
+    CHECK(e["transfer_efficiency"].get<double>() ==
+          doctest::Approx(max_useful / runtime / serialisation));
 }

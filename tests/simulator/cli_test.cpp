@@ -451,22 +451,10 @@ TEST_CASE("cli: analyze --root-causes: the wait states, traced and on the ideal 
 }
 
 TEST_CASE("cli: analyze --root-causes by code region, and its CSV") {
-    // The chain with user functions on rank 1 (1-based): 4 us in function 1, then 6 us in
-    // function 2, before its Send. On the ideal network rank 2 waits 2-10 us and rank 3 1-10 us
-    // for that computation: 5 us of it in function 1, 12 us in function 2.
-    const auto path = test::synth_trace("cli_root_causes_regions", R"(ranks 3
-0 event 60000019 1
-0 compute 4us
-0 event 60000019 2
-0 compute 6us
-0 Send 1us to=1 size=8
-1 compute 2us
-1 Recv 9us from=0 size=8
-1 Send 1us to=2 size=8
-2 compute 1us
-2 Recv 11us from=1 size=8
-2 compute 3us
-)");
+    // test_support's chain in user functions; rank 1 (1-based) computes 4 us in function 1, then
+    // 6 us in function 2, before its Send. On the ideal network rank 2 waits 2-10 us and rank 3
+    // 1-10 us for that computation: 5 us of it in function 1, 12 us in function 2.
+    const auto path = test::synth_trace("cli_root_causes_regions", test::k_chain_in_functions);
     const auto dir = std::filesystem::path(path).parent_path();
     const auto csv = (dir / "causes.csv").string(), json = (dir / "causes.json").string();
     const auto r = run_popsim("analyze " + path + " --root-causes --no-color --root-causes-csv " +
