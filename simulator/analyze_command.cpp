@@ -4,6 +4,7 @@
 #include "replay/engine/engine.hpp"
 #include "replay/extrae_events.hpp"
 #include "replay/focus/trace_window.hpp"
+#include "replay/input/otf2_archive.hpp"
 #include "replay/input/paraver_labels.hpp"
 #include "replay/input/paraver_reader.hpp"
 #include "simulator/analysis.hpp"
@@ -346,10 +347,11 @@ nlohmann::json parts_json(const FocusParts& parts, const MetricTable& table) {
     return j;
 }
 
-/// The names in a trace's .pcf, for its parallel regions; none when it has no readable .pcf (the
-/// reader has said so).
+/// The names in a trace's .pcf (an OTF2 archive's definitions), for its parallel regions, call
+/// sites and code regions; none when it has no readable .pcf (the reader has said so).
 replay::TraceLabels pcf_labels(const std::string& trace_path) {
     try {
+        if (replay::is_otf2_anchor(trace_path)) return replay::otf2_labels(trace_path);
         return replay::read_pcf_labels(replay::trace_base_name(trace_path));
     } catch (const replay::TraceError&) {
         return {};

@@ -118,10 +118,50 @@ constexpr std::array<std::string_view, k_record_kinds> k_record_labels = {
 #undef POPSIM_LABEL
 };
 
+/// What a region is to popsim (docs/file-formats.md, "OTF2 archives read").
+enum class RegionKind : std::uint8_t {
+    mpi,         // paradigm MPI: a call
+    parallel,    // an OpenMP parallel region (role parallel)
+    synchronise, // OpenMP synchronisation: barriers, critical, atomic, ordered, taskwait, flush,
+                 // the lock API (Score-P's and Cube's OpenMP time)
+    user,        // the program's own functions (paradigms user and compiler)
+    other,       // the rest: computation (loops, single, master, tasks, the measurement system)
+};
+
 struct Region {
     std::string name;
     OTF2_Paradigm paradigm = OTF2_PARADIGM_UNKNOWN;
+    RegionKind kind = RegionKind::other;
 };
+
+RegionKind region_kind(const std::string& name, OTF2_RegionRole role, OTF2_Paradigm paradigm) {
+    switch (paradigm) {
+    case OTF2_PARADIGM_MPI:
+        return RegionKind::mpi;
+    case OTF2_PARADIGM_USER:
+    case OTF2_PARADIGM_COMPILER:
+        return RegionKind::user;
+    case OTF2_PARADIGM_OPENMP:
+        break;
+    default:
+        return RegionKind::other;
+    }
+    switch (role) {
+    case OTF2_REGION_ROLE_PARALLEL:
+        return RegionKind::parallel;
+    case OTF2_REGION_ROLE_BARRIER:
+    case OTF2_REGION_ROLE_IMPLICIT_BARRIER:
+    case OTF2_REGION_ROLE_CRITICAL:
+    case OTF2_REGION_ROLE_ATOMIC:
+    case OTF2_REGION_ROLE_ORDERED:
+    case OTF2_REGION_ROLE_TASK_WAIT:
+    case OTF2_REGION_ROLE_FLUSH:
+        return RegionKind::synchronise;
+    default:
+        return name.starts_with("omp_") && name.ends_with("_lock") ? RegionKind::synchronise
+                                                                   : RegionKind::other;
+    }
+}
 struct Location {
     std::string name;
     OTF2_LocationType type = OTF2_LOCATION_TYPE_UNKNOWN;
@@ -175,6 +215,12 @@ struct ReceiveHalf {
     std::uint64_t bytes;
 };
 
+/// A span of a thread's time in a kind of region; `region`: OTF2's reference + 1.
+struct Span {
+    Time begin, end;
+    std::uint64_t region;
+};
+
 /// What one location's events say.
 struct ThreadRecords {
     OTF2_LocationRef location = 0;
@@ -185,7 +231,9 @@ struct ThreadRecords {
     std::vector<ReceiveHalf> receives;
     std::map<std::uint64_t, std::size_t> posted;        // Irecv request -> its call
     std::map<std::string, std::uint64_t> unknown_calls; // MPI regions by name, not known
-    int mpi_depth = 0;
+    std::vector<Span> parallel, synchronising;          // outermost, in time order
+    std::vector<std::pair<Time, std::uint64_t>> user;   // entries (region + 1) and exits (0)
+    int mpi_depth = 0, parallel_depth = 0, synchronise_depth = 0;
     Time first = std::numeric_limits<Time>::max(), last = 0;
     std::array<std::uint64_t, k_record_kinds> counts{}; // records of each kind
 };
@@ -253,10 +301,11 @@ OTF2_CallbackCode on_string(void* data, OTF2_StringRef self, const char* text) {
     return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode on_region(void* data, OTF2_RegionRef self, OTF2_StringRef name, OTF2_StringRef,
-                            OTF2_StringRef, OTF2_RegionRole, OTF2_Paradigm paradigm,
+                            OTF2_StringRef, OTF2_RegionRole role, OTF2_Paradigm paradigm,
                             OTF2_RegionFlag, OTF2_StringRef, std::uint32_t, std::uint32_t) {
     auto& d = static_cast<Content*>(data)->defs;
-    d.regions[self] = {d.string(name), paradigm};
+    const auto text = d.string(name);
+    d.regions[self] = {text, paradigm, region_kind(text, role, paradigm)};
     return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode on_location_group(void* data, OTF2_LocationGroupRef self, OTF2_StringRef,
@@ -319,20 +368,43 @@ void count(OTF2_ErrorCode (*set)(OTF2_EvtReaderCallbacks*,
     set(callbacks, &counted<K, Rest...>);
 }
 
+/// A region of `kind` entered (`entered`) or left at `t`: the outermost of its spans opens or
+/// closes.
+void nest(std::vector<Span>& spans, int& depth, bool entered, Time t, std::uint64_t region) {
+    if (entered && depth++ == 0) spans.push_back({t, t, region});
+    if (!entered && depth > 0 && --depth == 0) spans.back().end = t;
+}
+
 OTF2_CallbackCode on_enter(OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t, void* data,
                            OTF2_AttributeList*, OTF2_RegionRef region) {
     auto& c = context(data);
     saw(c, time, k_Enter);
     const auto it = c.content->defs.regions.find(region);
-    if (it == c.content->defs.regions.end() || it->second.paradigm != OTF2_PARADIGM_MPI)
-        return OTF2_CALLBACK_SUCCESS;
-    if (c.thread->mpi_depth++ > 0) return OTF2_CALLBACK_SUCCESS; // inside a call: its part
-    auto name = std::string_view(it->second.name);
-    if (name.starts_with("MPI_")) name.remove_prefix(4);
-    const auto call = mpi_call_by_name(name);
-    if (!call) ++c.thread->unknown_calls[it->second.name];
-    c.thread->calls.push_back(
-        {.enter = c.content->ns(time), .id = call ? call->id : std::uint16_t{0}});
+    if (it == c.content->defs.regions.end()) return OTF2_CALLBACK_SUCCESS;
+    const Time t = c.content->ns(time);
+    auto& th = *c.thread;
+    switch (it->second.kind) {
+    case RegionKind::parallel:
+        nest(th.parallel, th.parallel_depth, true, t, std::uint64_t{region} + 1);
+        break;
+    case RegionKind::synchronise:
+        nest(th.synchronising, th.synchronise_depth, true, t, 0);
+        break;
+    case RegionKind::user:
+        th.user.emplace_back(t, std::uint64_t{region} + 1);
+        break;
+    case RegionKind::mpi: {
+        if (th.mpi_depth++ > 0) break; // inside a call: its part
+        auto name = std::string_view(it->second.name);
+        if (name.starts_with("MPI_")) name.remove_prefix(4);
+        const auto call = mpi_call_by_name(name);
+        if (!call) ++th.unknown_calls[it->second.name];
+        th.calls.push_back({.enter = t, .id = call ? call->id : std::uint16_t{0}});
+        break;
+    }
+    case RegionKind::other:
+        break;
+    }
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -341,10 +413,25 @@ OTF2_CallbackCode on_leave(OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t,
     auto& c = context(data);
     saw(c, time, k_Leave);
     const auto it = c.content->defs.regions.find(region);
-    if (it == c.content->defs.regions.end() || it->second.paradigm != OTF2_PARADIGM_MPI ||
-        c.thread->mpi_depth == 0)
-        return OTF2_CALLBACK_SUCCESS;
-    if (--c.thread->mpi_depth == 0) c.thread->calls.back().leave = c.content->ns(time);
+    if (it == c.content->defs.regions.end()) return OTF2_CALLBACK_SUCCESS;
+    const Time t = c.content->ns(time);
+    auto& th = *c.thread;
+    switch (it->second.kind) {
+    case RegionKind::parallel:
+        nest(th.parallel, th.parallel_depth, false, t, 0);
+        break;
+    case RegionKind::synchronise:
+        nest(th.synchronising, th.synchronise_depth, false, t, 0);
+        break;
+    case RegionKind::user:
+        th.user.emplace_back(t, 0);
+        break;
+    case RegionKind::mpi:
+        if (th.mpi_depth > 0 && --th.mpi_depth == 0) th.calls.back().leave = t;
+        break;
+    case RegionKind::other:
+        break;
+    }
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -547,8 +634,11 @@ void read_events(OTF2_Reader* reader, Content& content) {
         if (code != OTF2_SUCCESS)
             content.fail(fmt::format("{}: its events: {} ({})", where, OTF2_Error_GetName(code),
                                      OTF2_Error_GetDescription(code)));
-        if (thread->mpi_depth > 0) thread->calls.back().leave = thread->last; // cut in a call
-        if (it == chosen.end()) {                                             // counted alone
+        // Regions still open at the location's last record end there (a cut archive).
+        if (thread->mpi_depth > 0) thread->calls.back().leave = thread->last;
+        if (thread->parallel_depth > 0) thread->parallel.back().end = thread->last;
+        if (thread->synchronise_depth > 0) thread->synchronising.back().end = thread->last;
+        if (it == chosen.end()) { // counted alone
             thread->calls.clear();
             thread->sends.clear();
             thread->receives.clear();
@@ -647,6 +737,33 @@ Otf2Archive::Otf2Archive(const std::string& anchor) : content_(std::make_unique<
     c.header.declared_communicators = static_cast<std::uint32_t>(c.header.communicators.size());
 }
 
+TraceLabels otf2_labels(const std::string& anchor) {
+    Content c;
+    c.path = anchor;
+    OTF2_Reader* reader = OTF2_Reader_Open(anchor.c_str());
+    if (reader == nullptr) c.fail("not an OTF2 archive the OTF2 library can open");
+    try {
+        c.check(OTF2_Reader_SetSerialCollectiveCallbacks(reader), "opening it");
+        read_definitions(reader, c);
+    } catch (...) {
+        OTF2_Reader_Close(reader);
+        throw;
+    }
+    OTF2_Reader_Close(reader);
+    TraceLabels labels;
+    labels.event_types = {{extrae::k_omp_parallel, "Parallel (OMP)"},
+                          {extrae::k_omp_barrier, "OpenMP synchronisation"},
+                          {extrae::k_omp_outlined_function, "OpenMP parallel region"},
+                          {extrae::k_user_function, "User function"}};
+    for (const auto& [ref, region] : c.defs.regions) {
+        if (region.kind == RegionKind::parallel)
+            labels.event_values.push_back({extrae::k_omp_outlined_function, ref + 1, region.name});
+        if (region.kind == RegionKind::user)
+            labels.event_values.push_back({extrae::k_user_function, ref + 1, region.name});
+    }
+    return labels;
+}
+
 Otf2Archive::~Otf2Archive() = default;
 
 const ParaverHeader& Otf2Archive::header() const {
@@ -687,9 +804,62 @@ struct Item {
     CommRecord message = {};
 };
 
-/// One thread's records in time order: Running outside MPI calls (Tracing disabled where
-/// measurement was off, with Extrae's 40000012 events), each call as its state between its
-/// entry event (with the collective's attributes) and its exit event.
+/// Whether `t` lies in one of `spans` (sorted, disjoint).
+bool within(const std::vector<Span>& spans, Time t) {
+    const auto next = std::upper_bound(spans.begin(), spans.end(), t,
+                                       [](Time x, const Span& s) { return x < s.begin; });
+    return next != spans.begin() && t < (next - 1)->end;
+}
+
+/// A thread's state outside its MPI calls: Tracing disabled where measurement was off,
+/// Synchronization in OpenMP synchronisation, none for an OpenMP worker thread outside parallel
+/// regions (idle, as Extrae leaves it), Running elsewhere (a worker in no parallel region, e.g. a
+/// pthread, computes from its first record to its last).
+class OutsideStates {
+  public:
+    OutsideStates(const ThreadRecords& t, bool worker) : t_(t), worker_(worker) {
+        for (const auto& [time, on] : t.measurement) edges_.push_back(time);
+        for (const auto* spans : {&t.parallel, &t.synchronising}) {
+            for (const auto& s : *spans) {
+                edges_.push_back(s.begin);
+                edges_.push_back(s.end);
+            }
+        }
+        std::sort(edges_.begin(), edges_.end());
+    }
+
+    /// Calls `state(begin, end, value)` for the pieces of [begin, end) with a state.
+    template <class State> void emit(Time begin, Time end, State state) const {
+        auto edge = std::upper_bound(edges_.begin(), edges_.end(), begin);
+        while (begin < end) {
+            const Time until = edge == edges_.end() ? end : std::min(end, *edge);
+            if (const auto value = at(begin)) state(begin, until, *value);
+            begin = until;
+            while (edge != edges_.end() && *edge <= begin) ++edge;
+        }
+    }
+
+  private:
+    std::optional<std::uint32_t> at(Time x) const {
+        const auto& m = t_.measurement;
+        const auto last = std::upper_bound(m.begin(), m.end(), x,
+                                           [](Time y, const auto& p) { return y < p.first; });
+        if (last != m.begin() && !(last - 1)->second) return extrae::k_state_tracing_disabled;
+        if (within(t_.synchronising, x)) return extrae::k_state_synchronization;
+        if (worker_ && !t_.parallel.empty() && !within(t_.parallel, x)) return std::nullopt;
+        return extrae::k_state_running;
+    }
+
+    const ThreadRecords& t_;
+    bool worker_;
+    std::vector<Time> edges_;
+};
+
+/// One thread's records in time order, as Extrae writes them: outside MPI calls its
+/// OutsideStates, each call as its state between its entry event (with the collective's
+/// attributes) and its exit event; measurement on/off (40000012), OpenMP parallel regions
+/// (60000001 on the master, 60000018 on each thread, the region's reference + 1), OpenMP
+/// synchronisation (60000005) and user functions (60000019, the region's reference + 1).
 std::vector<Item> thread_items(const Content& content, const ThreadRecords& t,
                                const RecordOwner& owner) {
     std::vector<Item> out;
@@ -699,24 +869,26 @@ std::vector<Item> thread_items(const Content& content, const ThreadRecords& t,
             out.push_back(
                 {.kind = Item::Kind::state, .time = begin, .state = {owner, begin, end, value}});
     };
-    // Outside calls: computing, or measurement off, switching at each MpiOnOff.
-    std::size_t next_switch = 0;
-    bool on = true;
-    const auto outside = [&](Time begin, Time end) {
-        while (begin < end) {
-            while (next_switch < t.measurement.size() && t.measurement[next_switch].first <= begin)
-                on = t.measurement[next_switch++].second;
-            const Time until = next_switch < t.measurement.size()
-                                   ? std::min(end, t.measurement[next_switch].first)
-                                   : end;
-            state(begin, until, on ? extrae::k_state_running : extrae::k_state_tracing_disabled);
-            begin = until;
-        }
+    const OutsideStates outside_states(t, owner.thread > 1);
+    const auto outside = [&](Time begin, Time end) { outside_states.emit(begin, end, state); };
+    const auto event = [&](Time time, std::uint32_t type, std::uint64_t value) {
+        out.push_back({.kind = Item::Kind::event, .time = time, .pairs = {{type, value}}});
     };
     for (const auto& [time, switched_on] : t.measurement)
-        out.push_back({.kind = Item::Kind::event,
-                       .time = time,
-                       .pairs = {{extrae::k_tracing_on_off, switched_on ? 1u : 0u}}});
+        event(time, extrae::k_tracing_on_off, switched_on ? 1 : 0);
+    for (const auto& span : t.parallel) { // Extrae's: the region on the master, the function
+        if (owner.thread == 1) {          // on every thread of the team
+            event(span.begin, extrae::k_omp_parallel, 1);
+            event(span.end, extrae::k_omp_parallel, 0);
+        }
+        event(span.begin, extrae::k_omp_outlined_function, span.region);
+        event(span.end, extrae::k_omp_outlined_function, 0);
+    }
+    for (const auto& span : t.synchronising) {
+        event(span.begin, extrae::k_omp_barrier, 1);
+        event(span.end, extrae::k_omp_barrier, 0);
+    }
+    for (const auto& [time, value] : t.user) event(time, extrae::k_user_function, value);
     Time at = t.first;
     for (const auto& call : t.calls) {
         const auto info = mpi_call_by_id(call.id);
@@ -830,14 +1002,15 @@ void Otf2Archive::feed(RecordSink& sink, WarningLog& warnings) const {
         }
         if (next[k] < streams[k].size()) heads.push({streams[k][next[k]].time, k});
     }
-    std::uint64_t workers = 0;
-    for (const auto& owner : c.owners) workers += owner.thread > 1 ? 1 : 0;
-    if (workers > 0) {
+    std::uint64_t other_threads = 0; // besides the first, in no OpenMP parallel region
+    for (std::size_t th = 0; th < c.threads.size(); ++th)
+        other_threads += c.owners[th].thread > 1 && c.threads[th].parallel.empty() ? 1 : 0;
+    if (other_threads > 0) {
         warnings.add_many("otf2-threads-as-computation",
-                          "threads besides the processes' first are read without their OpenMP "
-                          "or pthread regions (not read from OTF2 yet): they count as computing "
-                          "from their first record to their last",
-                          workers, {});
+                          "threads besides the processes' first are in no OpenMP parallel region "
+                          "(pthreads? their regions are not read from OTF2 yet): they count as "
+                          "computing from their first record to their last",
+                          other_threads, {});
     }
     if (c.left_out_locations > 0) {
         warnings.add("otf2-locations-left-out",

@@ -13,6 +13,7 @@
 //   archive.feed(sink, trace.warnings); // the records, in time order
 #include "replay/focus/record_window.hpp"
 #include "replay/input/paraver_header.hpp"
+#include "replay/trace.hpp"
 #include "replay/warnings.hpp"
 
 #include <memory>
@@ -33,6 +34,11 @@ struct Otf2LocationRecords {
     std::vector<std::pair<std::string_view, std::uint64_t>>
         records; // kinds it has, in OTF2's order
 };
+
+/// The names an archive gives what popsim reads as Paraver events (the .pcf of a Paraver trace):
+/// its OpenMP parallel regions (60000018) and user functions (60000019), by region reference + 1.
+/// Reads the definitions alone.
+TraceLabels otf2_labels(const std::string& anchor);
 
 class Otf2Archive {
   public:

@@ -267,3 +267,29 @@ TEST_CASE("otf2: the ping-pong's ideal runtime and useful time, by a model of it
     CHECK(e["transfer_efficiency"].get<double>() ==
           doctest::Approx(max_useful / runtime / serialisation));
 }
+
+TEST_CASE("otf2: an MPI+OpenMP archive keeps its threads and parallel regions") {
+    // CASITA's Jacobi: 2 ranks x 4 OpenMP threads (and 2 CUDA streams, left out). Each
+    // THREAD_FORK of a master opens a parallel region: summaries.txt counts 4009.
+    const auto anchor = test::shared_data("otf2/casita-2_jacobi_blame_cpu_015/traces.otf2");
+    const auto json = (test::scratch_dir("otf2_hybrid") / "j.json").string();
+    const auto r = test::run_popsim("analyze --quiet " + anchor + " --json " + json);
+    REQUIRE(r.status == 0);
+    const auto hybrid = test::read_json(json)["traces"][0]["hybrid"];
+    CHECK(hybrid["layout"]["processes"] == 2);
+    CHECK(hybrid["layout"]["threads_per_process"] == 4);
+    std::uint64_t instances = 0;
+    for (const auto& region : hybrid["regions"]) {
+        instances += region["instances"].get<std::uint64_t>();
+        CHECK(region["name"].get<std::string>().starts_with("!$omp parallel @jacobi_cuda.c:"));
+    }
+    CHECK(instances == 4009);
+    for (const auto* model : {"hybrid_additive", "hybrid_multiplicative"}) {
+        for (const auto& [name, value] : hybrid[model].items()) {
+            if (!value.is_number()) continue;
+            CAPTURE(name);
+            CHECK(value.get<double>() >= 0);
+            CHECK(value.get<double>() <= 1.0);
+        }
+    }
+}
