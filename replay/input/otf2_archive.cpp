@@ -130,7 +130,6 @@ enum class RegionKind : std::uint8_t {
 
 struct Region {
     std::string name;
-    OTF2_Paradigm paradigm = OTF2_PARADIGM_UNKNOWN;
     RegionKind kind = RegionKind::other;
 };
 
@@ -198,7 +197,7 @@ struct Call {
     OTF2_CommRef comm = 0;
     std::uint32_t root = OTF2_COLLECTIVE_ROOT_NONE; // as MpiCollectiveEnd gives it
 };
-/// A message's half: its call (an index into the thread's calls), its peer's world rank.
+/// A message's half: its call (an index into the thread's calls), its peer's rank in `comm`.
 struct SendHalf {
     std::size_t call;
     std::uint32_t peer;
@@ -305,7 +304,7 @@ OTF2_CallbackCode on_region(void* data, OTF2_RegionRef self, OTF2_StringRef name
                             OTF2_RegionFlag, OTF2_StringRef, std::uint32_t, std::uint32_t) {
     auto& d = static_cast<Content*>(data)->defs;
     const auto text = d.string(name);
-    d.regions[self] = {text, paradigm, region_kind(text, role, paradigm)};
+    d.regions[self] = {text, region_kind(text, role, paradigm)};
     return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode on_location_group(void* data, OTF2_LocationGroupRef self, OTF2_StringRef,
