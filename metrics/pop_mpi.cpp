@@ -23,7 +23,9 @@ MpiEfficiencies mpi_multiplicative(const TraceSummary& s, SerTransConvention con
         }
     }
     if (s.has_counters && s.cycles > 0) {
-        e.ipc = static_cast<double>(s.instructions) / static_cast<double>(s.cycles);
+        // A trace that counts cycles but not instructions has no IPC (not an IPC of 0).
+        if (s.instructions > 0)
+            e.ipc = static_cast<double>(s.instructions) / static_cast<double>(s.cycles);
         // cycles per ns = GHz
         e.frequency_ghz = ratio(static_cast<double>(s.cycles), s.useful_total());
     }

@@ -172,6 +172,12 @@ struct Group {
     std::vector<std::uint64_t> members;
 };
 
+/// A hardware counter popsim attributes to useful time (Extrae's 42000050, 42000059).
+struct Counter {
+    bool instructions = false; // else cycles
+    bool relative = false;     // values since the previous one, else accumulated
+};
+
 /// The global definitions popsim uses.
 struct Definitions {
     std::map<OTF2_StringRef, std::string> strings;
@@ -180,6 +186,10 @@ struct Definitions {
     std::map<OTF2_LocationGroupRef, OTF2_LocationGroupType> location_groups;
     std::map<OTF2_GroupRef, Group> groups;
     std::map<OTF2_CommRef, OTF2_GroupRef> comms;
+    /// The counters popsim uses (PAPI_TOT_INS, PAPI_TOT_CYC) among metric members, and each
+    /// metric class's or instance's members (an instance by its class's).
+    std::map<OTF2_MetricMemberRef, Counter> counters;
+    std::map<OTF2_MetricRef, std::vector<OTF2_MetricMemberRef>> metrics;
     std::uint64_t resolution = 0, offset = 0;
 
     std::string string(OTF2_StringRef ref) const {
@@ -214,6 +224,12 @@ struct ReceiveHalf {
     std::uint64_t bytes;
 };
 
+/// The counters' accumulated values on a thread at a time.
+struct CounterRead {
+    Time time;
+    std::uint64_t instructions, cycles;
+};
+
 /// A span of a thread's time in a kind of region; `region`: OTF2's reference + 1.
 struct Span {
     Time begin, end;
@@ -226,6 +242,8 @@ struct ThreadRecords {
     std::uint32_t rank = 0; // the world rank of its process
     std::vector<Call> calls;
     std::vector<std::pair<Time, bool>> measurement; // switched on (true) or off, in time order
+    std::vector<CounterRead> counters;              // in time order, accumulated
+    bool has_instructions = false, has_cycles = false;
     std::vector<SendHalf> sends;
     std::vector<ReceiveHalf> receives;
     std::map<std::uint64_t, std::size_t> posted;        // Irecv request -> its call
@@ -329,6 +347,31 @@ OTF2_CallbackCode on_group(void* data, OTF2_GroupRef self, OTF2_StringRef, OTF2_
 OTF2_CallbackCode on_comm(void* data, OTF2_CommRef self, OTF2_StringRef, OTF2_GroupRef group,
                           OTF2_CommRef, OTF2_CommFlag) {
     static_cast<Content*>(data)->defs.comms[self] = group;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_metric_member(void* data, OTF2_MetricMemberRef self, OTF2_StringRef name,
+                                   OTF2_StringRef, OTF2_MetricType, OTF2_MetricMode mode, OTF2_Type,
+                                   OTF2_Base, std::int64_t, OTF2_StringRef) {
+    auto& d = static_cast<Content*>(data)->defs;
+    const auto text = d.string(name);
+    if (text != "PAPI_TOT_INS" && text != "PAPI_TOT_CYC") return OTF2_CALLBACK_SUCCESS;
+    const auto value = mode & OTF2_METRIC_VALUE_MASK;
+    if (value != OTF2_METRIC_VALUE_ACCUMULATED && value != OTF2_METRIC_VALUE_RELATIVE)
+        return OTF2_CALLBACK_SUCCESS; // absolute values are no counts of work
+    d.counters[self] = {text == "PAPI_TOT_INS", value == OTF2_METRIC_VALUE_RELATIVE};
+    return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_metric_class(void* data, OTF2_MetricRef self, std::uint8_t count,
+                                  const OTF2_MetricMemberRef* members, OTF2_MetricOccurrence,
+                                  OTF2_RecorderKind) {
+    static_cast<Content*>(data)->defs.metrics[self].assign(members, members + count);
+    return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_metric_instance(void* data, OTF2_MetricRef self, OTF2_MetricRef metric_class,
+                                     OTF2_LocationRef, OTF2_MetricScope, std::uint64_t) {
+    auto& d = static_cast<Content*>(data)->defs;
+    d.metrics[self] = d.metrics[metric_class]; // classes come first (OTF2's definition order)
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -508,6 +551,34 @@ OTF2_CallbackCode on_collective_end(OTF2_LocationRef, OTF2_TimeStamp time, std::
     x.root = root; // a rank of `comm`, or OTF2's none / self
     return OTF2_CALLBACK_SUCCESS;
 }
+OTF2_CallbackCode on_metric(OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t, void* data,
+                            OTF2_AttributeList*, OTF2_MetricRef metric, std::uint8_t count,
+                            const OTF2_Type* types, const OTF2_MetricValue* values) {
+    auto& c = context(data);
+    saw(c, time, k_Metric);
+    const auto& d = c.content->defs;
+    const auto members = d.metrics.find(metric);
+    if (members == d.metrics.end()) return OTF2_CALLBACK_SUCCESS;
+    auto& th = *c.thread;
+    CounterRead read = th.counters.empty() ? CounterRead{0, 0, 0} : th.counters.back();
+    read.time = c.content->ns(time);
+    bool any = false;
+    for (std::size_t k = 0; k < std::min<std::size_t>(count, members->second.size()); ++k) {
+        const auto counter = d.counters.find(members->second[k]);
+        if (counter == d.counters.end()) continue;
+        const std::uint64_t value =
+            types[k] == OTF2_TYPE_INT64    ? static_cast<std::uint64_t>(values[k].signed_int)
+            : types[k] == OTF2_TYPE_DOUBLE ? static_cast<std::uint64_t>(values[k].floating_point)
+                                           : values[k].unsigned_int;
+        auto& total = counter->second.instructions ? read.instructions : read.cycles;
+        total = counter->second.relative ? total + value : value;
+        (counter->second.instructions ? th.has_instructions : th.has_cycles) = true;
+        any = true;
+    }
+    if (any) th.counters.push_back(read);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 OTF2_CallbackCode on_measurement(OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t, void* data,
                                  OTF2_AttributeList*, OTF2_MeasurementMode mode) {
     auto& c = context(data);
@@ -528,6 +599,9 @@ void read_definitions(OTF2_Reader* reader, Content& content) {
     OTF2_GlobalDefReaderCallbacks_SetLocationCallback(callbacks, on_location);
     OTF2_GlobalDefReaderCallbacks_SetGroupCallback(callbacks, on_group);
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(callbacks, on_comm);
+    OTF2_GlobalDefReaderCallbacks_SetMetricMemberCallback(callbacks, on_metric_member);
+    OTF2_GlobalDefReaderCallbacks_SetMetricClassCallback(callbacks, on_metric_class);
+    OTF2_GlobalDefReaderCallbacks_SetMetricInstanceCallback(callbacks, on_metric_instance);
     OTF2_Reader_RegisterGlobalDefCallbacks(reader, defs, callbacks, &content);
     OTF2_GlobalDefReaderCallbacks_Delete(callbacks);
     std::uint64_t read = 0;
@@ -609,6 +683,7 @@ void read_events(OTF2_Reader* reader, Content& content) {
     OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(callbacks, on_irecv);
     OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(callbacks, on_collective_end);
     OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback(callbacks, on_measurement);
+    OTF2_EvtReaderCallbacks_SetMetricCallback(callbacks, on_metric);
     std::map<OTF2_LocationRef, ThreadRecords*> chosen;
     for (auto& thread : content.threads) chosen[thread.location] = &thread;
     for (const auto& [ref, location] : content.defs.locations) {
@@ -863,10 +938,26 @@ std::vector<Item> thread_items(const Content& content, const ThreadRecords& t,
                                const RecordOwner& owner) {
     std::vector<Item> out;
     if (t.first > t.last) return out;
+    // Counters: each Running span's work, read at its end as Extrae reads them.
+    const auto counters_at = [&](Time at) { // the latest read at or before `at`
+        const auto after =
+            std::upper_bound(t.counters.begin(), t.counters.end(), at,
+                             [](Time x, const CounterRead& r) { return x < r.time; });
+        return after == t.counters.begin() ? t.counters.front() : *(after - 1);
+    };
     const auto state = [&](Time begin, Time end, std::uint32_t value) {
-        if (end > begin)
-            out.push_back(
-                {.kind = Item::Kind::state, .time = begin, .state = {owner, begin, end, value}});
+        if (end <= begin) return;
+        out.push_back(
+            {.kind = Item::Kind::state, .time = begin, .state = {owner, begin, end, value}});
+        if (value != extrae::k_state_running || t.counters.empty()) return;
+        const auto from = counters_at(begin), to = counters_at(end);
+        Item read{.kind = Item::Kind::event, .time = end};
+        if (t.has_instructions)
+            read.pairs.push_back(
+                {extrae::k_papi_total_instructions, to.instructions - from.instructions});
+        if (t.has_cycles)
+            read.pairs.push_back({extrae::k_papi_total_cycles, to.cycles - from.cycles});
+        out.push_back(std::move(read));
     };
     const OutsideStates outside_states(t, owner.thread > 1);
     const auto outside = [&](Time begin, Time end) { outside_states.emit(begin, end, state); };

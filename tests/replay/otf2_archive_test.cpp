@@ -293,3 +293,45 @@ TEST_CASE("otf2: an MPI+OpenMP archive keeps its threads and parallel regions") 
         }
     }
 }
+
+TEST_CASE("otf2: counters of useful time, off otf2-print's listing (the ping-pong with PAPI)") {
+    // Score-P reads PAPI_TOT_CYC (accumulated) at every region's entry and exit. A rank's useful
+    // cycles are, over its spans outside MPI regions (from its first record to its first MPI
+    // entry, between an MPI exit and the next entry, from its last MPI exit to its last record),
+    // the counter's latest value at the span's end less that at its start.
+    const auto anchor = test::shared_data("otf2/pipit-ping-pong-papi/traces.otf2");
+    const auto listed = listing(anchor);
+    std::map<std::uint64_t, std::vector<std::pair<std::uint64_t, std::uint64_t>>> reads;
+    static const std::regex cycles(R"re("PAPI_TOT_CYC" <\d+>; UINT64; (\d+))re");
+    for (const auto& e : listed) {
+        std::smatch m;
+        if (e.kind == "METRIC" && std::regex_search(e.attributes, m, cycles))
+            reads[e.location].emplace_back(e.time, std::stoull(m[1]));
+    }
+    const auto at = [&](std::uint64_t location, std::uint64_t time) {
+        std::uint64_t value = reads[location].front().second;
+        for (const auto& [t, v] : reads[location])
+            if (t <= time) value = v;
+        return value;
+    };
+    std::map<std::uint64_t, std::uint64_t> span_start, last;
+    std::map<std::uint64_t, int> depth;
+    std::uint64_t useful_cycles = 0;
+    for (const auto& e : listed) {
+        span_start.try_emplace(e.location, e.time);
+        last[e.location] = e.time;
+        if (e.attributes.find("Region: \"MPI_") == std::string::npos) continue;
+        if (e.kind == "ENTER" && depth[e.location]++ == 0)
+            useful_cycles += at(e.location, e.time) - at(e.location, span_start[e.location]);
+        if (e.kind == "LEAVE" && --depth[e.location] == 0) span_start[e.location] = e.time;
+    }
+    for (const auto& [location, time] : last)
+        useful_cycles += at(location, time) - at(location, span_start[location]);
+    const auto json = (test::scratch_dir("otf2_papi") / "p.json").string();
+    REQUIRE(test::run_popsim("analyze --quiet " + anchor + " --json " + json).status == 0);
+    const auto t = test::read_json(json)["traces"][0];
+    CHECK(t["useful_cycles"] == useful_cycles);
+    CHECK(useful_cycles == 2'454'193);
+    // No PAPI_TOT_INS in this archive: no IPC, rather than an IPC of 0.
+    CHECK(t["mpi_multiplicative"]["average_ipc"].is_null());
+}
