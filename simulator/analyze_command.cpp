@@ -636,8 +636,8 @@ void add_analyze_command(CLI::App& app, CommandOutput& output) {
     cmd->add_option(
            "traces", options->traces,
            "Paraver traces (.prv or .prv.gz) or OTF2 archives (traces.otf2), one per run of "
-           "the series, or folders of Paraver traces "
-           "(simulated *.sim.prv left out)")
+           "the series, or folders of them (a Score-P experiment folder is one run; "
+           "simulated *.sim.prv left out)")
         ->required();
     cmd->add_option("--csv", command->csv_path, "Write BSC modelfactors' CSV layout to FILE");
     cmd->add_option("--json", command->json_path,

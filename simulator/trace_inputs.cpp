@@ -54,17 +54,31 @@ void require_existing(const std::string& path) {
     if (!fs::exists(path, error)) throw replay::TraceError(path, 0, "no such file or folder");
 }
 
+/// An OTF2 archive's anchor in `folder` (Score-P names it traces.otf2), or "".
+std::string archive_in(const fs::path& folder) {
+    std::error_code error;
+    const auto anchor = folder / "traces.otf2";
+    return fs::is_regular_file(anchor, error) ? anchor.string() : std::string();
+}
+
 std::vector<std::string> traces_in_folder(const std::string& folder) {
+    // A Score-P experiment folder is one run; a folder of them (or of Paraver traces) a series.
+    if (auto anchor = archive_in(folder); !anchor.empty()) return {anchor};
     std::vector<std::string> traces, simulated;
     for (const auto& entry : fs::directory_iterator(folder)) {
         const std::string path = entry.path().string();
+        if (entry.is_directory()) {
+            if (auto anchor = archive_in(entry.path()); !anchor.empty()) traces.push_back(anchor);
+            continue;
+        }
         if (!entry.is_regular_file() || !is_trace_name(path)) continue;
         (is_simulated_trace(path) ? simulated : traces).push_back(path);
     }
     if (traces.empty()) {
         throw replay::TraceError(
             folder, 0,
-            simulated.empty() ? "no Paraver trace (.prv, .prv.gz) in this folder"
+            simulated.empty() ? "no Paraver trace (.prv, .prv.gz) or OTF2 archive "
+                                "(a folder with traces.otf2) in this folder"
                               : fmt::format("the folder holds only simulated traces ({}); name "
                                             "them one by one to analyse them",
                                             simulated.size()));

@@ -335,3 +335,20 @@ TEST_CASE("otf2: counters of useful time, off otf2-print's listing (the ping-pon
     // No PAPI_TOT_INS in this archive: no IPC, rather than an IPC of 0.
     CHECK(t["mpi_multiplicative"]["average_ipc"].is_null());
 }
+
+TEST_CASE("otf2: a Score-P experiment folder is a run, a folder of them a series") {
+    const auto data = test::shared_data("otf2");
+    const auto one = test::run_popsim("analyze --quiet --no-color " + data + "/pipit-ping-pong");
+    REQUIRE(one.status == 0);
+    CHECK(test::table_row(one.output, "Runtime (s)") == test::Cells{"0.199604"});
+    // Two Jacobi runs (1.5 % and 5 % of CPU blame), as a series, in natural order.
+    const auto dir = test::scratch_dir("otf2_series");
+    for (const char* run : {"casita-2_jacobi_blame_cpu_015", "casita-2_jacobi_blame_cpu_050"})
+        std::filesystem::create_directory_symlink(std::filesystem::path(data) / run, dir / run);
+    const auto json = (dir / "s.json").string();
+    REQUIRE(test::run_popsim("analyze --quiet " + dir.string() + " --json " + json).status == 0);
+    const auto traces = test::read_json(json)["traces"];
+    REQUIRE(traces.size() == 2);
+    CHECK(traces[0]["path"].get<std::string>().ends_with("cpu_015/traces.otf2"));
+    CHECK(traces[1]["path"].get<std::string>().ends_with("cpu_050/traces.otf2"));
+}

@@ -48,8 +48,7 @@ TEST_CASE("cli inputs: a folder is its traces in natural order, without the simu
     write_run(dir, "run1", 1);
     const auto simulated = write_run(dir, "run2.sim", 2);
     const auto json = (dir.parent_path() / "cli_inputs_folder.json").string();
-    const auto r =
-        test::run_popsim("analyze --no-replay " + dir.string() + " --json " + json);
+    const auto r = test::run_popsim("analyze --no-replay " + dir.string() + " --json " + json);
     CHECK(r.status == 0);
     CHECK(r.output.starts_with(fmt::format("popsim: note: {}: a simulated trace, left out of the "
                                            "folder's series (name it to analyse it)\n",
@@ -62,7 +61,9 @@ TEST_CASE("cli inputs: a folder is its traces in natural order, without the simu
 
     const auto empty = test::scratch_dir("cli_inputs_empty");
     test::check_fails("analyze " + empty.string(), 2,
-                      empty.string() + ": no Paraver trace (.prv, .prv.gz) in this folder");
+                      empty.string() +
+                          ": no Paraver trace (.prv, .prv.gz) or OTF2 archive (a folder with "
+                          "traces.otf2) in this folder");
 }
 
 TEST_CASE("cli inputs: a simulated trace named in a series is said to be one") {
