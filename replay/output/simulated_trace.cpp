@@ -35,7 +35,14 @@ struct EventOut {
     std::uint64_t value;
     std::uint64_t record = 0; // the pairs of one original record stay one record; 0: its own
 };
-using RecordOut = std::variant<StateOut, EventOut, CommRecord>;
+/// A message, sent at `time` by its send operation `op`: its communication record is made when
+/// it is written (the records are held until then: 40 bytes each, not a CommRecord's 80).
+struct MessageOut {
+    Time time;
+    OpIndex op;
+};
+using RecordOut = std::variant<StateOut, EventOut, MessageOut>;
+static_assert(sizeof(RecordOut) <= 40);
 
 Time time_of(const RecordOut& r) {
     return std::visit(
@@ -46,7 +53,7 @@ Time time_of(const RecordOut& r) {
             else if constexpr (std::is_same_v<X, EventOut>)
                 return x.time;
             else
-                return x.logical_send;
+                return x.time;
         },
         r);
 }
@@ -87,12 +94,29 @@ class TimeMap {
     std::vector<std::pair<Time, Time>> points_{{0, 0}};
 };
 
+/// The communication record of the message send operation `op` sends, at its simulated times.
+CommRecord comm_record(const ReplayProgram& p, const MessageOps& ops, const ReplayResult& r,
+                       OpIndex op) {
+    const MessageIndex mi = p.op_ref[op];
+    const auto& m = p.messages[mi];
+    CommRecord c;
+    c.sender = owner_of(p, m.sender);
+    c.receiver = owner_of(p, m.receiver);
+    c.logical_send = r.op_begin[op];
+    c.physical_send = r.op_end[op];
+    c.logical_recv = r.op_begin[ops.post[mi]];
+    c.physical_recv = r.op_end[ops.wait[mi]];
+    c.size = m.bytes;
+    c.tag = m.tag;
+    return c;
+}
+
 /// One replay thread's records in its time order: bursts as Running, OpenMP fork/join waits as
 /// Synchronization with the parallel region's events (60000001) where they end, each MPI call (all
 /// its operations) as one interval in the call's state between its entry and exit events.
 std::vector<RecordOut> thread_records(const Trace& original, const ReplayProgram& p,
-                                      const MessageOps& ops, const ReplayResult& r, ReplayThread th,
-                                      bool call_events, TimeMap& map) {
+                                      const ReplayResult& r, ReplayThread th, bool call_events,
+                                      TimeMap& map) {
     std::vector<RecordOut> out;
     const auto& calls = original.threads[p.trace_thread[th]];
     bool in_region = false; // a thread's barriers alternate: fork, join
@@ -123,21 +147,8 @@ std::vector<RecordOut> thread_records(const Trace& original, const ReplayProgram
         map.add(calls.call_begin[call], begin);
         map.add(calls.call_end[call], end);
         if (call_events) out.push_back(EventOut{begin, type, calls.call_id[call]});
-        for (OpIndex o = op; o <= last; ++o) {
-            if (p.op_kind[o] != OpKind::send) continue;
-            const MessageIndex mi = p.op_ref[o];
-            const auto& m = p.messages[mi];
-            CommRecord c;
-            c.sender = owner_of(p, m.sender);
-            c.receiver = owner_of(p, m.receiver);
-            c.logical_send = r.op_begin[o];
-            c.physical_send = r.op_end[o];
-            c.logical_recv = r.op_begin[ops.post[mi]];
-            c.physical_recv = r.op_end[ops.wait[mi]];
-            c.size = m.bytes;
-            c.tag = m.tag;
-            out.push_back(c);
-        }
+        for (OpIndex o = op; o <= last; ++o)
+            if (p.op_kind[o] == OpKind::send) out.push_back(MessageOut{r.op_begin[o], o});
         if (end > begin) out.push_back(StateOut{begin, end, info ? info->state : 15u});
         if (call_events) out.push_back(EventOut{end, type, 0});
         op = last + 1;
@@ -145,6 +156,7 @@ std::vector<RecordOut> thread_records(const Trace& original, const ReplayProgram
     // The thread's last record ends its simulated run: what follows its last call (MPI_Finalize's
     // exit, the flush at the end) stays within the simulated runtime.
     map.add(std::max(calls.states_end, calls.last_record), r.threads[th].end);
+    out.shrink_to_fit(); // every thread's records are held until the merge by time
     return out;
 }
 
@@ -199,7 +211,10 @@ void add_original_events(const Trace& original, const ReplayProgram& p,
         }
     }
     // Each thread's events follow its own order in the file, which the map keeps.
-    for (std::size_t th = 0; th < threads.size(); ++th) merge_records(threads[th], events[th]);
+    for (std::size_t th = 0; th < threads.size(); ++th) {
+        merge_records(threads[th], events[th]);
+        std::vector<RecordOut>().swap(events[th]); // freed at once: every thread's are held
+    }
 }
 
 /// The original's .pcf (its function, caller and counter names) with popsim's types it lacks; the
@@ -248,7 +263,7 @@ void write_simulated_paraver(const Trace& original, const ReplayProgram& p, cons
     std::vector<std::vector<RecordOut>> threads;
     std::vector<TimeMap> maps(p.thread_count());
     for (ReplayThread t = 0; t < p.thread_count(); ++t)
-        threads.push_back(thread_records(original, p, ops, r, t, !carry, maps[t]));
+        threads.push_back(thread_records(original, p, r, t, !carry, maps[t]));
     if (carry) add_original_events(original, p, window, maps, threads);
     for (ReplayThread t = 0; t < std::min<std::size_t>(added.size(), p.thread_count()); ++t) {
         std::vector<RecordOut> events;
@@ -285,8 +300,9 @@ void write_simulated_paraver(const Trace& original, const ReplayProgram& p, cons
                         ++next[thread];
                     }
                     writer.event(who, x.time, pairs);
-                } else
-                    writer.comm(x);
+                } else {
+                    writer.comm(comm_record(p, ops, r, x.op));
+                }
             },
             threads[thread][next[thread]++]);
         if (next[thread] < threads[thread].size())
