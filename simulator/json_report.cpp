@@ -31,8 +31,12 @@ json summary_json(const metrics::TraceSummary& s) {
                       {"maximum", s.useful_max()},
                       {"total", s.useful_total()},
                       {"per_thread", s.useful}};
-    j["useful_instructions"] = s.has_counters ? json(s.instructions) : json(nullptr);
-    j["useful_cycles"] = s.has_counters ? json(s.cycles) : json(nullptr);
+    // A counter the trace does not count (cycles alone, say) is null, not 0.
+    const auto counted = [&](std::uint64_t n) {
+        return s.has_counters && n > 0 ? json(n) : json();
+    };
+    j["useful_instructions"] = counted(s.instructions);
+    j["useful_cycles"] = counted(s.cycles);
     j["ideal"] = s.ideal ? json{{"runtime_ns", s.ideal->runtime},
                                 {"max_useful_ns", s.ideal->max_useful},
                                 {"task_useful_ns", s.ideal->task_useful},

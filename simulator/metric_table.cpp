@@ -69,12 +69,13 @@ std::vector<MetricRow> raw_rows(const SeriesAnalysis& s) {
                             }));
     rows.push_back(row(s, "Useful instructions (total)", "useful_instructions", 0, K::count,
                        [&](auto i) -> std::optional<double> {
-                           if (!t[i].has_counters) return std::nullopt;
+                           // No count is "-": a trace counting cycles alone has none.
+                           if (!t[i].has_counters || t[i].instructions == 0) return std::nullopt;
                            return static_cast<double>(t[i].instructions);
                        }));
     rows.push_back(row(s, "Useful cycles (total)", "useful_cycles", 0, K::count,
                        [&](auto i) -> std::optional<double> {
-                           if (!t[i].has_counters) return std::nullopt;
+                           if (!t[i].has_counters || t[i].cycles == 0) return std::nullopt;
                            return static_cast<double>(t[i].cycles);
                        }));
     return rows;

@@ -332,8 +332,9 @@ TEST_CASE("otf2: counters of useful time, off otf2-print's listing (the ping-pon
     const auto t = test::read_json(json)["traces"][0];
     CHECK(t["useful_cycles"] == useful_cycles);
     CHECK(useful_cycles == 2'454'193);
-    // No PAPI_TOT_INS in this archive: no IPC, rather than an IPC of 0.
+    // No PAPI_TOT_INS in this archive: no IPC and no instructions, rather than 0.
     CHECK(t["mpi_multiplicative"]["average_ipc"].is_null());
+    CHECK(t["useful_instructions"].is_null());
 }
 
 TEST_CASE("otf2: a Score-P experiment folder is a run, a folder of them a series") {
