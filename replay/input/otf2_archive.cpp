@@ -417,25 +417,29 @@ void nest(std::vector<Span>& spans, int& depth, bool entered, Time t, std::uint6
     if (!entered && depth > 0 && --depth == 0) spans.back().end = t;
 }
 
-OTF2_CallbackCode on_enter(OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t, void* data,
-                           OTF2_AttributeList*, OTF2_RegionRef region) {
-    auto& c = context(data);
-    saw(c, time, k_Enter);
+/// A region entered (`entered`) or left at `time` on the thread.
+void region_edge(EventContext& c, OTF2_TimeStamp time, OTF2_RegionRef region, bool entered) {
+    saw(c, time, entered ? k_Enter : k_Leave);
     const auto it = c.content->defs.regions.find(region);
-    if (it == c.content->defs.regions.end()) return OTF2_CALLBACK_SUCCESS;
+    if (it == c.content->defs.regions.end()) return;
     const Time t = c.content->ns(time);
+    const std::uint64_t value = entered ? std::uint64_t{region} + 1 : 0; // Extrae's values
     auto& th = *c.thread;
     switch (it->second.kind) {
     case RegionKind::parallel:
-        nest(th.parallel, th.parallel_depth, true, t, std::uint64_t{region} + 1);
+        nest(th.parallel, th.parallel_depth, entered, t, value);
         break;
     case RegionKind::synchronise:
-        nest(th.synchronising, th.synchronise_depth, true, t, 0);
+        nest(th.synchronising, th.synchronise_depth, entered, t, 0);
         break;
     case RegionKind::user:
-        th.user.emplace_back(t, std::uint64_t{region} + 1);
+        th.user.emplace_back(t, value);
         break;
     case RegionKind::mpi: {
+        if (!entered) {
+            if (th.mpi_depth > 0 && --th.mpi_depth == 0) th.calls.back().leave = t;
+            break;
+        }
         if (th.mpi_depth++ > 0) break; // inside a call: its part
         auto name = std::string_view(it->second.name);
         if (name.starts_with("MPI_")) name.remove_prefix(4);
@@ -447,33 +451,17 @@ OTF2_CallbackCode on_enter(OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t,
     case RegionKind::other:
         break;
     }
+}
+
+OTF2_CallbackCode on_enter(OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t, void* data,
+                           OTF2_AttributeList*, OTF2_RegionRef region) {
+    region_edge(context(data), time, region, true);
     return OTF2_CALLBACK_SUCCESS;
 }
 
 OTF2_CallbackCode on_leave(OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t, void* data,
                            OTF2_AttributeList*, OTF2_RegionRef region) {
-    auto& c = context(data);
-    saw(c, time, k_Leave);
-    const auto it = c.content->defs.regions.find(region);
-    if (it == c.content->defs.regions.end()) return OTF2_CALLBACK_SUCCESS;
-    const Time t = c.content->ns(time);
-    auto& th = *c.thread;
-    switch (it->second.kind) {
-    case RegionKind::parallel:
-        nest(th.parallel, th.parallel_depth, false, t, 0);
-        break;
-    case RegionKind::synchronise:
-        nest(th.synchronising, th.synchronise_depth, false, t, 0);
-        break;
-    case RegionKind::user:
-        th.user.emplace_back(t, 0);
-        break;
-    case RegionKind::mpi:
-        if (th.mpi_depth > 0 && --th.mpi_depth == 0) th.calls.back().leave = t;
-        break;
-    case RegionKind::other:
-        break;
-    }
+    region_edge(context(data), time, region, false);
     return OTF2_CALLBACK_SUCCESS;
 }
 
