@@ -43,23 +43,15 @@ class CodeRegions {
     /// the call it leads to, so the span is placed that far before the call's traced entry.
     template <class Add>
     void split_burst(replay::OpIndex op, Time begin, Time end, Time replay_end, Add add) const {
-        if (type_ == 0) {
-            if (end > begin) add(std::uint64_t{0}, end - begin);
-            return;
-        }
-        const Time shift = traced_end_[program_.op_ref[op]] - replay_end;
-        const auto& changes = changes_[program_.thread_of(op)];
-        split(changes, begin + shift, end + shift, add);
+        // Without regions nothing is placed: the whole span is outside them.
+        const Time shift = traced_end_.empty() ? 0 : traced_end_[program_.op_ref[op]] - replay_end;
+        split_traced(program_.thread_of(op), begin + shift, end + shift, add);
     }
 
     /// Calls `add(region, time)` for the parts of [begin, end), a span of the trace on replay
     /// thread `th`'s trace thread, in each region.
     template <class Add>
     void split_traced(replay::ReplayThread th, Time begin, Time end, Add add) const {
-        if (type_ == 0) {
-            if (end > begin) add(std::uint64_t{0}, end - begin);
-            return;
-        }
         split(changes_[th], begin, end, add);
     }
 

@@ -33,10 +33,9 @@ CriticalPath critical_path(const replay::ReplayProgram& program, const replay::R
     out.useful.assign(program.tasks, 0);
     // A task's computation is its first thread's: its bursts and its waits for the other threads
     // at parallel regions' joins (they computed meanwhile).
-    for (std::uint32_t task = 0; task < program.tasks; ++task)
-        out.useful[task] = result.threads[program.master_thread(task)].outside_mpi();
     for (std::uint32_t task = 0; task < program.tasks; ++task) {
         const auto master = program.master_thread(task);
+        out.useful[task] = result.threads[master].outside_mpi();
         for (auto op = program.thread_first_op[master]; op < program.thread_end_op(master); ++op) {
             if (program.op_kind[op] != replay::OpKind::burst) continue;
             regions.split_burst(

@@ -568,12 +568,15 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
     if (mpi_model) {
         for (const auto& trace : series.traces) out << format_rank_breakdown(trace, style);
     }
-    for (std::size_t i = 0; i < analyzed.root_causes.size(); ++i) {
+    // Each trace's root causes with its names, read once for the terminal, the CSV and the HTML.
+    const auto causes = root_causes_reports(analyzed, run_labels(o.traces, o.labels));
+    for (std::size_t i = 0, next = 0; i < analyzed.root_causes.size(); ++i) {
         if (!analyzed.root_causes[i]) continue;
         const auto& s = analyzed.summaries[i];
-        out << format_root_causes(*analyzed.root_causes[i], s.path, s.runtime,
+        const auto& report = causes[next++];
+        out << format_root_causes(report.causes, s.path, s.runtime,
                                   static_cast<std::uint32_t>(s.task_first_thread.size()),
-                                  pcf_labels(s.path), style);
+                                  report.labels, style);
     }
     if (!mpi_model) {
         for (const auto& run : omp.runs) {
@@ -598,24 +601,20 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
     }
     if (!command.parts_csv_path.empty()) write_text_file(command.parts_csv_path, parts_csv);
     if (!command.root_causes_csv_path.empty())
-        write_text_file(
-            command.root_causes_csv_path,
-            root_causes_csv(root_causes_reports(analyzed, run_labels(o.traces, o.labels))));
+        write_text_file(command.root_causes_csv_path, root_causes_csv(causes));
     if (!command.csv_path.empty())
         write_text_file(command.csv_path, model == "openmp" ? format_pypop_csv(table)
                                                             : format_modelfactors_csv(table));
     if (!output.print || !command.json_path.empty()) output.report = report_of(c);
     if (!command.json_path.empty()) write_text_file(command.json_path, report_text(output.report));
     if (!command.html_path.empty())
-        write_text_file(command.html_path,
-                        render_analysis_html({.table = table,
-                                              .description = model_description,
-                                              .series = series,
-                                              .runs = omp.runs,
-                                              .per_thread = !mpi_model,
-                                              .parts = reports,
-                                              .root_causes = root_causes_reports(
-                                                  analyzed, run_labels(o.traces, o.labels))}));
+        write_text_file(command.html_path, render_analysis_html({.table = table,
+                                                                 .description = model_description,
+                                                                 .series = series,
+                                                                 .runs = omp.runs,
+                                                                 .per_thread = !mpi_model,
+                                                                 .parts = reports,
+                                                                 .root_causes = causes}));
     if (!output.print) output.analysis = std::move(c.shown);
 }
 

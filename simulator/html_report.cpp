@@ -274,10 +274,7 @@ std::string cause_regions_table(const RootCausesReport& r) {
     const auto& causes = r.causes;
     const Time waited = causes.ideal.total.total();
     if (causes.region_type == 0 || waited <= 0) return {};
-    std::vector<std::pair<std::pair<std::uint32_t, std::uint64_t>, Time>> rows(
-        causes.delays.regions.begin(), causes.delays.regions.end());
-    std::stable_sort(rows.begin(), rows.end(),
-                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    const auto rows = longest_first(causes.delays.regions);
     std::string out = fmt::format(
         "<table class=\"metrics\"><tr><th>computation of</th><th>in code region ({})</th><th>share "
         "of the waiting it caused</th><th>share of the ideal critical path</th></tr>",

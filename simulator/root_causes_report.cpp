@@ -44,16 +44,6 @@ nlohmann::json region_json(const metrics::RootCauses& causes, std::uint64_t regi
     return {{"region", region}, {"name", name.empty() ? nlohmann::json() : nlohmann::json(name)}};
 }
 
-/// The time per (task, region), longest first.
-using TaskRegionTimes = std::map<std::pair<std::uint32_t, std::uint64_t>, Time>;
-std::vector<std::pair<std::pair<std::uint32_t, std::uint64_t>, Time>>
-longest_first(const TaskRegionTimes& times) {
-    std::vector<std::pair<std::pair<std::uint32_t, std::uint64_t>, Time>> out(times.begin(),
-                                                                              times.end());
-    std::stable_sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.second > b.second; });
-    return out;
-}
-
 /// (task, region) times as JSON rows: `rank_key`, region, name, time_ns; longest first.
 nlohmann::json task_regions_json(const metrics::RootCauses& causes, const TaskRegionTimes& times,
                                  const char* rank_key, const replay::TraceLabels& labels) {
@@ -450,6 +440,12 @@ std::string root_causes_csv(const std::vector<RootCausesReport>& reports) {
         csv.critical_path("ideal", r.causes.critical_path);
         csv.critical_path("traced", r.causes.traced_path);
     }
+    return out;
+}
+
+std::vector<std::pair<TaskRegion, Time>> longest_first(const TaskRegionTimes& times) {
+    std::vector<std::pair<TaskRegion, Time>> out(times.begin(), times.end());
+    std::stable_sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.second > b.second; });
     return out;
 }
 

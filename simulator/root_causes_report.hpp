@@ -5,8 +5,10 @@
 #include "metrics/root_causes.hpp"
 #include "simulator/terminal_report.hpp"
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace popsim::simulator {
@@ -32,6 +34,11 @@ struct RootCausesReport {
 /// Every table of the root causes of the runs, as one CSV table (docs/file-formats.md, "Root
 /// causes CSV"): a row per number, the column `table` saying which.
 std::string root_causes_csv(const std::vector<RootCausesReport>& reports);
+
+/// Times per (task, code region), as the root causes sum them, and the same longest first.
+using TaskRegion = std::pair<std::uint32_t, std::uint64_t>;
+using TaskRegionTimes = std::map<TaskRegion, Time>;
+std::vector<std::pair<TaskRegion, Time>> longest_first(const TaskRegionTimes& times);
 
 /// What the code regions of `causes` are ("User function", as the .pcf names the type).
 std::string code_regions_description(const metrics::RootCauses& causes,

@@ -36,16 +36,16 @@ class UnsortedRecords : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-class RecordWindow {
+class RecordWindow final : public RecordSink {
   public:
     /// `header` gives the threads the records name (their owners must be valid for it).
     RecordWindow(const ParaverHeader& header, TimeWindow window, RecordSink& sink);
 
     /// Each thread's records in time order; every record at or before `from` before any record
     /// after it (as in a trace sorted by time). Throws UnsortedRecords otherwise.
-    void state(const StateRecord& record);
-    void event(const RecordOwner& owner, Time time, std::span<const EventPair> pairs);
-    void comm(const CommRecord& record);
+    void state(const StateRecord& record) override;
+    void event(const RecordOwner& owner, Time time, std::span<const EventPair> pairs) override;
+    void comm(const CommRecord& record) override;
     /// Sets what is in effect at the start (if no record after it came) and resets at the end
     /// what is still set.
     void finish();

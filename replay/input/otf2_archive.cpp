@@ -710,24 +710,27 @@ void read_events(OTF2_Reader* reader, Content& content) {
     OTF2_Reader_CloseEvtFiles(reader);
 }
 
+/// The group of `comm`, or nullptr when the definitions lack either.
+const Group* group_of(const Definitions& d, OTF2_CommRef comm) {
+    const auto c = d.comms.find(comm);
+    if (c == d.comms.end()) return nullptr;
+    const auto g = d.groups.find(c->second);
+    return g == d.groups.end() ? nullptr : &g->second;
+}
+
 /// The world rank of rank `rank` of `comm` on a thread of world rank `self`.
 std::uint32_t world_rank(const Definitions& d, OTF2_CommRef comm, std::uint32_t rank,
                          std::uint32_t self) {
-    const auto c = d.comms.find(comm);
-    if (c == d.comms.end()) return rank;
-    const auto g = d.groups.find(c->second);
-    if (g == d.groups.end()) return rank;
-    if (g->second.type == OTF2_GROUP_TYPE_COMM_SELF) return self;
-    if (g->second.type == OTF2_GROUP_TYPE_COMM_GROUP && rank < g->second.members.size())
-        return static_cast<std::uint32_t>(g->second.members[rank]);
+    const Group* g = group_of(d, comm);
+    if (g && g->type == OTF2_GROUP_TYPE_COMM_SELF) return self;
+    if (g && g->type == OTF2_GROUP_TYPE_COMM_GROUP && rank < g->members.size())
+        return static_cast<std::uint32_t>(g->members[rank]);
     return rank;
 }
 
 bool is_self(const Definitions& d, OTF2_CommRef comm) {
-    const auto c = d.comms.find(comm);
-    if (c == d.comms.end()) return false;
-    const auto g = d.groups.find(c->second);
-    return g != d.groups.end() && g->second.type == OTF2_GROUP_TYPE_COMM_SELF;
+    const Group* g = group_of(d, comm);
+    return g && g->type == OTF2_GROUP_TYPE_COMM_SELF;
 }
 
 /// The Paraver id of `comm` on world rank `rank`: OTF2's + 1; a communicator of one rank each
@@ -762,19 +765,28 @@ std::vector<Communicator> communicators(const Definitions& d, std::uint32_t task
     return out;
 }
 
+using ReaderHandle = std::unique_ptr<OTF2_Reader, decltype(&OTF2_Reader_Close)>;
+
+/// Opens the archive at `content.path` for reading in this thread and reads its definitions;
+/// the library's messages go into `content.fail`'s errors, not to stderr.
+ReaderHandle open_archive(Content& content) {
+    static const bool quiet = (OTF2_Error_RegisterCallback(keep_library_error, nullptr), true);
+    (void)quiet;
+    t_library_error.clear();
+    ReaderHandle reader(OTF2_Reader_Open(content.path.c_str()), &OTF2_Reader_Close);
+    if (!reader) content.fail("not an OTF2 archive the OTF2 library can open");
+    content.check(OTF2_Reader_SetSerialCollectiveCallbacks(reader.get()), "opening it");
+    read_definitions(reader.get(), content);
+    return reader;
+}
+
 } // namespace
 
 Otf2Archive::Otf2Archive(const std::string& anchor) : content_(std::make_unique<Content>()) {
     auto& c = *content_;
     c.path = anchor;
-    static const bool quiet = (OTF2_Error_RegisterCallback(keep_library_error, nullptr), true);
-    (void)quiet;
-    t_library_error.clear();
-    OTF2_Reader* reader = OTF2_Reader_Open(anchor.c_str());
-    if (reader == nullptr) c.fail("not an OTF2 archive the OTF2 library can open");
-    try {
-        c.check(OTF2_Reader_SetSerialCollectiveCallbacks(reader), "opening it");
-        read_definitions(reader, c);
+    {
+        const auto reader = open_archive(c);
         const auto tasks = choose_threads(c);
         auto& layout = c.header.applications.emplace_back().tasks;
         for (std::uint32_t task = 0; task < tasks.size(); ++task) {
@@ -787,12 +799,8 @@ Otf2Archive::Otf2Archive(const std::string& anchor) : content_(std::make_unique<
             }
         }
         if (c.threads.empty()) c.fail("it has no CPU thread of a process");
-        read_events(reader, c);
-    } catch (...) {
-        OTF2_Reader_Close(reader);
-        throw;
+        read_events(reader.get(), c);
     }
-    OTF2_Reader_Close(reader);
     for (const auto& t : c.threads) c.header.end_time = std::max(c.header.end_time, t.last);
     c.header.communicators =
         communicators(c.defs, static_cast<std::uint32_t>(c.header.applications[0].tasks.size()));
@@ -802,16 +810,7 @@ Otf2Archive::Otf2Archive(const std::string& anchor) : content_(std::make_unique<
 TraceLabels otf2_labels(const std::string& anchor) {
     Content c;
     c.path = anchor;
-    OTF2_Reader* reader = OTF2_Reader_Open(anchor.c_str());
-    if (reader == nullptr) c.fail("not an OTF2 archive the OTF2 library can open");
-    try {
-        c.check(OTF2_Reader_SetSerialCollectiveCallbacks(reader), "opening it");
-        read_definitions(reader, c);
-    } catch (...) {
-        OTF2_Reader_Close(reader);
-        throw;
-    }
-    OTF2_Reader_Close(reader);
+    open_archive(c); // the definitions are all it needs
     TraceLabels labels;
     labels.event_types = {{extrae::k_omp_parallel, "Parallel (OMP)"},
                           {extrae::k_omp_barrier, "OpenMP synchronisation"},
@@ -830,13 +829,6 @@ Otf2Archive::~Otf2Archive() = default;
 
 const ParaverHeader& Otf2Archive::header() const {
     return content_->header;
-}
-
-std::uint64_t Otf2Archive::events() const {
-    std::uint64_t total = 0;
-    for (const auto& location : record_counts())
-        for (const auto& [kind, count] : location.records) total += count;
-    return total;
 }
 
 std::vector<Otf2LocationRecords> Otf2Archive::record_counts() const {
@@ -863,7 +855,7 @@ struct Item {
     Time time;
     StateRecord state = {};
     std::vector<EventPair> pairs = {};
-    CommRecord message = {};
+    std::size_t message = 0; // into the messages (a CommRecord would double every item)
 };
 
 /// Whether `t` lies in one of `spans` (sorted, disjoint).
@@ -999,8 +991,8 @@ std::vector<Item> thread_items(const Content& content, const ThreadRecords& t,
 }
 
 /// Each message: the send and the receive matched in order per (sender, receiver,
-/// communicator, tag), as MPI matches them.
-std::vector<Item> message_items(const Content& content, std::uint64_t& unmatched) {
+/// communicator, tag), as MPI matches them; in the order of their sends.
+std::vector<CommRecord> messages(const Content& content, std::uint64_t& unmatched) {
     using Key = std::tuple<std::uint32_t, std::uint32_t, OTF2_CommRef, std::uint32_t>;
     std::map<Key, std::deque<std::pair<std::size_t, std::size_t>>> sends; // (thread, send)
     const auto& d = content.defs;
@@ -1012,7 +1004,7 @@ std::vector<Item> message_items(const Content& content, std::uint64_t& unmatched
                                                                                                k);
         }
     }
-    std::vector<Item> out;
+    std::vector<CommRecord> out;
     for (std::size_t th = 0; th < content.threads.size(); ++th) {
         const auto& t = content.threads[th];
         for (const auto& r : t.receives) {
@@ -1035,10 +1027,13 @@ std::vector<Item> message_items(const Content& content, std::uint64_t& unmatched
             c.physical_recv = t.calls[r.complete].leave;
             c.size = from.sends[k].bytes;
             c.tag = r.tag;
-            out.push_back({.kind = Item::Kind::message, .time = c.logical_send, .message = c});
+            out.push_back(c);
         }
     }
     for (const auto& [key, queue] : sends) unmatched += queue.size();
+    std::stable_sort(out.begin(), out.end(), [](const CommRecord& a, const CommRecord& b) {
+        return a.logical_send < b.logical_send;
+    });
     return out;
 }
 
@@ -1053,10 +1048,11 @@ void Otf2Archive::feed(RecordSink& sink, WarningLog& warnings) const {
         for (const auto& [name, count] : c.threads[th].unknown_calls) unknown_calls[name] += count;
     }
     std::uint64_t unmatched = 0;
-    auto messages = message_items(c, unmatched);
-    std::stable_sort(messages.begin(), messages.end(),
-                     [](const Item& a, const Item& b) { return a.time < b.time; });
-    streams.push_back(std::move(messages));
+    const auto comms = messages(c, unmatched);
+    auto& message_stream = streams.emplace_back();
+    for (std::size_t m = 0; m < comms.size(); ++m)
+        message_stream.push_back(
+            {.kind = Item::Kind::message, .time = comms[m].logical_send, .message = m});
     // Merged by time, as Extrae's merger writes a trace (ties: the lower stream first).
     using Head = std::pair<Time, std::size_t>;
     std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
@@ -1075,7 +1071,7 @@ void Otf2Archive::feed(RecordSink& sink, WarningLog& warnings) const {
             sink.event(c.owners[k], item.time, item.pairs);
             break;
         case Item::Kind::message:
-            sink.comm(item.message);
+            sink.comm(comms[item.message]);
             break;
         }
         if (next[k] < streams[k].size()) heads.push({streams[k][next[k]].time, k});

@@ -55,8 +55,6 @@ class Otf2Archive {
     /// Gives `sink` every record in time order, as a merged Paraver trace has them; says in
     /// `warnings` what was left out.
     void feed(RecordSink& sink, WarningLog& warnings) const;
-    /// The OTF2 event records of every location, those left out too.
-    std::uint64_t events() const;
     /// Each location's records per kind, by location reference.
     std::vector<Otf2LocationRecords> record_counts() const;
 

@@ -446,20 +446,6 @@ std::string trace_base_name(const std::string& path) {
 namespace {
 using Observe = std::function<TimelineObserver&(const Trace&)>;
 
-/// A window's records given as a RecordSink (an OTF2 archive's records).
-class WindowSink final : public RecordSink {
-  public:
-    explicit WindowSink(RecordWindow& window) : window_(window) {}
-    void state(const StateRecord& r) override { window_.state(r); }
-    void event(const RecordOwner& owner, Time time, std::span<const EventPair> pairs) override {
-        window_.event(owner, time, pairs);
-    }
-    void comm(const CommRecord& r) override { window_.comm(r); }
-
-  private:
-    RecordWindow& window_;
-};
-
 Trace read_trace(const std::string& path, const ReadOptions& options, const Observe& observe) {
     Trace trace;
     trace.path = path;
@@ -490,9 +476,7 @@ Trace read_trace(const std::string& path, const ReadOptions& options, const Obse
     std::optional<RecordWindow> window;
     if (whole) window.emplace(*whole, *options.window, input);
     if (archive) {
-        std::optional<WindowSink> windowed;
-        if (window) windowed.emplace(*window);
-        archive->feed(windowed ? static_cast<RecordSink&>(*windowed) : input, trace.warnings);
+        archive->feed(window ? static_cast<RecordSink&>(*window) : input, trace.warnings);
     } else {
         read_body(*reader, std::move(first), trace, input, window ? &*window : nullptr, options);
     }
