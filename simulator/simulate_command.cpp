@@ -3,7 +3,10 @@
 #include "metrics/trace_summary.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/input/dimemas_trace.hpp"
+#include "replay/input/otf2_archive.hpp"
 #include "replay/input/paraver_reader.hpp"
+#include "replay/input/paraver_record_stream.hpp"
+#include "replay/output/otf2_writer.hpp"
 #include "replay/output/simulated_trace.hpp"
 #include "replay/program/dependency_graph.hpp"
 #include "simulator/commands.hpp"
@@ -87,7 +90,8 @@ std::vector<std::vector<replay::AddedEvent>> critical_path_events(const replay::
 }
 
 void run_simulate(const SimulateOptions& o, CommandOutput& output) {
-    check_output_paths({o.trace}, {{"-o", o.output, true}, {"--json", o.json_path}});
+    check_output_paths(
+        {o.trace}, {{"-o", o.output, !replay::is_otf2_anchor(o.output)}, {"--json", o.json_path}});
     ProgressBar progress({{.label = "reading", .total = input_file_bytes({o.trace})},
                           {.label = "simulating", .unit = ProgressBar::Unit::operations}});
     // -o writes the trace's records at their simulated times: it needs them in memory.
@@ -120,7 +124,9 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
         replay::write_simulated_paraver(*loaded.trace, loaded.program, result, o.output,
                                         loaded.window_bounds,
                                         critical_path_events(loaded.program, result));
-        if (output.print) std::cerr << "popsim: wrote " << o.output << " and its .pcf/.row\n";
+        if (output.print)
+            std::cerr << "popsim: wrote " << o.output
+                      << (replay::is_otf2_anchor(o.output) ? "\n" : " and its .pcf/.row\n");
     }
     output.report = result_json(o, loaded, result);
     if (!o.json_path.empty()) write_text_file(o.json_path, report_text(output.report));
@@ -138,7 +144,8 @@ void add_simulate_command(CLI::App& app, CommandOutput& output) {
     add_network_options(cmd, options->network, true);
     add_window_options(cmd, options->window);
     cmd->add_option("-o,--output", options->output,
-                    "Write the simulated timeline as a Paraver trace (.prv, with .pcf/.row)");
+                    "Write the simulated timeline as a Paraver trace (.prv, with .pcf/.row) or "
+                    "as an OTF2 archive (.otf2)");
     cmd->add_option("--json", options->json_path,
                     "Write the predicted times (predicted_runtime_ns, per task) to FILE");
     add_in_memory_option(cmd, options->in_memory);
@@ -149,15 +156,85 @@ void add_simulate_command(CLI::App& app, CommandOutput& output) {
 
 namespace popsim::simulator {
 
+namespace {
+
+/// The records of one application of a trace, as application 1 (an OTF2 archive holds one).
+class ApplicationRecords final : public replay::RecordSink {
+  public:
+    ApplicationRecords(std::uint32_t application, replay::RecordSink& sink)
+        : application_(application), sink_(sink) {}
+    void state(const replay::StateRecord& r) override {
+        if (r.owner.application != application_) return;
+        auto kept = r;
+        kept.owner.application = 1;
+        sink_.state(kept);
+    }
+    void event(const replay::RecordOwner& owner, Time time,
+               std::span<const replay::EventPair> pairs) override {
+        if (owner.application != application_) return;
+        auto kept = owner;
+        kept.application = 1;
+        sink_.event(kept, time, pairs);
+    }
+    void comm(const replay::CommRecord& r) override {
+        if (r.sender.application != application_ || r.receiver.application != application_) return;
+        auto kept = r;
+        kept.sender.application = kept.receiver.application = 1;
+        sink_.comm(kept);
+    }
+
+  private:
+    std::uint32_t application_;
+    replay::RecordSink& sink_;
+};
+
+/// Writes the Paraver trace at `path` as the OTF2 archive `anchor`: read once as every command
+/// reads it (its errors and warnings), then every record of the analysed application copied.
+void convert_to_otf2(const std::string& path, const std::string& anchor) {
+    if (replay::is_otf2_anchor(path))
+        throw replay::TraceError(path, 0, "is an OTF2 archive already");
+    auto [header, labels, application] = [&] {
+        replay::Trace trace = replay::read_paraver(path);
+        print_warnings(path, trace.warnings);
+        for (auto& c : trace.header.communicators) c.application = 1;
+        return std::tuple(std::move(trace.header), std::move(trace.labels), trace.application);
+    }();
+    replay::Otf2Writer writer(anchor, header, labels);
+    ApplicationRecords records(application, writer);
+    replay::stream_paraver_records(
+        path, [&](const replay::ParaverPreamble&) -> replay::RecordSink& { return records; });
+    const auto counts = writer.close();
+    std::cerr << fmt::format("popsim: wrote {} ({} locations, {} events, {} messages)\n", anchor,
+                             counts.locations, counts.events, counts.messages);
+    if (counts.messages_left_out > 0)
+        std::cerr << fmt::format("popsim: warning: {} communication records are in no call that "
+                                 "sends or receives them, and are left out of the archive\n",
+                                 counts.messages_left_out);
+    if (counts.unnested_regions > 0)
+        std::cerr << fmt::format("popsim: warning: {} states or functions cross an MPI call's "
+                                 "edge: the archive's regions do not nest there\n",
+                                 counts.unnested_regions);
+}
+
+} // namespace
+
 void add_convert_command(CLI::App& app) {
     auto trace = std::make_shared<std::string>();
     auto output = std::make_shared<std::string>();
     auto* cmd = app.add_subcommand(
-        "convert", "Write a Paraver trace as a Dimemas trace (.dim), as prv2dim does");
+        "convert", "Write a Paraver trace as a Dimemas trace (.dim, as prv2dim does) or as an OTF2 "
+                   "archive (.otf2, for Vampir, Scalasca and other OTF2 tools)");
     add_trace_argument(cmd, *trace);
-    cmd->add_option("output", *output, "Dimemas trace to write (.dim)")->required();
+    cmd->add_option("output", *output,
+                    "Dimemas trace (.dim) or OTF2 archive anchor (.otf2; its .def and folder of "
+                    "the same name are written beside it)")
+        ->required();
     cmd->callback([trace, output] {
         check_output_paths({*trace}, {{"output", *output}});
+        if (replay::is_otf2_anchor(*output)) {
+            convert_to_otf2(*trace, *output);
+            return;
+        }
         const auto loaded =
             load_program(*trace, {.threads = false}); // prv2dim's translation: one thread per task
         replay::write_dimemas_trace(loaded.program, loaded.communicators, *output);

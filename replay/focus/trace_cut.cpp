@@ -4,6 +4,7 @@
 #include "replay/input/line_reader.hpp"
 #include "replay/input/paraver_header.hpp"
 #include "replay/input/paraver_reader.hpp"
+#include "replay/input/paraver_record_stream.hpp"
 #include "replay/input/parse_error.hpp"
 #include "replay/output/output_file.hpp"
 #include "replay/output/paraver_writer.hpp"
@@ -121,65 +122,36 @@ void copy_companion(const std::string& from_prv, const std::string& to_prv,
 
 CutCounts cut_paraver(const std::string& path, TimeWindow window, const std::string& out_prv,
                       const std::vector<CollectivesBeforeCut>& before) {
-    LineReader in(path);
-    std::string_view line;
-    auto fail = [&](const std::string& cause) { throw TraceError(path, in.number(), cause); };
+    std::optional<ParaverWriter> writer;
+    std::optional<WriterSink> sink;
+    std::optional<RecordWindow> cut;
     ParaverHeader header;
-    std::string comments;
-    try {
-        header = read_header_line(in);
-        // The header section: communicators, and comments kept as they are (earlier cuts' marks).
-        bool more = in.next(line);
-        for (; more && (line.empty() || line[0] == '#' || line[0] == 'c' || line[0] == 'C');
-             more = in.next(line)) {
-            if (line.starts_with("c:") || line.starts_with("C:"))
-                header.communicators.push_back(parse_communicator_line(line));
-            else if (!line.empty())
-                comments += fmt::format("{}\n", line);
-        }
-        comments += cutter_mark(path, window);
-        for (const auto& b : before) {
-            comments += fmt::format(
-                "{}{}:{}:{}:{}\n", k_collectives_before_cut_mark, b.application, b.task,
-                b.communicator == k_default_communicator ? std::string("-")
-                                                         : std::to_string(b.communicator),
-                b.calls);
-        }
-        header.end_time = window.length();
-        ParaverWriter writer(out_prv, header, comments);
-        WriterSink sink(writer);
-        RecordWindow cut(header, window, sink);
-        EventRecord event;
-        for (; more; more = in.next(line)) {
-            if (line.empty() || line[0] == '#') continue;
-            switch (line[0]) {
-            case '1':
-                cut.state(parse_state_record(line, header.ns_per_unit));
-                break;
-            case '2':
-                parse_event_record(line, header.ns_per_unit, event);
-                cut.event(event.owner, event.time, event.pairs);
-                break;
-            case '3':
-                cut.comm(parse_comm_record(line, header.ns_per_unit));
-                break;
-            default: // global communications (4:): popsim's reader has no use for them either
-                break;
+    const auto lines =
+        stream_paraver_records(path, [&](const ParaverPreamble& preamble) -> RecordSink& {
+            header = preamble.header;
+            // The header section's comments kept as they are (earlier cuts' marks), then the cut's.
+            std::string comments = preamble.comments + cutter_mark(path, window);
+            for (const auto& b : before) {
+                comments += fmt::format(
+                    "{}{}:{}:{}:{}\n", k_collectives_before_cut_mark, b.application, b.task,
+                    b.communicator == k_default_communicator ? std::string("-")
+                                                             : std::to_string(b.communicator),
+                    b.calls);
             }
-        }
-        cut.finish();
-        writer.close();
-        copy_companion(path, out_prv, ".pcf", header);
-        copy_companion(path, out_prv, ".row", header);
-        return {.lines_read = in.number(), .records_written = sink.records};
-    } catch (const ParseError& e) {
-        fail(e.what());
+            header.end_time = window.length();
+            writer.emplace(out_prv, header, comments);
+            sink.emplace(*writer);
+            return cut.emplace(header, window, *sink);
+        });
+    try {
+        cut->finish();
     } catch (const UnsortedRecords& e) {
-        fail(e.what());
-    } catch (const std::out_of_range&) {
-        fail("the record names a thread the header does not declare");
+        throw TraceError(path, lines, e.what());
     }
-    return {};
+    writer->close();
+    copy_companion(path, out_prv, ".pcf", header);
+    copy_companion(path, out_prv, ".row", header);
+    return {.lines_read = lines, .records_written = sink->records};
 }
 
 } // namespace popsim::replay

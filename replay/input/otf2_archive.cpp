@@ -1,16 +1,18 @@
 #include "replay/input/otf2_archive.hpp"
 
 #include "replay/extrae_events.hpp"
+#include "replay/otf2_library.hpp"
 #include "replay/program/mpi_calls.hpp"
 #include "replay/trace_error.hpp"
 
 #include <algorithm>
 #include <array>
-#include <cstdarg>
-#include <cstdio>
+#include <charconv>
 #include <deque>
 #include <fmt/format.h>
+#include <limits>
 #include <map>
+#include <optional>
 #include <otf2/otf2.h>
 #include <queue>
 #include <tuple>
@@ -126,11 +128,13 @@ enum class RegionKind : std::uint8_t {
                  // the lock API (Score-P's and Cube's OpenMP time)
     user,        // the program's own functions (paradigms user and compiler)
     other,       // the rest: computation (loops, single, master, tasks, the measurement system)
+    state,       // a Paraver state, in an archive popsim wrote
 };
 
 struct Region {
     std::string name;
     RegionKind kind = RegionKind::other;
+    std::uint32_t state = 0; // of a RegionKind::state
 };
 
 RegionKind region_kind(const std::string& name, OTF2_RegionRole role, OTF2_Paradigm paradigm) {
@@ -178,6 +182,13 @@ struct Counter {
     bool relative = false;     // values since the previous one, else accumulated
 };
 
+/// A Paraver event type's metric member, in an archive popsim wrote.
+struct ParaverEventMember {
+    std::string name;
+    std::uint32_t type = 0;
+    bool accumulated = false; // a counter: each value is the sum of the reads so far
+};
+
 /// The global definitions popsim uses.
 struct Definitions {
     std::map<OTF2_StringRef, std::string> strings;
@@ -190,7 +201,12 @@ struct Definitions {
     /// metric class's or instance's members (an instance by its class's).
     std::map<OTF2_MetricMemberRef, Counter> counters;
     std::map<OTF2_MetricRef, std::vector<OTF2_MetricMemberRef>> metrics;
-    std::uint64_t resolution = 0, offset = 0;
+    std::map<OTF2_MetricMemberRef, ParaverEventMember> paraver_events;
+    std::vector<EventValueLabel> value_labels; // the .pcf's names of event values
+    std::uint64_t resolution = 0, offset = 0, length = 0;
+    /// popsim wrote the archive (it has Paraver states): its states and events are read as
+    /// written, not derived from its regions.
+    bool from_paraver = false;
 
     std::string string(OTF2_StringRef ref) const {
         const auto it = strings.find(ref);
@@ -250,26 +266,16 @@ struct ThreadRecords {
     std::map<std::string, std::uint64_t> unknown_calls; // MPI regions by name, not known
     std::vector<Span> parallel, synchronising;          // outermost, in time order
     std::vector<std::pair<Time, std::uint64_t>> user;   // entries (region + 1) and exits (0)
-    int mpi_depth = 0, parallel_depth = 0, synchronise_depth = 0;
+    // In an archive popsim wrote: the Paraver states (`region`: the state) and events as written.
+    std::vector<Span> states;
+    std::vector<std::tuple<Time, std::uint32_t, std::uint64_t>> events;
+    std::map<OTF2_MetricMemberRef, std::uint64_t> accumulated; // each counter's last value
+    int mpi_depth = 0, parallel_depth = 0, synchronise_depth = 0, state_depth = 0;
     Time first = std::numeric_limits<Time>::max(), last = 0;
     std::array<std::uint64_t, k_record_kinds> counts{}; // records of each kind
 };
 
 } // namespace
-
-/// The OTF2 library's first error message while this thread reads an archive: it goes into
-/// popsim's error, not to stderr.
-thread_local std::string t_library_error;
-
-OTF2_ErrorCode keep_library_error(void*, const char*, std::uint64_t, const char*,
-                                  OTF2_ErrorCode code, const char* format, va_list arguments) {
-    if (t_library_error.empty()) {
-        std::array<char, 512> text{};
-        std::vsnprintf(text.data(), text.size(), format, arguments);
-        t_library_error = text.data();
-    }
-    return code;
-}
 
 struct Otf2Archive::Content {
     std::string path;
@@ -289,10 +295,11 @@ struct Otf2Archive::Content {
                                  ticks % defs.resolution * 1'000'000'000u / defs.resolution);
     }
     [[noreturn]] void fail(const std::string& cause) const {
-        throw TraceError(path, 0,
-                         t_library_error.empty()
-                             ? cause
-                             : fmt::format("{} (the OTF2 library: {})", cause, t_library_error));
+        throw TraceError(
+            path, 0,
+            otf2_library_message().empty()
+                ? cause
+                : fmt::format("{} (the OTF2 library: {})", cause, otf2_library_message()));
     }
     void check(OTF2_ErrorCode code, const char* what) const {
         if (code != OTF2_SUCCESS)
@@ -307,21 +314,54 @@ using Content = Otf2Archive::Content;
 
 // Global definitions.
 OTF2_CallbackCode on_clock(void* data, std::uint64_t resolution, std::uint64_t offset,
-                           std::uint64_t, std::uint64_t) {
+                           std::uint64_t length, std::uint64_t) {
     auto& d = static_cast<Content*>(data)->defs;
     d.resolution = resolution;
     d.offset = offset;
+    d.length = length;
     return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode on_string(void* data, OTF2_StringRef self, const char* text) {
     static_cast<Content*>(data)->defs.strings[self] = text ? text : "";
     return OTF2_CALLBACK_SUCCESS;
 }
-OTF2_CallbackCode on_region(void* data, OTF2_RegionRef self, OTF2_StringRef name, OTF2_StringRef,
-                            OTF2_StringRef, OTF2_RegionRole role, OTF2_Paradigm paradigm,
-                            OTF2_RegionFlag, OTF2_StringRef, std::uint32_t, std::uint32_t) {
+/// The number after `mark` at the start of `text`, if that is all there is.
+std::optional<std::uint64_t> marked_number(std::string_view text, std::string_view mark) {
+    if (!text.starts_with(mark)) return std::nullopt;
+    text.remove_prefix(mark.size());
+    std::uint64_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return value;
+}
+
+/// The event type and value of a value's name ("Paraver value 70000001:12").
+std::optional<std::pair<std::uint32_t, std::uint64_t>> value_label(std::string_view text) {
+    const auto colon = text.find(':');
+    if (colon == std::string_view::npos) return std::nullopt;
+    const auto type = marked_number(text.substr(0, colon), k_otf2_value_mark);
+    const auto value = marked_number(text.substr(colon + 1), "");
+    if (!type || !value || *type > std::numeric_limits<std::uint32_t>::max()) return std::nullopt;
+    return std::pair(static_cast<std::uint32_t>(*type), *value);
+}
+
+OTF2_CallbackCode on_region(void* data, OTF2_RegionRef self, OTF2_StringRef name,
+                            OTF2_StringRef canonical, OTF2_StringRef, OTF2_RegionRole role,
+                            OTF2_Paradigm paradigm, OTF2_RegionFlag, OTF2_StringRef, std::uint32_t,
+                            std::uint32_t) {
     auto& d = static_cast<Content*>(data)->defs;
     const auto text = d.string(name);
+    if (const auto label = value_label(d.string(canonical))) {
+        d.value_labels.push_back({label->first, label->second, text});
+        d.regions[self] = {text, RegionKind::other};
+        return OTF2_CALLBACK_SUCCESS;
+    }
+    const auto state = marked_number(d.string(canonical), k_otf2_state_mark);
+    if (state && *state < 256 && paradigm == OTF2_PARADIGM_MEASUREMENT_SYSTEM) {
+        d.regions[self] = {text, RegionKind::state, static_cast<std::uint32_t>(*state)};
+        d.from_paraver = true;
+        return OTF2_CALLBACK_SUCCESS;
+    }
     d.regions[self] = {text, region_kind(text, role, paradigm)};
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -351,10 +391,16 @@ OTF2_CallbackCode on_comm(void* data, OTF2_CommRef self, OTF2_StringRef, OTF2_Gr
 }
 
 OTF2_CallbackCode on_metric_member(void* data, OTF2_MetricMemberRef self, OTF2_StringRef name,
-                                   OTF2_StringRef, OTF2_MetricType, OTF2_MetricMode mode, OTF2_Type,
-                                   OTF2_Base, std::int64_t, OTF2_StringRef) {
+                                   OTF2_StringRef description, OTF2_MetricType,
+                                   OTF2_MetricMode mode, OTF2_Type, OTF2_Base, std::int64_t,
+                                   OTF2_StringRef) {
     auto& d = static_cast<Content*>(data)->defs;
     const auto text = d.string(name);
+    const auto type = marked_number(d.string(description), k_otf2_event_mark);
+    if (type && *type <= std::numeric_limits<std::uint32_t>::max()) {
+        d.paraver_events[self] = {text, static_cast<std::uint32_t>(*type),
+                                  (mode & OTF2_METRIC_VALUE_MASK) == OTF2_METRIC_VALUE_ACCUMULATED};
+    }
     if (text != "PAPI_TOT_INS" && text != "PAPI_TOT_CYC") return OTF2_CALLBACK_SUCCESS;
     const auto value = mode & OTF2_METRIC_VALUE_MASK;
     if (value != OTF2_METRIC_VALUE_ACCUMULATED && value != OTF2_METRIC_VALUE_RELATIVE)
@@ -444,10 +490,16 @@ void region_edge(EventContext& c, OTF2_TimeStamp time, OTF2_RegionRef region, bo
         auto name = std::string_view(it->second.name);
         if (name.starts_with("MPI_")) name.remove_prefix(4);
         const auto call = mpi_call_by_name(name);
-        if (!call) ++th.unknown_calls[it->second.name];
-        th.calls.push_back({.enter = t, .id = call ? call->id : std::uint16_t{0}});
+        const auto id = marked_number(it->second.name, "MPI call "); // an id popsim writes so
+        if (!call && !(id && *id <= std::numeric_limits<std::uint16_t>::max()))
+            ++th.unknown_calls[it->second.name];
+        th.calls.push_back(
+            {.enter = t, .id = call ? call->id : static_cast<std::uint16_t>(id.value_or(0))});
         break;
     }
+    case RegionKind::state:
+        nest(th.states, th.state_depth, entered, t, it->second.state);
+        break;
     case RegionKind::other:
         break;
     }
@@ -548,6 +600,17 @@ OTF2_CallbackCode on_metric(OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t
     const auto members = d.metrics.find(metric);
     if (members == d.metrics.end()) return OTF2_CALLBACK_SUCCESS;
     auto& th = *c.thread;
+    if (d.from_paraver) { // each value as the Paraver event it was written from
+        for (std::size_t k = 0; k < std::min<std::size_t>(count, members->second.size()); ++k) {
+            const auto member = d.paraver_events.find(members->second[k]);
+            if (member == d.paraver_events.end() || types[k] != OTF2_TYPE_UINT64) continue;
+            std::uint64_t value = values[k].unsigned_int;
+            if (member->second.accumulated)
+                value -= std::exchange(th.accumulated[member->first], values[k].unsigned_int);
+            th.events.emplace_back(c.content->ns(time), member->second.type, value);
+        }
+        return OTF2_CALLBACK_SUCCESS;
+    }
     CounterRead read = th.counters.empty() ? CounterRead{0, 0, 0} : th.counters.back();
     read.time = c.content->ns(time);
     bool any = false;
@@ -700,6 +763,7 @@ void read_events(OTF2_Reader* reader, Content& content) {
         if (thread->mpi_depth > 0) thread->calls.back().leave = thread->last;
         if (thread->parallel_depth > 0) thread->parallel.back().end = thread->last;
         if (thread->synchronise_depth > 0) thread->synchronising.back().end = thread->last;
+        if (thread->state_depth > 0) thread->states.back().end = thread->last;
         if (it == chosen.end()) { // counted alone
             thread->calls.clear();
             thread->sends.clear();
@@ -770,9 +834,7 @@ using ReaderHandle = std::unique_ptr<OTF2_Reader, decltype(&OTF2_Reader_Close)>;
 /// Opens the archive at `content.path` for reading in this thread and reads its definitions;
 /// the library's messages go into `content.fail`'s errors, not to stderr.
 ReaderHandle open_archive(Content& content) {
-    static const bool quiet = (OTF2_Error_RegisterCallback(keep_library_error, nullptr), true);
-    (void)quiet;
-    t_library_error.clear();
+    begin_otf2_operation();
     ReaderHandle reader(OTF2_Reader_Open(content.path.c_str()), &OTF2_Reader_Close);
     if (!reader) content.fail("not an OTF2 archive the OTF2 library can open");
     content.check(OTF2_Reader_SetSerialCollectiveCallbacks(reader.get()), "opening it");
@@ -802,27 +864,51 @@ Otf2Archive::Otf2Archive(const std::string& anchor) : content_(std::make_unique<
         read_events(reader.get(), c);
     }
     for (const auto& t : c.threads) c.header.end_time = std::max(c.header.end_time, t.last);
+    if (c.defs.from_paraver) // the Paraver trace's end, which its records may stop before
+        c.header.end_time = std::max(c.header.end_time, c.ns(c.defs.offset + c.defs.length));
     c.header.communicators =
         communicators(c.defs, static_cast<std::uint32_t>(c.header.applications[0].tasks.size()));
     c.header.declared_communicators = static_cast<std::uint32_t>(c.header.communicators.size());
 }
 
-TraceLabels otf2_labels(const std::string& anchor) {
-    Content c;
-    c.path = anchor;
-    open_archive(c); // the definitions are all it needs
+namespace {
+
+/// The names an archive's definitions give what popsim reads as Paraver events and states.
+TraceLabels labels_of(const Definitions& d) {
     TraceLabels labels;
+    if (d.from_paraver) { // the Paraver trace's own names, as popsim wrote them
+        for (const auto& [ref, region] : d.regions)
+            if (region.kind == RegionKind::state)
+                labels.states.emplace_back(region.state, region.name);
+        for (const auto& [ref, member] : d.paraver_events)
+            labels.event_types.emplace_back(member.type, member.name);
+        labels.event_values = d.value_labels;
+        return labels;
+    }
     labels.event_types = {{extrae::k_omp_parallel, "Parallel (OMP)"},
                           {extrae::k_omp_barrier, "OpenMP synchronisation"},
                           {extrae::k_omp_outlined_function, "OpenMP parallel region"},
                           {extrae::k_user_function, "User function"}};
-    for (const auto& [ref, region] : c.defs.regions) {
+    for (const auto& [ref, region] : d.regions) {
         if (region.kind == RegionKind::parallel)
             labels.event_values.push_back({extrae::k_omp_outlined_function, ref + 1, region.name});
         if (region.kind == RegionKind::user)
             labels.event_values.push_back({extrae::k_user_function, ref + 1, region.name});
     }
     return labels;
+}
+
+} // namespace
+
+TraceLabels otf2_labels(const std::string& anchor) {
+    Content c;
+    c.path = anchor;
+    open_archive(c); // the definitions are all it needs
+    return labels_of(c.defs);
+}
+
+TraceLabels Otf2Archive::labels() const {
+    return labels_of(content_->defs);
 }
 
 Otf2Archive::~Otf2Archive() = default;
@@ -940,25 +1026,36 @@ std::vector<Item> thread_items(const Content& content, const ThreadRecords& t,
         out.push_back(std::move(read));
     };
     const OutsideStates outside_states(t, owner.thread > 1);
-    const auto outside = [&](Time begin, Time end) { outside_states.emit(begin, end, state); };
+    // An archive popsim wrote has the Paraver trace's states and events as they were.
+    const bool as_written = content.defs.from_paraver;
+    const auto outside = [&](Time begin, Time end) {
+        if (!as_written) outside_states.emit(begin, end, state);
+    };
     const auto event = [&](Time time, std::uint32_t type, std::uint64_t value) {
         out.push_back({.kind = Item::Kind::event, .time = time, .pairs = {{type, value}}});
     };
-    for (const auto& [time, switched_on] : t.measurement)
-        event(time, extrae::k_tracing_on_off, switched_on ? 1 : 0);
-    for (const auto& span : t.parallel) { // Extrae's: the region on the master, the function
-        if (owner.thread == 1) {          // on every thread of the team
-            event(span.begin, extrae::k_omp_parallel, 1);
-            event(span.end, extrae::k_omp_parallel, 0);
+    for (const auto& s : t.states) {
+        out.push_back({.kind = Item::Kind::state,
+                       .time = s.begin,
+                       .state = {owner, s.begin, s.end, static_cast<std::uint32_t>(s.region)}});
+    }
+    if (!as_written) { // derived from the regions
+        for (const auto& [time, switched_on] : t.measurement)
+            event(time, extrae::k_tracing_on_off, switched_on ? 1 : 0);
+        for (const auto& span : t.parallel) { // Extrae's: the region on the master, the function
+            if (owner.thread == 1) {          // on every thread of the team
+                event(span.begin, extrae::k_omp_parallel, 1);
+                event(span.end, extrae::k_omp_parallel, 0);
+            }
+            event(span.begin, extrae::k_omp_outlined_function, span.region);
+            event(span.end, extrae::k_omp_outlined_function, 0);
         }
-        event(span.begin, extrae::k_omp_outlined_function, span.region);
-        event(span.end, extrae::k_omp_outlined_function, 0);
+        for (const auto& span : t.synchronising) {
+            event(span.begin, extrae::k_omp_barrier, 1);
+            event(span.end, extrae::k_omp_barrier, 0);
+        }
+        for (const auto& [time, value] : t.user) event(time, extrae::k_user_function, value);
     }
-    for (const auto& span : t.synchronising) {
-        event(span.begin, extrae::k_omp_barrier, 1);
-        event(span.end, extrae::k_omp_barrier, 0);
-    }
-    for (const auto& [time, value] : t.user) event(time, extrae::k_user_function, value);
     Time at = t.first;
     for (const auto& call : t.calls) {
         const auto info = mpi_call_by_id(call.id);
@@ -979,12 +1076,13 @@ std::vector<Item> thread_items(const Content& content, const ThreadRecords& t,
                      static_cast<std::uint32_t>(content.header.applications[0].tasks.size()))});
         }
         out.push_back({.kind = Item::Kind::event, .time = call.enter, .pairs = std::move(entry)});
-        state(call.enter, call.leave, info->state);
+        if (!as_written) state(call.enter, call.leave, info->state);
         out.push_back(
             {.kind = Item::Kind::event, .time = call.leave, .pairs = {{info->event_type, 0}}});
         at = call.leave;
     }
     outside(at, t.last);
+    for (const auto& [time, type, value] : t.events) event(time, type, value);
     std::stable_sort(out.begin(), out.end(),
                      [](const Item& a, const Item& b) { return a.time < b.time; });
     return out;
@@ -1007,7 +1105,12 @@ std::vector<CommRecord> messages(const Content& content, std::uint64_t& unmatche
     std::vector<CommRecord> out;
     for (std::size_t th = 0; th < content.threads.size(); ++th) {
         const auto& t = content.threads[th];
-        for (const auto& r : t.receives) {
+        // MPI matches receives in the order they were posted, whatever order they complete in.
+        auto receives = t.receives;
+        std::stable_sort(
+            receives.begin(), receives.end(),
+            [](const ReceiveHalf& a, const ReceiveHalf& b) { return a.post < b.post; });
+        for (const auto& r : receives) {
             auto& queue = sends[{world_rank(d, r.comm, r.peer, t.rank), t.rank, r.comm, r.tag}];
             if (queue.empty()) {
                 ++unmatched;
@@ -1078,7 +1181,9 @@ void Otf2Archive::feed(RecordSink& sink, WarningLog& warnings) const {
     }
     std::uint64_t other_threads = 0; // besides the first, in no OpenMP parallel region
     for (std::size_t th = 0; th < c.threads.size(); ++th)
-        other_threads += c.owners[th].thread > 1 && c.threads[th].parallel.empty() ? 1 : 0;
+        other_threads +=
+            c.owners[th].thread > 1 && c.threads[th].parallel.empty() && !c.defs.from_paraver ? 1
+                                                                                              : 0;
     if (other_threads > 0) {
         warnings.add_many("otf2-threads-as-computation",
                           "threads besides the processes' first are in no OpenMP parallel region "

@@ -55,6 +55,8 @@ class Otf2Archive {
     /// Gives `sink` every record in time order, as a merged Paraver trace has them; says in
     /// `warnings` what was left out.
     void feed(RecordSink& sink, WarningLog& warnings) const;
+    /// The names its definitions give (otf2_labels).
+    TraceLabels labels() const;
     /// Each location's records per kind, by location reference.
     std::vector<Otf2LocationRecords> record_counts() const;
 

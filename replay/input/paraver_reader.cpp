@@ -486,9 +486,11 @@ Trace read_trace(const std::string& path, const ReadOptions& options, const Obse
             trace.collectives_before_cut.push_back(before);
     }
     builder.finish(trace.counts.lines);
-    if (options.read_labels && !archive) // an archive's names are its regions'
-        trace.labels =
-            read_paraver_labels(trace_base_name(path), trace.thread_count(), trace.warnings);
+    if (options.read_labels) { // an archive's names are in its definitions
+        trace.labels = archive ? archive->labels()
+                               : read_paraver_labels(trace_base_name(path), trace.thread_count(),
+                                                     trace.warnings);
+    }
     keep_one_application(trace, options.application);
     drop_duplicate_records(trace);
     trace.repairs = repair_communications(trace);

@@ -148,6 +148,21 @@ constexpr const char* k_pcf_head =
 
 } // namespace
 
+std::vector<std::pair<std::uint32_t, std::string>> extrae_state_names() {
+    std::vector<std::pair<std::uint32_t, std::string>> out;
+    std::string_view text = k_pcf_head;
+    text = text.substr(text.find("STATES\n") + 7);
+    text = text.substr(0, text.find("\n\n"));
+    while (!text.empty()) {
+        const auto line = text.substr(0, text.find('\n'));
+        text.remove_prefix(std::min(text.size(), line.size() + 1));
+        const auto gap = line.find(' ');
+        out.emplace_back(std::stoul(std::string(line.substr(0, gap))),
+                         std::string(line.substr(line.find_first_not_of(' ', gap))));
+    }
+    return out;
+}
+
 void write_standard_pcf(const std::string& pcf_path) {
     std::string text = k_pcf_head;
     for (const auto& [type, block] : standard_event_types()) text += block;

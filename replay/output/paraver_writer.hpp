@@ -1,6 +1,7 @@
 #pragma once
 // Writes Paraver files: the .prv header and records, and the .pcf/.row companions. Shared by the
 // synthetic trace writer and the simulated-timeline output, so both open in Paraver alike.
+#include "replay/focus/record_window.hpp"
 #include "replay/input/paraver_header.hpp"
 #include "replay/input/paraver_records.hpp"
 #include "replay/output/output_file.hpp"
@@ -13,7 +14,7 @@
 
 namespace popsim::replay {
 
-class ParaverWriter {
+class ParaverWriter final : public RecordSink {
   public:
     /// Opens `prv_path` (plain text, through an OutputFile) and writes the header; throws
     /// OutputError if it cannot.
@@ -24,8 +25,9 @@ class ParaverWriter {
     ParaverWriter& operator=(const ParaverWriter&) = delete;
 
     void state(const RecordOwner& who, Time begin, Time end, std::uint32_t state);
-    void event(const RecordOwner& who, Time time, std::span<const EventPair> pairs);
-    void comm(const CommRecord& r);
+    void state(const StateRecord& r) override { state(r.owner, r.begin, r.end, r.state); }
+    void event(const RecordOwner& who, Time time, std::span<const EventPair> pairs) override;
+    void comm(const CommRecord& r) override;
     /// Writes what is left and puts the file in place; throws OutputError on a write error. A
     /// writer destroyed without close() leaves no file behind.
     void close();
@@ -39,6 +41,8 @@ class ParaverWriter {
 /// The header line for `header` (date, end time in ns, resources, applications, communicators).
 std::string format_paraver_header(const ParaverHeader& header);
 
+/// Extrae's names of the Paraver states (0 Idle, 1 Running, ...), as the standard .pcf has them.
+std::vector<std::pair<std::uint32_t, std::string>> extrae_state_names();
 /// Writes the .pcf popsim uses for every trace it writes: Extrae's state table, the MPI call
 /// events with their names, counters and OpenMP types.
 void write_standard_pcf(const std::string& pcf_path);

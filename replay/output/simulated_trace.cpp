@@ -7,6 +7,7 @@
 #include "replay/input/paraver_reader.hpp"
 #include "replay/input/paraver_records.hpp"
 #include "replay/input/parse_error.hpp"
+#include "replay/output/otf2_writer.hpp"
 #include "replay/output/paraver_writer.hpp"
 #include "replay/program/mpi_calls.hpp"
 
@@ -276,10 +277,25 @@ void write_simulated_paraver(const Trace& original, const ReplayProgram& p, cons
     std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
     for (ReplayThread t = 0; t < p.thread_count(); ++t)
         if (!threads[t].empty()) heads.push({time_of(threads[t][0]), t});
-    // Marks the trace as simulated for popsim analyze (a series of traced runs leaves it out).
+    // An OTF2 archive, or a Paraver trace marked as simulated for popsim analyze (a series of
+    // traced runs leaves it out).
     std::vector<EventPair> pairs;
-    ParaverWriter writer(prv_path, header,
-                         fmt::format("{}{}\n", k_simulated_trace_mark, original.path));
+    const bool otf2 = is_otf2_anchor(prv_path);
+    std::optional<Otf2Writer> archive;
+    std::optional<ParaverWriter> paraver;
+    if (otf2) {
+        TraceLabels labels = original.labels;
+        labels.event_types.emplace_back(k_critical_path_event, "Critical path (popsim)");
+        for (const auto& [value, name] : {std::pair{0, "Off the critical path"},
+                                          {1, "Computing on the critical path"},
+                                          {2, "In MPI on the critical path"}})
+            labels.event_values.push_back({k_critical_path_event, std::uint64_t(value), name});
+        archive.emplace(prv_path, header, std::move(labels));
+    } else {
+        paraver.emplace(prv_path, header,
+                        fmt::format("{}{}\n", k_simulated_trace_mark, original.path));
+    }
+    RecordSink& writer = otf2 ? static_cast<RecordSink&>(*archive) : *paraver;
     while (!heads.empty()) {
         const ReplayThread thread = heads.top().second;
         heads.pop();
@@ -288,7 +304,7 @@ void write_simulated_paraver(const Trace& original, const ReplayProgram& p, cons
             [&](const auto& x) {
                 using X = std::decay_t<decltype(x)>;
                 if constexpr (std::is_same_v<X, StateOut>)
-                    writer.state(who, x.begin, x.end, x.state);
+                    writer.state(StateRecord{who, x.begin, x.end, x.state});
                 else if constexpr (std::is_same_v<X, EventOut>) {
                     // The pairs of one original record stay one record.
                     pairs.assign(1, EventPair{x.type, x.value});
@@ -308,7 +324,11 @@ void write_simulated_paraver(const Trace& original, const ReplayProgram& p, cons
         if (next[thread] < threads[thread].size())
             heads.push({time_of(threads[thread][next[thread]]), thread});
     }
-    writer.close();
+    if (otf2) {
+        archive->close();
+        return;
+    }
+    paraver->close();
     const std::string base = trace_base_name(prv_path);
     write_simulated_pcf(original, base + ".pcf");
     write_row(base + ".row", header);
