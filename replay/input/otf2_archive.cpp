@@ -15,6 +15,7 @@
 #include <optional>
 #include <otf2/otf2.h>
 #include <queue>
+#include <span>
 #include <tuple>
 
 namespace popsim::replay {
@@ -936,13 +937,52 @@ std::vector<Otf2LocationRecords> Otf2Archive::record_counts() const {
 namespace {
 
 /// A record of a thread or a message, for the merge by time.
-struct Item {
-    enum class Kind : std::uint8_t { state, event, message } kind;
-    Time time;
-    StateRecord state = {};
-    std::vector<EventPair> pairs = {};
-    std::size_t message = 0; // into the messages (a CommRecord would double every item)
+/// A thread's records (or the messages) in time order, 16 bytes each: an item names its state or
+/// its event's pairs, kept beside it (millions of records are held until the merge by time).
+class RecordStream {
+  public:
+    enum class Kind : std::uint8_t { state, event, message };
+    struct Item {
+        Time time;
+        std::uint64_t ref : 56; // a state's, the first pair's, a message's number
+        std::uint64_t count : 6;
+        std::uint64_t kind : 2;
+    };
+    struct State {
+        Time begin, end;
+        std::uint32_t value;
+    };
+
+    void state(Time begin, Time end, std::uint32_t value) {
+        items_.push_back({begin, states_.size(), 0, static_cast<std::uint64_t>(Kind::state)});
+        states_.push_back({begin, end, value});
+    }
+    void event(Time time, std::span<const EventPair> pairs) {
+        items_.push_back(
+            {time, pairs_.size(), pairs.size(), static_cast<std::uint64_t>(Kind::event)});
+        pairs_.insert(pairs_.end(), pairs.begin(), pairs.end());
+    }
+    void message(Time time, std::size_t number) {
+        items_.push_back({time, number, 0, static_cast<std::uint64_t>(Kind::message)});
+    }
+    /// In time order; records of one time in the order they were added.
+    void sort() {
+        std::stable_sort(items_.begin(), items_.end(),
+                         [](const Item& a, const Item& b) { return a.time < b.time; });
+    }
+
+    const std::vector<Item>& items() const { return items_; }
+    const State& state_of(const Item& i) const { return states_[i.ref]; }
+    std::span<const EventPair> pairs_of(const Item& i) const {
+        return {pairs_.data() + i.ref, static_cast<std::size_t>(i.count)};
+    }
+
+  private:
+    std::vector<Item> items_;
+    std::vector<State> states_;
+    std::vector<EventPair> pairs_;
 };
+static_assert(sizeof(RecordStream::Item) == 16);
 
 /// Whether `t` lies in one of `spans` (sorted, disjoint).
 bool within(const std::vector<Span>& spans, Time t) {
@@ -1000,9 +1040,9 @@ class OutsideStates {
 /// attributes) and its exit event; measurement on/off (40000012), OpenMP parallel regions
 /// (60000001 on the master, 60000018 on each thread, the region's reference + 1), OpenMP
 /// synchronisation (60000005) and user functions (60000019, the region's reference + 1).
-std::vector<Item> thread_items(const Content& content, const ThreadRecords& t,
-                               const RecordOwner& owner) {
-    std::vector<Item> out;
+RecordStream thread_items(const Content& content, const ThreadRecords& t,
+                          const RecordOwner& owner) {
+    RecordStream out;
     if (t.first > t.last) return out;
     // Counters: each Running span's work, read at its end as Extrae reads them.
     const auto counters_at = [&](Time at) { // the latest read at or before `at`
@@ -1013,17 +1053,16 @@ std::vector<Item> thread_items(const Content& content, const ThreadRecords& t,
     };
     const auto state = [&](Time begin, Time end, std::uint32_t value) {
         if (end <= begin) return;
-        out.push_back(
-            {.kind = Item::Kind::state, .time = begin, .state = {owner, begin, end, value}});
+        out.state(begin, end, value);
         if (value != extrae::k_state_running || t.counters.empty()) return;
         const auto from = counters_at(begin), to = counters_at(end);
-        Item read{.kind = Item::Kind::event, .time = end};
+        std::array<EventPair, 2> read;
+        std::size_t pairs = 0;
         if (t.has_instructions)
-            read.pairs.push_back(
-                {extrae::k_papi_total_instructions, to.instructions - from.instructions});
-        if (t.has_cycles)
-            read.pairs.push_back({extrae::k_papi_total_cycles, to.cycles - from.cycles});
-        out.push_back(std::move(read));
+            read[pairs++] = {extrae::k_papi_total_instructions,
+                             to.instructions - from.instructions};
+        if (t.has_cycles) read[pairs++] = {extrae::k_papi_total_cycles, to.cycles - from.cycles};
+        out.event(end, std::span(read.data(), pairs));
     };
     const OutsideStates outside_states(t, owner.thread > 1);
     // An archive popsim wrote has the Paraver trace's states and events as they were.
@@ -1032,13 +1071,10 @@ std::vector<Item> thread_items(const Content& content, const ThreadRecords& t,
         if (!as_written) outside_states.emit(begin, end, state);
     };
     const auto event = [&](Time time, std::uint32_t type, std::uint64_t value) {
-        out.push_back({.kind = Item::Kind::event, .time = time, .pairs = {{type, value}}});
+        const EventPair pair{type, value};
+        out.event(time, std::span(&pair, 1));
     };
-    for (const auto& s : t.states) {
-        out.push_back({.kind = Item::Kind::state,
-                       .time = s.begin,
-                       .state = {owner, s.begin, s.end, static_cast<std::uint32_t>(s.region)}});
-    }
+    for (const auto& s : t.states) out.state(s.begin, s.end, static_cast<std::uint32_t>(s.region));
     if (!as_written) { // derived from the regions
         for (const auto& [time, switched_on] : t.measurement)
             event(time, extrae::k_tracing_on_off, switched_on ? 1 : 0);
@@ -1075,16 +1111,14 @@ std::vector<Item> thread_items(const Content& content, const ThreadRecords& t,
                      content.defs, call.comm, t.rank,
                      static_cast<std::uint32_t>(content.header.applications[0].tasks.size()))});
         }
-        out.push_back({.kind = Item::Kind::event, .time = call.enter, .pairs = std::move(entry)});
+        out.event(call.enter, entry);
         if (!as_written) state(call.enter, call.leave, info->state);
-        out.push_back(
-            {.kind = Item::Kind::event, .time = call.leave, .pairs = {{info->event_type, 0}}});
+        event(call.leave, info->event_type, 0);
         at = call.leave;
     }
     outside(at, t.last);
     for (const auto& [time, type, value] : t.events) event(time, type, value);
-    std::stable_sort(out.begin(), out.end(),
-                     [](const Item& a, const Item& b) { return a.time < b.time; });
+    out.sort();
     return out;
 }
 
@@ -1142,48 +1176,53 @@ std::vector<CommRecord> messages(const Content& content, std::uint64_t& unmatche
 
 } // namespace
 
-void Otf2Archive::feed(RecordSink& sink, WarningLog& warnings) const {
-    const auto& c = *content_;
-    std::map<std::string, std::uint64_t> unknown_calls;
-    std::vector<std::vector<Item>> streams;
-    for (std::size_t th = 0; th < c.threads.size(); ++th) {
-        streams.push_back(thread_items(c, c.threads[th], c.owners[th]));
-        for (const auto& [name, count] : c.threads[th].unknown_calls) unknown_calls[name] += count;
-    }
+void Otf2Archive::feed(RecordSink& sink, WarningLog& warnings) {
+    auto& c = *content_;
     std::uint64_t unmatched = 0;
     const auto comms = messages(c, unmatched);
+    std::map<std::string, std::uint64_t> unknown_calls;
+    std::uint64_t other_threads = 0; // besides the first, in no OpenMP parallel region
+    std::vector<RecordStream> streams;
+    for (std::size_t th = 0; th < c.threads.size(); ++th) {
+        auto& t = c.threads[th];
+        streams.push_back(thread_items(c, t, c.owners[th]));
+        for (const auto& [name, count] : t.unknown_calls) unknown_calls[name] += count;
+        if (c.owners[th].thread > 1 && t.parallel.empty() && !c.defs.from_paraver) ++other_threads;
+        // Handed over: what the records were made from is freed at once (every thread's records
+        // are held until the merge). Its counts stay.
+        ThreadRecords counted;
+        counted.location = t.location;
+        counted.counts = t.counts;
+        t = std::move(counted);
+    }
     auto& message_stream = streams.emplace_back();
-    for (std::size_t m = 0; m < comms.size(); ++m)
-        message_stream.push_back(
-            {.kind = Item::Kind::message, .time = comms[m].logical_send, .message = m});
+    for (std::size_t m = 0; m < comms.size(); ++m) message_stream.message(comms[m].logical_send, m);
     // Merged by time, as Extrae's merger writes a trace (ties: the lower stream first).
     using Head = std::pair<Time, std::size_t>;
     std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
     std::vector<std::size_t> next(streams.size(), 0);
     for (std::size_t k = 0; k < streams.size(); ++k)
-        if (!streams[k].empty()) heads.push({streams[k][0].time, k});
+        if (!streams[k].items().empty()) heads.push({streams[k].items()[0].time, k});
     while (!heads.empty()) {
         const std::size_t k = heads.top().second;
         heads.pop();
-        const Item& item = streams[k][next[k]++];
-        switch (item.kind) {
-        case Item::Kind::state:
-            sink.state(item.state);
-            break;
-        case Item::Kind::event:
-            sink.event(c.owners[k], item.time, item.pairs);
-            break;
-        case Item::Kind::message:
-            sink.comm(comms[item.message]);
+        const auto& stream = streams[k];
+        const auto& item = stream.items()[next[k]++];
+        switch (static_cast<RecordStream::Kind>(item.kind)) {
+        case RecordStream::Kind::state: {
+            const auto& s = stream.state_of(item);
+            sink.state({c.owners[k], s.begin, s.end, s.value});
             break;
         }
-        if (next[k] < streams[k].size()) heads.push({streams[k][next[k]].time, k});
+        case RecordStream::Kind::event:
+            sink.event(c.owners[k], item.time, stream.pairs_of(item));
+            break;
+        case RecordStream::Kind::message:
+            sink.comm(comms[item.ref]);
+            break;
+        }
+        if (next[k] < stream.items().size()) heads.push({stream.items()[next[k]].time, k});
     }
-    std::uint64_t other_threads = 0; // besides the first, in no OpenMP parallel region
-    for (std::size_t th = 0; th < c.threads.size(); ++th)
-        other_threads +=
-            c.owners[th].thread > 1 && c.threads[th].parallel.empty() && !c.defs.from_paraver ? 1
-                                                                                              : 0;
     if (other_threads > 0) {
         warnings.add_many("otf2-threads-as-computation",
                           "threads besides the processes' first are in no OpenMP parallel region "

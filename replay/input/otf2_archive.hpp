@@ -53,8 +53,8 @@ class Otf2Archive {
     /// CPU threads, the end of the latest record, the MPI communicators.
     const ParaverHeader& header() const;
     /// Gives `sink` every record in time order, as a merged Paraver trace has them; says in
-    /// `warnings` what was left out.
-    void feed(RecordSink& sink, WarningLog& warnings) const;
+    /// `warnings` what was left out. Once: the records are handed over, not kept.
+    void feed(RecordSink& sink, WarningLog& warnings);
     /// The names its definitions give (otf2_labels).
     TraceLabels labels() const;
     /// Each location's records per kind, by location reference.

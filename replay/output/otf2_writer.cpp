@@ -19,6 +19,8 @@
 #include <popsim/version.hpp>
 #include <unistd.h>
 
+namespace fs = std::filesystem;
+
 namespace popsim::replay {
 
 namespace {
@@ -52,6 +54,11 @@ struct Half {
     std::uint64_t request;
 };
 
+/// Throws OutputError for a library call that failed writing `what`.
+using Check = std::function<void(OTF2_ErrorCode, const char* what)>;
+/// The reference of a string, defined at its first use.
+using StringRef = std::function<OTF2_StringRef(std::string)>;
+
 /// Region kinds by what they carry of the Paraver trace.
 enum class Layer : std::uint8_t { parallel, user, call, state }; // outermost first
 
@@ -70,8 +77,7 @@ class Definitions {
         if (added) metric_types_.push_back(type);
         return static_cast<OTF2_MetricRef>(it->second);
     }
-    void write(OTF2_GlobalDefWriter* w, const std::function<OTF2_StringRef(std::string)>& string,
-               const std::function<void(OTF2_ErrorCode, const char*)>& check) const;
+    void write(OTF2_GlobalDefWriter* w, const StringRef& string, const Check& check) const;
 
   private:
     std::string value_label(std::uint32_t type, std::uint64_t value, std::string_view kind) const {
@@ -139,9 +145,8 @@ OTF2_RegionRole call_role(const MpiCall& call) {
                                                            : OTF2_REGION_ROLE_FUNCTION;
 }
 
-void Definitions::write(OTF2_GlobalDefWriter* w,
-                        const std::function<OTF2_StringRef(std::string)>& string,
-                        const std::function<void(OTF2_ErrorCode, const char*)>& check) const {
+void Definitions::write(OTF2_GlobalDefWriter* w, const StringRef& string,
+                        const Check& check) const {
     for (std::size_t ref = 0; ref < region_keys_.size(); ++ref) {
         const auto [layer, value] = region_keys_[ref];
         std::string name, canonical, description;
@@ -320,15 +325,47 @@ void Otf2Writer::comm(const CommRecord& r) {
 
 namespace {
 
+/// The archive's MPI communicators: the header's `c:` lines numbered in order, MPI_COMM_WORLD the
+/// first of all tasks (one is added when the header has none).
+struct Communicators {
+    explicit Communicators(const ParaverHeader& header) {
+        const auto count = static_cast<std::uint32_t>(header.applications[0].tasks.size());
+        std::optional<OTF2_CommRef> all;
+        for (const auto& c : header.communicators) {
+            if (c.application != 1 || by_id.contains(c.id)) continue;
+            const auto ref = by_id[c.id] = static_cast<OTF2_CommRef>(tasks.size());
+            if (!all && c.tasks.size() == count) all = ref;
+            tasks.push_back(c.tasks);
+            ids.push_back(c.id);
+        }
+        if (!all) {
+            all = static_cast<OTF2_CommRef>(tasks.size());
+            auto& world_tasks = tasks.emplace_back(count);
+            for (std::uint32_t k = 0; k < count; ++k) world_tasks[k] = k + 1;
+            ids.push_back(k_default_communicator);
+        }
+        world = *all;
+    }
+    /// Of a Paraver communicator id; the world for calls without one.
+    OTF2_CommRef of(std::uint64_t id) const {
+        const auto it = by_id.find(id);
+        return it == by_id.end() ? world : it->second;
+    }
+
+    std::map<std::uint64_t, OTF2_CommRef> by_id;
+    std::vector<std::vector<std::uint32_t>> tasks; // 1-based, by reference
+    std::vector<std::uint64_t> ids;                // the Paraver id, by reference
+    OTF2_CommRef world = 0;
+};
+
 /// What one thread's location gets, in the order it is written.
 class LocationWriter {
   public:
     LocationWriter(OTF2_EvtWriter* writer, Definitions& defs, const std::vector<Call>& calls,
-                   const std::vector<std::vector<Half>>& halves,
-                   const std::map<std::uint64_t, OTF2_CommRef>& comms, OTF2_CommRef world,
-                   const std::function<void(OTF2_ErrorCode, const char*)>& check)
-        : w_(writer), defs_(defs), calls_(calls), halves_(halves), comms_(comms), world_(world),
-          check_(check) {}
+                   const std::vector<std::vector<Half>>& halves, const Communicators& comms,
+                   const Check& check)
+        : w_(writer), defs_(defs), calls_(calls), halves_(halves), comms_(comms),
+          world_(comms.world), check_(check) {}
 
     void write(const std::vector<HeldState>& states, const std::vector<HeldEvent>& events,
                Otf2WriteCounts& counts);
@@ -351,18 +388,14 @@ class LocationWriter {
     void enter(const Interval& i);
     void leave(const Interval& i, Otf2WriteCounts& counts);
     void point(const HeldEvent& e);
-    OTF2_CommRef comm_of(const Call& c) const {
-        const auto it = comms_.find(c.communicator);
-        return it == comms_.end() ? world_ : it->second;
-    }
 
     OTF2_EvtWriter* w_;
     Definitions& defs_;
     const std::vector<Call>& calls_;
     const std::vector<std::vector<Half>>& halves_;
-    const std::map<std::uint64_t, OTF2_CommRef>& comms_;
+    const Communicators& comms_;
     OTF2_CommRef world_;
-    const std::function<void(OTF2_ErrorCode, const char*)>& check_;
+    const Check& check_;
     std::map<std::uint32_t, std::uint64_t> accumulated_; // per counter type
     std::vector<OTF2_RegionRef> open_;
 };
@@ -411,7 +444,7 @@ void LocationWriter::leave(const Interval& i, Otf2WriteCounts& counts) {
             const auto call = mpi_call_by_id(c.id);
             check_(OTF2_EvtWriter_MpiCollectiveEnd(
                        w_, nullptr, c.end, collective_op(call ? call->name : std::string_view()),
-                       comm_of(c), c.root, c.sent, c.received),
+                       comms_.of(c.communicator), c.root, c.sent, c.received),
                    "a collective");
         }
     }
@@ -504,67 +537,46 @@ void LocationWriter::write(const std::vector<HeldState>& states,
 
 } // namespace
 
-Otf2WriteCounts Otf2Writer::close() {
-    Held& h = *held_;
-    const std::size_t threads = h.task_of.size();
-    const auto& tasks = header_.applications[0].tasks;
-    Otf2WriteCounts counts;
-    counts.locations = threads;
+namespace {
 
-    std::vector<std::vector<Call>> calls(threads);
-    for (std::size_t t = 0; t < threads; ++t) calls[t] = calls_of(h.events[t]);
-
-    // Communicators: the header's, numbered in order; MPI_COMM_WORLD is the first of all tasks.
-    std::map<std::uint64_t, OTF2_CommRef> comms;
-    std::vector<std::vector<std::uint32_t>> comm_tasks; // 1-based, by OTF2 reference
-    std::vector<std::uint64_t> comm_ids;
-    std::optional<OTF2_CommRef> world;
-    for (const auto& c : header_.communicators) {
-        if (c.application != 1 || comms.contains(c.id)) continue;
-        comms[c.id] = static_cast<OTF2_CommRef>(comm_tasks.size());
-        if (!world && c.tasks.size() == tasks.size()) world = comms[c.id];
-        comm_tasks.push_back(c.tasks);
-        comm_ids.push_back(c.id);
-    }
-    if (!world) {
-        world = static_cast<OTF2_CommRef>(comm_tasks.size());
-        std::vector<std::uint32_t> all(tasks.size());
-        for (std::uint32_t k = 0; k < all.size(); ++k) all[k] = k + 1;
-        comm_tasks.push_back(std::move(all));
-        comm_ids.push_back(k_default_communicator);
-    }
-
-    // Roots: the k-th rooted collective on a communicator is the same on each of its tasks; the
-    // root is the task whose call says so, named by its rank in the communicator.
-    {
-        std::map<std::pair<std::uint64_t, std::uint32_t>, std::vector<Call*>> sequence;
-        for (std::size_t t = 0; t < threads; ++t) {
-            for (auto& c : calls[t]) {
-                const auto call = mpi_call_by_id(c.id);
-                if (c.attributes && call && call->rooted)
-                    sequence[{c.communicator, h.task_of[t]}].push_back(&c);
-            }
-        }
-        std::map<std::pair<std::uint64_t, std::size_t>, std::uint32_t> root_task;
-        for (const auto& [key, list] : sequence)
-            for (std::size_t k = 0; k < list.size(); ++k)
-                if (list[k]->is_root) root_task[{key.first, k}] = key.second;
-        for (auto& [key, list] : sequence) {
-            const auto it = comms.find(key.first);
-            const auto& members = comm_tasks[it == comms.end() ? *world : it->second];
-            for (std::size_t k = 0; k < list.size(); ++k) {
-                const auto root = root_task.find({key.first, k});
-                if (root == root_task.end()) continue;
-                const auto rank = std::find(members.begin(), members.end(), root->second + 1);
-                if (rank != members.end())
-                    list[k]->root = static_cast<std::uint32_t>(rank - members.begin());
-            }
+/// Sets each rooted collective's root: the k-th rooted collective of a communicator is the same
+/// operation on each of its tasks, and its root is the task whose call says so, named by its rank
+/// in the communicator.
+void find_roots(std::vector<std::vector<Call>>& calls, const std::vector<std::uint32_t>& task_of,
+                const Communicators& comms) {
+    std::map<std::pair<std::uint64_t, std::uint32_t>, std::vector<Call*>> sequence;
+    for (std::size_t t = 0; t < calls.size(); ++t) {
+        for (auto& c : calls[t]) {
+            const auto call = mpi_call_by_id(c.id);
+            if (c.attributes && call && call->rooted)
+                sequence[{c.communicator, task_of[t]}].push_back(&c);
         }
     }
+    std::map<std::pair<std::uint64_t, std::size_t>, std::uint32_t> root_task;
+    for (const auto& [key, list] : sequence)
+        for (std::size_t k = 0; k < list.size(); ++k)
+            if (list[k]->is_root) root_task[{key.first, k}] = key.second;
+    for (auto& [key, list] : sequence) {
+        const auto& members = comms.tasks[comms.of(key.first)];
+        for (std::size_t k = 0; k < list.size(); ++k) {
+            const auto root = root_task.find({key.first, k});
+            if (root == root_task.end()) continue;
+            const auto rank = std::find(members.begin(), members.end(), root->second + 1);
+            if (rank != members.end())
+                list[k]->root = static_cast<std::uint32_t>(rank - members.begin());
+        }
+    }
+}
 
-    // Each message in the calls that send, post and complete it (call_roles.hpp's rule).
-    std::vector<std::vector<std::vector<Half>>> halves(threads);
-    for (std::size_t t = 0; t < threads; ++t) halves[t].resize(calls[t].size());
+/// Each thread's message halves by call.
+using CallHalves = std::vector<std::vector<std::vector<Half>>>;
+
+/// Places each message in the calls that send, post and complete it (call_roles.hpp's rule, as
+/// the replay places it); counts in `counts` those it cannot place.
+CallHalves place_messages(const Otf2Writer::Held& h, const std::vector<std::vector<Call>>& calls,
+                          Otf2WriteCounts& counts) {
+    CallHalves halves(calls.size());
+    for (std::size_t t = 0; t < calls.size(); ++t) halves[t].resize(calls[t].size());
     for (std::uint64_t m = 0; m < h.comms.size(); ++m) {
         const auto& r = h.comms[m];
         const auto from = h.thread(r.sender), to = h.thread(r.receiver);
@@ -589,164 +601,221 @@ Otf2WriteCounts Otf2Writer::close() {
         }
         ++counts.messages;
     }
+    return halves;
+}
 
-    // The archive goes under a temporary name beside the anchor, then into place.
-    namespace fs = std::filesystem;
-    const fs::path anchor(anchor_);
-    const fs::path folder = anchor.parent_path().empty() ? fs::path(".") : anchor.parent_path();
-    const std::string name = anchor.stem().string();
-    const std::string partial = fmt::format(".{}.partial-{}", name, ::getpid());
-    const auto parts = [&](const std::string& n) {
-        return std::array{folder / (n + ".otf2"), folder / (n + ".def"), folder / n};
-    };
-    // An earlier archive of the same name is replaced; files of that name that are not one are
-    // left alone.
-    std::error_code error;
-    const bool earlier = fs::exists(anchor, error);
-    for (const auto& p : parts(name)) {
-        if (!earlier && fs::exists(p, error))
-            throw OutputError(fmt::format("{}: {} is in the way: the archive's definitions and "
-                                          "folder go beside its anchor, under its name",
-                                          anchor_, p.string()));
+/// An archive's three parts (anchor, definitions, folder of locations), written under a temporary
+/// name beside the anchor and put in place by commit(); without it, removed.
+class ArchiveFiles {
+  public:
+    explicit ArchiveFiles(const std::string& anchor) : anchor_(anchor) {
+        const fs::path path(anchor);
+        folder_ = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+        name_ = path.stem().string();
+        partial_ = fmt::format(".{}.partial-{}", name_, ::getpid());
+        // An earlier archive of the name is replaced; files of its parts' names that are not one
+        // are left alone.
+        std::error_code error;
+        replaces_ = fs::exists(path, error);
+        for (const auto& p : parts(name_)) {
+            if (!replaces_ && fs::exists(p, error))
+                throw OutputError(fmt::format("{}: {} is in the way: the archive's definitions "
+                                              "and folder go beside its anchor, under its name",
+                                              anchor, p.string()));
+        }
     }
-    const auto remove_partial = [&] {
-        for (const auto& p : parts(partial)) fs::remove_all(p, error);
-    };
+    ~ArchiveFiles() {
+        if (committed_) return;
+        std::error_code error;
+        for (const auto& p : parts(partial_)) fs::remove_all(p, error);
+    }
+    ArchiveFiles(const ArchiveFiles&) = delete;
+    ArchiveFiles& operator=(const ArchiveFiles&) = delete;
+
+    /// Where the library writes: the folder and the temporary archive name.
+    const fs::path& folder() const { return folder_; }
+    const std::string& partial_name() const { return partial_; }
+
+    void commit() {
+        try {
+            const auto from = parts(partial_), to = parts(name_);
+            if (replaces_)
+                for (const auto& p : to) fs::remove_all(p);
+            for (std::size_t k = 0; k < from.size(); ++k) fs::rename(from[k], to[k]);
+            committed_ = true;
+        } catch (const fs::filesystem_error& e) {
+            throw OutputError(fmt::format("{}: cannot write: {}", anchor_, e.code().message()));
+        }
+    }
+
+  private:
+    std::array<fs::path, 3> parts(const std::string& name) const {
+        return {folder_ / (name + ".otf2"), folder_ / (name + ".def"), folder_ / name};
+    }
+
+    std::string anchor_;
+    fs::path folder_;
+    std::string name_, partial_;
+    bool replaces_ = false, committed_ = false;
+};
+
+/// The library's archive handle, closed on every path.
+struct OpenArchive {
+    OTF2_Archive* archive;
+    ~OpenArchive() {
+        if (archive) OTF2_Archive_Close(archive);
+    }
+};
+
+/// The machine, its nodes (the header's), a process per task, a CPU-thread location per thread
+/// (named by the .row); returns each task's first location, its MPI rank's.
+std::vector<std::uint64_t> write_locations(OTF2_GlobalDefWriter* g, const ParaverHeader& header,
+                                           const std::vector<std::uint32_t>& task_of,
+                                           const std::vector<std::string>& thread_names,
+                                           const std::vector<std::uint64_t>& events,
+                                           const StringRef& string, const Check& check) {
+    const auto& tasks = header.applications[0].tasks;
+    check(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, string("machine"), string("machine"),
+                                                   OTF2_UNDEFINED_SYSTEM_TREE_NODE),
+          "the system tree");
+    std::map<std::uint32_t, OTF2_SystemTreeNodeRef> nodes;
+    for (const auto& task : tasks) {
+        const auto [it, added] =
+            nodes.try_emplace(task.node, static_cast<OTF2_SystemTreeNodeRef>(nodes.size() + 1));
+        if (added)
+            check(OTF2_GlobalDefWriter_WriteSystemTreeNode(
+                      g, it->second, string(fmt::format("node {}", task.node)), string("node"), 0),
+                  "the system tree");
+    }
+    for (std::uint32_t task = 0; task < tasks.size(); ++task)
+        check(OTF2_GlobalDefWriter_WriteLocationGroup(
+                  g, task, string(fmt::format("MPI Rank {}", task)),
+                  OTF2_LOCATION_GROUP_TYPE_PROCESS, nodes.at(tasks[task].node),
+                  OTF2_UNDEFINED_LOCATION_GROUP),
+              "a process");
+    std::vector<std::uint64_t> rank_locations;
+    for (std::size_t t = 0; t < task_of.size(); ++t) {
+        if (t == 0 || task_of[t - 1] != task_of[t]) rank_locations.push_back(t);
+        const std::string name =
+            t < thread_names.size()
+                ? thread_names[t]
+                : fmt::format("THREAD 1.{}.{}", task_of[t] + 1, t - rank_locations.back() + 1);
+        check(OTF2_GlobalDefWriter_WriteLocation(g, t, string(name), OTF2_LOCATION_TYPE_CPU_THREAD,
+                                                 events[t], task_of[t]),
+              "a location");
+    }
+    return rank_locations;
+}
+
+/// MPI's COMM_LOCATIONS group (the ranks' locations) and a COMM_GROUP group and communicator per
+/// communicator.
+void write_communicators(OTF2_GlobalDefWriter* g, const Communicators& comms,
+                         const std::vector<std::uint64_t>& rank_locations, const StringRef& string,
+                         const Check& check) {
+    check(OTF2_GlobalDefWriter_WriteGroup(
+              g, 0, string("MPI_COMM_WORLD locations"), OTF2_GROUP_TYPE_COMM_LOCATIONS,
+              OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+              static_cast<std::uint32_t>(rank_locations.size()), rank_locations.data()),
+          "the MPI ranks");
+    for (std::size_t c = 0; c < comms.tasks.size(); ++c) {
+        std::vector<std::uint64_t> ranks;
+        for (const auto task : comms.tasks[c]) ranks.push_back(task - 1);
+        const std::string name = c == comms.world
+                                     ? std::string("MPI_COMM_WORLD")
+                                     : fmt::format("MPI communicator {}", comms.ids[c]);
+        check(OTF2_GlobalDefWriter_WriteGroup(
+                  g, static_cast<OTF2_GroupRef>(c + 1), string(name), OTF2_GROUP_TYPE_COMM_GROUP,
+                  OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, static_cast<std::uint32_t>(ranks.size()),
+                  ranks.data()),
+              "a communicator");
+        check(OTF2_GlobalDefWriter_WriteComm(g, static_cast<OTF2_CommRef>(c), string(name),
+                                             static_cast<OTF2_GroupRef>(c + 1), OTF2_UNDEFINED_COMM,
+                                             OTF2_COMM_FLAG_NONE),
+              "a communicator");
+    }
+}
+
+} // namespace
+
+Otf2WriteCounts Otf2Writer::close() {
+    Held& h = *held_;
+    const std::size_t threads = h.task_of.size();
+    Otf2WriteCounts counts;
+    counts.locations = threads;
+    std::vector<std::vector<Call>> calls(threads);
+    for (std::size_t t = 0; t < threads; ++t) calls[t] = calls_of(h.events[t]);
+    const Communicators comms(header_);
+    find_roots(calls, h.task_of, comms);
+    const auto halves = place_messages(h, calls, counts);
+
+    ArchiveFiles files(anchor_);
     begin_otf2_operation();
-    const std::function<void(OTF2_ErrorCode, const char*)> check = [&](OTF2_ErrorCode code,
-                                                                       const char* what) {
+    const Check check = [&](OTF2_ErrorCode code, const char* what) {
         if (code == OTF2_SUCCESS) return;
         throw OutputError(fmt::format("{}: cannot write {}: {}", anchor_, what,
                                       otf2_library_message().empty()
                                           ? std::string(OTF2_Error_GetDescription(code))
                                           : otf2_library_message()));
     };
-    struct ArchiveCloser {
-        OTF2_Archive* archive;
-        ~ArchiveCloser() {
-            if (archive) OTF2_Archive_Close(archive);
-        }
-    };
-    try {
-        ArchiveCloser archive{OTF2_Archive_Open(folder.c_str(), partial.c_str(),
-                                                OTF2_FILEMODE_WRITE, 1u << 22, 1u << 22,
-                                                OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE)};
-        if (!archive.archive) check(OTF2_ERROR_FILE_CAN_NOT_OPEN, "the archive");
-        static OTF2_FlushCallbacks flush{
-            [](void*, OTF2_FileType, OTF2_LocationRef, void*, bool) -> OTF2_FlushType {
-                return OTF2_FLUSH;
-            },
-            [](void*, OTF2_FileType, OTF2_LocationRef) -> OTF2_TimeStamp { return 0; }};
-        check(OTF2_Archive_SetFlushCallbacks(archive.archive, &flush, nullptr), "the archive");
-        check(OTF2_Archive_SetSerialCollectiveCallbacks(archive.archive), "the archive");
-        check(OTF2_Archive_SetCreator(archive.archive, fmt::format("popsim {}", k_version).c_str()),
-              "the archive");
-        check(OTF2_Archive_OpenEvtFiles(archive.archive), "the event files");
-        Definitions defs(labels_);
-        std::vector<std::uint64_t> events_per_location(threads);
-        for (std::size_t t = 0; t < threads; ++t) {
-            OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive.archive, t);
-            if (!w) check(OTF2_ERROR_FILE_CAN_NOT_OPEN, "an event file");
-            LocationWriter(w, defs, calls[t], halves[t], comms, *world, check)
-                .write(h.states[t], h.events[t], counts);
-            check(OTF2_EvtWriter_GetNumberOfEvents(w, &events_per_location[t]), "an event file");
-            counts.events += events_per_location[t];
-            check(OTF2_Archive_CloseEvtWriter(archive.archive, w), "an event file");
-            std::vector<HeldState>().swap(h.states[t]); // written: freed at once
-            std::vector<HeldEvent>().swap(h.events[t]);
-        }
-        check(OTF2_Archive_CloseEvtFiles(archive.archive), "the event files");
-        check(OTF2_Archive_OpenDefFiles(archive.archive), "the definition files");
-        for (std::size_t t = 0; t < threads; ++t) {
-            OTF2_DefWriter* d = OTF2_Archive_GetDefWriter(archive.archive, t);
-            if (!d) check(OTF2_ERROR_FILE_CAN_NOT_OPEN, "a definition file");
-            check(OTF2_Archive_CloseDefWriter(archive.archive, d), "a definition file");
-        }
-        check(OTF2_Archive_CloseDefFiles(archive.archive), "the definition files");
+    OpenArchive open{OTF2_Archive_Open(files.folder().c_str(), files.partial_name().c_str(),
+                                       OTF2_FILEMODE_WRITE, 1u << 22, 1u << 22,
+                                       OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE)};
+    OTF2_Archive* archive = open.archive;
+    if (!archive) check(OTF2_ERROR_FILE_CAN_NOT_OPEN, "the archive");
+    static OTF2_FlushCallbacks flush{
+        [](void*, OTF2_FileType, OTF2_LocationRef, void*, bool) -> OTF2_FlushType {
+            return OTF2_FLUSH;
+        },
+        [](void*, OTF2_FileType, OTF2_LocationRef) -> OTF2_TimeStamp { return 0; }};
+    check(OTF2_Archive_SetFlushCallbacks(archive, &flush, nullptr), "the archive");
+    check(OTF2_Archive_SetSerialCollectiveCallbacks(archive), "the archive");
+    check(OTF2_Archive_SetCreator(archive, fmt::format("popsim {}", k_version).c_str()),
+          "the archive");
 
-        OTF2_GlobalDefWriter* g = OTF2_Archive_GetGlobalDefWriter(archive.archive);
-        if (!g) check(OTF2_ERROR_FILE_CAN_NOT_OPEN, "the global definitions");
-        std::map<std::string, OTF2_StringRef> strings;
-        const std::function<OTF2_StringRef(std::string)> string = [&](std::string text) {
-            const auto [it, added] =
-                strings.try_emplace(text, static_cast<OTF2_StringRef>(strings.size()));
-            if (added)
-                check(OTF2_GlobalDefWriter_WriteString(g, it->second, text.c_str()), "a string");
-            return it->second;
-        };
-        check(OTF2_GlobalDefWriter_WriteClockProperties(g, 1'000'000'000u, 0, header_.end_time,
-                                                        OTF2_UNDEFINED_TIMESTAMP),
-              "the clock");
-        // The system tree: the machine, its nodes (the header's), the processes on them.
-        check(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, string("machine"), string("machine"),
-                                                       OTF2_UNDEFINED_SYSTEM_TREE_NODE),
-              "the system tree");
-        std::map<std::uint32_t, OTF2_SystemTreeNodeRef> nodes;
-        for (const auto& task : tasks) {
-            const auto [it, added] =
-                nodes.try_emplace(task.node, static_cast<OTF2_SystemTreeNodeRef>(nodes.size() + 1));
-            if (added)
-                check(OTF2_GlobalDefWriter_WriteSystemTreeNode(
-                          g, it->second, string(fmt::format("node {}", task.node)), string("node"),
-                          0),
-                      "the system tree");
-        }
-        for (std::uint32_t task = 0; task < tasks.size(); ++task)
-            check(OTF2_GlobalDefWriter_WriteLocationGroup(
-                      g, task, string(fmt::format("MPI Rank {}", task)),
-                      OTF2_LOCATION_GROUP_TYPE_PROCESS, nodes.at(tasks[task].node),
-                      OTF2_UNDEFINED_LOCATION_GROUP),
-                  "a process");
-        std::vector<std::uint64_t> rank_locations;
-        for (std::size_t t = 0; t < threads; ++t) {
-            const bool first = t == 0 || h.task_of[t - 1] != h.task_of[t];
-            if (first) rank_locations.push_back(t);
-            const std::string location_name = t < labels_.thread_names.size()
-                                                  ? labels_.thread_names[t]
-                                                  : fmt::format("THREAD 1.{}.{}", h.task_of[t] + 1,
-                                                                t - rank_locations.back() + 1);
-            check(OTF2_GlobalDefWriter_WriteLocation(g, t, string(location_name),
-                                                     OTF2_LOCATION_TYPE_CPU_THREAD,
-                                                     events_per_location[t], h.task_of[t]),
-                  "a location");
-        }
-        defs.write(g, string, check);
-        check(OTF2_GlobalDefWriter_WriteGroup(
-                  g, 0, string("MPI_COMM_WORLD locations"), OTF2_GROUP_TYPE_COMM_LOCATIONS,
-                  OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                  static_cast<std::uint32_t>(rank_locations.size()), rank_locations.data()),
-              "the MPI ranks");
-        for (std::size_t c = 0; c < comm_tasks.size(); ++c) {
-            std::vector<std::uint64_t> ranks;
-            for (const auto task : comm_tasks[c]) ranks.push_back(task - 1);
-            const std::string comm_name = c == *world
-                                              ? std::string("MPI_COMM_WORLD")
-                                              : fmt::format("MPI communicator {}", comm_ids[c]);
-            check(OTF2_GlobalDefWriter_WriteGroup(
-                      g, static_cast<OTF2_GroupRef>(c + 1), string(comm_name),
-                      OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                      static_cast<std::uint32_t>(ranks.size()), ranks.data()),
-                  "a communicator");
-            check(OTF2_GlobalDefWriter_WriteComm(g, static_cast<OTF2_CommRef>(c), string(comm_name),
-                                                 static_cast<OTF2_GroupRef>(c + 1),
-                                                 OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE),
-                  "a communicator");
-        }
-        check(OTF2_Archive_CloseGlobalDefWriter(archive.archive, g), "the global definitions");
-        const auto code = OTF2_Archive_Close(archive.archive);
-        archive.archive = nullptr;
-        check(code, "the archive");
-        const auto from = parts(partial), to = parts(name);
-        if (earlier)
-            for (const auto& p : to) fs::remove_all(p);
-        for (std::size_t k = 0; k < from.size(); ++k) fs::rename(from[k], to[k]);
-    } catch (const fs::filesystem_error& e) {
-        remove_partial();
-        throw OutputError(fmt::format("{}: cannot write: {}", anchor_, e.code().message()));
-    } catch (...) {
-        remove_partial();
-        throw;
+    // The events, location by location; then, knowing their counts, the definitions.
+    check(OTF2_Archive_OpenEvtFiles(archive), "the event files");
+    Definitions defs(labels_);
+    std::vector<std::uint64_t> events(threads);
+    for (std::size_t t = 0; t < threads; ++t) {
+        OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive, t);
+        if (!w) check(OTF2_ERROR_FILE_CAN_NOT_OPEN, "an event file");
+        LocationWriter(w, defs, calls[t], halves[t], comms, check)
+            .write(h.states[t], h.events[t], counts);
+        check(OTF2_EvtWriter_GetNumberOfEvents(w, &events[t]), "an event file");
+        counts.events += events[t];
+        check(OTF2_Archive_CloseEvtWriter(archive, w), "an event file");
+        std::vector<HeldState>().swap(h.states[t]); // written: freed at once
+        std::vector<HeldEvent>().swap(h.events[t]);
     }
+    check(OTF2_Archive_CloseEvtFiles(archive), "the event files");
+    check(OTF2_Archive_OpenDefFiles(archive), "the definition files");
+    for (std::size_t t = 0; t < threads; ++t) { // each location's (empty) local definitions
+        OTF2_DefWriter* d = OTF2_Archive_GetDefWriter(archive, t);
+        if (!d) check(OTF2_ERROR_FILE_CAN_NOT_OPEN, "a definition file");
+        check(OTF2_Archive_CloseDefWriter(archive, d), "a definition file");
+    }
+    check(OTF2_Archive_CloseDefFiles(archive), "the definition files");
+
+    OTF2_GlobalDefWriter* g = OTF2_Archive_GetGlobalDefWriter(archive);
+    if (!g) check(OTF2_ERROR_FILE_CAN_NOT_OPEN, "the global definitions");
+    std::map<std::string, OTF2_StringRef> strings;
+    const StringRef string = [&](std::string text) {
+        const auto [it, added] =
+            strings.try_emplace(text, static_cast<OTF2_StringRef>(strings.size()));
+        if (added) check(OTF2_GlobalDefWriter_WriteString(g, it->second, text.c_str()), "a string");
+        return it->second;
+    };
+    check(OTF2_GlobalDefWriter_WriteClockProperties(g, 1'000'000'000u, 0, header_.end_time,
+                                                    OTF2_UNDEFINED_TIMESTAMP),
+          "the clock"); // ns since the trace's start
+    const auto ranks =
+        write_locations(g, header_, h.task_of, labels_.thread_names, events, string, check);
+    defs.write(g, string, check);
+    write_communicators(g, comms, ranks, string, check);
+    check(OTF2_Archive_CloseGlobalDefWriter(archive, g), "the global definitions");
+    open.archive = nullptr;
+    check(OTF2_Archive_Close(archive), "the archive");
+    files.commit();
     held_ = std::make_unique<Held>(header_);
     return counts;
 }
