@@ -12,6 +12,8 @@
 #include <fmt/format.h>
 #include <limits>
 #include <map>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_arena.h>
 #include <optional>
 #include <otf2/otf2.h>
 #include <queue>
@@ -272,6 +274,7 @@ struct ThreadRecords {
     std::vector<std::tuple<Time, std::uint32_t, std::uint64_t>> events;
     std::map<OTF2_MetricMemberRef, std::uint64_t> accumulated; // each counter's last value
     int mpi_depth = 0, parallel_depth = 0, synchronise_depth = 0, state_depth = 0;
+    bool replayed = true; // else a location left out, whose records are only counted
     Time first = std::numeric_limits<Time>::max(), last = 0;
     std::array<std::uint64_t, k_record_kinds> counts{}; // records of each kind
 };
@@ -713,9 +716,13 @@ std::vector<std::vector<OTF2_LocationRef>> choose_threads(Content& content) {
     return tasks;
 }
 
-/// Reads the events of every location: the chosen threads', and the others' to count them.
-void read_events(OTF2_Reader* reader, Content& content) {
-    for (const auto& [ref, location] : content.defs.locations)
+/// A location and the records its events fill.
+using LocationRecords = std::pair<OTF2_LocationRef, ThreadRecords*>;
+
+/// Reads the events of `locations` through `reader`, which reads no other.
+void read_locations(OTF2_Reader* reader, const Content& content,
+                    std::span<const LocationRecords> locations) {
+    for (const auto& [ref, thread] : locations)
         content.check(OTF2_Reader_SelectLocation(reader, ref), "selecting a location");
     const bool local_definitions = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
     content.check(OTF2_Reader_OpenEvtFiles(reader), "opening its event files");
@@ -736,10 +743,9 @@ void read_events(OTF2_Reader* reader, Content& content) {
     OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(callbacks, on_collective_end);
     OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback(callbacks, on_measurement);
     OTF2_EvtReaderCallbacks_SetMetricCallback(callbacks, on_metric);
-    std::map<OTF2_LocationRef, ThreadRecords*> chosen;
-    for (auto& thread : content.threads) chosen[thread.location] = &thread;
-    for (const auto& [ref, location] : content.defs.locations) {
-        const auto where = fmt::format("location {} ({})", ref, location.name);
+    for (const auto& [ref, thread] : locations) {
+        const auto where =
+            fmt::format("location {} ({})", ref, content.defs.locations.at(ref).name);
         if (local_definitions) { // the mappings from local to global references, if any
             if (OTF2_DefReader* local = OTF2_Reader_GetDefReader(reader, ref)) {
                 std::uint64_t read = 0;
@@ -749,9 +755,6 @@ void read_events(OTF2_Reader* reader, Content& content) {
         }
         OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(reader, ref);
         if (events == nullptr) content.fail(fmt::format("{}: its events cannot be read", where));
-        const auto it = chosen.find(ref);
-        ThreadRecords* thread = it != chosen.end() ? it->second : &content.others.emplace_back();
-        thread->location = ref;
         EventContext context{&content, thread};
         OTF2_Reader_RegisterEvtCallbacks(reader, events, callbacks, &context);
         std::uint64_t read = 0;
@@ -765,7 +768,7 @@ void read_events(OTF2_Reader* reader, Content& content) {
         if (thread->parallel_depth > 0) thread->parallel.back().end = thread->last;
         if (thread->synchronise_depth > 0) thread->synchronising.back().end = thread->last;
         if (thread->state_depth > 0) thread->states.back().end = thread->last;
-        if (it == chosen.end()) { // counted alone
+        if (!thread->replayed) { // counted alone
             thread->calls.clear();
             thread->sends.clear();
             thread->receives.clear();
@@ -773,6 +776,35 @@ void read_events(OTF2_Reader* reader, Content& content) {
     }
     if (local_definitions) OTF2_Reader_CloseDefFiles(reader);
     OTF2_Reader_CloseEvtFiles(reader);
+}
+
+using ReaderHandle = std::unique_ptr<OTF2_Reader, decltype(&OTF2_Reader_Close)>;
+ReaderHandle open_archive(Content& content);
+
+/// Reads the events of every location: the chosen threads', and the others' to count them. In
+/// parallel: the locations are shared out among readers of their own (the library's readers are
+/// independent of each other), each filling its locations' records.
+void read_events(Content& content) {
+    std::map<OTF2_LocationRef, ThreadRecords*> chosen;
+    for (auto& thread : content.threads) chosen[thread.location] = &thread;
+    std::vector<LocationRecords> all;
+    for (const auto& [ref, location] : content.defs.locations) {
+        const auto it = chosen.find(ref);
+        ThreadRecords* thread = it != chosen.end() ? it->second : &content.others.emplace_back();
+        thread->location = ref;
+        thread->replayed = it != chosen.end();
+        all.emplace_back(ref, thread);
+    }
+    const std::size_t shares = std::min<std::size_t>(
+        all.size(), static_cast<std::size_t>(oneapi::tbb::this_task_arena::max_concurrency()));
+    oneapi::tbb::parallel_for(std::size_t{0}, shares, [&](std::size_t k) {
+        Content own; // this reader's definitions: the library reads them before any event
+        own.path = content.path;
+        const auto reader = open_archive(own);
+        const auto share = std::span(all).subspan(
+            k * all.size() / shares, (k + 1) * all.size() / shares - k * all.size() / shares);
+        read_locations(reader.get(), content, share);
+    });
 }
 
 /// The group of `comm`, or nullptr when the definitions lack either.
@@ -830,8 +862,6 @@ std::vector<Communicator> communicators(const Definitions& d, std::uint32_t task
     return out;
 }
 
-using ReaderHandle = std::unique_ptr<OTF2_Reader, decltype(&OTF2_Reader_Close)>;
-
 /// Opens the archive at `content.path` for reading in this thread and reads its definitions;
 /// the library's messages go into `content.fail`'s errors, not to stderr.
 ReaderHandle open_archive(Content& content) {
@@ -862,8 +892,8 @@ Otf2Archive::Otf2Archive(const std::string& anchor) : content_(std::make_unique<
             }
         }
         if (c.threads.empty()) c.fail("it has no CPU thread of a process");
-        read_events(reader.get(), c);
     }
+    read_events(c);
     for (const auto& t : c.threads) c.header.end_time = std::max(c.header.end_time, t.last);
     if (c.defs.from_paraver) // the Paraver trace's end, which its records may stop before
         c.header.end_time = std::max(c.header.end_time, c.ns(c.defs.offset + c.defs.length));
@@ -1182,20 +1212,23 @@ void Otf2Archive::feed(RecordSink& sink, WarningLog& warnings) {
     const auto comms = messages(c, unmatched);
     std::map<std::string, std::uint64_t> unknown_calls;
     std::uint64_t other_threads = 0; // besides the first, in no OpenMP parallel region
-    std::vector<RecordStream> streams;
     for (std::size_t th = 0; th < c.threads.size(); ++th) {
-        auto& t = c.threads[th];
-        streams.push_back(thread_items(c, t, c.owners[th]));
+        const auto& t = c.threads[th];
         for (const auto& [name, count] : t.unknown_calls) unknown_calls[name] += count;
         if (c.owners[th].thread > 1 && t.parallel.empty() && !c.defs.from_paraver) ++other_threads;
-        // Handed over: what the records were made from is freed at once (every thread's records
-        // are held until the merge). Its counts stay.
+    }
+    // Each thread's records, in parallel; what they were made from is freed at once (every
+    // thread's records are held until the merge), its counts stay.
+    std::vector<RecordStream> streams(c.threads.size() + 1);
+    oneapi::tbb::parallel_for(std::size_t{0}, c.threads.size(), [&](std::size_t th) {
+        auto& t = c.threads[th];
+        streams[th] = thread_items(c, t, c.owners[th]);
         ThreadRecords counted;
         counted.location = t.location;
         counted.counts = t.counts;
         t = std::move(counted);
-    }
-    auto& message_stream = streams.emplace_back();
+    });
+    auto& message_stream = streams.back();
     for (std::size_t m = 0; m < comms.size(); ++m) message_stream.message(comms[m].logical_send, m);
     // Merged by time, as Extrae's merger writes a trace (ties: the lower stream first).
     using Head = std::pair<Time, std::size_t>;
