@@ -44,7 +44,7 @@ else
     anchor=${2:-$(dirname "$0")/../../shared/data/otf2/casita-2_jacobi_blame_cpu_015/traces.otf2}
 fi
 records=$("$popsim" events "$anchor" | awk '/^per location/ { exit } NR > 1 && NF == 2 { n += $2 } END { print n }')
-echo "$anchor: $records records ($(du -sh "$(dirname "$anchor")" | cut -f1) folder)"
+echo "$anchor: $records records ($(du -shc "${anchor%.otf2}" "${anchor%.otf2}.def" | tail -1 | cut -f1) of event and definition files)"
 timed "popsim events" "$records" "$popsim" events "$anchor"
 timed "popsim analyze" "$records" "$popsim" analyze --quiet "$anchor"
 timed "otf2-print > /dev/null" "$records" otf2-print "$anchor"

@@ -274,7 +274,8 @@ struct ThreadRecords {
     std::vector<std::tuple<Time, std::uint32_t, std::uint64_t>> events;
     std::map<OTF2_MetricMemberRef, std::uint64_t> accumulated; // each counter's last value
     int mpi_depth = 0, parallel_depth = 0, synchronise_depth = 0, state_depth = 0;
-    bool replayed = true; // else a location left out, whose records are only counted
+    bool replayed = true;                // else a location left out, whose records are only counted
+    std::uint64_t undefined_regions = 0; // entries and exits of regions the definitions lack
     Time first = std::numeric_limits<Time>::max(), last = 0;
     std::array<std::uint64_t, k_record_kinds> counts{}; // records of each kind
 };
@@ -471,7 +472,10 @@ void nest(std::vector<Span>& spans, int& depth, bool entered, Time t, std::uint6
 void region_edge(EventContext& c, OTF2_TimeStamp time, OTF2_RegionRef region, bool entered) {
     saw(c, time, entered ? k_Enter : k_Leave);
     const auto it = c.content->defs.regions.find(region);
-    if (it == c.content->defs.regions.end()) return;
+    if (it == c.content->defs.regions.end()) {
+        ++c.thread->undefined_regions;
+        return;
+    }
     const Time t = c.content->ns(time);
     const std::uint64_t value = entered ? std::uint64_t{region} + 1 : 0; // Extrae's values
     auto& th = *c.thread;
@@ -1212,8 +1216,10 @@ void Otf2Archive::feed(RecordSink& sink, WarningLog& warnings) {
     const auto comms = messages(c, unmatched);
     std::map<std::string, std::uint64_t> unknown_calls;
     std::uint64_t other_threads = 0; // besides the first, in no OpenMP parallel region
+    std::uint64_t undefined = 0;
     for (std::size_t th = 0; th < c.threads.size(); ++th) {
         const auto& t = c.threads[th];
+        undefined += t.undefined_regions;
         for (const auto& [name, count] : t.unknown_calls) unknown_calls[name] += count;
         if (c.owners[th].thread > 1 && t.parallel.empty() && !c.defs.from_paraver) ++other_threads;
     }
@@ -1273,6 +1279,12 @@ void Otf2Archive::feed(RecordSink& sink, WarningLog& warnings) {
         warnings.add_many("otf2-unknown-mpi-calls",
                           "MPI calls popsim does not know are counted as computation", count,
                           {name});
+    }
+    if (undefined > 0) {
+        warnings.add_many("otf2-undefined-regions",
+                          "region entries and exits name a region the definitions lack, and are "
+                          "left out",
+                          undefined, {});
     }
     if (unmatched > 0) {
         warnings.add_many("otf2-unmatched-messages",

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <otf2/otf2.h>
 #include <regex>
 #include <sstream>
 
@@ -142,6 +143,72 @@ TEST_CASE("otf2: a missing event file is the archive's error") {
     const auto r = test::run_popsim("analyze " + (dir / "run" / "traces.otf2").string());
     CHECK(r.status == 2);
     CHECK(r.output.find("traces.otf2: location 2") != std::string::npos);
+}
+
+namespace {
+
+/// Writes, through the OTF2 library, a one-rank archive whose events name what its definitions
+/// lack: MPI_Send [100, 200) ns sends 8 bytes to rank 0 that nothing receives, and region 7
+/// (undefined) is entered at 300 and left at 400.
+std::string faulty_archive(const std::filesystem::path& dir) {
+    OTF2_Archive* a = OTF2_Archive_Open(dir.c_str(), "faulty", OTF2_FILEMODE_WRITE, 1 << 20,
+                                        1 << 20, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    REQUIRE(a != nullptr);
+    static OTF2_FlushCallbacks flush{
+        [](void*, OTF2_FileType, OTF2_LocationRef, void*, bool) -> OTF2_FlushType {
+            return OTF2_FLUSH;
+        },
+        [](void*, OTF2_FileType, OTF2_LocationRef) -> OTF2_TimeStamp { return 0; }};
+    OTF2_Archive_SetFlushCallbacks(a, &flush, nullptr);
+    OTF2_Archive_SetSerialCollectiveCallbacks(a);
+    OTF2_Archive_OpenEvtFiles(a);
+    OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(a, 0);
+    OTF2_EvtWriter_Enter(w, nullptr, 100, 0);
+    OTF2_EvtWriter_MpiSend(w, nullptr, 100, 0, 0, 1, 8);
+    OTF2_EvtWriter_Leave(w, nullptr, 200, 0);
+    OTF2_EvtWriter_Enter(w, nullptr, 300, 7);
+    OTF2_EvtWriter_Leave(w, nullptr, 400, 7);
+    std::uint64_t events = 0;
+    OTF2_EvtWriter_GetNumberOfEvents(w, &events);
+    OTF2_Archive_CloseEvtWriter(a, w);
+    OTF2_Archive_CloseEvtFiles(a);
+    OTF2_Archive_OpenDefFiles(a);
+    OTF2_Archive_CloseDefWriter(a, OTF2_Archive_GetDefWriter(a, 0));
+    OTF2_Archive_CloseDefFiles(a);
+    OTF2_GlobalDefWriter* g = OTF2_Archive_GetGlobalDefWriter(a);
+    OTF2_GlobalDefWriter_WriteClockProperties(g, 1'000'000'000, 0, 400, OTF2_UNDEFINED_TIMESTAMP);
+    const char* strings[] = {"", "MPI_Send", "machine", "MPI Rank 0", "Master thread", "world"};
+    for (OTF2_StringRef k = 0; k < 6; ++k) OTF2_GlobalDefWriter_WriteString(g, k, strings[k]);
+    OTF2_GlobalDefWriter_WriteRegion(g, 0, 1, 1, 0, OTF2_REGION_ROLE_POINT2POINT, OTF2_PARADIGM_MPI,
+                                     OTF2_REGION_FLAG_NONE, 0, 0, 0);
+    OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 2, 2, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+    OTF2_GlobalDefWriter_WriteLocationGroup(g, 0, 3, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                                            OTF2_UNDEFINED_LOCATION_GROUP);
+    OTF2_GlobalDefWriter_WriteLocation(g, 0, 4, OTF2_LOCATION_TYPE_CPU_THREAD, events, 0);
+    const std::uint64_t members[] = {0};
+    OTF2_GlobalDefWriter_WriteGroup(g, 0, 5, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                    OTF2_GROUP_FLAG_NONE, 1, members);
+    OTF2_GlobalDefWriter_WriteGroup(g, 1, 5, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                    OTF2_GROUP_FLAG_NONE, 1, members);
+    OTF2_GlobalDefWriter_WriteComm(g, 0, 5, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+    OTF2_Archive_CloseGlobalDefWriter(a, g);
+    REQUIRE(OTF2_Archive_Close(a) == OTF2_SUCCESS);
+    return (dir / "faulty.otf2").string();
+}
+
+} // namespace
+
+TEST_CASE("otf2: undefined regions and unmatched messages are left out, each with a warning") {
+    const auto anchor = faulty_archive(test::scratch_dir("otf2_faulty"));
+    const auto r = test::run_popsim("analyze " + anchor + " --no-color");
+    REQUIRE(r.status == 0);
+    CHECK(r.output.find(": 2 region entries and exits name a region the definitions lack, and "
+                        "are left out") != std::string::npos);
+    CHECK(r.output.find(": message halves (sends or receives) found no partner and are left out") !=
+          std::string::npos);
+    // By hand: of the run's 400 ns (from the clock's start), the rank is in MPI_Send for 100 and
+    // computes in the last 200 (the undefined region counts as computation): CommE 200/400.
+    CHECK(test::table_row(r.output, "Communication efficiency") == test::Cells{"50.00%"});
 }
 
 TEST_CASE("otf2: the commands around an archive: events, a window, cut refused") {
