@@ -1,10 +1,29 @@
 #include "replay/trace.hpp"
 
+#include "replay/extrae_events.hpp"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <stdexcept>
 
 namespace popsim::replay {
+
+void CollectiveAttributes::set(std::uint32_t type, std::uint64_t value) {
+    switch (type) {
+    case extrae::k_collective_send_size:
+        send_bytes = value;
+        break;
+    case extrae::k_collective_recv_size:
+        recv_bytes = value;
+        break;
+    case extrae::k_collective_root:
+        is_root = value != 0;
+        break;
+    default:
+        communicator = value;
+        break;
+    }
+}
 
 const EventSeries* ThreadTimeline::series(std::uint32_t type) const {
     for (const auto& s : tracked_events)

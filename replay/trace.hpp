@@ -39,6 +39,9 @@ struct CollectiveAttributes {
     std::uint64_t recv_bytes = 0;
     std::uint64_t communicator = 0;
     bool is_root = false;
+
+    /// Sets the attribute an event of type 50100001-50100004 gives.
+    void set(std::uint32_t type, std::uint64_t value);
 };
 
 /// One event type's values on one thread, in time order.

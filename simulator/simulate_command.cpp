@@ -7,6 +7,7 @@
 #include "replay/input/paraver_reader.hpp"
 #include "replay/input/paraver_record_stream.hpp"
 #include "replay/output/otf2_writer.hpp"
+#include "replay/output/paraver_writer.hpp"
 #include "replay/output/simulated_trace.hpp"
 #include "replay/program/dependency_graph.hpp"
 #include "simulator/commands.hpp"
@@ -216,6 +217,25 @@ void convert_to_otf2(const std::string& path, const std::string& anchor) {
                                  counts.unnested_regions);
 }
 
+/// Writes the OTF2 archive `anchor` as the Paraver trace `prv` (with its .pcf and .row): the
+/// records popsim reads it as, named by its definitions.
+void convert_to_paraver(const std::string& anchor, const std::string& prv) {
+    if (!replay::is_otf2_anchor(anchor))
+        throw replay::TraceError(anchor, 0,
+                                 "is a Paraver trace already (popsim cut writes a window of it)");
+    replay::Otf2Archive archive(anchor);
+    replay::WarningLog warnings;
+    replay::ParaverWriter writer(prv, archive.header(),
+                                 fmt::format("# converted by popsim from {}\n", anchor));
+    archive.feed(writer, warnings);
+    print_warnings(anchor, warnings);
+    writer.close();
+    const std::string base = replay::trace_base_name(prv);
+    replay::write_pcf_with_labels(base + ".pcf", archive.labels());
+    replay::write_row(base + ".row", archive.header());
+    std::cerr << fmt::format("popsim: wrote {} and its .pcf/.row\n", prv);
+}
+
 } // namespace
 
 void add_convert_command(CLI::App& app) {
@@ -223,14 +243,20 @@ void add_convert_command(CLI::App& app) {
     auto output = std::make_shared<std::string>();
     auto* cmd = app.add_subcommand(
         "convert", "Write a Paraver trace as a Dimemas trace (.dim, as prv2dim does) or as an OTF2 "
-                   "archive (.otf2, for Vampir, Scalasca and other OTF2 tools)");
+                   "archive (.otf2, for Vampir, Scalasca and other OTF2 tools); an OTF2 archive "
+                   "as a Paraver trace (.prv)");
     add_trace_argument(cmd, *trace);
     cmd->add_option("output", *output,
-                    "Dimemas trace (.dim) or OTF2 archive anchor (.otf2; its .def and folder of "
-                    "the same name are written beside it)")
+                    "Dimemas trace (.dim), OTF2 archive anchor (.otf2; its .def and folder of "
+                    "the same name are written beside it) or Paraver trace (.prv, with .pcf/.row)")
         ->required();
     cmd->callback([trace, output] {
-        check_output_paths({*trace}, {{"output", *output}});
+        const bool paraver = output->ends_with(".prv");
+        check_output_paths({*trace}, {{"output", *output, paraver}});
+        if (paraver) {
+            convert_to_paraver(*trace, *output);
+            return;
+        }
         if (replay::is_otf2_anchor(*output)) {
             convert_to_otf2(*trace, *output);
             return;

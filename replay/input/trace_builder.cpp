@@ -271,21 +271,7 @@ void TraceBuilder::add_collective_attribute(ThreadIndex t, Time time, const Even
     }
     if (!s.latest_call.attributes)
         s.latest_call.attributes = CollectiveAttributes{.call = s.calls - 1};
-    auto& attrs = *s.latest_call.attributes;
-    switch (pair.type) {
-    case extrae::k_collective_send_size:
-        attrs.send_bytes = pair.value;
-        break;
-    case extrae::k_collective_recv_size:
-        attrs.recv_bytes = pair.value;
-        break;
-    case extrae::k_collective_root:
-        attrs.is_root = pair.value != 0;
-        break;
-    default:
-        attrs.communicator = pair.value;
-        break;
-    }
+    s.latest_call.attributes->set(pair.type, pair.value);
 }
 
 bool TraceBuilder::tracks(std::uint32_t type) const {

@@ -39,9 +39,7 @@ struct HeldEvent {
 struct Call {
     Time begin = 0, end = 0;
     std::uint16_t id = 0;
-    bool attributes = false; // its entry carried the collective's (50100001-50100004)
-    bool is_root = false;
-    std::uint64_t sent = 0, received = 0, communicator = k_default_communicator;
+    std::optional<CollectiveAttributes> attributes; // its entry's (50100001-50100004)
     std::uint32_t root = OTF2_COLLECTIVE_ROOT_NONE; // the root's rank in the communicator
 };
 
@@ -231,28 +229,17 @@ std::vector<Call> calls_of(const std::vector<HeldEvent>& events) {
             if (open) calls.back().end = e.time;
             open = e.value != 0;
             if (open)
-                calls.push_back(
-                    {.begin = e.time, .end = e.time, .id = static_cast<std::uint16_t>(e.value)});
+                calls.push_back({.begin = e.time,
+                                 .end = e.time,
+                                 .id = static_cast<std::uint16_t>(e.value),
+                                 .attributes = std::nullopt});
             continue;
         }
         if (!open || !extrae::is_collective_attribute(e.type) || calls.back().begin != e.time)
             continue;
-        auto& call = calls.back();
-        call.attributes = true;
-        switch (e.type) {
-        case extrae::k_collective_send_size:
-            call.sent = e.value;
-            break;
-        case extrae::k_collective_recv_size:
-            call.received = e.value;
-            break;
-        case extrae::k_collective_root:
-            call.is_root = e.value != 0;
-            break;
-        default:
-            call.communicator = e.value;
-            break;
-        }
+        auto& attributes = calls.back().attributes;
+        if (!attributes) attributes = CollectiveAttributes{.communicator = k_default_communicator};
+        attributes->set(e.type, e.value);
     }
     if (open && !events.empty()) calls.back().end = events.back().time;
     return calls;
@@ -444,7 +431,8 @@ void LocationWriter::leave(const Interval& i, Otf2WriteCounts& counts) {
             const auto call = mpi_call_by_id(c.id);
             check_(OTF2_EvtWriter_MpiCollectiveEnd(
                        w_, nullptr, c.end, collective_op(call ? call->name : std::string_view()),
-                       comms_.of(c.communicator), c.root, c.sent, c.received),
+                       comms_.of(c.attributes->communicator), c.root, c.attributes->send_bytes,
+                       c.attributes->recv_bytes),
                    "a collective");
         }
     }
@@ -549,13 +537,13 @@ void find_roots(std::vector<std::vector<Call>>& calls, const std::vector<std::ui
         for (auto& c : calls[t]) {
             const auto call = mpi_call_by_id(c.id);
             if (c.attributes && call && call->rooted)
-                sequence[{c.communicator, task_of[t]}].push_back(&c);
+                sequence[{c.attributes->communicator, task_of[t]}].push_back(&c);
         }
     }
     std::map<std::pair<std::uint64_t, std::size_t>, std::uint32_t> root_task;
     for (const auto& [key, list] : sequence)
         for (std::size_t k = 0; k < list.size(); ++k)
-            if (list[k]->is_root) root_task[{key.first, k}] = key.second;
+            if (list[k]->attributes->is_root) root_task[{key.first, k}] = key.second;
     for (auto& [key, list] : sequence) {
         const auto& members = comms.tasks[comms.of(key.first)];
         for (std::size_t k = 0; k < list.size(); ++k) {

@@ -179,6 +179,30 @@ void write_pcf_with_standard_types(const std::string& pcf_path, const std::strin
     write_whole_file(pcf_path, text);
 }
 
+void write_pcf_with_labels(const std::string& pcf_path, const TraceLabels& labels) {
+    std::string text = k_pcf_head; // Extrae's states, unless the labels name them
+    if (!labels.states.empty()) {
+        text.resize(text.find("STATES\n"));
+        text += "STATES\n";
+        for (const auto& [value, name] : labels.states)
+            text += fmt::format("{}    {}\n", value, name);
+        text += "\n";
+    }
+    std::vector<std::uint32_t> declared;
+    for (const auto& [type, name] : labels.event_types) {
+        text += fmt::format("EVENT_TYPE\n0    {}    {}\n", type, name);
+        bool values = false;
+        for (const auto& l : labels.event_values) {
+            if (l.type != type) continue;
+            if (!std::exchange(values, true)) text += "VALUES\n";
+            text += fmt::format("{}   {}\n", l.value, l.name);
+        }
+        text += "\n";
+        declared.push_back(type);
+    }
+    write_pcf_with_standard_types(pcf_path, text, declared);
+}
+
 void write_row(const std::string& row_path, const ParaverHeader& header) {
     std::ostringstream out;
     out << "LEVEL CPU SIZE " << header.total_cpus() << "\n";

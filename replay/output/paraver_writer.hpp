@@ -5,6 +5,7 @@
 #include "replay/input/paraver_header.hpp"
 #include "replay/input/paraver_records.hpp"
 #include "replay/output/output_file.hpp"
+#include "replay/trace.hpp"
 
 #include <cstdio>
 #include <memory>
@@ -50,6 +51,9 @@ void write_standard_pcf(const std::string& pcf_path);
 /// popsim's own types it does not declare: the original's names carried into a derived trace.
 void write_pcf_with_standard_types(const std::string& pcf_path, const std::string& original_text,
                                    const std::vector<std::uint32_t>& declared);
+/// Writes a .pcf holding `labels` (states, event types and their values' names; Extrae's states
+/// without any) and popsim's own types they lack.
+void write_pcf_with_labels(const std::string& pcf_path, const TraceLabels& labels);
 /// Writes a .row naming CPUs, nodes and threads for `header`'s first application.
 void write_row(const std::string& row_path, const ParaverHeader& header);
 

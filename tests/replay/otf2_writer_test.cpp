@@ -194,3 +194,29 @@ TEST_CASE("otf2 writer: what convert refuses, and what it leaves behind") {
         test::run_popsim("convert " + prv + " " + (dir / "no" / "x.otf2").string());
     CHECK(missing.status == 2);
 }
+
+TEST_CASE("otf2 writer: an archive converted to Paraver analyses as the archive does") {
+    const auto dir = test::scratch_dir("otf2_to_paraver");
+    const auto csv = [&](const std::string& trace, const std::string& name) {
+        const auto path = (dir / (name + ".csv")).string();
+        REQUIRE(test::run_popsim("analyze --quiet " + trace + " --csv " + path).status == 0);
+        return test::read_file(path);
+    };
+    // A Score-P archive (MPI+OpenMP, 2 ranks x 4 threads) and its Paraver conversion.
+    const auto scorep = test::shared_data("otf2/casita-2_jacobi_blame_cpu_015/traces.otf2");
+    const auto jacobi = (dir / "jacobi.prv").string();
+    REQUIRE(test::run_popsim("convert --quiet " + scorep + " " + jacobi).status == 0);
+    CHECK(std::filesystem::exists(dir / "jacobi.pcf"));
+    CHECK(std::filesystem::exists(dir / "jacobi.row"));
+    CHECK(csv(jacobi, "jacobi_prv") == csv(scorep, "jacobi_otf2"));
+    // Paraver -> OTF2 -> Paraver: the same report as the original.
+    const auto epoch = test::shared_data("epoch/epoch_2proc.prv.gz");
+    const auto anchor = (dir / "epoch.otf2").string(), back = (dir / "epoch.prv").string();
+    REQUIRE(test::run_popsim("convert --quiet " + epoch + " " + anchor).status == 0);
+    REQUIRE(test::run_popsim("convert --quiet " + anchor + " " + back).status == 0);
+    CHECK(csv(back, "epoch_back") == csv(epoch, "epoch_original"));
+    // A Paraver trace is one already.
+    const auto again = test::run_popsim("convert " + epoch + " " + (dir / "x.prv").string());
+    CHECK(again.status == 2);
+    CHECK(again.output.find("is a Paraver trace already") != std::string::npos);
+}
