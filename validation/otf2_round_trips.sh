@@ -5,14 +5,7 @@
 # past the header's end, a cutter's closing records, a missing .pcf or .row, other applications).
 # Prints one row per trace; exits 1 on any other difference or failure.
 #   validation/otf2_round_trips.sh [POPSIM [DATA]]
-set -uo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-popsim=${1:-$here/build/popsim}
-data=${2:-${POPSIM_DATA:-$here/../shared/data}}
-. "$here/validation/require_data.sh"
-require_data "$data"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/setup.sh" "$@"
 
 failures=0 checked=0
 for trace in "$data"/*/*.prv.gz "$data"/collected/*/*.prv.gz; do

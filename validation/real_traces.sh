@@ -6,14 +6,7 @@
 # COMPSs traces, the 2004-format qsort) must be refused with their known cause. PROFET's test
 # inputs, whose records stop at 9 % of the run their header declares, must be refused as truncated
 # and are then analysed with --allow-truncated.
-set -uo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-popsim=${1:-$here/build/popsim}
-data=${2:-${POPSIM_DATA:-$here/../shared/data}}
-. "$here/validation/require_data.sh"
-require_data "$data"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/setup.sh" "$@"
 
 # Traces popsim may refuse, and the cause it must give.
 declare -A refused=(

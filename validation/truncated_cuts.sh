@@ -4,17 +4,10 @@
 # refused with exit 2, and with --allow-truncated it is analysed only with a warning naming how
 # much of the run is missing. Prints one row per cut.
 #   validation/truncated_cuts.sh [POPSIM [DATA [CUTS [SEED]]]]
-set -uo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-popsim=${1:-$here/build/popsim}
-data=${2:-${POPSIM_DATA:-$here/../shared/data}}
-. "$here/validation/require_data.sh"
-require_data "$data"
+. "$(dirname "$0")/setup.sh" "$@"
 cuts=${3:-30}
 seed=${4:-2026}
 source_trace=$data/lammps-melt/lammps_melt_2.prv.gz
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 
 zcat "$source_trace" > "$work/whole.prv"
 size=$(stat -c %s "$work/whole.prv")

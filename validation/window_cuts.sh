@@ -4,14 +4,7 @@
 # original, and the cut must pass the strict reader (--strict) when the original does. One row per
 # trace.
 #   validation/window_cuts.sh [POPSIM [DATA]]
-set -uo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-popsim=${1:-$here/build/popsim}
-data=${2:-${POPSIM_DATA:-$here/../shared/data}}
-. "$here/validation/require_data.sh"
-require_data "$data"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/setup.sh" "$@"
 
 failures=0 compared=0
 for trace in $(find "$data" -name '*.prv.gz' | sort); do
