@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <optional>
+#include <sstream>
 #include <string_view>
 
 namespace popsim::replay {
@@ -36,8 +37,8 @@ bool is_pcf_keyword(std::string_view line) {
     return false;
 }
 
-void read_pcf(const std::string& path, TraceLabels& labels) {
-    std::ifstream in(path);
+/// Reads .pcf text from `in`; `path` names it in errors.
+void read_pcf(std::istream& in, const std::string& path, TraceLabels& labels) {
     std::string raw;
     std::string section;
     std::vector<std::uint32_t> block_types; // the EVENT_TYPE block the next VALUES name
@@ -109,7 +110,17 @@ void read_row(const std::string& path, std::uint32_t thread_count, TraceLabels& 
 
 TraceLabels read_pcf_labels(const std::string& base) {
     TraceLabels labels;
-    if (std::filesystem::exists(base + ".pcf")) read_pcf(base + ".pcf", labels);
+    const std::string pcf = base + ".pcf";
+    if (!std::filesystem::exists(pcf)) return labels;
+    std::ifstream in(pcf);
+    read_pcf(in, pcf, labels);
+    return labels;
+}
+
+TraceLabels parse_pcf_text(const std::string& text, const std::string& name) {
+    TraceLabels labels;
+    std::istringstream in(text);
+    read_pcf(in, name, labels);
     return labels;
 }
 
@@ -119,7 +130,8 @@ TraceLabels read_paraver_labels(const std::string& base, std::uint32_t thread_co
     const std::string pcf = base + ".pcf";
     const std::string row = base + ".row";
     if (std::filesystem::exists(pcf)) {
-        read_pcf(pcf, labels);
+        std::ifstream in(pcf);
+        read_pcf(in, pcf, labels);
     } else {
         warnings.add("missing-pcf",
                      "no .pcf beside the trace; states and events keep their numbers "

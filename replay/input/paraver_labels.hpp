@@ -15,5 +15,7 @@ TraceLabels read_paraver_labels(const std::string& base, std::uint32_t thread_co
 /// The names of `base.pcf` alone (states, event types and values), to look up names before the
 /// trace is read; empty when there is no .pcf. Throws TraceError on a malformed one.
 TraceLabels read_pcf_labels(const std::string& base);
+/// The names in .pcf text (popsim's standard .pcf); `name` names it in errors.
+TraceLabels parse_pcf_text(const std::string& text, const std::string& name);
 
 } // namespace popsim::replay

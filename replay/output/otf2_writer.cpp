@@ -86,8 +86,6 @@ class Definitions {
     std::string type_label(std::uint32_t type) const {
         for (const auto& [t, name] : labels_.event_types)
             if (t == type) return name;
-        if (type == extrae::k_papi_total_instructions) return "PAPI_TOT_INS";
-        if (type == extrae::k_papi_total_cycles) return "PAPI_TOT_CYC";
         return fmt::format("{}{}", k_otf2_event_mark, type);
     }
 
@@ -160,8 +158,7 @@ void Definitions::write(OTF2_GlobalDefWriter* w, const StringRef& string,
         }
         case Layer::state: {
             name = fmt::format("State {}", value);
-            for (const auto& [v, label] :
-                 labels_.states.empty() ? extrae_state_names() : labels_.states)
+            for (const auto& [v, label] : labels_.states)
                 if (v == value) name = label;
             canonical = fmt::format("{}{}", k_otf2_state_mark, value);
             description = "a state of the Paraver trace (popsim)";
@@ -285,7 +282,8 @@ struct Otf2Writer::Held {
 };
 
 Otf2Writer::Otf2Writer(std::string anchor, ParaverHeader header, TraceLabels labels)
-    : anchor_(std::move(anchor)), header_(std::move(header)), labels_(std::move(labels)) {
+    : anchor_(std::move(anchor)), header_(std::move(header)),
+      labels_(with_standard_labels(std::move(labels))) {
     if (header_.applications.size() != 1)
         throw std::invalid_argument(
             fmt::format("an OTF2 archive holds one application; the trace has {}",
@@ -351,8 +349,7 @@ class LocationWriter {
     LocationWriter(OTF2_EvtWriter* writer, Definitions& defs, const std::vector<Call>& calls,
                    const std::vector<std::vector<Half>>& halves, const Communicators& comms,
                    const Check& check)
-        : w_(writer), defs_(defs), calls_(calls), halves_(halves), comms_(comms),
-          world_(comms.world), check_(check) {}
+        : w_(writer), defs_(defs), calls_(calls), halves_(halves), comms_(comms), check_(check) {}
 
     void write(const std::vector<HeldState>& states, const std::vector<HeldEvent>& events,
                Otf2WriteCounts& counts);
@@ -381,7 +378,6 @@ class LocationWriter {
     const std::vector<Call>& calls_;
     const std::vector<std::vector<Half>>& halves_;
     const Communicators& comms_;
-    OTF2_CommRef world_;
     const Check& check_;
     std::map<std::uint32_t, std::uint64_t> accumulated_; // per counter type
     std::vector<OTF2_RegionRef> open_;
@@ -397,12 +393,13 @@ void LocationWriter::enter(const Interval& i) {
     for (const auto& h : halves_[i.call]) {
         switch (h.kind) {
         case Half::Kind::send:
-            check_(OTF2_EvtWriter_MpiSend(w_, nullptr, c.begin, h.peer, world_, h.tag, h.bytes),
-                   "an MpiSend");
+            check_(
+                OTF2_EvtWriter_MpiSend(w_, nullptr, c.begin, h.peer, comms_.world, h.tag, h.bytes),
+                "an MpiSend");
             break;
         case Half::Kind::isend:
-            check_(OTF2_EvtWriter_MpiIsend(w_, nullptr, c.begin, h.peer, world_, h.tag, h.bytes,
-                                           h.request),
+            check_(OTF2_EvtWriter_MpiIsend(w_, nullptr, c.begin, h.peer, comms_.world, h.tag,
+                                           h.bytes, h.request),
                    "an MpiIsend");
             break;
         case Half::Kind::irecv_request:
@@ -420,11 +417,12 @@ void LocationWriter::leave(const Interval& i, Otf2WriteCounts& counts) {
         const Call& c = calls_[i.call];
         for (const auto& h : halves_[i.call]) {
             if (h.kind == Half::Kind::recv)
-                check_(OTF2_EvtWriter_MpiRecv(w_, nullptr, c.end, h.peer, world_, h.tag, h.bytes),
+                check_(OTF2_EvtWriter_MpiRecv(w_, nullptr, c.end, h.peer, comms_.world, h.tag,
+                                              h.bytes),
                        "an MpiRecv");
             if (h.kind == Half::Kind::irecv)
-                check_(OTF2_EvtWriter_MpiIrecv(w_, nullptr, c.end, h.peer, world_, h.tag, h.bytes,
-                                               h.request),
+                check_(OTF2_EvtWriter_MpiIrecv(w_, nullptr, c.end, h.peer, comms_.world, h.tag,
+                                               h.bytes, h.request),
                        "an MpiIrecv");
         }
         if (c.attributes) {
@@ -522,10 +520,6 @@ void LocationWriter::write(const std::vector<HeldState>& states,
         }
     }
 }
-
-} // namespace
-
-namespace {
 
 /// Sets each rooted collective's root: the k-th rooted collective of a communicator is the same
 /// operation on each of its tasks, and its root is the task whose call says so, named by its rank

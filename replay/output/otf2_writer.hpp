@@ -41,9 +41,10 @@ struct Otf2WriteCounts {
 class Otf2Writer final : public RecordSink {
   public:
     /// `anchor`: the archive's anchor file, e.g. "out/run.otf2" (its run.def and folder run/ go
-    /// beside it; none of the three may exist). `header`: the threads, of one application (the
-    /// records' owners name it as application 1), and the communicators. `labels`: the .pcf's
-    /// names of states and event values.
+    /// beside it; an earlier archive of the name is replaced). `header`: the threads, of one
+    /// application (the records' owners name it as application 1), and the communicators. `labels`:
+    /// the .pcf's names of states and event values (completed by the standard .pcf's where it lacks
+    /// them).
     Otf2Writer(std::string anchor, ParaverHeader header, TraceLabels labels);
     ~Otf2Writer() override;
     Otf2Writer(const Otf2Writer&) = delete;

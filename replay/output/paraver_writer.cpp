@@ -1,6 +1,7 @@
 #include "replay/output/paraver_writer.hpp"
 
 #include "replay/extrae_events.hpp"
+#include "replay/input/paraver_labels.hpp"
 #include "replay/output/simulated_trace.hpp"
 #include "replay/program/mpi_calls.hpp"
 #include "replay/trace_error.hpp"
@@ -148,25 +149,33 @@ constexpr const char* k_pcf_head =
 
 } // namespace
 
-std::vector<std::pair<std::uint32_t, std::string>> extrae_state_names() {
-    std::vector<std::pair<std::uint32_t, std::string>> out;
-    std::string_view text = k_pcf_head;
-    text = text.substr(text.find("STATES\n") + 7);
-    text = text.substr(0, text.find("\n\n"));
-    while (!text.empty()) {
-        const auto line = text.substr(0, text.find('\n'));
-        text.remove_prefix(std::min(text.size(), line.size() + 1));
-        const auto gap = line.find(' ');
-        out.emplace_back(std::stoul(std::string(line.substr(0, gap))),
-                         std::string(line.substr(line.find_first_not_of(' ', gap))));
-    }
-    return out;
+namespace {
+
+std::string standard_pcf_text() {
+    std::string text = k_pcf_head;
+    for (const auto& [type, block] : standard_event_types()) text += block;
+    return text;
+}
+
+} // namespace
+
+TraceLabels with_standard_labels(TraceLabels labels) {
+    const TraceLabels standard = parse_pcf_text(standard_pcf_text(), "popsim's standard .pcf");
+    if (labels.states.empty()) labels.states = standard.states;
+    std::vector<std::uint32_t> declared;
+    for (const auto& [type, name] : labels.event_types) declared.push_back(type);
+    const auto lacks = [&](std::uint32_t type) {
+        return std::find(declared.begin(), declared.end(), type) == declared.end();
+    };
+    for (const auto& t : standard.event_types)
+        if (lacks(t.first)) labels.event_types.push_back(t);
+    for (const auto& v : standard.event_values)
+        if (lacks(v.type)) labels.event_values.push_back(v);
+    return labels;
 }
 
 void write_standard_pcf(const std::string& pcf_path) {
-    std::string text = k_pcf_head;
-    for (const auto& [type, block] : standard_event_types()) text += block;
-    write_whole_file(pcf_path, text);
+    write_whole_file(pcf_path, standard_pcf_text());
 }
 
 void write_pcf_with_standard_types(const std::string& pcf_path, const std::string& original_text,

@@ -42,8 +42,10 @@ class ParaverWriter final : public RecordSink {
 /// The header line for `header` (date, end time in ns, resources, applications, communicators).
 std::string format_paraver_header(const ParaverHeader& header);
 
-/// Extrae's names of the Paraver states (0 Idle, 1 Running, ...), as the standard .pcf has them.
-std::vector<std::pair<std::uint32_t, std::string>> extrae_state_names();
+/// `labels` completed by the standard .pcf's: Extrae's states when it names none, and popsim's
+/// event types (MPI calls, counters, OpenMP, the critical path) with their values where it lacks
+/// them.
+TraceLabels with_standard_labels(TraceLabels labels);
 /// Writes the .pcf popsim uses for every trace it writes: Extrae's state table, the MPI call
 /// events with their names, counters and OpenMP types.
 void write_standard_pcf(const std::string& pcf_path);

@@ -284,13 +284,7 @@ void write_simulated_paraver(const Trace& original, const ReplayProgram& p, cons
     std::optional<Otf2Writer> archive;
     std::optional<ParaverWriter> paraver;
     if (otf2) {
-        TraceLabels labels = original.labels;
-        labels.event_types.emplace_back(k_critical_path_event, "Critical path (popsim)");
-        for (const auto& [value, name] : {std::pair{0, "Off the critical path"},
-                                          {1, "Computing on the critical path"},
-                                          {2, "In MPI on the critical path"}})
-            labels.event_values.push_back({k_critical_path_event, std::uint64_t(value), name});
-        archive.emplace(prv_path, header, std::move(labels));
+        archive.emplace(prv_path, header, original.labels); // with popsim's types' names
     } else {
         paraver.emplace(prv_path, header,
                         fmt::format("{}{}\n", k_simulated_trace_mark, original.path));
