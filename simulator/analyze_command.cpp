@@ -4,8 +4,6 @@
 #include "replay/engine/engine.hpp"
 #include "replay/extrae_events.hpp"
 #include "replay/focus/trace_window.hpp"
-#include "replay/input/otf2_archive.hpp"
-#include "replay/input/paraver_labels.hpp"
 #include "replay/input/paraver_reader.hpp"
 #include "simulator/analysis.hpp"
 #include "simulator/breakdown_report.hpp"
@@ -351,8 +349,7 @@ nlohmann::json parts_json(const FocusParts& parts, const MetricTable& table) {
 /// sites and code regions; none when it has no readable .pcf (the reader has said so).
 replay::TraceLabels pcf_labels(const std::string& trace_path) {
     try {
-        if (replay::is_otf2_anchor(trace_path)) return replay::otf2_labels(trace_path);
-        return replay::read_pcf_labels(replay::trace_base_name(trace_path));
+        return replay::read_trace_labels(trace_path);
     } catch (const replay::TraceError&) {
         return {};
     }

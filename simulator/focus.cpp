@@ -1,12 +1,11 @@
 #include "simulator/focus.hpp"
 
-#include "replay/input/otf2_archive.hpp"
-
 #include "replay/extrae_events.hpp"
 #include "replay/focus/focus_windows.hpp"
 #include "replay/focus/trace_window.hpp"
 #include "replay/input/line_reader.hpp"
-#include "replay/input/paraver_labels.hpp"
+#include "replay/input/otf2_archive.hpp"
+#include "replay/input/paraver_reader.hpp"
 #include "replay/input/parse_error.hpp"
 #include "replay/trace_error.hpp"
 #include "simulator/units.hpp"
@@ -50,14 +49,15 @@ struct Resolution {
 };
 
 Resolution resolve(const std::string& path, const std::string& option, const std::string& spec) {
-    const std::string base = replay::trace_base_name(path);
-    const auto labels = replay::read_pcf_labels(base);
+    const auto labels = replay::read_trace_labels(path);
     try {
         return {replay::resolve_event_spec(spec, labels), {}, {}};
     } catch (const replay::BadEventSpec& e) {
         const std::string error = fmt::format("{}: {}", option, e.what());
+        // Named after the file that holds the names: the .pcf, or the archive itself.
+        const bool pcf = !labels.event_types.empty() && !replay::is_otf2_anchor(path);
         if (e.types().empty())
-            throw replay::TraceError(labels.event_types.empty() ? path : base + ".pcf", 0, error);
+            throw replay::TraceError(pcf ? replay::trace_base_name(path) + ".pcf" : path, 0, error);
         return {std::nullopt, e.types(), error};
     }
 }
@@ -82,7 +82,7 @@ replay::EventSelector settle(const replay::Trace& trace, const std::string& spec
                                                  : fmt::format("{}", fmt::join(present, ", "))));
     }
     return replay::resolve_event_spec(fmt::format("{}:{}", present[0], spec),
-                                      replay::read_pcf_labels(replay::trace_base_name(trace.path)));
+                                      replay::read_trace_labels(trace.path));
 }
 
 Time parse_edge(const std::string& path, const char* option, const std::string& text) {

@@ -1,13 +1,12 @@
 #include "replay/input/paraver_reader.hpp"
 
-#include "replay/input/otf2_archive.hpp"
-
 #include "replay/extrae_events.hpp"
 #include "replay/focus/record_window.hpp"
 #include "replay/focus/trace_cut.hpp"
 #include "replay/input/application_choice.hpp"
 #include "replay/input/byte_source.hpp"
 #include "replay/input/communication_repair.hpp"
+#include "replay/input/otf2_archive.hpp"
 #include "replay/input/paraver_labels.hpp"
 #include "replay/input/paraver_records.hpp"
 #include "replay/input/parse_error.hpp"
@@ -434,6 +433,10 @@ std::uint64_t ReadOptions::physical_memory_bytes() {
     return pages > 0 && page > 0
                ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page)
                : std::numeric_limits<std::uint64_t>::max();
+}
+
+TraceLabels read_trace_labels(const std::string& path) {
+    return is_otf2_anchor(path) ? otf2_labels(path) : read_pcf_labels(trace_base_name(path));
 }
 
 std::string trace_base_name(const std::string& path) {

@@ -60,6 +60,10 @@ Trace read_paraver(const std::string& path, const ReadOptions& options = {});
 Trace stream_paraver(const std::string& path, const ReadOptions& options,
                      const std::function<TimelineObserver&(const Trace&)>& observe);
 
+/// The names of a trace's states and events: its .pcf's, or an OTF2 archive's definitions'
+/// (replay/input/otf2_archive.hpp); empty without a .pcf. Throws TraceError for a malformed .pcf
+/// or an archive the OTF2 library cannot open.
+TraceLabels read_trace_labels(const std::string& path);
 /// `run.prv.gz` and `run.prv` -> `run`; used to find the .pcf and .row.
 std::string trace_base_name(const std::string& path);
 

@@ -226,6 +226,13 @@ TEST_CASE("otf2: the commands around an archive: events, a window, cut refused")
         test::run_popsim("analyze --quiet " + ping_pong + " --from 195ms --to 199ms --no-color");
     REQUIRE(window.status == 0);
     CHECK(test::table_row(window.output, "Runtime (s)") == test::Cells{"0.004000"});
+    // --region by name: the archive's definitions name its regions (otf2-print -G: region 261 is
+    // the function "jacobi", Extrae's user-function value 261 + 1).
+    const auto jacobi = test::shared_data("otf2/casita-2_jacobi_blame_cpu_015/traces.otf2");
+    const auto region =
+        test::run_popsim("analyze --quiet " + jacobi + " --region jacobi --no-color");
+    REQUIRE(region.status == 0);
+    CHECK(region.output.find("region User function jacobi (60000019:262)") != std::string::npos);
     // cut copies Paraver records: it refuses an archive, saying what to do instead.
     const auto cut = test::run_popsim("cut " + ping_pong + " --from 1ms -o " +
                                       (test::scratch_dir("otf2_cut") / "c.prv").string());
