@@ -802,7 +802,7 @@ void read_events(Content& content) {
     const std::size_t shares = std::min<std::size_t>(
         all.size(), static_cast<std::size_t>(oneapi::tbb::this_task_arena::max_concurrency()));
     oneapi::tbb::parallel_for(std::size_t{0}, shares, [&](std::size_t k) {
-        Content own; // this reader's definitions: the library reads them before any event
+        Content own; // each reader reads the definitions itself: small against the events
         own.path = content.path;
         const auto reader = open_archive(own);
         const auto share = std::span(all).subspan(
