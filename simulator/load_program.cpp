@@ -27,12 +27,13 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
     }
     // A whole trace's program is written down in one streaming pass, which keeps only the
     // trace's header, counts and warnings.
-    std::optional<replay::Trace> header_only;
     const bool streamed = !load.in_memory && !window.any() && try_streaming(path, loaded.pass, [&] {
-        auto [trace, run] = replay::stream_program(path, read, options);
+        auto [trace, run, calls] =
+            replay::stream_program(path, read, options, load.spill_calls_for);
         loaded.program = std::move(*run.program);
         loaded.ideal_runtime = run.runtime;
-        header_only = std::move(trace);
+        loaded.streamed_trace = std::move(trace);
+        loaded.calls = std::move(calls);
     });
     if (!streamed) {
         if (window.any()) { // the reader reads the window alone
@@ -45,7 +46,7 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
         }
         loaded.program = replay::build_replay_program(*loaded.trace, options);
     }
-    const replay::Trace& trace = streamed ? *header_only : *loaded.trace;
+    const replay::Trace& trace = streamed ? *loaded.streamed_trace : *loaded.trace;
     loaded.communicators = trace.header.communicators;
     // Spans with tracing off on every thread are left out of the replay, and of the real run.
     loaded.real_runtime = replay::traced_time(trace, loaded.program.untraced);

@@ -5,6 +5,7 @@
 // cannot translate, and what needs the trace itself, is read into memory.
 #include "replay/engine/engine.hpp"
 #include "replay/focus/time_window.hpp"
+#include "replay/output/traced_calls.hpp"
 #include "replay/program/replay_program.hpp"
 #include "replay/trace.hpp"
 #include "replay/trace_error.hpp"
@@ -13,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -21,6 +23,10 @@ namespace popsim::simulator {
 struct LoadedProgram {
     std::string path;
     std::optional<replay::Trace> trace; // absent for .dim input and streamed programs
+    /// A streamed program's trace: its header, labels, threads' names and ends; no records.
+    std::optional<replay::Trace> streamed_trace;
+    /// A streamed program's calls, when LoadOptions::spill_calls_for asked for them.
+    std::unique_ptr<replay::SpilledCalls> calls;
     replay::ReplayProgram program;
     TracePass pass; // streamed: the program was written down without holding the trace
     std::vector<replay::Communicator> communicators; // of the Paraver header (`c:` lines)
@@ -50,6 +56,9 @@ struct LoadOptions {
     bool in_memory = false;
     /// Gets the bytes of the Paraver file read so far (ReadOptions::on_progress).
     std::function<void(std::uint64_t)> on_read_progress = {};
+    /// A streamed program's calls are spilled for this simulated trace (LoadedProgram::calls):
+    /// what it is made of besides the program.
+    std::optional<std::string> spill_calls_for = std::nullopt;
 };
 
 /// Reads `path` (.prv, .prv.gz or .dim), printing the warnings to stderr (unless --quiet). A whole

@@ -95,12 +95,18 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
         {o.trace}, {{"-o", o.output, !replay::is_otf2_anchor(o.output)}, {"--json", o.json_path}});
     ProgressBar progress({{.label = "reading", .total = input_file_bytes({o.trace})},
                           {.label = "simulating", .unit = ProgressBar::Unit::operations}});
-    // -o writes the trace's records at their simulated times: it needs them in memory.
-    auto loaded = load_program(o.trace, program_options(o.network),
-                               {.window = o.window,
-                                .in_memory = o.in_memory || !o.output.empty(),
-                                .on_read_progress = progress.running_total(0)});
-    if (!o.output.empty() && !loaded.trace)
+    // -o writes the trace's records at their simulated times: a streamed program's calls are
+    // spilled beside the output for it.
+    auto loaded = load_program(
+        o.trace, program_options(o.network),
+        {.window = o.window,
+         .in_memory = o.in_memory,
+         .on_read_progress = progress.running_total(0),
+         .spill_calls_for = o.output.empty() ? std::nullopt : std::optional(o.output)});
+    const replay::Trace* original = loaded.trace            ? &*loaded.trace
+                                    : loaded.streamed_trace ? &*loaded.streamed_trace
+                                                            : nullptr;
+    if (!o.output.empty() && original == nullptr)
         throw std::invalid_argument(
             "-o needs a Paraver trace as input (its calls name the simulated states)");
     const auto network = make_network(o.network, loaded.program.tasks);
@@ -122,9 +128,10 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
         out << fmt::format("speed-up           {:.4f}\n",
                            static_cast<double>(*real) / static_cast<double>(result.runtime));
     if (!o.output.empty()) {
-        replay::write_simulated_paraver(*loaded.trace, loaded.program, result, o.output,
-                                        loaded.window_bounds,
-                                        critical_path_events(loaded.program, result));
+        replay::write_simulated_paraver(*original, loaded.program, result, o.output,
+                                        {.calls = loaded.calls.get(),
+                                         .window = loaded.window_bounds,
+                                         .added = critical_path_events(loaded.program, result)});
         if (output.print)
             std::cerr << "popsim: wrote " << o.output
                       << (replay::is_otf2_anchor(o.output) ? "\n" : " and its .pcf/.row\n");

@@ -9,6 +9,7 @@
 #include "replay/input/parse_error.hpp"
 #include "replay/output/otf2_writer.hpp"
 #include "replay/output/paraver_writer.hpp"
+#include "replay/output/spill_file.hpp"
 #include "replay/program/mpi_calls.hpp"
 
 #include <algorithm>
@@ -34,16 +35,16 @@ struct EventOut {
     Time time;
     std::uint32_t type;
     std::uint64_t value;
-    std::uint64_t record = 0; // the pairs of one original record stay one record; 0: its own
+    /// The pairs of one original record stay one record: its first pair, then further ones.
+    enum class Part : std::uint8_t { own, record_first, record_more } part = Part::own;
 };
 /// A message, sent at `time` by its send operation `op`: its communication record is made when
-/// it is written (the records are held until then: 40 bytes each, not a CommRecord's 80).
+/// it is written.
 struct MessageOut {
     Time time;
     OpIndex op;
 };
 using RecordOut = std::variant<StateOut, EventOut, MessageOut>;
-static_assert(sizeof(RecordOut) <= 40);
 
 Time time_of(const RecordOut& r) {
     return std::visit(
@@ -51,13 +52,19 @@ Time time_of(const RecordOut& r) {
             using X = std::decay_t<decltype(x)>;
             if constexpr (std::is_same_v<X, StateOut>)
                 return x.begin;
-            else if constexpr (std::is_same_v<X, EventOut>)
-                return x.time;
             else
                 return x.time;
         },
         r);
 }
+
+/// An original event as spilled, on its replay thread, at its traced time (24 bytes).
+struct SpilledEvent {
+    Time time;
+    std::uint64_t value;
+    std::uint32_t type;
+    EventOut::Part part;
+};
 
 /// A replay thread as a Paraver record owner: CPU (one per replay thread), application, task,
 /// thread.
@@ -66,33 +73,221 @@ RecordOwner owner_of(const ReplayProgram& p, ReplayThread th) {
     return {th + 1, 1, task + 1, th - p.master_thread(task) + 1};
 }
 
+/// A replay thread's operations step by step: a burst, a fork or join barrier, or an MPI call
+/// with all its operations and its traced times.
+class ThreadSteps {
+  public:
+    ThreadSteps(const ReplayProgram& p, ReplayThread th, const TracedCalls& calls)
+        : p_(p), op_(p.thread_first_op[th]), end_(p.thread_end_op(th)),
+          calls_(calls.cursor(p.trace_thread[th])) {}
+
+    struct Step {
+        OpIndex first, last;
+        std::optional<TracedCall> call; // none for a burst or a barrier
+    };
+    bool next(Step& step) {
+        if (op_ == end_) return false;
+        step.first = step.last = op_;
+        step.call.reset();
+        if (p_.op_kind[op_] == OpKind::burst || p_.is_thread_barrier(op_)) {
+            ++op_;
+            return true;
+        }
+        const std::uint32_t call = p_.op_call[op_];
+        while (step.last + 1 < end_ && p_.op_call[step.last + 1] == call &&
+               !p_.is_thread_barrier(step.last + 1))
+            ++step.last;
+        step.call = traced_call(call);
+        op_ = step.last + 1;
+        return true;
+    }
+
+  private:
+    /// Call `number` of the thread: the program refers to a thread's calls in their order.
+    const TracedCall& traced_call(std::uint32_t number) {
+        while (calls_read_ <= number) {
+            if (!calls_->next(call_))
+                throw std::logic_error(fmt::format("simulated trace: no call {}", number));
+            ++calls_read_;
+        }
+        if (calls_read_ != number + 1)
+            throw std::logic_error("simulated trace: a thread's calls out of order");
+        return call_;
+    }
+
+    const ReplayProgram& p_;
+    OpIndex op_, end_;
+    std::unique_ptr<CallCursor> calls_;
+    TracedCall call_;
+    std::uint32_t calls_read_ = 0;
+};
+
 /// Where the original trace's times land in the simulation, on one replay thread: piecewise
 /// linear through (entry, simulated entry) and (exit, simulated exit) of every replayed call, so
 /// an event at a call's entry or exit lands at its simulated one and one inside a burst keeps its
-/// place in it.
+/// place in it. Asked for times in order (a thread's events are), it walks the thread's calls
+/// once, holding two points.
 class TimeMap {
   public:
-    void add(Time original, Time simulated) {
-        if (!points_.empty() &&
-            (original < points_.back().first || simulated < points_.back().second))
-            return; // keeps the map monotone
-        points_.emplace_back(original, simulated);
-    }
+    TimeMap(ThreadSteps steps, const ReplayResult& r, Time last_traced, Time simulated_end)
+        : steps_(std::move(steps)), r_(r), final_(last_traced, simulated_end) {}
+
     /// `t` on the simulated clock; past the last point, no later than its simulated time.
-    Time operator()(Time t) const {
-        auto next = std::upper_bound(points_.begin(), points_.end(), t,
-                                     [](Time x, const auto& p) { return x < p.first; });
-        if (next == points_.begin()) return t;
-        const auto& [a, a_sim] = *(next - 1);
-        if (next == points_.end()) return a_sim;
-        const auto& [b, b_sim] = *next;
+    Time operator()(Time t) {
+        if (!started_) {
+            started_ = true;
+            b_ = next_point();
+        }
+        while (b_ && b_->first <= t) {
+            a_ = *b_;
+            b_ = next_point();
+        }
+        if (t < a_.first) return t;
+        const auto& [a, a_sim] = a_;
+        if (!b_) return a_sim;
+        const auto& [b, b_sim] = *b_;
         const long double share = static_cast<long double>(t - a) / static_cast<long double>(b - a);
         return a_sim +
                static_cast<Time>(std::llround(share * static_cast<long double>(b_sim - a_sim)));
     }
 
   private:
-    std::vector<std::pair<Time, Time>> points_{{0, 0}};
+    using Point = std::pair<Time, Time>; // (traced, simulated)
+    /// The next point that keeps the map monotone (others are passed over), or none.
+    std::optional<Point> next_point() {
+        while (true) {
+            Point candidate;
+            if (pending_ < 2 && step_has_call_) {
+                candidate = pending_ == 0 ? Point{step_.call->begin, r_.op_begin[step_.first]}
+                                          : Point{step_.call->end, r_.op_end[step_.last]};
+                ++pending_;
+            } else if (steps_.next(step_)) {
+                step_has_call_ = step_.call.has_value();
+                pending_ = 0;
+                continue;
+            } else if (!final_taken_) {
+                // The thread's last record ends its simulated run: what follows its last call
+                // (MPI_Finalize's exit, the flush at the end) stays within the simulated runtime.
+                final_taken_ = true;
+                candidate = final_;
+            } else {
+                return std::nullopt;
+            }
+            if (candidate.first < last_.first || candidate.second < last_.second) continue;
+            last_ = candidate;
+            return candidate;
+        }
+    }
+
+    ThreadSteps steps_;
+    const ReplayResult& r_;
+    Point final_;
+    ThreadSteps::Step step_{};
+    bool step_has_call_ = false;
+    int pending_ = 2; // the current step's points handed out
+    bool final_taken_ = false, started_ = false;
+    Point last_{0, 0}, a_{0, 0};
+    std::optional<Point> b_;
+};
+
+/// One replay thread's records in its time order: bursts as Running, OpenMP fork/join waits as
+/// Synchronization with the parallel region's events (60000001) where they end, each MPI call (all
+/// its operations) as one interval in the call's state between its entry and exit events; merged
+/// with the original's events (at their simulated times) and popsim's added events.
+class ThreadRecords {
+  public:
+    ThreadRecords(const ReplayProgram& p, const ReplayResult& r, ReplayThread th,
+                  const TracedCalls& calls, bool call_events, std::optional<TimeMap> map,
+                  std::optional<Spill<SpilledEvent>::Reader> events,
+                  std::span<const AddedEvent> added)
+        : p_(p), r_(r), steps_(p, th, calls), call_events_(call_events), map_(std::move(map)),
+          events_(std::move(events)), added_(added) {
+        refill_own();
+        refill_event();
+    }
+
+    bool empty() const { return !head_ && !own_head() && !event_ && added_.empty(); }
+    /// The next record (not empty()).
+    const RecordOut& head() {
+        if (!head_) head_ = take();
+        return *head_;
+    }
+    void pop() { head_.reset(); }
+
+  private:
+    const RecordOut* own_head() const { return at_ < own_.size() ? &own_[at_] : nullptr; }
+
+    /// The records of the next step of the program.
+    void refill_own() {
+        own_.clear();
+        at_ = 0;
+        ThreadSteps::Step step;
+        while (own_.empty() && steps_.next(step)) {
+            const OpIndex op = step.first;
+            if (!step.call) {
+                const bool burst = p_.op_kind[op] == OpKind::burst;
+                if (r_.op_end[op] > r_.op_begin[op]) {
+                    own_.push_back(StateOut{r_.op_begin[op], r_.op_end[op],
+                                            burst ? extrae::k_state_running
+                                                  : extrae::k_state_synchronization});
+                }
+                if (!burst) {
+                    in_region_ = !in_region_; // a thread's barriers alternate: fork, join
+                    own_.push_back(
+                        EventOut{r_.op_end[op], extrae::k_omp_parallel, in_region_ ? 1u : 0u});
+                }
+                continue;
+            }
+            const Time begin = r_.op_begin[op], end = r_.op_end[step.last];
+            const auto info = mpi_call_by_id(step.call->id);
+            const std::uint32_t type = info ? info->event_type : extrae::k_mpi_other;
+            if (call_events_) own_.push_back(EventOut{begin, type, step.call->id});
+            for (OpIndex o = op; o <= step.last; ++o)
+                if (p_.op_kind[o] == OpKind::send) own_.push_back(MessageOut{r_.op_begin[o], o});
+            if (end > begin) own_.push_back(StateOut{begin, end, info ? info->state : 15u});
+            if (call_events_) own_.push_back(EventOut{end, type, 0});
+        }
+    }
+    void refill_event() {
+        SpilledEvent e;
+        if (events_ && events_->next(e))
+            event_ = EventOut{(*map_)(e.time), e.type, e.value, e.part};
+        else
+            event_.reset();
+    }
+
+    /// The program's records merged with the original's events, then with the added events, as
+    /// std::merge does (the first list's record first at equal times).
+    RecordOut take() {
+        const RecordOut* own = own_head();
+        const bool event_first = event_ && (!own || event_->time < time_of(*own));
+        const Time merged_time = event_first ? event_->time : own ? time_of(*own) : 0;
+        if (!added_.empty() && (!(own || event_) || added_.front().time < merged_time)) {
+            const auto& a = added_.front();
+            added_ = added_.subspan(1);
+            return EventOut{a.time, a.type, a.value};
+        }
+        if (event_first) {
+            RecordOut out = *event_;
+            refill_event();
+            return out;
+        }
+        RecordOut out = *own;
+        if (++at_ == own_.size()) refill_own();
+        return out;
+    }
+
+    const ReplayProgram& p_;
+    const ReplayResult& r_;
+    ThreadSteps steps_;
+    bool call_events_, in_region_ = false;
+    std::vector<RecordOut> own_; // the current step's
+    std::size_t at_ = 0;
+    std::optional<TimeMap> map_;
+    std::optional<Spill<SpilledEvent>::Reader> events_;
+    std::optional<EventOut> event_;
+    std::span<const AddedEvent> added_;
+    std::optional<RecordOut> head_;
 };
 
 /// The communication record of the message send operation `op` sends, at its simulated times.
@@ -112,72 +307,14 @@ CommRecord comm_record(const ReplayProgram& p, const MessageOps& ops, const Repl
     return c;
 }
 
-/// One replay thread's records in its time order: bursts as Running, OpenMP fork/join waits as
-/// Synchronization with the parallel region's events (60000001) where they end, each MPI call (all
-/// its operations) as one interval in the call's state between its entry and exit events.
-std::vector<RecordOut> thread_records(const Trace& original, const ReplayProgram& p,
-                                      const ReplayResult& r, ReplayThread th, bool call_events,
-                                      TimeMap& map) {
-    std::vector<RecordOut> out;
-    const auto& calls = original.threads[p.trace_thread[th]];
-    bool in_region = false; // a thread's barriers alternate: fork, join
-    for (OpIndex op = p.thread_first_op[th]; op < p.thread_end_op(th);) {
-        if (p.op_kind[op] == OpKind::burst || p.is_thread_barrier(op)) {
-            const bool burst = p.op_kind[op] == OpKind::burst;
-            if (r.op_end[op] > r.op_begin[op]) {
-                out.push_back(
-                    StateOut{r.op_begin[op], r.op_end[op],
-                             burst ? extrae::k_state_running : extrae::k_state_synchronization});
-            }
-            if (!burst) {
-                in_region = !in_region;
-                out.push_back(EventOut{r.op_end[op], extrae::k_omp_parallel, in_region ? 1u : 0u});
-            }
-            ++op;
-            continue;
-        }
-        const std::uint32_t call = p.op_call[op];
-        const Time begin = r.op_begin[op];
-        OpIndex last = op;
-        while (last + 1 < p.thread_end_op(th) && p.op_call[last + 1] == call &&
-               !p.is_thread_barrier(last + 1))
-            ++last;
-        const Time end = r.op_end[last];
-        const auto info = mpi_call_by_id(calls.call_id[call]);
-        const std::uint32_t type = info ? info->event_type : extrae::k_mpi_other;
-        map.add(calls.call_begin[call], begin);
-        map.add(calls.call_end[call], end);
-        if (call_events) out.push_back(EventOut{begin, type, calls.call_id[call]});
-        for (OpIndex o = op; o <= last; ++o)
-            if (p.op_kind[o] == OpKind::send) out.push_back(MessageOut{r.op_begin[o], o});
-        if (end > begin) out.push_back(StateOut{begin, end, info ? info->state : 15u});
-        if (call_events) out.push_back(EventOut{end, type, 0});
-        op = last + 1;
-    }
-    // The thread's last record ends its simulated run: what follows its last call (MPI_Finalize's
-    // exit, the flush at the end) stays within the simulated runtime.
-    map.add(std::max(calls.states_end, calls.last_record), r.threads[th].end);
-    out.shrink_to_fit(); // every thread's records are held until the merge by time
-    return out;
-}
-
-/// Merges `events`, in time order, into a thread's `records`, records first at equal times.
-void merge_records(std::vector<RecordOut>& records, const std::vector<RecordOut>& events) {
-    std::vector<RecordOut> merged;
-    merged.reserve(records.size() + events.size());
-    std::merge(records.begin(), records.end(), events.begin(), events.end(),
-               std::back_inserter(merged),
-               [](const RecordOut& a, const RecordOut& b) { return time_of(a) < time_of(b); });
-    records = std::move(merged);
-}
-
 /// The original trace's events (all but those the simulation writes itself: the OpenMP parallel
-/// region events where it replays fork/join), each at its simulated time on its replay thread: the
-/// MPI call events, the counters read at a burst's end, the callers, the user functions. Their
-/// records are read again from the trace file (the trace model keeps only what the metrics use).
-void add_original_events(const Trace& original, const ReplayProgram& p,
-                         const std::optional<TimeWindow>& window, const std::vector<TimeMap>& maps,
-                         std::vector<std::vector<RecordOut>>& threads) {
+/// region events where it replays fork/join), per replay thread in the file's order: the MPI call
+/// events, the counters read at a burst's end, the callers, the user functions. Their records are
+/// read again from the trace file (the trace model keeps only what the metrics use) and spilled to
+/// disk beside the output, since the file orders them by traced time and the output by simulated
+/// time.
+void spill_original_events(const Trace& original, const ReplayProgram& p,
+                           const std::optional<TimeWindow>& window, Spill<SpilledEvent>& spill) {
     std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, ReplayThread> replay_thread;
     for (ReplayThread th = 0; th < p.thread_count(); ++th) {
         const auto& name = original.threads[p.trace_thread[th]].name;
@@ -185,7 +322,6 @@ void add_original_events(const Trace& original, const ReplayProgram& p,
     }
     bool forks = false; // the simulation writes the parallel regions' events itself
     for (OpIndex op = 0; op < p.op_count() && !forks; ++op) forks = p.is_thread_barrier(op);
-    std::vector<std::vector<RecordOut>> events(threads.size());
     LineReader in(original.path);
     std::string_view line;
     EventRecord record;
@@ -199,6 +335,7 @@ void add_original_events(const Trace& original, const ReplayProgram& p,
         const auto it =
             replay_thread.find({record.owner.application, record.owner.task, record.owner.thread});
         if (it == replay_thread.end()) continue;
+        auto part = EventOut::Part::record_first;
         for (const auto& [type, value] : record.pairs) {
             if (type == extrae::k_omp_parallel && forks) continue;
             Time t = record.time;
@@ -208,14 +345,11 @@ void add_original_events(const Trace& original, const ReplayProgram& p,
                 if (!kept) continue;
                 t = window->rebase(t);
             }
-            events[it->second].push_back(EventOut{maps[it->second](t), type, value, in.number()});
+            spill.append(it->second, SpilledEvent{t, value, type, part});
+            part = EventOut::Part::record_more;
         }
     }
-    // Each thread's events follow its own order in the file, which the map keeps.
-    for (std::size_t th = 0; th < threads.size(); ++th) {
-        merge_records(threads[th], events[th]);
-        std::vector<RecordOut>().swap(events[th]); // freed at once: every thread's are held
-    }
+    spill.finish_writing();
 }
 
 /// The original's .pcf (its function, caller and counter names) with popsim's types it lacks; the
@@ -252,31 +386,42 @@ ParaverHeader simulated_header(const Trace& original, const ReplayProgram& p, Ti
 } // namespace
 
 void write_simulated_paraver(const Trace& original, const ReplayProgram& p, const ReplayResult& r,
-                             const std::string& prv_path, const std::optional<TimeWindow>& window,
-                             const std::vector<std::vector<AddedEvent>>& added) {
+                             const std::string& prv_path, const SimulatedTraceOptions& options) {
     const ParaverHeader header = simulated_header(original, p, r.runtime);
     const MessageOps ops = message_ops(p);
+    const CallsInTrace calls_in_trace(original);
+    const TracedCalls& calls = options.calls ? *options.calls : calls_in_trace;
     // The original's events are read again from its file; a trace that came through a pipe
     // cannot be, nor an OTF2 archive (not yet), and gets popsim's own MPI call events instead.
     std::error_code error;
     const bool carry =
         std::filesystem::is_regular_file(original.path, error) && !is_otf2_anchor(original.path);
-    std::vector<std::vector<RecordOut>> threads;
-    std::vector<TimeMap> maps(p.thread_count());
-    for (ReplayThread t = 0; t < p.thread_count(); ++t)
-        threads.push_back(thread_records(original, p, r, t, !carry, maps[t]));
-    if (carry) add_original_events(original, p, window, maps, threads);
-    for (ReplayThread t = 0; t < std::min<std::size_t>(added.size(), p.thread_count()); ++t) {
-        std::vector<RecordOut> events;
-        for (const auto& e : added[t]) events.push_back(EventOut{e.time, e.type, e.value});
-        merge_records(threads[t], events);
+    std::optional<Spill<SpilledEvent>> events;
+    if (carry) {
+        events.emplace(prv_path, p.thread_count());
+        spill_original_events(original, p, options.window, *events);
+    }
+    std::vector<ThreadRecords> threads;
+    threads.reserve(p.thread_count());
+    for (ReplayThread t = 0; t < p.thread_count(); ++t) {
+        std::optional<TimeMap> map;
+        std::optional<Spill<SpilledEvent>::Reader> thread_events;
+        if (carry) {
+            const auto& traced = original.threads[p.trace_thread[t]];
+            map.emplace(ThreadSteps(p, t, calls), r,
+                        std::max(traced.states_end, traced.last_record), r.threads[t].end);
+            thread_events.emplace(events->reader(t));
+        }
+        const auto added = t < options.added.size() ? std::span<const AddedEvent>(options.added[t])
+                                                    : std::span<const AddedEvent>();
+        threads.emplace_back(p, r, t, calls, !carry, std::move(map), std::move(thread_events),
+                             added);
     }
     // Merge the threads' time-ordered streams so the file is globally ordered by time.
-    std::vector<std::size_t> next(p.thread_count(), 0);
     using Head = std::pair<Time, ReplayThread>; // ties go to the lower thread
     std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
     for (ReplayThread t = 0; t < p.thread_count(); ++t)
-        if (!threads[t].empty()) heads.push({time_of(threads[t][0]), t});
+        if (!threads[t].empty()) heads.push({time_of(threads[t].head()), t});
     // An OTF2 archive, or a Paraver trace marked as simulated for popsim analyze (a series of
     // traced runs leaves it out).
     std::vector<EventPair> pairs;
@@ -294,29 +439,29 @@ void write_simulated_paraver(const Trace& original, const ReplayProgram& p, cons
         const ReplayThread thread = heads.top().second;
         heads.pop();
         const RecordOwner who = owner_of(p, thread);
+        auto& records = threads[thread];
+        const RecordOut record = records.head();
+        records.pop();
         std::visit(
             [&](const auto& x) {
                 using X = std::decay_t<decltype(x)>;
                 if constexpr (std::is_same_v<X, StateOut>)
                     writer.state(StateRecord{who, x.begin, x.end, x.state});
                 else if constexpr (std::is_same_v<X, EventOut>) {
-                    // The pairs of one original record stay one record.
                     pairs.assign(1, EventPair{x.type, x.value});
-                    auto& list = threads[thread];
-                    while (next[thread] < list.size()) {
-                        const auto* more = std::get_if<EventOut>(&list[next[thread]]);
-                        if (more == nullptr || x.record == 0 || more->record != x.record) break;
+                    while (x.part != EventOut::Part::own && !records.empty()) {
+                        const auto* more = std::get_if<EventOut>(&records.head());
+                        if (more == nullptr || more->part != EventOut::Part::record_more) break;
                         pairs.push_back(EventPair{more->type, more->value});
-                        ++next[thread];
+                        records.pop();
                     }
                     writer.event(who, x.time, pairs);
                 } else {
                     writer.comm(comm_record(p, ops, r, x.op));
                 }
             },
-            threads[thread][next[thread]++]);
-        if (next[thread] < threads[thread].size())
-            heads.push({time_of(threads[thread][next[thread]]), thread});
+            record);
+        if (!records.empty()) heads.push({time_of(records.head()), thread});
     }
     if (otf2) {
         archive->close();

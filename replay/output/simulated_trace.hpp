@@ -5,6 +5,7 @@
 // output.
 #include "replay/engine/replay_result.hpp"
 #include "replay/focus/time_window.hpp"
+#include "replay/output/traced_calls.hpp"
 #include "replay/program/replay_program.hpp"
 #include "replay/trace.hpp"
 
@@ -30,13 +31,23 @@ struct AddedEvent {
     std::uint64_t value;
 };
 
+struct SimulatedTraceOptions {
+    /// The original's calls, when the original Trace holds none (a program the streaming pass
+    /// wrote down: simulator/load_program.hpp); else its own.
+    const TracedCalls* calls = nullptr;
+    /// The original was read in that window (--from/--to).
+    std::optional<TimeWindow> window;
+    /// Per replay thread, popsim's own events, in time order (e.g. k_critical_path_event).
+    std::vector<std::vector<AddedEvent>> added;
+};
+
 /// Like Dimemas' simulated trace it keeps what the original holds: its events (MPI calls with
 /// their attributes, hardware counters, callers, user functions) at their simulated times, its
-/// .pcf names, its date. `window`: the original was read in that window (--from/--to). `added`:
-/// per replay thread, popsim's own events, in time order (e.g. k_critical_path_event).
+/// .pcf names, its date. `original` gives its header, labels, path, threads' names and ends.
+/// Writing holds no records: each thread's are made in order as they are written, the
+/// original's events read from its file again and spilled to disk beside `prv_path` meanwhile.
 void write_simulated_paraver(const Trace& original, const ReplayProgram& program,
                              const ReplayResult& result, const std::string& prv_path,
-                             const std::optional<TimeWindow>& window = std::nullopt,
-                             const std::vector<std::vector<AddedEvent>>& added = {});
+                             const SimulatedTraceOptions& options = {});
 
 } // namespace popsim::replay

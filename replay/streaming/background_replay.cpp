@@ -5,8 +5,8 @@
 namespace popsim::replay {
 
 BackgroundReplay::BackgroundReplay(const Trace& trace, const ProgramOptions& options,
-                                   bool keep_program)
-    : replay_(trace, options, keep_program), background_(replay_) {}
+                                   bool keep_program, SpilledCalls* calls)
+    : replay_(trace, options, keep_program), calls_(calls), background_(replay_) {}
 
 void BackgroundReplay::entered(ThreadIndex thread, Time time, std::uint16_t id) {
     background_.entered(thread, time, id);
@@ -15,6 +15,7 @@ void BackgroundReplay::state(ThreadIndex thread, Time begin, Time end, std::uint
     if (replay_.reads_state(thread, value)) background_.state(thread, begin, end, value);
 }
 void BackgroundReplay::call(ThreadIndex thread, const ObservedCall& call) {
+    if (calls_) calls_->add(thread, {call.begin, call.end, call.id});
     background_.call(thread, call);
 }
 void BackgroundReplay::event(ThreadIndex thread, Time time, std::uint32_t type,
@@ -35,13 +36,17 @@ StreamedRun BackgroundReplay::finish(const Trace& trace) {
 }
 
 StreamedProgram stream_program(const std::string& path, const ReadOptions& read,
-                               const ProgramOptions& options) {
+                               const ProgramOptions& options,
+                               const std::optional<std::string>& spill_calls_for) {
     std::optional<BackgroundReplay> replay;
     StreamedProgram out;
     out.trace = stream_paraver(path, read, [&](const Trace& trace) -> TimelineObserver& {
-        return replay.emplace(trace, options, true);
+        if (spill_calls_for)
+            out.calls = std::make_unique<SpilledCalls>(*spill_calls_for, trace.thread_count());
+        return replay.emplace(trace, options, true, out.calls.get());
     });
     out.run = replay->finish(out.trace);
+    if (out.calls) out.calls->finish_writing();
     return out;
 }
 

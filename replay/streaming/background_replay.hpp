@@ -11,16 +11,21 @@
 //       // e.what() says what needs the in-memory program: read_paraver, build_replay_program
 //   }
 #include "replay/input/paraver_reader.hpp"
+#include "replay/output/traced_calls.hpp"
 #include "replay/streaming/background_observer.hpp"
 #include "replay/streaming/streaming_replay.hpp"
 
+#include <memory>
+#include <optional>
 #include <string>
 
 namespace popsim::replay {
 
 class BackgroundReplay final : public TimelineObserver {
   public:
-    BackgroundReplay(const Trace& trace, const ProgramOptions& options, bool keep_program);
+    /// `calls`: where each call goes as well, when the caller needs the calls themselves.
+    BackgroundReplay(const Trace& trace, const ProgramOptions& options, bool keep_program,
+                     SpilledCalls* calls = nullptr);
 
     void entered(ThreadIndex thread, Time time, std::uint16_t id) override;
     void state(ThreadIndex thread, Time begin, Time end, std::uint8_t value) override;
@@ -35,19 +40,25 @@ class BackgroundReplay final : public TimelineObserver {
 
   private:
     StreamingReplay replay_;
+    SpilledCalls* calls_;
     BackgroundObserver background_; // runs replay_
 };
 
 struct StreamedProgram {
     Trace trace;     // its header, counts and warnings; no records
     StreamedRun run; // the ideal replay, and its program
+    /// The trace's calls, spilled to disk, when asked for (a simulated trace is made of them).
+    std::unique_ptr<SpilledCalls> calls;
 };
 
 /// Reads the trace and writes its replay program down as it replays it on the ideal network.
 /// Throws StreamingUnsupported where only build_replay_program makes that program (worker
 /// threads calling MPI, spans with tracing off, records it re-pairs or leaves out, cut
 /// traces, cycles), TraceError for a bad trace.
+/// With `spill_calls_for` (a simulated trace's path), the trace's calls are spilled for it
+/// (StreamedProgram::calls) as they are read.
 StreamedProgram stream_program(const std::string& path, const ReadOptions& read,
-                               const ProgramOptions& options);
+                               const ProgramOptions& options,
+                               const std::optional<std::string>& spill_calls_for = std::nullopt);
 
 } // namespace popsim::replay

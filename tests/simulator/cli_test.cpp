@@ -218,10 +218,21 @@ TEST_CASE("cli: simulate and whatif stream the program, or build it in memory, a
         CHECK(j["configurations"][0]["predicted_runtime_ns"] == k_dimemas_ideal);
         CHECK(j["program_pass"]["streamed"] == in_memory.empty());
     }
-    // -o writes the trace's own records: the trace is read into memory.
-    REQUIRE(run_popsim("simulate " + trace + " -o " + (dir / "s.prv").string() + " --json " + json)
-                .status == 0);
-    CHECK(read_json(json)["program_pass"]["streamed"] == false);
+    // -o streams too (the calls spilled to disk beside the output), and writes what the trace
+    // read into memory gives, byte for byte.
+    std::vector<std::string> written;
+    for (const std::string in_memory : {"", " --in-memory"}) {
+        const auto out = (dir / (in_memory.empty() ? "streamed.prv" : "in_memory.prv")).string();
+        REQUIRE(
+            run_popsim("simulate " + trace + in_memory + " -o " + out + " --json " + json).status ==
+            0);
+        CHECK(read_json(json)["program_pass"]["streamed"] == in_memory.empty());
+        written.push_back(test::read_file(out));
+    }
+    CHECK(written[0].size() > 1000000);
+    CHECK(written[0] == written[1]);
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) // no spill left behind
+        CHECK(!entry.path().filename().string().starts_with("popsim-spill"));
     // A hybrid trace streams its program too (fork/join barriers among each task's threads), and
     // predicts what the in-memory program does.
     const auto hybrid = test::shared_data("hpcg-hybrid/hpcg_2x2.prv.gz");

@@ -67,6 +67,19 @@ TEST_CASE("simulate fidelity: every event, the .pcf's names and the date of the 
         ++named;
     }
     CHECK(named > 1000);
+    // The pairs of one original record stay one record: as many event lines of each length as
+    // the original, besides the critical path's lines (one pair each).
+    const auto lines_by_pairs = [](const std::string& prv) {
+        const auto r = test::run_shell(fmt::format(
+            "zcat -f {} | awk -F: '$1 == 2 && $7 != 91000001 {{ n[(NF - 6) / 2]++ }} END {{ for (k "
+            "in n) print k, n[k] }}' | sort -n",
+            prv));
+        REQUIRE(r.status == 0);
+        return r.output;
+    };
+    const auto original_lines = lines_by_pairs(original);
+    CHECK(std::count(original_lines.begin(), original_lines.end(), '\n') > 3);
+    CHECK(lines_by_pairs(sim) == original_lines);
     // The original's date, not a fixed one.
     CHECK(test::read_file(sim).starts_with("#Paraver (09/10/2019 at 16:08):"));
     // The simulated trace reads back as the ideal run: Transfer 100 %, the original's
