@@ -110,6 +110,12 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
         throw std::invalid_argument(
             "-o needs a Paraver trace as input (its calls name the simulated states)");
     const auto network = make_network(o.network, loaded.program.tasks);
+    // Reads the original's events again while the program replays.
+    std::optional<replay::SimulatedTraceWriter> simulated;
+    if (!o.output.empty())
+        simulated.emplace(*original, loaded.program, o.output,
+                          replay::SimulatedTraceOptions{.calls = loaded.calls.get(),
+                                                        .window = loaded.window_bounds});
     progress.add_total(1, loaded.program.op_count());
     const replay::ReplayResult result =
         replay_reporting(loaded, *network,
@@ -128,10 +134,7 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
         out << fmt::format("speed-up           {:.4f}\n",
                            static_cast<double>(*real) / static_cast<double>(result.runtime));
     if (!o.output.empty()) {
-        replay::write_simulated_paraver(*original, loaded.program, result, o.output,
-                                        {.calls = loaded.calls.get(),
-                                         .window = loaded.window_bounds,
-                                         .added = critical_path_events(loaded.program, result)});
+        simulated->write(result, critical_path_events(loaded.program, result));
         if (output.print)
             std::cerr << "popsim: wrote " << o.output
                       << (replay::is_otf2_anchor(o.output) ? "\n" : " and its .pcf/.row\n");

@@ -17,8 +17,20 @@ namespace popsim::replay {
 namespace {
 constexpr std::size_t k_flush_bytes = 1 << 20;
 
+/// Appends `:value` (fmt::format_int: no format string to parse, for the millions of fields a
+/// trace holds).
+template <class Integer> void append_field(std::string& out, Integer value) {
+    const fmt::format_int digits(value);
+    out += ':';
+    out.append(digits.data(), digits.size());
+}
+
+/// Appends `:cpu:application:task:thread`.
 void append_owner(std::string& out, const RecordOwner& w) {
-    fmt::format_to(std::back_inserter(out), "{}:{}:{}:{}", w.cpu, w.application, w.task, w.thread);
+    append_field(out, w.cpu);
+    append_field(out, w.application);
+    append_field(out, w.task);
+    append_field(out, w.thread);
 }
 
 } // namespace
@@ -66,29 +78,38 @@ void ParaverWriter::flush_if_full() {
 }
 
 void ParaverWriter::state(const RecordOwner& who, Time begin, Time end, std::uint32_t state) {
-    buffer_ += "1:";
+    buffer_ += '1';
     append_owner(buffer_, who);
-    fmt::format_to(std::back_inserter(buffer_), ":{}:{}:{}\n", begin, end, state);
+    append_field(buffer_, begin);
+    append_field(buffer_, end);
+    append_field(buffer_, state);
+    buffer_ += '\n';
     flush_if_full();
 }
 
 void ParaverWriter::event(const RecordOwner& who, Time time, std::span<const EventPair> pairs) {
-    buffer_ += "2:";
+    buffer_ += '2';
     append_owner(buffer_, who);
-    fmt::format_to(std::back_inserter(buffer_), ":{}", time);
-    for (const auto& p : pairs)
-        fmt::format_to(std::back_inserter(buffer_), ":{}:{}", p.type, p.value);
+    append_field(buffer_, time);
+    for (const auto& p : pairs) {
+        append_field(buffer_, p.type);
+        append_field(buffer_, p.value);
+    }
     buffer_ += '\n';
     flush_if_full();
 }
 
 void ParaverWriter::comm(const CommRecord& r) {
-    buffer_ += "3:";
+    buffer_ += '3';
     append_owner(buffer_, r.sender);
-    fmt::format_to(std::back_inserter(buffer_), ":{}:{}:", r.logical_send, r.physical_send);
+    append_field(buffer_, r.logical_send);
+    append_field(buffer_, r.physical_send);
     append_owner(buffer_, r.receiver);
-    fmt::format_to(std::back_inserter(buffer_), ":{}:{}:{}:{}\n", r.logical_recv, r.physical_recv,
-                   r.size, r.tag);
+    append_field(buffer_, r.logical_recv);
+    append_field(buffer_, r.physical_recv);
+    append_field(buffer_, r.size);
+    append_field(buffer_, r.tag);
+    buffer_ += '\n';
     flush_if_full();
 }
 

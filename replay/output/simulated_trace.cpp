@@ -13,10 +13,12 @@
 #include "replay/program/mpi_calls.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <future>
 #include <map>
 #include <optional>
 #include <queue>
@@ -314,7 +316,8 @@ CommRecord comm_record(const ReplayProgram& p, const MessageOps& ops, const Repl
 /// disk beside the output, since the file orders them by traced time and the output by simulated
 /// time.
 void spill_original_events(const Trace& original, const ReplayProgram& p,
-                           const std::optional<TimeWindow>& window, Spill<SpilledEvent>& spill) {
+                           const std::optional<TimeWindow>& window, Spill<SpilledEvent>& spill,
+                           const std::atomic<bool>& stop) {
     std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, ReplayThread> replay_thread;
     for (ReplayThread th = 0; th < p.thread_count(); ++th) {
         const auto& name = original.threads[p.trace_thread[th]].name;
@@ -325,7 +328,7 @@ void spill_original_events(const Trace& original, const ReplayProgram& p,
     LineReader in(original.path);
     std::string_view line;
     EventRecord record;
-    while (in.next(line)) {
+    while (in.next(line) && !stop.load(std::memory_order_relaxed)) {
         if (!line.starts_with("2:")) continue;
         try {
             parse_event_record(line, original.header.ns_per_unit, record);
@@ -385,22 +388,57 @@ ParaverHeader simulated_header(const Trace& original, const ReplayProgram& p, Ti
 
 } // namespace
 
-void write_simulated_paraver(const Trace& original, const ReplayProgram& p, const ReplayResult& r,
-                             const std::string& prv_path, const SimulatedTraceOptions& options) {
+struct SimulatedTraceWriter::Impl {
+    const Trace& original;
+    const ReplayProgram& p;
+    std::string path;
+    const TracedCalls* calls;
+    /// Whether the original's events are carried: read again from its file. A trace that came
+    /// through a pipe cannot be, nor an OTF2 archive (not yet), and gets popsim's own MPI call
+    /// events instead.
+    bool carry;
+    std::optional<Spill<SpilledEvent>> events;
+    std::atomic<bool> stop{false};
+    std::future<void> spilled;
+};
+
+SimulatedTraceWriter::SimulatedTraceWriter(const Trace& original, const ReplayProgram& program,
+                                           std::string path, const SimulatedTraceOptions& options)
+    : impl_(std::make_unique<Impl>(original, program, std::move(path), options.calls, false)) {
+    Impl& x = *impl_;
+    std::error_code error;
+    x.carry =
+        std::filesystem::is_regular_file(original.path, error) && !is_otf2_anchor(original.path);
+    if (!x.carry) return;
+    x.events.emplace(x.path, program.thread_count());
+    x.spilled = std::async(std::launch::async, [&x, window = options.window] {
+        spill_original_events(x.original, x.p, window, *x.events, x.stop);
+    });
+}
+
+SimulatedTraceWriter::~SimulatedTraceWriter() {
+    impl_->stop = true; // not written: the spill is not needed
+    if (impl_->spilled.valid()) impl_->spilled.wait();
+}
+
+void write_simulated_paraver(const Trace& original, const ReplayProgram& program,
+                             const ReplayResult& result, const std::string& path,
+                             const SimulatedTraceOptions& options,
+                             const std::vector<std::vector<AddedEvent>>& added) {
+    SimulatedTraceWriter(original, program, path, options).write(result, added);
+}
+
+void SimulatedTraceWriter::write(const ReplayResult& r,
+                                 const std::vector<std::vector<AddedEvent>>& added) {
+    const Trace& original = impl_->original;
+    const ReplayProgram& p = impl_->p;
+    const std::string& prv_path = impl_->path;
+    const bool carry = impl_->carry;
+    if (impl_->spilled.valid()) impl_->spilled.get(); // rethrows what reading them threw
     const ParaverHeader header = simulated_header(original, p, r.runtime);
     const MessageOps ops = message_ops(p);
     const CallsInTrace calls_in_trace(original);
-    const TracedCalls& calls = options.calls ? *options.calls : calls_in_trace;
-    // The original's events are read again from its file; a trace that came through a pipe
-    // cannot be, nor an OTF2 archive (not yet), and gets popsim's own MPI call events instead.
-    std::error_code error;
-    const bool carry =
-        std::filesystem::is_regular_file(original.path, error) && !is_otf2_anchor(original.path);
-    std::optional<Spill<SpilledEvent>> events;
-    if (carry) {
-        events.emplace(prv_path, p.thread_count());
-        spill_original_events(original, p, options.window, *events);
-    }
+    const TracedCalls& calls = impl_->calls ? *impl_->calls : calls_in_trace;
     std::vector<ThreadRecords> threads;
     threads.reserve(p.thread_count());
     for (ReplayThread t = 0; t < p.thread_count(); ++t) {
@@ -410,12 +448,12 @@ void write_simulated_paraver(const Trace& original, const ReplayProgram& p, cons
             const auto& traced = original.threads[p.trace_thread[t]];
             map.emplace(ThreadSteps(p, t, calls), r,
                         std::max(traced.states_end, traced.last_record), r.threads[t].end);
-            thread_events.emplace(events->reader(t));
+            thread_events.emplace(impl_->events->reader(t));
         }
-        const auto added = t < options.added.size() ? std::span<const AddedEvent>(options.added[t])
-                                                    : std::span<const AddedEvent>();
+        const auto thread_added = t < added.size() ? std::span<const AddedEvent>(added[t])
+                                                   : std::span<const AddedEvent>();
         threads.emplace_back(p, r, t, calls, !carry, std::move(map), std::move(thread_events),
-                             added);
+                             thread_added);
     }
     // Merge the threads' time-ordered streams so the file is globally ordered by time.
     using Head = std::pair<Time, ReplayThread>; // ties go to the lower thread

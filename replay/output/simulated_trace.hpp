@@ -9,6 +9,7 @@
 #include "replay/program/replay_program.hpp"
 #include "replay/trace.hpp"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,17 +38,39 @@ struct SimulatedTraceOptions {
     const TracedCalls* calls = nullptr;
     /// The original was read in that window (--from/--to).
     std::optional<TimeWindow> window;
-    /// Per replay thread, popsim's own events, in time order (e.g. k_critical_path_event).
-    std::vector<std::vector<AddedEvent>> added;
 };
 
-/// Like Dimemas' simulated trace it keeps what the original holds: its events (MPI calls with
-/// their attributes, hardware counters, callers, user functions) at their simulated times, its
-/// .pcf names, its date. `original` gives its header, labels, path, threads' names and ends.
-/// Writing holds no records: each thread's are made in order as they are written, the
-/// original's events read from its file again and spilled to disk beside `prv_path` meanwhile.
+/// A simulated trace of `program`, written at `path` once a replay of it is done. Like Dimemas'
+/// simulated trace it keeps what the original holds: its events (MPI calls with their
+/// attributes, hardware counters, callers, user functions) at their simulated times, its .pcf
+/// names, its date; `original` gives its header, labels, path, threads' names and ends.
+///
+/// Nothing grows with the trace: the original's events are read from its file again and spilled
+/// to disk beside `path` (SpillFile), on a thread of their own from construction so that it
+/// happens while the program replays; write() makes each thread's records in order as it writes
+/// them.
+class SimulatedTraceWriter {
+  public:
+    SimulatedTraceWriter(const Trace& original, const ReplayProgram& program, std::string path,
+                         const SimulatedTraceOptions& options = {});
+    ~SimulatedTraceWriter();
+    SimulatedTraceWriter(const SimulatedTraceWriter&) = delete;
+    SimulatedTraceWriter& operator=(const SimulatedTraceWriter&) = delete;
+
+    /// Writes the trace (and its .pcf/.row; or an OTF2 archive for a path ending in .otf2) of
+    /// `result`, a replay of the program. `added`: per replay thread, popsim's own events, in
+    /// time order (e.g. k_critical_path_event).
+    void write(const ReplayResult& result, const std::vector<std::vector<AddedEvent>>& added = {});
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+/// SimulatedTraceWriter(original, program, path, options).write(result, added).
 void write_simulated_paraver(const Trace& original, const ReplayProgram& program,
-                             const ReplayResult& result, const std::string& prv_path,
-                             const SimulatedTraceOptions& options = {});
+                             const ReplayResult& result, const std::string& path,
+                             const SimulatedTraceOptions& options = {},
+                             const std::vector<std::vector<AddedEvent>>& added = {});
 
 } // namespace popsim::replay
