@@ -2,7 +2,8 @@
 # Prints popsim analyze's peak memory and time against the trace's length: the halo-exchange trace of
 # 64 ranks (ring + allreduce) at 1.08 GB and, with --10gb, at 10.8 GB (ten times the steps; ~11 GB
 # of disk, made once and cached), streamed and (1 GB only) read into memory with --in-memory and with --root-causes; then
-# simulate and whatif on the 1 GB trace, their program streamed and with --in-memory, per record;
+# simulate (also writing the simulated trace, -o) and whatif on the 1 GB trace, their program
+# streamed and with --in-memory, per record;
 # then analyze on a 1 GB hybrid MPI+OpenMP halo exchange (16 ranks x 4 threads), streamed and in
 # memory.
 #   bench/memory.sh BUILD_DIR [WORK_DIR] [--10gb]
@@ -70,6 +71,10 @@ dimemas=(--network dimemas --latency 5us --bandwidth 1GB/s --buses 4)
 whatif=(--latency 1us,5us --bandwidth 1GB/s,10GB/s --buses 4)
 measure "simulate, streamed program" "$one" simulate "${dimemas[@]}"
 measure "simulate --in-memory" "$one" simulate "${dimemas[@]}" --in-memory
+simulated=$work/simulated.prv # the simulated trace, about as large as the original
+measure "simulate -o, streamed" "$one" simulate "${dimemas[@]}" -o "$simulated"
+measure "simulate -o --in-memory" "$one" simulate "${dimemas[@]}" -o "$simulated" --in-memory
+rm -f "$simulated" "${simulated%.prv}".{pcf,row}
 measure "whatif (4 networks), streamed program" "$one" whatif "${whatif[@]}"
 measure "whatif (4 networks) --in-memory" "$one" whatif "${whatif[@]}" --in-memory
 
