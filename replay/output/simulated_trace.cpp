@@ -389,6 +389,10 @@ ParaverHeader simulated_header(const Trace& original, const ReplayProgram& p, Ti
 } // namespace
 
 struct SimulatedTraceWriter::Impl {
+    Impl(const Trace& original_trace, const ReplayProgram& program, std::string output,
+         const TracedCalls* original_calls)
+        : original(original_trace), p(program), path(std::move(output)), calls(original_calls) {}
+
     const Trace& original;
     const ReplayProgram& p;
     std::string path;
@@ -396,7 +400,7 @@ struct SimulatedTraceWriter::Impl {
     /// Whether the original's events are carried: read again from its file. A trace that came
     /// through a pipe cannot be, nor an OTF2 archive (not yet), and gets popsim's own MPI call
     /// events instead.
-    bool carry;
+    bool carry = false;
     std::optional<Spill<SpilledEvent>> events;
     std::atomic<bool> stop{false};
     std::future<void> spilled;
@@ -404,7 +408,7 @@ struct SimulatedTraceWriter::Impl {
 
 SimulatedTraceWriter::SimulatedTraceWriter(const Trace& original, const ReplayProgram& program,
                                            std::string path, const SimulatedTraceOptions& options)
-    : impl_(std::make_unique<Impl>(original, program, std::move(path), options.calls, false)) {
+    : impl_(std::make_unique<Impl>(original, program, std::move(path), options.calls)) {
     Impl& x = *impl_;
     std::error_code error;
     x.carry =
