@@ -3,10 +3,13 @@
 #include "replay/program/mpi_calls.hpp"
 
 #include <algorithm>
+#include <boost/container_hash/hash.hpp>
 #include <fmt/format.h>
 #include <map>
 #include <numeric>
 #include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/parallel_sort.h>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -172,27 +175,42 @@ std::uint64_t drop_duplicate_records(Trace& trace) {
         return std::tuple(c.sender[i], c.receiver[i], c.logical_send[i], c.logical_recv[i],
                           c.physical_recv[i], c.bytes[i], c.tag[i]);
     };
-    std::vector<std::uint32_t> order(c.size());
-    std::iota(order.begin(), order.end(), 0u);
-    std::ranges::stable_sort(order, {}, key); // equal records stay in file order
+    // The records ordered by a hash of their fields, then by file order: a copy comes right after
+    // what it repeats, among the few records of its hash. Sorting 12-byte pairs is several times
+    // faster than sorting record numbers by their fields (1.6 s of CPU for 3.5 M records).
+    std::vector<std::pair<std::size_t, std::uint32_t>> order(c.size());
+    oneapi::tbb::parallel_for(std::uint32_t{0}, static_cast<std::uint32_t>(c.size()),
+                              [&](std::uint32_t i) {
+                                  order[i] = {boost::hash_value(key(i)), i};
+                              });
+    oneapi::tbb::parallel_sort(order.begin(), order.end());
     std::vector<bool> copy(c.size());
     std::uint64_t copies = 0;
-    std::string first;
-    for (std::size_t k = 1; k < order.size(); ++k) {
-        if (key(order[k]) != key(order[k - 1])) continue;
-        copy[order[k]] = true;
-        if (copies++ == 0)
-            first = fmt::format("record {} repeats record {}", order[k] + 1, order[k - 1] + 1);
+    std::optional<std::pair<std::uint32_t, std::uint32_t>> first; // (copy, its original)
+    for (std::size_t group = 0, end = 0; group < order.size(); group = end) {
+        while (end < order.size() && order[end].first == order[group].first) ++end;
+        for (std::size_t k = group + 1; k < end; ++k) {
+            const std::uint32_t record = order[k].second;
+            for (std::size_t j = group; j < k; ++j) {
+                const std::uint32_t earlier = order[j].second;
+                if (copy[earlier] || key(earlier) != key(record)) continue;
+                copy[record] = true;
+                ++copies;
+                if (!first || key(record) < key(first->first)) first = {record, earlier};
+                break;
+            }
+        }
     }
     if (copies == 0) return 0;
     Communications kept;
     for (std::uint32_t i = 0; i < c.size(); ++i)
         if (!copy[i]) kept.push_back_message(c, i, i, c.sender[i], c.receiver[i]);
     trace.comms = std::move(kept);
-    trace.warnings.add_many("duplicate-communications",
-                            "communication records repeat an earlier record field for field (a "
-                            "merge that wrote them twice?); the copies are left out",
-                            copies, {first});
+    trace.warnings.add_many(
+        "duplicate-communications",
+        "communication records repeat an earlier record field for field (a "
+        "merge that wrote them twice?); the copies are left out",
+        copies, {fmt::format("record {} repeats record {}", first->first + 1, first->second + 1)});
     return copies;
 }
 

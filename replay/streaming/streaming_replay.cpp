@@ -44,10 +44,12 @@ struct StreamCall {
     Time begin = 0, end = 0;
     std::uint16_t id = 0;
     std::optional<CollectiveAttributes> attributes;
-    // The messages it posts, sends and completes, placed before it is emitted.
-    std::vector<StreamMessage*> posts, sends, completions;
-    std::vector<StreamMessage*> late_posts; // placed once emitted, before the replay reached it
-    Time reached = k_unset;                 // when the replay reached it
+    // The messages it posts, sends and completes, placed before it is emitted: most calls have
+    // one or two, held inline (no allocation for each of millions of calls).
+    using Messages = boost::container::small_vector<StreamMessage*, 2>;
+    Messages posts, sends, completions;
+    Messages late_posts;    // placed once emitted, before the replay reached it
+    Time reached = k_unset; // when the replay reached it
     bool emitted = false;
     // What the program records of it once it leaves the history (with a ProgramRecorder only);
     // kept in the call, not on the heap: it is read once, long after, and most calls have one
@@ -506,8 +508,8 @@ struct StreamingReplay::Impl {
         for (std::size_t i = first_step; i < th.steps.size(); ++i)
             th.steps[i].in_region = in_region;
         call.emitted = true;
-        std::vector<StreamMessage*>().swap(call.sends);
-        std::vector<StreamMessage*>().swap(call.completions);
+        StreamCall::Messages().swap(call.sends);
+        StreamCall::Messages().swap(call.completions);
     }
 
     void put_burst(StreamThread& th, Time duration) {
@@ -516,7 +518,7 @@ struct StreamingReplay::Impl {
     }
 
     /// A merge that wrote a record twice: the in-memory reader leaves the copy out.
-    void refuse_duplicates(const std::vector<StreamMessage*>& list) {
+    void refuse_duplicates(const StreamCall::Messages& list) {
         if (list.size() < 2) return;
         std::vector<decltype(list.front()->key())> keys;
         for (const auto* m : list) keys.push_back(m->key());
@@ -611,7 +613,7 @@ struct StreamingReplay::Impl {
             call.reached = th.now;
             for (auto* list : {&call.posts, &call.late_posts}) {
                 for (auto* m : *list) set_post(*m, th.now);
-                std::vector<StreamMessage*>().swap(*list);
+                StreamCall::Messages().swap(*list);
             }
             finish_step(th, th.now);
             trim_history(th);

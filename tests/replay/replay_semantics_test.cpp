@@ -533,4 +533,23 @@ TEST_CASE("replay: members naming different roots, and repeated records, are rep
     CHECK(trace.warnings.find("duplicate-communications")->line() ==
           "communication records repeat an earlier record field for field (a merge that wrote "
           "them twice?); the copies are left out: record 2 repeats record 1");
+
+    // Two more copies, one after another record: each is left out, the other record kept.
+    const std::string other =
+        "3:1:1:1:1:1000000000:2000000000:2:1:2:1:1000000000:2000000000:16:0\n";
+    const auto three = test::write_file(
+        dir / "three_copies.prv",
+        "#Paraver (01/01/2026 at 00:00):2000000000_ns:1(2):1:2(1:1,1:1),1\nc:1:1:2:1:2\n"
+        "2:1:1:1:1:1000000000:50000001:1\n2:2:1:2:1:1000000000:50000001:3\n" +
+            record + other + record + record +
+            "2:1:1:1:1:2000000000:50000001:0\n2:2:1:2:1:2000000000:50000001:0\n");
+    const auto kept = test::read_quiet(three);
+    REQUIRE(kept.comms.size() == 2);
+    CHECK(kept.comms.bytes[0] == 8);
+    CHECK(kept.comms.bytes[1] == 16);
+    REQUIRE(kept.warnings.find("duplicate-communications") != nullptr);
+    CHECK(kept.warnings.find("duplicate-communications")->count == 2);
+    CHECK(kept.warnings.find("duplicate-communications")
+              ->line()
+              .ends_with("record 3 repeats record 1"));
 }
