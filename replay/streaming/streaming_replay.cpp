@@ -45,11 +45,11 @@ struct StreamCall {
     std::uint16_t id = 0;
     std::optional<CollectiveAttributes> attributes;
     // The messages it posts, sends and completes, placed before it is emitted: most calls have
-    // one or two, held inline (no allocation for each of millions of calls).
-    using Messages = boost::container::small_vector<StreamMessage*, 2>;
+    // one at most, held inline (no allocation for each of millions of calls).
+    using Messages = boost::container::small_vector<StreamMessage*, 1>;
     Messages posts, sends, completions;
-    Messages late_posts;    // placed once emitted, before the replay reached it
-    Time reached = k_unset; // when the replay reached it
+    std::vector<StreamMessage*> late_posts; // placed once emitted, before the replay reached it
+    Time reached = k_unset;                 // when the replay reached it
     bool emitted = false;
     // What the program records of it once it leaves the history (with a ProgramRecorder only);
     // kept in the call, not on the heap: it is read once, long after, and most calls have one
@@ -263,9 +263,9 @@ struct StreamingReplay::Impl {
             work.resize(t.thread_count());
         if (keep_program) recorder.emplace(first);
         // Enough for an Irecv posted many calls before its message is sent; a record referring
-        // further back sends the trace to the in-memory replay.
-        history =
-            std::clamp<std::size_t>((std::size_t{8} << 20) / (160 * std::max(tasks, 1u)), 32, 1024);
+        // further back sends the trace to the in-memory replay. 8 MiB of calls in all.
+        history = std::clamp<std::size_t>(
+            (std::size_t{8} << 20) / (sizeof(StreamCall) * std::max(tasks, 1u)), 32, 1024);
     }
 
     ReplayThread replayed(ThreadIndex t, const char* what) const {
@@ -611,10 +611,10 @@ struct StreamingReplay::Impl {
         case StepKind::enter: {
             StreamCall& call = th.call(step.value);
             call.reached = th.now;
-            for (auto* list : {&call.posts, &call.late_posts}) {
-                for (auto* m : *list) set_post(*m, th.now);
-                StreamCall::Messages().swap(*list);
-            }
+            for (auto* m : call.posts) set_post(*m, th.now);
+            for (auto* m : call.late_posts) set_post(*m, th.now);
+            StreamCall::Messages().swap(call.posts);
+            std::vector<StreamMessage*>().swap(call.late_posts);
             finish_step(th, th.now);
             trim_history(th);
             return true;
