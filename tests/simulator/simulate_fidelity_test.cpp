@@ -15,25 +15,33 @@ using namespace popsim;
 
 namespace {
 
-/// "TYPE COUNT" lines: how many values of each event type the trace's event records hold.
-std::string event_counts(const std::string& prv) {
-    const auto r = test::run_shell(fmt::format(
-        "zcat -f {} | awk -F: '$1 == 2 {{ for (i = 7; i < NF; i += 2) n[$i]++ }} END {{ for (t in "
-        "n) print t, n[t] }}' | sort",
-        prv));
+/// What the awk `program` (fields split at ':') prints over the trace's lines, sorted.
+std::string awk_over(const std::string& prv, const std::string& program) {
+    const auto r = test::run_shell(fmt::format("zcat -f {} | awk -F: '{}' | sort", prv, program));
     REQUIRE(r.status == 0);
     return r.output;
 }
 
+/// "TYPE COUNT" lines: how many values of each event type the trace's event records hold.
+std::string event_counts(const std::string& prv) {
+    return awk_over(prv, "$1 == 2 { for (i = 7; i < NF; i += 2) n[$i]++ } END { for (t in n) "
+                         "print t, n[t] }");
+}
+
 /// The same per thread ("TASK.THREAD TYPE COUNT") for the types given.
 std::string event_counts_per_thread(const std::string& prv, const std::string& types) {
-    const auto r = test::run_shell(fmt::format(
-        "zcat -f {} | awk -F: 'BEGIN {{ split(\"{}\", k, \" \"); for (i in k) want[k[i]] = 1 }} "
-        "$1 == 2 {{ for (i = 7; i < NF; i += 2) if ($i in want) n[$4 \".\" $5 \" \" $i]++ }} END "
-        "{{ for (t in n) print t, n[t] }}' | sort",
-        prv, types));
-    REQUIRE(r.status == 0);
-    return r.output;
+    return awk_over(prv, fmt::format("BEGIN {{ split(\"{}\", k, \" \"); for (i in k) want[k[i]] "
+                                     "= 1 }} $1 == 2 {{ for (i = 7; i < NF; i += 2) if ($i in "
+                                     "want) n[$4 \".\" $5 \" \" $i]++ }} END {{ for (t in n) "
+                                     "print t, n[t] }}",
+                                     types));
+}
+
+/// "PAIRS COUNT" lines: how many event records hold each number of pairs, but popsim's critical
+/// path's.
+std::string event_lines_by_pairs(const std::string& prv) {
+    return awk_over(prv, "$1 == 2 && $7 != 91000001 { n[(NF - 6) / 2]++ } END { for (k in n) "
+                         "print k, n[k] }");
 }
 
 } // namespace
@@ -69,17 +77,9 @@ TEST_CASE("simulate fidelity: every event, the .pcf's names and the date of the 
     CHECK(named > 1000);
     // The pairs of one original record stay one record: as many event lines of each length as
     // the original, besides the critical path's lines (one pair each).
-    const auto lines_by_pairs = [](const std::string& prv) {
-        const auto r = test::run_shell(fmt::format(
-            "zcat -f {} | awk -F: '$1 == 2 && $7 != 91000001 {{ n[(NF - 6) / 2]++ }} END {{ for (k "
-            "in n) print k, n[k] }}' | sort -n",
-            prv));
-        REQUIRE(r.status == 0);
-        return r.output;
-    };
-    const auto original_lines = lines_by_pairs(original);
+    const auto original_lines = event_lines_by_pairs(original);
     CHECK(std::count(original_lines.begin(), original_lines.end(), '\n') > 3);
-    CHECK(lines_by_pairs(sim) == original_lines);
+    CHECK(event_lines_by_pairs(sim) == original_lines);
     // The original's date, not a fixed one.
     CHECK(test::read_file(sim).starts_with("#Paraver (09/10/2019 at 16:08):"));
     // The simulated trace reads back as the ideal run: Transfer 100 %, the original's
