@@ -32,13 +32,13 @@ class ThreadRecords {
         const std::size_t s = first_state_after(w.from);
         if (s > 0 && t_.state_value[s - 1] != k_no_state) out.state(state(s - 1));
         const std::size_t c = first_call_after(w.from);
-        if (c > 0 && t_.call_end[c - 1] > w.from) add_entry(c - 1);
+        if (c > 0 && t_.call_end[c - 1] > w.from) add_entry(c - 1, 0);
         for (const auto& series : t_.tracked_events) {
             if (extrae::is_counter_type(series.type)) continue;
             const auto at = std::upper_bound(series.time.begin(), series.time.end(), w.from);
             if (at == series.time.begin()) continue;
             const auto i = static_cast<std::size_t>(at - series.time.begin()) - 1;
-            pairs_.push_back({series.time[i], {series.type, series.value[i]}, false});
+            pairs_.push_back({series.time[i], {series.type, series.value[i]}, 0});
         }
         flush_events(out, w.from + 1);
     }
@@ -46,20 +46,28 @@ class ThreadRecords {
     void inside(TimeWindow w, RecordWindow& out) {
         std::size_t c = first_call_after(w.from);
         if (c > 0 && t_.call_end[c - 1] > w.from) // the exit of the call open at `from`
-            pairs_.push_back({t_.call_end[c - 1], {call_type(c - 1), 0}, false});
+            pairs_.push_back({t_.call_end[c - 1], {call_type(c - 1), 0}, 0});
+        // A call of no length leaves on a line after its entry's, as Extrae writes it (a line's
+        // exits are read before its entries), where the next call at that time enters: a run of
+        // such calls at one time takes a line each.
+        std::uint32_t line = 0;
+        Time run = -1; // the time of the run of calls of no length
         for (; c < t_.call_id.size() && t_.call_begin[c] < w.to; ++c) {
-            add_entry(c);
-            // A call of no length leaves on a line after its entry's, as Extrae writes it: a
-            // line's exits are read before its entries.
-            const Time exit = t_.call_end[c];
-            pairs_.push_back({exit, {call_type(c), 0}, exit == t_.call_begin[c]});
+            const Time begin = t_.call_begin[c], exit = t_.call_end[c];
+            if (begin != run) line = 0;
+            add_entry(c, line);
+            if (exit == begin) {
+                run = begin;
+                ++line;
+            }
+            pairs_.push_back({exit, {call_type(c), 0}, exit == begin ? line : 0});
         }
         for (const auto& series : t_.tracked_events) {
             auto i = static_cast<std::size_t>(
                 std::upper_bound(series.time.begin(), series.time.end(), w.from) -
                 series.time.begin());
             for (; i < series.time.size() && series.time[i] <= w.to; ++i)
-                pairs_.push_back({series.time[i], {series.type, series.value[i]}, false});
+                pairs_.push_back({series.time[i], {series.type, series.value[i]}, 0});
         }
         sort_pairs();
         // States and events merged by time, a state before the events at its start.
@@ -95,16 +103,17 @@ class ThreadRecords {
         const auto call = mpi_call_by_id(t_.call_id[c]);
         return call ? call->event_type : extrae::k_mpi_other;
     }
-    /// The call's entry and, on the same line, its collective attributes.
-    void add_entry(std::size_t c) {
+    /// The call's entry and, on the same line (the `line`-th at its time), its collective
+    /// attributes.
+    void add_entry(std::size_t c, std::uint32_t line) {
         const Time begin = t_.call_begin[c];
-        pairs_.push_back({begin, {call_type(c), t_.call_id[c]}, false});
+        pairs_.push_back({begin, {call_type(c), t_.call_id[c]}, line});
         const auto* attrs = t_.attributes_of(c);
         if (!attrs) return;
-        pairs_.push_back({begin, {extrae::k_collective_send_size, attrs->send_bytes}, false});
-        pairs_.push_back({begin, {extrae::k_collective_recv_size, attrs->recv_bytes}, false});
-        pairs_.push_back({begin, {extrae::k_collective_root, attrs->is_root ? 1u : 0u}, false});
-        pairs_.push_back({begin, {extrae::k_collective_communicator, attrs->communicator}, false});
+        pairs_.push_back({begin, {extrae::k_collective_send_size, attrs->send_bytes}, line});
+        pairs_.push_back({begin, {extrae::k_collective_recv_size, attrs->recv_bytes}, line});
+        pairs_.push_back({begin, {extrae::k_collective_root, attrs->is_root ? 1u : 0u}, line});
+        pairs_.push_back({begin, {extrae::k_collective_communicator, attrs->communicator}, line});
     }
     /// Writes the gathered events before `until`, one line per time.
     void flush_events(RecordWindow& out, Time until) {
@@ -131,8 +140,8 @@ class ThreadRecords {
     struct TimedPair {
         Time time;
         EventPair pair;
-        bool next_line; // on a second line at the same time
-        std::pair<Time, bool> line() const { return {time, next_line}; }
+        std::uint32_t line_at_time; // 0: the first line at its time, 1: the next, ...
+        std::pair<Time, std::uint32_t> line() const { return {time, line_at_time}; }
     };
     std::vector<TimedPair> pairs_;
     std::vector<EventPair> line_;

@@ -148,6 +148,32 @@ TEST_CASE("focus: a call open at the window's start is replayed from the start")
     CHECK(w.ideal->runtime == 2'000'000'000);
 }
 
+TEST_CASE("focus: calls of no length at one time keep their order in a window") {
+    // At 1 us the thread leaves an Isend of no length and enters an Irecv of no length on one
+    // line, then leaves that and enters an Allreduce on the next, as Extrae writes them; the
+    // Allreduce lasts until 3 us. A window cut from the model must write the same order (the
+    // fuzz smoke run found windows entering the Allreduce before the Irecv had left).
+    const auto dir = test::scratch_dir("focus_zero_calls");
+    const auto trace = test::read_quiet(test::write_file(
+        dir / "zero.prv", "#Paraver (01/01/2026 at 00:00):4000_ns:1(1):1:1(1:1),0\n"
+                          "1:1:1:1:1:0:1000:1\n1:1:1:1:1:1000:3000:13\n1:1:1:1:1:3000:4000:1\n"
+                          "2:1:1:1:1:1000:50000001:3\n"
+                          "2:1:1:1:1:1000:50000001:0:50000001:4\n"
+                          "2:1:1:1:1:1000:50000001:0:50000002:10\n"
+                          "2:1:1:1:1:3000:50000002:0\n"));
+    REQUIRE(trace.threads[0].call_id.size() == 3);
+    const auto w = replay::window_of(trace, {.from = 500, .to = 3500});
+    const auto& calls = w.threads[0];
+    REQUIRE(calls.call_id.size() == 3);
+    CHECK(calls.call_id[0] == 3);
+    CHECK(calls.call_id[1] == 4);
+    CHECK(calls.call_id[2] == 10);
+    CHECK(calls.call_begin[1] == 500); // 1 us, 500 ns into the window
+    CHECK(calls.call_end[1] == 500);
+    CHECK(calls.call_begin[2] == 500);
+    CHECK(calls.call_end[2] == 2500);
+}
+
 TEST_CASE("focus: region instances span each k-th entry on every thread") {
     const auto trace = read_focus(test::synth_trace("focus_instances", R"(ranks 2
 0 compute 1s
