@@ -46,7 +46,7 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
         }
         loaded.program = replay::build_replay_program(*loaded.trace, options);
     }
-    const replay::Trace& trace = streamed ? *loaded.streamed_trace : *loaded.trace;
+    const replay::Trace& trace = *loaded.trace_read();
     loaded.communicators = trace.header.communicators;
     // Spans with tracing off on every thread are left out of the replay, and of the real run.
     loaded.real_runtime = replay::traced_time(trace, loaded.program.untraced);

@@ -27,6 +27,10 @@ struct LoadedProgram {
     std::optional<replay::Trace> streamed_trace;
     /// A streamed program's calls, when LoadOptions::spill_calls_for asked for them.
     std::unique_ptr<replay::SpilledCalls> calls;
+    /// The trace read, into memory or streamed (its header, labels, threads); none for a .dim.
+    const replay::Trace* trace_read() const {
+        return trace ? &*trace : streamed_trace ? &*streamed_trace : nullptr;
+    }
     replay::ReplayProgram program;
     TracePass pass; // streamed: the program was written down without holding the trace
     std::vector<replay::Communicator> communicators; // of the Paraver header (`c:` lines)

@@ -103,9 +103,7 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
          .in_memory = o.in_memory,
          .on_read_progress = progress.running_total(0),
          .spill_calls_for = o.output.empty() ? std::nullopt : std::optional(o.output)});
-    const replay::Trace* original = loaded.trace            ? &*loaded.trace
-                                    : loaded.streamed_trace ? &*loaded.streamed_trace
-                                                            : nullptr;
+    const replay::Trace* original = loaded.trace_read();
     if (!o.output.empty() && original == nullptr)
         throw std::invalid_argument(
             "-o needs a Paraver trace as input (its calls name the simulated states)");

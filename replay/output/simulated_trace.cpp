@@ -159,12 +159,11 @@ class TimeMap {
     std::optional<Point> next_point() {
         while (true) {
             Point candidate;
-            if (pending_ < 2 && step_has_call_) {
+            if (pending_ < 2 && step_.call) {
                 candidate = pending_ == 0 ? Point{step_.call->begin, r_.op_begin[step_.first]}
                                           : Point{step_.call->end, r_.op_end[step_.last]};
                 ++pending_;
             } else if (steps_.next(step_)) {
-                step_has_call_ = step_.call.has_value();
                 pending_ = 0;
                 continue;
             } else if (!final_taken_) {
@@ -184,9 +183,8 @@ class TimeMap {
     ThreadSteps steps_;
     const ReplayResult& r_;
     Point final_;
-    ThreadSteps::Step step_{};
-    bool step_has_call_ = false;
-    int pending_ = 2; // the current step's points handed out
+    ThreadSteps::Step step_{}; // its call's two points are handed out one by one
+    int pending_ = 0;          // how many of them are
     bool final_taken_ = false, started_ = false;
     Point last_{0, 0}, a_{0, 0};
     std::optional<Point> b_;

@@ -6,12 +6,9 @@
 namespace popsim::replay {
 
 namespace {
-constexpr std::size_t k_batch = 8192;     // callbacks handed over at once
-constexpr std::ptrdiff_t k_in_flight = 4; // batches queued at most: ~1.5 MB
-} // namespace
-
-namespace {
-constexpr std::size_t k_reserve = k_batch * 40;
+constexpr std::size_t k_batch = 8192;           // callbacks handed over at once
+constexpr std::ptrdiff_t k_in_flight = 4;       // batches queued at most: ~1.5 MB
+constexpr std::size_t k_reserve = k_batch * 40; // bytes: most callbacks take less
 } // namespace
 
 BackgroundObserver::BackgroundObserver(TimelineObserver& target)

@@ -519,15 +519,19 @@ TEST_CASE("replay: members naming different roots, and repeated records, are rep
           "MPI_Bcast #1 on communicator 1: tasks 1 and 2");
     CHECK(program.collectives[0].root_task == 0);
 
+    // Task 1 in an MPI_Send and task 2 in an MPI_Recv from 1 s to 2 s, with these
+    // communication records.
+    const auto send_recv = [&](const std::string& name, const std::string& records) {
+        return test::read_quiet(test::write_file(
+            dir / name,
+            "#Paraver (01/01/2026 at 00:00):2000000000_ns:1(2):1:2(1:1,1:1),1\nc:1:1:2:1:2\n"
+            "2:1:1:1:1:1000000000:50000001:1\n2:2:1:2:1:1000000000:50000001:3\n" +
+                records + "2:1:1:1:1:2000000000:50000001:0\n2:2:1:2:1:2000000000:50000001:0\n"));
+    };
     // The same communication record twice: the copy is left out, with a warning.
     const std::string record =
         "3:1:1:1:1:1000000000:2000000000:2:1:2:1:1000000000:2000000000:8:0\n";
-    const auto copies = test::write_file(
-        dir / "copies.prv",
-        "#Paraver (01/01/2026 at 00:00):2000000000_ns:1(2):1:2(1:1,1:1),1\nc:1:1:2:1:2\n"
-        "2:1:1:1:1:1000000000:50000001:1\n2:2:1:2:1:1000000000:50000001:3\n" +
-            record + record + "2:1:1:1:1:2000000000:50000001:0\n2:2:1:2:1:2000000000:50000001:0\n");
-    const auto trace = test::read_quiet(copies);
+    const auto trace = send_recv("copies.prv", record + record);
     CHECK(trace.comms.size() == 1);
     REQUIRE(trace.warnings.find("duplicate-communications") != nullptr);
     CHECK(trace.warnings.find("duplicate-communications")->line() ==
@@ -537,13 +541,7 @@ TEST_CASE("replay: members naming different roots, and repeated records, are rep
     // Two more copies, one after another record: each is left out, the other record kept.
     const std::string other =
         "3:1:1:1:1:1000000000:2000000000:2:1:2:1:1000000000:2000000000:16:0\n";
-    const auto three = test::write_file(
-        dir / "three_copies.prv",
-        "#Paraver (01/01/2026 at 00:00):2000000000_ns:1(2):1:2(1:1,1:1),1\nc:1:1:2:1:2\n"
-        "2:1:1:1:1:1000000000:50000001:1\n2:2:1:2:1:1000000000:50000001:3\n" +
-            record + other + record + record +
-            "2:1:1:1:1:2000000000:50000001:0\n2:2:1:2:1:2000000000:50000001:0\n");
-    const auto kept = test::read_quiet(three);
+    const auto kept = send_recv("three_copies.prv", record + other + record + record);
     REQUIRE(kept.comms.size() == 2);
     CHECK(kept.comms.bytes[0] == 8);
     CHECK(kept.comms.bytes[1] == 16);
