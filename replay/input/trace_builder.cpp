@@ -15,7 +15,7 @@ TraceBuilder::TraceBuilder(Trace& trace, std::vector<std::uint32_t> tracked_even
       allow_truncated_(allow_truncated),
       tracks_counters_(
           std::any_of(tracked_types_.begin(), tracked_types_.end(), extrae::is_counter_type)),
-      numbering_(trace_.header) {
+      numbering_(trace_.header), total_cpus_(trace_.header.total_cpus()) {
     std::uint32_t app_number = 1;
     for (const auto& app : trace_.header.applications) {
         std::uint32_t task_number = 1;
@@ -57,10 +57,9 @@ ThreadIndex TraceBuilder::resolve(const RecordOwner& owner, std::uint64_t line) 
              fmt::format("record names thread {} of task {}, but the header declares {} threads",
                          owner.thread, owner.task, threads));
     }
-    const std::uint32_t cpus = trace_.header.total_cpus();
-    if (cpus > 0 && owner.cpu > cpus) {
-        fail(line,
-             fmt::format("record names CPU {}, but the header declares {} CPUs", owner.cpu, cpus));
+    if (total_cpus_ > 0 && owner.cpu > total_cpus_) {
+        fail(line, fmt::format("record names CPU {}, but the header declares {} CPUs", owner.cpu,
+                               total_cpus_));
     }
     return numbering_.number(owner.application, owner.task, owner.thread);
 }

@@ -107,6 +107,7 @@ class TraceBuilder {
     bool tracks_counters_; // windows need every counter read kept (focus_event_types)
     TimelineObserver* observer_ = nullptr;
     ThreadNumbering numbering_;
+    std::uint32_t total_cpus_; // the header's, checked against every record's CPU
     std::vector<ThreadScratch> scratch_;
     std::uint64_t overlaps_ = 0;
     std::string first_overlap_;

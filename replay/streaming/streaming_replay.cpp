@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <array>
+#include <boost/circular_buffer.hpp>
+#include <boost/container/flat_set.hpp>
 #include <boost/container/small_vector.hpp>
 #include <fmt/format.h>
 #include <queue>
@@ -39,25 +41,40 @@ const char* role_name(Role role) {
 struct StreamMessage;
 using RegionStep = ProgramRecorder::RegionStep;
 
-/// A call of a replayed thread, from when it is left until no record is expected to refer to it.
+std::size_t index(Role role) {
+    return static_cast<std::size_t>(role);
+}
+
+/// A call of a replayed thread, from when it is left until no record is expected to refer to it
+/// (Impl::history calls after the replay reached it). Small and trivially destructible: a thread
+/// keeps up to a thousand of them, and a trace has millions.
 struct StreamCall {
     Time begin = 0, end = 0;
+    Time reached = k_unset; // when the replay reached it
+    // The messages it sends, posts and completes (by Role), each list linked through the
+    // messages (StreamMessage::next): the sends and completions until it is emitted, the posts
+    // until the replay reaches it.
+    std::array<StreamMessage*, 3> placed{};
     std::uint16_t id = 0;
-    std::optional<CollectiveAttributes> attributes;
-    // The messages it posts, sends and completes, placed before it is emitted: most calls have
-    // one at most, held inline (no allocation for each of millions of calls).
-    using Messages = boost::container::small_vector<StreamMessage*, 1>;
-    Messages posts, sends, completions;
-    std::vector<StreamMessage*> late_posts; // placed once emitted, before the replay reached it
-    Time reached = k_unset;                 // when the replay reached it
     bool emitted = false;
-    // What the program records of it once it leaves the history (with a ProgramRecorder only);
-    // kept in the call, not on the heap: it is read once, long after, and most calls have one
-    // or two messages.
+};
+
+/// What the program records of a call once it leaves the history (with a ProgramRecorder only).
+struct RecordedCall {
     std::vector<RegionStep> regions; // the first thread's region steps before it
     Time burst_before = 0;
     boost::container::small_vector<MessageIndex, 2> posted, sent, completed;
     std::optional<std::uint64_t> collective;
+};
+
+/// A queue that grows as needed, its elements in one block: the calls kept per thread are
+/// pushed and popped millions of times.
+template <class T> class Ring : public boost::circular_buffer<T> {
+  public:
+    void push_back(T value) {
+        if (this->full()) this->set_capacity(std::max<std::size_t>(16, 2 * this->capacity()));
+        boost::circular_buffer<T>::push_back(std::move(value));
+    }
 };
 
 struct PendingRole {
@@ -116,16 +133,20 @@ class RecentWork {
 struct StreamThread {
     ThreadIndex trace_thread = 0;
     std::uint32_t task = 0;
-    std::deque<StreamCall> calls;
+    Ring<StreamCall> calls;
+    Ring<RecordedCall> recorded; // beside calls, with a ProgramRecorder
+    // The attributes of the collectives among the calls not yet emitted, with their numbers.
+    std::deque<std::pair<std::uint64_t, CollectiveAttributes>> attributes;
     std::uint64_t first_call = 0; // number of calls.front()
     std::uint64_t next_emit = 0;  // number of the next call to emit
+    std::uint64_t next_reach = 0; // number of the next call the replay reaches
     bool in_call = false;         // entered a call not yet left
     Time entered_at = 0;
-    std::optional<std::multiset<Time>::iterator> open_send; // in Impl::open_sends
+    std::optional<Time> open_send; // the entry of its call that sends, in Impl::open_sends
     std::vector<PendingRole> pending;
     Time previous_end = 0; // traced end of the last emitted call
-    std::deque<Step> steps;
-    std::deque<StreamMessage*> wait_messages;
+    Ring<Step> steps;
+    Ring<StreamMessage*> wait_messages;
     std::uint64_t joins = 0; // collectives joined so far (the in-memory program's order)
     RegionEdges region_edges;
     std::deque<StreamRegion> regions; // begun, their barriers not yet emitted
@@ -141,6 +162,7 @@ struct StreamThread {
     Time mpi_outside_omp = 0;
 
     StreamCall& call(std::uint64_t number) { return calls[number - first_call]; }
+    RecordedCall& recorded_call(std::uint64_t number) { return recorded[number - first_call]; }
 };
 
 struct StreamMessage {
@@ -153,6 +175,7 @@ struct StreamMessage {
     bool immediate_send = false;
     bool sent = false, received = false; // the sender, the receiver left the operation
     Time issue = k_unset, post = k_unset, arrival = k_unset;
+    std::array<StreamMessage*, 3> next{}; // in the lists of the calls it is placed in, by Role
 
     auto key() const {
         return std::tuple(sender, receiver, logical_send, logical_recv, physical_recv, bytes, tag);
@@ -226,18 +249,21 @@ struct StreamingReplay::Impl {
     // for a blocking send is the call's exit, after its receive may have completed. A call that
     // completes receives waits until the file has passed the exit of every sending call begun
     // before its end.
-    std::multiset<Time> open_sends;
-    using OpenSend = std::pair<Time, std::multiset<Time>::iterator>; // (its exit, its entry)
+    // (Entries come nearly in order, and leave nearly in order: a sorted array does it best.)
+    boost::container::flat_multiset<Time> open_sends;
+    using OpenSend = std::pair<Time, Time>; // (its exit, its entry)
     std::priority_queue<OpenSend, std::vector<OpenSend>,
                         decltype(
                             [](const OpenSend& a, const OpenSend& b) { return a.first > b.first; })>
         left_sends;
     std::vector<ReplayThread> stalled; // threads whose next call waits so
+    std::vector<ReplayThread> due;     // threads to advance as the file moves on (reused)
     OrderedInstances calls_without_record, roots;
     std::size_t left_early_count = 0;
     std::pair<ReplayThread, std::uint64_t> first_left_early_key{};
     std::string first_left_early;
-    std::optional<ProgramRecorder> recorder; // writes the program down, when it is kept
+    std::optional<ProgramRecorder> recorder;          // writes the program down, when it is kept
+    std::vector<StreamMessage*> sends_, completions_; // of the call emitted (reused)
     Impl(const Trace& t, const ProgramOptions& o, bool keep_program) : options(o) {
         for (const auto& thread : t.threads) names.push_back(thread.name);
         if (t.header.applications.size() != 1) unsupported("the trace has several applications");
@@ -263,9 +289,11 @@ struct StreamingReplay::Impl {
             work.resize(t.thread_count());
         if (keep_program) recorder.emplace(first);
         // Enough for an Irecv posted many calls before its message is sent; a record referring
-        // further back sends the trace to the in-memory replay. 8 MiB of calls in all.
+        // further back sends the trace to the in-memory replay. 8 MiB of calls in all, counted
+        // with what the recorder keeps of them (with or without it, the same traces stream).
+        constexpr std::size_t k_call_bytes = sizeof(StreamCall) + sizeof(RecordedCall);
         history = std::clamp<std::size_t>(
-            (std::size_t{8} << 20) / (sizeof(StreamCall) * std::max(tasks, 1u)), 32, 1024);
+            (std::size_t{8} << 20) / (k_call_bytes * std::max(tasks, 1u)), 32, 1024);
     }
 
     ReplayThread replayed(ThreadIndex t, const char* what) const {
@@ -319,23 +347,35 @@ struct StreamingReplay::Impl {
             m.immediate_send = call_class(call.id) == CallClass::immediate_send;
             if (m.immediate_send && recorder)
                 recorder->sent_immediately(static_cast<MessageIndex>(m.record));
-            call.sends.push_back(&m);
+            link(call, m, Role::send);
             break;
         case Role::complete:
             if (call.emitted) unsupported("a record arrives after its receive was replayed");
-            call.completions.push_back(&m);
+            link(call, m, Role::complete);
             break;
         case Role::post:
-            if (recorder) call.posted.push_back(static_cast<MessageIndex>(m.record));
-            if (!call.emitted) {
-                call.posts.push_back(&m);
-            } else if (call.reached != k_unset) {
+            if (recorder) th.recorded_call(c).posted.push_back(static_cast<MessageIndex>(m.record));
+            if (call.reached != k_unset) {
                 set_post(m, call.reached);
             } else {
-                call.late_posts.push_back(&m);
+                link(call, m, Role::post);
             }
             break;
         }
+    }
+
+    static void link(StreamCall& call, StreamMessage& m, Role role) {
+        m.next[index(role)] = std::exchange(call.placed[index(role)], &m);
+    }
+
+    /// Takes the call's messages of the role out of it, into `out` in record order (the
+    /// in-memory program's).
+    static void take(StreamCall& call, Role role, std::vector<StreamMessage*>& out) {
+        out.clear();
+        for (auto* m = std::exchange(call.placed[index(role)], nullptr); m;
+             m = m->next[index(role)])
+            out.push_back(m);
+        std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->record < b->record; });
     }
 
     bool placeable(const StreamThread& th, const PendingRole& r, Time limit) const {
@@ -345,8 +385,12 @@ struct StreamingReplay::Impl {
     /// Places the thread's records and emits its calls as far as the file has been read.
     void advance(ReplayThread t, Time limit) {
         StreamThread& th = threads[t];
+        Time earliest_left = std::numeric_limits<Time>::max(); // of the records not placed
         std::erase_if(th.pending, [&](const PendingRole& r) {
-            if (!placeable(th, r, limit)) return false;
+            if (!placeable(th, r, limit)) {
+                earliest_left = std::min(earliest_left, r.time);
+                return false;
+            }
             place(th, r);
             return true;
         });
@@ -358,9 +402,7 @@ struct StreamingReplay::Impl {
                 stalled.push_back(t);
                 break;
             }
-            const bool waits = std::any_of(th.pending.begin(), th.pending.end(),
-                                           [&](auto& r) { return r.time <= call.end; });
-            if (waits) break;
+            if (earliest_left <= call.end) break; // the call waits for a record
             const bool in_region = pass_regions_before(th, call);
             emit(th, th.next_emit++, in_region);
         }
@@ -470,46 +512,51 @@ struct StreamingReplay::Impl {
 
     void emit(StreamThread& th, std::uint64_t number, bool in_region) {
         StreamCall& call = th.call(number);
-        call.regions = std::exchange(th.region_steps, {});
-        call.burst_before = call.begin - th.previous_end;
-        put_burst(th, call.burst_before);
+        RecordedCall* kept = recorder ? &th.recorded_call(number) : nullptr;
+        const Time burst_before = call.begin - th.previous_end;
+        if (kept) {
+            kept->regions = std::exchange(th.region_steps, {});
+            kept->burst_before = burst_before;
+        }
+        put_burst(th, burst_before);
         const std::size_t first_step = th.steps.size();
         th.previous_end = call.end;
         th.steps.push_back({StepKind::enter, number});
-        for (auto* list : {&call.posts, &call.sends, &call.completions})
-            std::sort(list->begin(), list->end(), [](auto* a, auto* b) {
-                return a->record < b->record; // in record order, as the in-memory program
-            });
-        for (auto* m : call.sends)
+        take(call, Role::send, sends_);
+        take(call, Role::complete, completions_);
+        for (auto* m : sends_)
             th.steps.push_back({.kind = StepKind::send, .value = 0, .message = m});
-        if (recorder) {
-            for (auto* m : call.sends) call.sent.push_back(static_cast<MessageIndex>(m->record));
-            for (auto* m : call.completions)
-                call.completed.push_back(static_cast<MessageIndex>(m->record));
+        if (kept) {
+            for (auto* m : sends_) kept->sent.push_back(static_cast<MessageIndex>(m->record));
+            for (auto* m : completions_)
+                kept->completed.push_back(static_cast<MessageIndex>(m->record));
         }
-        if (!call.completions.empty()) {
-            refuse_duplicates(call.completions);
-            th.steps.push_back({StepKind::wait, call.completions.size()});
-            th.wait_messages.insert(th.wait_messages.end(), call.completions.begin(),
-                                    call.completions.end());
+        if (!completions_.empty()) {
+            refuse_duplicates(completions_);
+            th.steps.push_back({StepKind::wait, completions_.size()});
+            for (auto* m : completions_) th.wait_messages.push_back(m);
         }
         const auto cls = call_class(call.id);
-        if (lacks_record(cls, !call.sends.empty(), !call.completions.empty())) {
+        if (lacks_record(cls, !sends_.empty(), !completions_.empty())) {
             calls_without_record.add(
                 {th.task, number},
                 call_without_record(call.id, call.begin, names[th.trace_thread]));
         }
+        // The attributes of calls before this one (of no collective) are not read.
+        auto& attributes = th.attributes;
+        while (!attributes.empty() && attributes.front().first < number) attributes.pop_front();
+        const bool has_attributes = !attributes.empty() && attributes.front().first == number;
+        std::optional<std::uint64_t> collective;
         if (cls == CallClass::collective || cls == CallClass::immediate_collective) {
-            call.collective =
-                join(th, call.id, call.attributes ? &*call.attributes : nullptr, call);
+            collective =
+                join(th, call.id, has_attributes ? &attributes.front().second : nullptr, call);
         } else if (cls == CallClass::init && options.init_barrier) {
-            call.collective = join(th, k_mpi_barrier, nullptr, call);
+            collective = join(th, k_mpi_barrier, nullptr, call);
         }
+        if (kept) kept->collective = collective;
         for (std::size_t i = first_step; i < th.steps.size(); ++i)
             th.steps[i].in_region = in_region;
         call.emitted = true;
-        StreamCall::Messages().swap(call.sends);
-        StreamCall::Messages().swap(call.completions);
     }
 
     void put_burst(StreamThread& th, Time duration) {
@@ -518,7 +565,7 @@ struct StreamingReplay::Impl {
     }
 
     /// A merge that wrote a record twice: the in-memory reader leaves the copy out.
-    void refuse_duplicates(const StreamCall::Messages& list) {
+    void refuse_duplicates(const std::vector<StreamMessage*>& list) {
         if (list.size() < 2) return;
         std::vector<decltype(list.front()->key())> keys;
         for (const auto* m : list) keys.push_back(m->key());
@@ -611,10 +658,12 @@ struct StreamingReplay::Impl {
         case StepKind::enter: {
             StreamCall& call = th.call(step.value);
             call.reached = th.now;
-            for (auto* m : call.posts) set_post(*m, th.now);
-            for (auto* m : call.late_posts) set_post(*m, th.now);
-            StreamCall::Messages().swap(call.posts);
-            std::vector<StreamMessage*>().swap(call.late_posts);
+            th.next_reach = step.value + 1;
+            for (auto* m = std::exchange(call.placed[index(Role::post)], nullptr); m;) {
+                auto* next = m->next[index(Role::post)];
+                set_post(*m, th.now);
+                m = next;
+            }
             finish_step(th, th.now);
             trim_history(th);
             return true;
@@ -673,8 +722,7 @@ struct StreamingReplay::Impl {
             m.received = true;
             forget_if_done(m);
         }
-        th.wait_messages.erase(th.wait_messages.begin(),
-                               th.wait_messages.begin() + static_cast<std::ptrdiff_t>(count));
+        th.wait_messages.erase_begin(count);
         finish_step(th, latest);
         return true;
     }
@@ -776,8 +824,9 @@ struct StreamingReplay::Impl {
     void forget_left_sends() {
         bool earliest = false;
         while (!left_sends.empty() && left_sends.top().first < watermark) {
-            earliest = earliest || left_sends.top().second == open_sends.begin();
-            open_sends.erase(left_sends.top().second);
+            const Time entry = left_sends.top().second;
+            earliest = earliest || entry == *open_sends.begin();
+            open_sends.erase(open_sends.find(entry));
             left_sends.pop();
         }
         if (!earliest || stalled.empty()) return;
@@ -789,7 +838,7 @@ struct StreamingReplay::Impl {
     }
 
     void trim_history(StreamThread& th) {
-        while (th.calls.size() > history && th.calls.front().reached != k_unset) forget_front(th);
+        while (th.calls.size() > history && th.first_call < th.next_reach) forget_front(th);
     }
 
     /// The thread's first call kept, which no record changes any more: into the program (when it
@@ -797,12 +846,13 @@ struct StreamingReplay::Impl {
     void forget_front(StreamThread& th) {
         record_front(th);
         th.calls.pop_front();
+        if (recorder) th.recorded.pop_front();
         ++th.first_call;
     }
 
     void record_front(StreamThread& th) {
         if (!recorder) return;
-        StreamCall& call = th.calls.front();
+        RecordedCall& call = th.recorded.front();
         std::sort(call.posted.begin(), call.posted.end());
         const auto span = [](const auto& list) {
             return std::span<const MessageIndex>(list.data(), list.size());
@@ -825,7 +875,7 @@ struct StreamingReplay::Impl {
         watermark = time;
         forget_left_sends();
         if (wakeups.empty() || wakeups.top().first >= watermark) return run_all();
-        std::vector<ReplayThread> due;
+        due.clear();
         while (!wakeups.empty() && wakeups.top().first < watermark) {
             due.push_back(wakeups.top().second);
             wakeups.pop();
@@ -847,7 +897,10 @@ void StreamingReplay::entered(ThreadIndex thread, Time time, std::uint16_t id) {
     auto& th = impl_->threads[impl_->replayed(thread, "calls MPI")];
     th.in_call = true;
     th.entered_at = time;
-    if (can_play(call_class(id), Role::send)) th.open_send = impl_->open_sends.insert(time);
+    if (can_play(call_class(id), Role::send)) {
+        impl_->open_sends.insert(time);
+        th.open_send = time;
+    }
 }
 
 void StreamingReplay::state(ThreadIndex thread, Time begin, Time end, std::uint8_t value) {
@@ -865,11 +918,10 @@ void StreamingReplay::call(ThreadIndex thread, const ObservedCall& c) {
     auto& th = impl_->threads[t];
     th.in_call = false;
     if (th.open_send) impl_->left_sends.emplace(c.end, *std::exchange(th.open_send, std::nullopt));
-    auto& kept = th.calls.emplace_back();
-    kept.begin = c.begin;
-    kept.end = c.end;
-    kept.id = c.id;
-    kept.attributes = c.attributes;
+    const std::uint64_t number = th.first_call + th.calls.size();
+    th.calls.push_back({.begin = c.begin, .end = c.end, .id = c.id});
+    if (impl_->recorder) th.recorded.push_back({});
+    if (c.attributes) th.attributes.emplace_back(number, *c.attributes);
     impl_->wake_at(c.end, t);
 }
 

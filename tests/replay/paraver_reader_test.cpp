@@ -87,7 +87,8 @@ TEST_CASE("paraver_reader: several applications, ':' separators, no resources") 
                          (path + ": --app 3: the trace has 2 applications").c_str(), TraceError);
 }
 
-TEST_CASE("paraver_reader: the application that calls MPI is analysed; its communicators only") {
+TEST_CASE(
+    "paraver_reader: the application that calls MPI is analysed, with its communicators only") {
     // Application 1 reads uncore counters (no MPI), application 2 is the MPI program; a
     // communicator line names a task application 2 does not have (as PROFET's traces do).
     const auto path =

@@ -36,7 +36,7 @@ TEST_CASE("synth: durations and times past 2^62 ns are refused before anything i
     CHECK_FALSE(std::filesystem::exists(out));
 }
 
-TEST_CASE("synth: threads idle until an explicit end; a later declared end makes a truncated "
+TEST_CASE("synth: threads idle until an explicit end, and a later declared end makes a truncated "
           "trace") {
     // Rank 0 finishes at 1 s, rank 1 at 2 s, the run ends at 3 s: both idle until then, so the
     // records reach the end the header declares.

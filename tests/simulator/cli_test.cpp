@@ -323,13 +323,14 @@ TEST_CASE("cli: real traces: warnings one line per kind, --quiet, --strict, --ap
                                             "foreign-communicators", "calls-without-record"});
 }
 
-TEST_CASE("cli: a truncated trace exits 2 in every command; --allow-truncated analyses it") {
+TEST_CASE("cli: a truncated trace exits 2 in every command, and --allow-truncated analyses it") {
     const auto trace = test::synth_trace(
         "cli_truncated", "ranks 2\n0 compute 1s\n0 Barrier 1s\n1 compute 2s\n1 Barrier 0s\n"
                          "declared_end 8s\n");
+    // The header, the communicator and seven records: the last record is on line 9.
     const std::string refusal =
         "popsim: error: " + trace +
-        ":11: the trace is truncated (an interrupted merge, copy or simulate -o?): the records "
+        ":9: the trace is truncated (an interrupted merge, copy or simulate -o?): the records "
         "end at 2.000000000 s, 75.0 % of the run the header declares (8.000000000 s) is missing; "
         "--allow-truncated analyses the part that is there\n";
     for (const char* command : {"analyze ", "simulate ", "whatif --latency 1us,2us "}) {

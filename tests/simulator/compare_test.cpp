@@ -57,7 +57,7 @@ TEST_CASE("compare: what it cannot compare is said") {
           test::Cells{"75.00%", "75.00%", "+0.00 pp"});
 }
 
-TEST_CASE("compare: runs are named by analyze --label; another schema is refused") {
+TEST_CASE("compare: runs are named by analyze --label, and another schema is refused") {
     const auto dir = test::scratch_dir("compare_labels");
     const auto one =
         test::synth_trace("compare_labels_run", "ranks 2\n0 compute 1s\n1 compute 3s\n");

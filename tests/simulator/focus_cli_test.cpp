@@ -74,7 +74,7 @@ TEST_CASE("focus cli: cut then analyze equals analyze --from/--to on real traces
         "300ms", "poisson16");
 }
 
-TEST_CASE("focus cli: a cut's header lasts the window; its header says it was cut") {
+TEST_CASE("focus cli: a cut's header lasts the window, and says it was cut") {
     const auto trace = test::synth_trace("focus_cut_header", k_phases);
     const auto cut = (test::scratch_dir("focus_cut_header_out") / "cut.prv").string();
     REQUIRE(run_popsim(fmt::format("cut {} --phases 1000 --phase 2 -o {}", trace, cut)).status ==

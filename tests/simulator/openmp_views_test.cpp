@@ -4,8 +4,8 @@
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
-#include <fmt/format.h>
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
 #include <sstream>
 

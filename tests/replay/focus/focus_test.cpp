@@ -105,7 +105,8 @@ TEST_CASE("focus: phases of a synthetic run have the efficiencies computed by ha
     CHECK(whole.ideal->runtime == ideal_sum);
 }
 
-TEST_CASE("focus: a window counts the counters of its own bursts; the whole window is the trace") {
+TEST_CASE(
+    "focus: a window counts the counters of its own bursts, and the whole window is the trace") {
     const auto trace = read_focus(test::synth_trace("focus_counters", k_three_phases), 1000);
     const auto first =
         metrics::summarize(replay::window_of(trace, {.from = 0, .to = 2'500'000'000}));

@@ -56,7 +56,7 @@ TEST_CASE("spill: each stream reads back in order, two readers at once") {
         CHECK(entry.path().filename().string().find("popsim-spill") == std::string::npos);
 }
 
-TEST_CASE("spill: made in the temporary folder when the output's cannot hold it; else an error "
+TEST_CASE("spill: made in the temporary folder when the output's cannot hold it, else an error "
           "naming the output") {
     const auto dir = test::scratch_dir("spill_where");
     // A device's folder (/dev) is no place for it: the temporary folder is.
