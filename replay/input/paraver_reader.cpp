@@ -30,10 +30,10 @@ namespace popsim::replay {
 
 namespace {
 
-/// Complete lines of the file, and where they start.
+/// Complete lines of the file. (Their line numbers are counted as they are parsed, in parallel,
+/// and given in the ordered stage.)
 struct TextBlock {
     std::string text;
-    std::uint64_t first_line = 1;
     std::optional<std::string> read_error; // the stream broke after this text
     bool ends_mid_line = false;            // the file's last line, without its newline, ends it
     std::uint64_t file_bytes = 0;          // of the file (compressed, for gzip) read up to here
@@ -62,10 +62,7 @@ class BlockReader {
         }
         carry_.assign(out.text, cut);
         out.text.resize(cut);
-        out.first_line = next_line_;
         out.file_bytes = source_.file_bytes_read();
-        next_line_ +=
-            static_cast<std::uint64_t>(std::count(out.text.begin(), out.text.end(), '\n'));
         bytes_ += out.text.size();
         return !out.text.empty() || out.read_error || !done_;
     }
@@ -99,7 +96,6 @@ class BlockReader {
     ByteSource source_;
     std::size_t block_bytes_;
     std::string carry_;
-    std::uint64_t next_line_ = 1;
     std::uint64_t bytes_ = 0;
     bool done_ = false;
 };
@@ -118,18 +114,17 @@ struct ParsedBlock {
         std::uint32_t first_pair;
         std::uint32_t pair_count;
     };
-    std::uint64_t first_line = 1;
     std::uint64_t file_bytes = 0; // TextBlock::file_bytes
     std::vector<Ref> order;
     std::vector<StateRecord> states;
     std::vector<EventHead> events;
     std::vector<EventPair> pairs;
     std::vector<CommRecord> comms;
-    std::uint64_t lines = 0;
+    std::uint64_t lines = 0; // whole lines: the block's are from its first to first + lines - 1
     std::uint64_t skipped = 0;
     std::uint64_t bytes = 0;
-    std::uint64_t unfinished_line = 0; // the file's last line when it has no newline (not parsed)
-    std::optional<std::pair<std::uint64_t, std::string>> error; // line, cause
+    bool ends_unfinished = false; // the file's last line, without its newline, follows (not parsed)
+    std::optional<std::pair<std::uint32_t, std::string>> error; // line offset in the block, cause
 };
 
 /// The record kind before a line's first ':' ("1", "2", "3", "4"), or the whole first field.
@@ -186,7 +181,6 @@ void parse_line(std::string_view line, std::uint32_t offset, Time ns_per_unit, P
 
 ParsedBlock parse_block(const TextBlock& block, Time ns_per_unit) {
     ParsedBlock out;
-    out.first_line = block.first_line;
     out.file_bytes = block.file_bytes;
     out.bytes = block.text.size();
     EventRecord scratch;
@@ -196,29 +190,29 @@ ParsedBlock parse_block(const TextBlock& block, Time ns_per_unit) {
         const std::size_t nl = text.find('\n');
         const std::string_view line = text.substr(0, nl);
         if (nl == std::string_view::npos && block.ends_mid_line) {
-            out.unfinished_line = block.first_line + offset;
+            out.ends_unfinished = true;
             break;
         }
         try {
             parse_line(line, offset, ns_per_unit, out, scratch);
         } catch (const ParseError& e) {
-            out.error.emplace(block.first_line + offset, e.what());
+            out.error.emplace(offset, e.what());
             return out;
         }
         ++offset;
         text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
     }
     out.lines = offset;
-    if (block.read_error) out.error.emplace(block.first_line + offset, *block.read_error);
+    if (block.read_error) out.error.emplace(offset, *block.read_error);
     return out;
 }
 
 /// Feeds a block's records to `target` (the builder's input, or a RecordWindow in front of it).
 template <class Target>
-void feed_records(const ParsedBlock& block, Target& target, BuilderInput& input,
-                  const Trace& trace) {
+void feed_records(const ParsedBlock& block, std::uint64_t first_line, Target& target,
+                  BuilderInput& input, const Trace& trace) {
     for (const auto& ref : block.order) {
-        input.line = block.first_line + ref.line_offset;
+        input.line = first_line + ref.line_offset;
         try {
             switch (ref.kind) {
             case ParsedBlock::Kind::state:
@@ -246,12 +240,14 @@ void feed_records(const ParsedBlock& block, Target& target, BuilderInput& input,
 
 void apply_block(const ParsedBlock& block, BuilderInput& input, RecordWindow* window,
                  Trace& trace) {
+    const std::uint64_t first_line = trace.counts.lines + 1; // every line before is counted
     if (window)
-        feed_records(block, *window, input, trace);
+        feed_records(block, first_line, *window, input, trace);
     else
-        feed_records(block, input, input, trace);
-    if (block.error) throw TraceError(trace.path, block.error->first, block.error->second);
-    if (block.unfinished_line > 0) input.builder().ends_mid_line(block.unfinished_line);
+        feed_records(block, first_line, input, input, trace);
+    if (block.error)
+        throw TraceError(trace.path, first_line + block.error->first, block.error->second);
+    if (block.ends_unfinished) input.builder().ends_mid_line(first_line + block.lines);
     trace.counts.lines += block.lines;
     trace.counts.skipped += block.skipped;
     trace.counts.bytes += block.bytes;
@@ -365,7 +361,6 @@ void read_header(BlockReader& reader, TextBlock& first, Trace& trace,
     trace.counts.bytes += first.text.size() - text.size();
     first.text.erase(0, first.text.size() - text.size());
     trace.counts.lines += line_no - 1;
-    first.first_line = line_no;
 }
 
 void read_body(BlockReader& reader, TextBlock first, Trace& trace, BuilderInput& input,

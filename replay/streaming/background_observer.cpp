@@ -2,74 +2,95 @@
 
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 namespace popsim::replay {
 
 namespace {
-constexpr std::size_t k_batch = 8192;           // callbacks handed over at once
-constexpr std::ptrdiff_t k_in_flight = 4;       // batches queued at most: ~1.5 MB
-constexpr std::size_t k_reserve = k_batch * 40; // bytes: most callbacks take less
+constexpr std::size_t k_batch_bytes = 256 << 10; // handed over at once: 6,000-13,000 callbacks
+constexpr std::ptrdiff_t k_in_flight = 4;        // batches queued at most: 1 MB
 } // namespace
 
-BackgroundObserver::BackgroundObserver(TimelineObserver& target)
-    : target_(target), filling_(std::make_unique<Batch>()) {
-    filling_->reserve(k_reserve);
+BackgroundObserver::BackgroundObserver(TimelineObserver& target) : target_(target) {
+    filling_ = empty_batch(); // once the queues are made
     queue_.set_capacity(k_in_flight);
     worker_ = std::thread([this] { apply_batches(); });
 }
 
 BackgroundObserver::~BackgroundObserver() {
-    queue_.push(nullptr);
+    queue_.push(Batch{});
     worker_.join();
 }
 
 namespace {
-/// The item at `at` in `batch`, and `at` moved past it.
-template <class Item> Item take(const std::vector<std::byte>& batch, std::size_t& at) {
-    Item item;
-    std::memcpy(&item, batch.data() + at, sizeof(Item));
-    at += sizeof(Item);
-    return item;
+/// The value at `at`, and `at` moved past it.
+template <class T> T take(const std::byte*& at) {
+    T value;
+    std::memcpy(&value, at, sizeof(T));
+    at += sizeof(T);
+    return value;
 }
 } // namespace
 
 void BackgroundObserver::apply(const Batch& batch) {
-    for (std::size_t at = 0; at < batch.size();) {
-        const std::byte kind = batch[at++];
-        if (kind == Entered::kind) {
-            const auto i = take<Entered>(batch, at);
-            target_.entered(i.thread, i.time, i.id);
-        } else if (kind == State::kind) {
-            const auto i = take<State>(batch, at);
-            target_.state(i.thread, i.begin, i.end, i.value);
-        } else if (kind == Call::kind) {
-            const auto i = take<Call>(batch, at);
-            target_.call(i.thread, i.call);
-        } else if (kind == Event::kind) {
-            const auto i = take<Event>(batch, at);
-            target_.event(i.thread, i.time, i.type, i.value);
-        } else if (kind == Comm::kind) {
-            const auto i = take<Comm>(batch, at);
-            target_.comm(i.sender, i.receiver, i.record, i.number);
-        } else {
-            target_.reached(take<Reached>(batch, at).time);
+    // (Each argument taken in turn: the order in which a call's arguments are evaluated is not.)
+    const std::byte* at = batch.bytes.get();
+    for (const std::byte* end = at + batch.size; at < end;) {
+        switch (take<Kind>(at)) {
+        case Kind::entered: {
+            const auto thread = take<ThreadIndex>(at);
+            const auto time = take<Time>(at);
+            target_.entered(thread, time, take<std::uint16_t>(at));
+            break;
+        }
+        case Kind::state: {
+            const auto thread = take<ThreadIndex>(at);
+            const auto begin = take<Time>(at);
+            const auto end_time = take<Time>(at);
+            target_.state(thread, begin, end_time, take<std::uint8_t>(at));
+            break;
+        }
+        case Kind::call: {
+            const auto thread = take<ThreadIndex>(at);
+            target_.call(thread, take<ObservedCall>(at));
+            break;
+        }
+        case Kind::event: {
+            const auto thread = take<ThreadIndex>(at);
+            const auto time = take<Time>(at);
+            const auto type = take<std::uint32_t>(at);
+            target_.event(thread, time, type, take<std::uint64_t>(at));
+            break;
+        }
+        case Kind::comm: {
+            const auto sender = take<ThreadIndex>(at);
+            const auto receiver = take<ThreadIndex>(at);
+            const auto record = take<CommRecord>(at);
+            target_.comm(sender, receiver, record, take<std::uint64_t>(at));
+            break;
+        }
+        case Kind::reached:
+            target_.reached(take<Time>(at));
+            break;
         }
     }
 }
 
 void BackgroundObserver::apply_batches() {
     for (;;) {
-        std::unique_ptr<Batch> batch;
+        Batch batch;
         queue_.pop(batch);
-        if (!batch) return;
+        if (!batch.bytes) return;
         if (!failed_) {
             try {
-                apply(*batch);
+                apply(batch);
             } catch (...) {
                 error_ = std::current_exception();
                 failed_ = true;
             }
         }
+        batch.size = 0;
+        applied_batches_.push(std::move(batch));
         ++applied_;
         applied_.notify_all();
     }
@@ -79,23 +100,29 @@ void BackgroundObserver::rethrow_if_failed() {
     if (failed_) std::rethrow_exception(error_);
 }
 
-template <class Item> void BackgroundObserver::add(const Item& item) {
-    static_assert(std::is_trivially_copyable_v<Item>);
-    const auto* bytes = reinterpret_cast<const std::byte*>(&item);
-    filling_->push_back(Item::kind);
-    last_reached_ =
-        std::is_same_v<Item, Reached> ? filling_->size() : std::numeric_limits<std::size_t>::max();
-    filling_->insert(filling_->end(), bytes, bytes + sizeof(Item));
-    if (++filling_count_ == k_batch) send();
+template <class... Args> void BackgroundObserver::add(Kind kind, const Args&... args) {
+    static_assert((std::is_trivially_copyable_v<Args> && ...));
+    constexpr std::size_t bytes = sizeof(Kind) + (sizeof(Args) + ...);
+    if (k_batch_bytes - filling_.size < bytes) send();
+    std::byte* at = filling_.bytes.get() + filling_.size;
+    std::memcpy(at, &kind, sizeof(Kind));
+    at += sizeof(Kind);
+    ((std::memcpy(at, &args, sizeof(Args)), at += sizeof(Args)), ...);
+    filling_.size += bytes;
+    last_reached_ = std::numeric_limits<std::size_t>::max();
+}
+
+BackgroundObserver::Batch BackgroundObserver::empty_batch() {
+    Batch batch;
+    if (applied_batches_.try_pop(batch)) return batch;
+    return {std::make_unique_for_overwrite<std::byte[]>(k_batch_bytes), 0};
 }
 
 void BackgroundObserver::send() {
     rethrow_if_failed();
-    if (filling_->empty()) return;
-    auto next = std::make_unique<Batch>();
-    next->reserve(k_reserve);
+    if (filling_.size == 0) return;
+    Batch next = empty_batch();
     ++sent_;
-    filling_count_ = 0;
     last_reached_ = std::numeric_limits<std::size_t>::max();
     queue_.push(std::exchange(filling_, std::move(next)));
 }
@@ -108,30 +135,32 @@ void BackgroundObserver::drain() {
 }
 
 void BackgroundObserver::entered(ThreadIndex thread, Time time, std::uint16_t id) {
-    add(Entered{thread, time, id});
+    add(Kind::entered, thread, time, id);
 }
 void BackgroundObserver::state(ThreadIndex thread, Time begin, Time end, std::uint8_t value) {
-    add(State{thread, begin, end, value});
+    add(Kind::state, thread, begin, end, value);
 }
 void BackgroundObserver::call(ThreadIndex thread, const ObservedCall& call) {
-    add(Call{thread, call});
+    add(Kind::call, thread, call);
 }
 void BackgroundObserver::event(ThreadIndex thread, Time time, std::uint32_t type,
                                std::uint64_t value) {
-    add(Event{thread, time, type, value});
+    add(Kind::event, thread, time, type, value);
 }
 void BackgroundObserver::comm(ThreadIndex sender, ThreadIndex receiver, const CommRecord& record,
                               std::uint64_t number) {
-    add(Comm{sender, receiver, record, number});
+    add(Kind::comm, sender, receiver, record, number);
 }
 void BackgroundObserver::reached(Time time) {
     // Only the latest matters (the file's place is a maximum): most records add nothing.
     if (time <= reached_) return;
     reached_ = time;
-    if (last_reached_ < filling_->size())
-        std::memcpy(filling_->data() + last_reached_, &time, sizeof(Time)); // Reached is its time
-    else
-        add(Reached{time});
+    if (last_reached_ < filling_.size) {
+        std::memcpy(filling_.bytes.get() + last_reached_, &time, sizeof(Time));
+    } else {
+        add(Kind::reached, time);
+        last_reached_ = filling_.size - sizeof(Time); // the batch's last item, a Reached
+    }
 }
 
 } // namespace popsim::replay

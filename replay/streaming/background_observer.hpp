@@ -16,7 +16,6 @@
 #include <memory>
 #include <oneapi/tbb/concurrent_queue.h>
 #include <thread>
-#include <vector>
 
 namespace popsim::replay {
 
@@ -40,56 +39,28 @@ class BackgroundObserver final : public TimelineObserver {
     void drain();
 
   private:
-    // Each callback's arguments, packed into a batch behind their kind.
-    struct Entered {
-        static constexpr std::byte kind{0};
-        ThreadIndex thread;
-        Time time;
-        std::uint16_t id;
+    enum class Kind : std::uint8_t { entered, state, call, event, comm, reached };
+    /// Each callback's kind and its arguments, one after another with no padding: 15-30 bytes
+    /// for most (a variant of them all takes 104). The batches are written and read at reading
+    /// speed: each argument is copied straight into place (not through a struct on the stack,
+    /// whose padded copy the processor stalls on), and the batches are used again once applied.
+    struct Batch {
+        std::unique_ptr<std::byte[]> bytes; // null: the worker stops
+        std::size_t size = 0;
     };
-    struct State {
-        static constexpr std::byte kind{1};
-        ThreadIndex thread;
-        Time begin, end;
-        std::uint8_t value;
-    };
-    struct Call {
-        static constexpr std::byte kind{2};
-        ThreadIndex thread;
-        ObservedCall call;
-    };
-    struct Event {
-        static constexpr std::byte kind{3};
-        ThreadIndex thread;
-        Time time;
-        std::uint32_t type;
-        std::uint64_t value;
-    };
-    struct Comm {
-        static constexpr std::byte kind{4};
-        ThreadIndex sender, receiver;
-        CommRecord record;
-        std::uint64_t number;
-    };
-    struct Reached {
-        static constexpr std::byte kind{5};
-        Time time;
-    };
-    /// The callbacks' arguments one after another, each behind its kind: 20-40 bytes for most,
-    /// where a variant of them all takes 104 (the batches are written and read at reading speed).
-    using Batch = std::vector<std::byte>;
 
-    template <class Item> void add(const Item& item);
+    template <class... Args> void add(Kind kind, const Args&... args);
     void apply(const Batch& batch);
     void send();
+    Batch empty_batch();
     void apply_batches();
     void rethrow_if_failed();
 
     TimelineObserver& target_;
-    std::unique_ptr<Batch> filling_;
-    std::size_t filling_count_ = 0;                                      // callbacks in filling_
+    Batch filling_;
     std::size_t last_reached_ = std::numeric_limits<std::size_t>::max(); // its last item, a Reached
-    oneapi::tbb::concurrent_bounded_queue<std::unique_ptr<Batch>> queue_; // nullptr: stop
+    oneapi::tbb::concurrent_bounded_queue<Batch> queue_;
+    oneapi::tbb::concurrent_queue<Batch> applied_batches_; // to fill again
     std::atomic<bool> failed_{false};
     std::exception_ptr error_;
     std::atomic<std::uint64_t> sent_{0}, applied_{0};

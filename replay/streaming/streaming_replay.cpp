@@ -71,9 +71,12 @@ struct RecordedCall {
 /// pushed and popped millions of times.
 template <class T> class Ring : public boost::circular_buffer<T> {
   public:
-    void push_back(T value) {
+    /// A new last element, made with its defaults; the caller sets its fields in place (a copy
+    /// of a struct just made on the stack stalls the processor on its narrow fields).
+    T& emplace_back() {
         if (this->full()) this->set_capacity(std::max<std::size_t>(16, 2 * this->capacity()));
-        boost::circular_buffer<T>::push_back(std::move(value));
+        boost::circular_buffer<T>::push_back(T{}); // (its default push_back leaves a pointer unset)
+        return this->back();
     }
 };
 
@@ -88,10 +91,10 @@ struct PendingRole {
 /// a parallel region's barriers among the task's threads.
 enum class StepKind : std::uint8_t { burst, enter, send, wait, join, fork, thread_join };
 struct Step {
-    StepKind kind;
-    std::uint64_t value; // burst: duration; enter: call number; wait: how many messages (in
-                         // wait_messages); join: collective id; thread_join: the longest work of
-                         // a worker thread in the region
+    StepKind kind = StepKind::burst;
+    std::uint64_t value = 0; // burst: duration; enter: call number; wait: how many messages (in
+                             // wait_messages); join: collective id; thread_join: the longest work
+                             // of a worker thread in the region
     StreamMessage* message = nullptr; // send: its message
     std::uint32_t member = 0;         // join: the thread's place among the collective's members
     bool in_region = false;           // of a call begun in a parallel region
@@ -481,7 +484,7 @@ struct StreamingReplay::Impl {
         if (std::exchange(r.forked, true) || !th.fork_join) return;
         region_burst(th, r.begin - th.previous_end);
         th.previous_end = std::max(th.previous_end, r.begin);
-        th.steps.push_back({StepKind::fork, 0});
+        add_step(th, StepKind::fork, 0);
         if (recorder) th.region_steps.push_back({RegionStep::Kind::fork, r.number});
     }
 
@@ -495,7 +498,7 @@ struct StreamingReplay::Impl {
             arrival = std::max(arrival, std::min(r.last_call_end, r.end));
         region_burst(th, arrival - th.previous_end);
         th.previous_end = std::max(th.previous_end, arrival);
-        th.steps.push_back({StepKind::thread_join, static_cast<std::uint64_t>(r.workers_work)});
+        add_step(th, StepKind::thread_join, static_cast<std::uint64_t>(r.workers_work));
         if (recorder) th.region_steps.push_back({RegionStep::Kind::join, r.number});
         region_burst(th, r.end - std::max(r.last_arrival, arrival));
         th.previous_end = std::max(th.previous_end, r.end);
@@ -521,11 +524,10 @@ struct StreamingReplay::Impl {
         put_burst(th, burst_before);
         const std::size_t first_step = th.steps.size();
         th.previous_end = call.end;
-        th.steps.push_back({StepKind::enter, number});
+        add_step(th, StepKind::enter, number);
         take(call, Role::send, sends_);
         take(call, Role::complete, completions_);
-        for (auto* m : sends_)
-            th.steps.push_back({.kind = StepKind::send, .value = 0, .message = m});
+        for (auto* m : sends_) add_step(th, StepKind::send, 0).message = m;
         if (kept) {
             for (auto* m : sends_) kept->sent.push_back(static_cast<MessageIndex>(m->record));
             for (auto* m : completions_)
@@ -533,8 +535,8 @@ struct StreamingReplay::Impl {
         }
         if (!completions_.empty()) {
             refuse_duplicates(completions_);
-            th.steps.push_back({StepKind::wait, completions_.size()});
-            for (auto* m : completions_) th.wait_messages.push_back(m);
+            add_step(th, StepKind::wait, completions_.size());
+            for (auto* m : completions_) th.wait_messages.emplace_back() = m;
         }
         const auto cls = call_class(call.id);
         if (lacks_record(cls, !sends_.empty(), !completions_.empty())) {
@@ -559,9 +561,15 @@ struct StreamingReplay::Impl {
         call.emitted = true;
     }
 
+    static Step& add_step(StreamThread& th, StepKind kind, std::uint64_t value) {
+        Step& step = th.steps.emplace_back();
+        step.kind = kind;
+        step.value = value;
+        return step;
+    }
+
     void put_burst(StreamThread& th, Time duration) {
-        if (duration > 0)
-            th.steps.push_back({StepKind::burst, static_cast<std::uint64_t>(duration)});
+        if (duration > 0) add_step(th, StepKind::burst, static_cast<std::uint64_t>(duration));
     }
 
     /// A merge that wrote a record twice: the in-memory reader leaves the copy out.
@@ -595,7 +603,7 @@ struct StreamingReplay::Impl {
         const auto member = static_cast<std::uint32_t>(c.members.size());
         const std::uint64_t id = it->second;
         c.members.push_back({th.task, th.joins++, call.begin, call.end, attrs && attrs->is_root});
-        th.steps.push_back({.kind = StepKind::join, .value = id, .member = member});
+        add_step(th, StepKind::join, id).member = member;
         if (c.members.size() == c.expected) open_collectives.erase(it);
         return id;
     }
@@ -919,8 +927,11 @@ void StreamingReplay::call(ThreadIndex thread, const ObservedCall& c) {
     th.in_call = false;
     if (th.open_send) impl_->left_sends.emplace(c.end, *std::exchange(th.open_send, std::nullopt));
     const std::uint64_t number = th.first_call + th.calls.size();
-    th.calls.push_back({.begin = c.begin, .end = c.end, .id = c.id});
-    if (impl_->recorder) th.recorded.push_back({});
+    StreamCall& kept = th.calls.emplace_back();
+    kept.begin = c.begin;
+    kept.end = c.end;
+    kept.id = c.id;
+    if (impl_->recorder) th.recorded.emplace_back();
     if (c.attributes) th.attributes.emplace_back(number, *c.attributes);
     impl_->wake_at(c.end, t);
 }
