@@ -52,6 +52,7 @@ class ThreadTotals final : public replay::TimelineObserver {
         openmp_.reached(time);
         replay_.reached(time);
     }
+    std::function<void()> work_after_block() override { return replay_.work_after_block(); }
 
     /// After the reader: the run with the threads' breakdowns and counters.
     HybridRun run(const replay::Trace& trace) {

@@ -390,17 +390,32 @@ void read_body(BlockReader& reader, TextBlock first, Trace& trace, BuilderInput&
     auto parse = [unit](const std::shared_ptr<TextBlock>& block) {
         return parse_block(*block, unit);
     };
-    auto apply = [&](const ParsedBlock& block) {
-        if (failed) return;
+    auto fail = [&] {
+        failure = std::current_exception();
+        failed = true;
+    };
+    auto apply = [&](const ParsedBlock& block) -> std::function<void()> {
+        if (failed) return {};
         try {
             apply_block(block, input, window, trace);
+            if (options.on_progress) options.on_progress(block.file_bytes);
+            return input.builder().work_after_block();
         } catch (...) {
-            failure = std::current_exception();
-            failed = true;
-            return;
+            fail();
+            return {};
         }
-        if (options.on_progress) options.on_progress(block.file_bytes);
     };
+    // The observer's work (the streaming replay): in order, beside the parsing of later blocks,
+    // on the pipeline's threads rather than on a thread of its own that would contend with them.
+    auto work_after = [&](const std::function<void()>& work) {
+        if (failed || !work) return;
+        try {
+            work();
+        } catch (...) {
+            fail();
+        }
+    };
+    if (const auto work = input.builder().work_after_block()) work(); // the pipeline's announced
     const unsigned threads =
         options.threads == 0 ? oneapi::tbb::info::default_concurrency() : options.threads;
     oneapi::tbb::task_arena arena(static_cast<int>(threads));
@@ -410,8 +425,10 @@ void read_body(BlockReader& reader, TextBlock first, Trace& trace, BuilderInput&
                                  oneapi::tbb::filter_mode::serial_in_order, produce) &
                                  oneapi::tbb::make_filter<std::shared_ptr<TextBlock>, ParsedBlock>(
                                      oneapi::tbb::filter_mode::parallel, parse) &
-                                 oneapi::tbb::make_filter<ParsedBlock, void>(
-                                     oneapi::tbb::filter_mode::serial_in_order, apply));
+                                 oneapi::tbb::make_filter<ParsedBlock, std::function<void()>>(
+                                     oneapi::tbb::filter_mode::serial_in_order, apply) &
+                                 oneapi::tbb::make_filter<std::function<void()>, void>(
+                                     oneapi::tbb::filter_mode::serial_in_order, work_after));
     });
     if (failure) std::rethrow_exception(failure);
 }

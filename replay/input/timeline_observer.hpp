@@ -6,6 +6,7 @@
 #include "replay/trace.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 namespace popsim::replay {
@@ -37,6 +38,11 @@ class TimelineObserver {
     /// communication's sends (Extrae's merger sorts communications by their physical send,
     /// popsim synth by their logical one).
     virtual void reached(Time time) = 0;
+    /// Asked by a reader that reads in a pipeline (the Paraver reader), before the first record
+    /// and once the records of each block are handed over: the work the observer would rather
+    /// not do in the reader's ordered stage, which the reader then runs in a later ordered stage,
+    /// block after block, beside the parsing of later blocks (an empty function: none).
+    virtual std::function<void()> work_after_block() { return {}; }
 };
 
 } // namespace popsim::replay

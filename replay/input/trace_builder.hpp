@@ -37,6 +37,10 @@ class TraceBuilder {
     /// From now on states, calls, tracked events and communications go to `observer` instead of
     /// the timelines (call it before the first record).
     void hand_over_to(TimelineObserver& observer) { observer_ = &observer; }
+    /// The observer's work after a block of records (TimelineObserver::work_after_block).
+    std::function<void()> work_after_block() {
+        return observer_ ? observer_->work_after_block() : std::function<void()>();
+    }
 
     void add_state(const StateRecord& record, std::uint64_t line);
     void add_event(const RecordOwner& owner, Time time, std::span<const EventPair> pairs,

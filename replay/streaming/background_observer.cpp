@@ -14,10 +14,10 @@ constexpr std::ptrdiff_t k_in_flight = 4;        // batches queued at most: 1 MB
 BackgroundObserver::BackgroundObserver(TimelineObserver& target) : target_(target) {
     filling_ = empty_batch(); // once the queues are made
     queue_.set_capacity(k_in_flight);
-    worker_ = std::thread([this] { apply_batches(); });
 }
 
 BackgroundObserver::~BackgroundObserver() {
+    if (!worker_.joinable()) return;
     queue_.push(Batch{});
     worker_.join();
 }
@@ -103,7 +103,7 @@ void BackgroundObserver::rethrow_if_failed() {
 template <class... Args> void BackgroundObserver::add(Kind kind, const Args&... args) {
     static_assert((std::is_trivially_copyable_v<Args> && ...));
     constexpr std::size_t bytes = sizeof(Kind) + (sizeof(Args) + ...);
-    if (k_batch_bytes - filling_.size < bytes) send();
+    if (filling_.capacity - filling_.size < bytes) make_room(bytes);
     std::byte* at = filling_.bytes.get() + filling_.size;
     std::memcpy(at, &kind, sizeof(Kind));
     at += sizeof(Kind);
@@ -115,19 +115,46 @@ template <class... Args> void BackgroundObserver::add(Kind kind, const Args&... 
 BackgroundObserver::Batch BackgroundObserver::empty_batch() {
     Batch batch;
     if (applied_batches_.try_pop(batch)) return batch;
-    return {std::make_unique_for_overwrite<std::byte[]>(k_batch_bytes), 0};
+    return {std::make_unique_for_overwrite<std::byte[]>(k_batch_bytes), 0, k_batch_bytes};
+}
+
+void BackgroundObserver::make_room(std::size_t bytes) {
+    if (!pipelined_) return send();
+    // A block's callbacks go over at once, whatever their size.
+    Batch larger{nullptr, filling_.size, std::max(2 * filling_.capacity, filling_.size + bytes)};
+    larger.bytes = std::make_unique_for_overwrite<std::byte[]>(larger.capacity);
+    std::memcpy(larger.bytes.get(), filling_.bytes.get(), filling_.size);
+    filling_ = std::move(larger);
 }
 
 void BackgroundObserver::send() {
     rethrow_if_failed();
     if (filling_.size == 0) return;
+    if (!worker_.joinable()) worker_ = std::thread([this] { apply_batches(); });
     Batch next = empty_batch();
     ++sent_;
     last_reached_ = std::numeric_limits<std::size_t>::max();
     queue_.push(std::exchange(filling_, std::move(next)));
 }
 
+std::function<void()> BackgroundObserver::work_after_block() {
+    pipelined_ = true;
+    if (filling_.size == 0) return {};
+    auto batch = std::make_shared<Batch>(std::exchange(filling_, empty_batch()));
+    last_reached_ = std::numeric_limits<std::size_t>::max();
+    return [this, batch] {
+        apply(*batch);
+        batch->size = 0;
+        applied_batches_.push(std::move(*batch));
+    };
+}
+
 void BackgroundObserver::drain() {
+    if (pipelined_) { // the reader applied each block's batch: the rest comes after its last
+        apply(filling_);
+        filling_.size = 0;
+        return;
+    }
     send();
     for (auto applied = applied_.load(); applied < sent_; applied = applied_.load())
         applied_.wait(applied);

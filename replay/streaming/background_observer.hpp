@@ -1,6 +1,8 @@
 #pragma once
-// Hands a TimelineObserver's callbacks over to it on a thread of its own, in batches: the
-// streaming replay then runs beside the reader instead of inside the reader's ordered stage.
+// Hands a TimelineObserver's callbacks over to it in batches, out of the reader's ordered stage:
+// the streaming replay then runs beside the reader. The Paraver reader runs each block's batch in
+// a later stage of its pipeline (work_after_block); for other readers (OTF2) a thread of its own
+// applies them.
 //
 // Example:
 //   StreamingReplay replay(trace, options);
@@ -33,6 +35,9 @@ class BackgroundObserver final : public TimelineObserver {
     void comm(ThreadIndex sender, ThreadIndex receiver, const CommRecord& record,
               std::uint64_t number) override;
     void reached(Time time) override;
+    /// The callbacks since the last block, applied to the target when the reader runs the
+    /// function. Once a reader asks, every batch is handed over so, and no thread is started.
+    std::function<void()> work_after_block() override;
 
     /// Waits until the target has had every callback so far; rethrows what it threw (the first
     /// exception also comes back from a later callback, so a failed target stops the reader).
@@ -46,11 +51,12 @@ class BackgroundObserver final : public TimelineObserver {
     /// whose padded copy the processor stalls on), and the batches are used again once applied.
     struct Batch {
         std::unique_ptr<std::byte[]> bytes; // null: the worker stops
-        std::size_t size = 0;
+        std::size_t size = 0, capacity = 0;
     };
 
     template <class... Args> void add(Kind kind, const Args&... args);
     void apply(const Batch& batch);
+    void make_room(std::size_t bytes);
     void send();
     Batch empty_batch();
     void apply_batches();
@@ -65,7 +71,8 @@ class BackgroundObserver final : public TimelineObserver {
     std::exception_ptr error_;
     std::atomic<std::uint64_t> sent_{0}, applied_{0};
     Time reached_ = std::numeric_limits<Time>::min(); // the latest place handed over
-    std::thread worker_;
+    bool pipelined_ = false; // the reader applies the batches (work_after_block)
+    std::thread worker_;     // else this applies them, started with the first batch
 };
 
 } // namespace popsim::replay

@@ -29,6 +29,9 @@ void BackgroundReplay::comm(ThreadIndex sender, ThreadIndex receiver, const Comm
 void BackgroundReplay::reached(Time time) {
     background_.reached(time);
 }
+std::function<void()> BackgroundReplay::work_after_block() {
+    return background_.work_after_block();
+}
 
 StreamedRun BackgroundReplay::finish(const Trace& trace) {
     background_.drain();

@@ -159,6 +159,16 @@ TEST_CASE("paraver_reader: malformed lines name the field") {
                 "state record ends before it begins (5 < 9)");
     check_error("huge", k_header + "2:1:1:1:1:5:1:99999999999999999999\n", 3,
                 "event record field 7 (event value) does not fit in 64 bits");
+    // In microseconds, the largest time 64-bit nanoseconds hold is 9223372036854775 us (2^63 - 1
+    // ns is 9223372036854775.807 us): one more overflows.
+    const std::string us_header =
+        "#Paraver (01/01/2026 at 00:00):1000_us:1(2):1:2(1:1,1:1),1\nc:1:1:2:1:2\n";
+    check_error("time_overflow", us_header + "1:1:1:1:1:0:9223372036854776:1\n", 3,
+                "end time 9223372036854776 overflows 64-bit nanoseconds");
+    CHECK(test::read_quiet(trace_file("time_largest", us_header + "1:1:1:1:1:0:9223372036854775:1\n"
+                                                                  "1:1:1:2:1:0:1000:1\n"))
+              .threads[0]
+              .last_record == 9'223'372'036'854'775'000);
 }
 
 TEST_CASE("paraver_reader: unknown record kinds and misplaced lines") {
