@@ -367,7 +367,7 @@ void read_body(BlockReader& reader, TextBlock first, Trace& trace, BuilderInput&
                RecordWindow* window, const ReadOptions& options) {
     const Time unit = trace.header.ns_per_unit;
     bool have_first = true;
-    // An error in the ordered stage stops the reading and is thrown once the blocks under way are
+    // An error in an ordered stage stops the reading and is thrown once the blocks under way are
     // through: thrown across the pipeline, it would leave them allocated (oneTBB does not destroy
     // the items of a cancelled pipeline).
     std::exception_ptr failure;
@@ -390,9 +390,9 @@ void read_body(BlockReader& reader, TextBlock first, Trace& trace, BuilderInput&
     auto parse = [unit](const std::shared_ptr<TextBlock>& block) {
         return parse_block(*block, unit);
     };
-    auto fail = [&] {
-        failure = std::current_exception();
-        failed = true;
+    auto fail = [&] { // from either ordered stage, which may run at once: the first is kept
+        if (bool expected = false; failed.compare_exchange_strong(expected, true))
+            failure = std::current_exception();
     };
     auto apply = [&](const ParsedBlock& block) -> std::function<void()> {
         if (failed) return {};

@@ -23,7 +23,10 @@ namespace popsim::replay {
 struct ReadOptions {
     /// Worker threads for parsing; 0 = all cores, 1 = sequential.
     unsigned threads = 0;
-    std::size_t block_bytes = 4u << 20;
+    /// Text parsed at once. The blocks under way (2 x threads + 1, each with its parsed records
+    /// and its callbacks for an observer) are most of a streamed analysis' memory: 2 MiB blocks
+    /// read as fast as 4 MiB ones and halve it (bench/README.md, session 17).
+    std::size_t block_bytes = 2u << 20;
     /// Event types whose values are kept per thread (see ThreadTimeline::tracked_events).
     std::vector<std::uint32_t> tracked_event_types = default_tracked_event_types();
     /// The application to analyse in a trace with several (1-based; 0 = the one calling MPI).

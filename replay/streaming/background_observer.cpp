@@ -36,7 +36,7 @@ void BackgroundObserver::apply(const Batch& batch) {
     // (Each argument taken in turn: the order in which a call's arguments are evaluated is not.)
     const std::byte* at = batch.bytes.get();
     for (const std::byte* end = at + batch.size; at < end;) {
-        switch (take<Kind>(at)) {
+        switch (const auto kind = take<Kind>(at)) {
         case Kind::entered: {
             const auto thread = take<ThreadIndex>(at);
             const auto time = take<Time>(at);
@@ -50,9 +50,15 @@ void BackgroundObserver::apply(const Batch& batch) {
             target_.state(thread, begin, end_time, take<std::uint8_t>(at));
             break;
         }
-        case Kind::call: {
+        case Kind::call:
+        case Kind::collective_call: {
+            ObservedCall call;
             const auto thread = take<ThreadIndex>(at);
-            target_.call(thread, take<ObservedCall>(at));
+            call.begin = take<Time>(at);
+            call.end = take<Time>(at);
+            call.id = take<std::uint16_t>(at);
+            if (kind == Kind::collective_call) call.attributes = take<CollectiveAttributes>(at);
+            target_.call(thread, call);
             break;
         }
         case Kind::event: {
@@ -168,7 +174,12 @@ void BackgroundObserver::state(ThreadIndex thread, Time begin, Time end, std::ui
     add(Kind::state, thread, begin, end, value);
 }
 void BackgroundObserver::call(ThreadIndex thread, const ObservedCall& call) {
-    add(Kind::call, thread, call);
+    // Most calls have no attributes: their item is 23 bytes, not the 77 of the whole struct.
+    if (call.attributes) {
+        add(Kind::collective_call, thread, call.begin, call.end, call.id, *call.attributes);
+    } else {
+        add(Kind::call, thread, call.begin, call.end, call.id);
+    }
 }
 void BackgroundObserver::event(ThreadIndex thread, Time time, std::uint32_t type,
                                std::uint64_t value) {

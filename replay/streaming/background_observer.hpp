@@ -44,7 +44,7 @@ class BackgroundObserver final : public TimelineObserver {
     void drain();
 
   private:
-    enum class Kind : std::uint8_t { entered, state, call, event, comm, reached };
+    enum class Kind : std::uint8_t { entered, state, call, collective_call, event, comm, reached };
     /// Each callback's kind and its arguments, one after another with no padding: 15-30 bytes
     /// for most (a variant of them all takes 104). The batches are written and read at reading
     /// speed: each argument is copied straight into place (not through a struct on the stack,

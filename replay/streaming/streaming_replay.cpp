@@ -13,7 +13,6 @@
 #include <boost/container/small_vector.hpp>
 #include <fmt/format.h>
 #include <queue>
-#include <set>
 #include <tuple>
 
 namespace popsim::replay {
