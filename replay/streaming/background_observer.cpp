@@ -1,6 +1,7 @@
 #include "replay/streaming/background_observer.hpp"
 
 #include <cstring>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -30,53 +31,45 @@ template <class T> T take(const std::byte*& at) {
     at += sizeof(T);
     return value;
 }
+
+/// The values at `at`, in turn (a braced list is evaluated in order, a call's arguments are not).
+template <class... Ts> std::tuple<Ts...> take_all(const std::byte*& at) {
+    return {take<Ts>(at)...};
+}
 } // namespace
 
 void BackgroundObserver::apply(const Batch& batch) {
-    // (Each argument taken in turn: the order in which a call's arguments are evaluated is not.)
+    TimelineObserver& to = target_;
     const std::byte* at = batch.bytes.get();
     for (const std::byte* end = at + batch.size; at < end;) {
         switch (const auto kind = take<Kind>(at)) {
-        case Kind::entered: {
-            const auto thread = take<ThreadIndex>(at);
-            const auto time = take<Time>(at);
-            target_.entered(thread, time, take<std::uint16_t>(at));
+        case Kind::entered:
+            std::apply([&](auto... a) { to.entered(a...); },
+                       take_all<ThreadIndex, Time, std::uint16_t>(at));
             break;
-        }
-        case Kind::state: {
-            const auto thread = take<ThreadIndex>(at);
-            const auto begin = take<Time>(at);
-            const auto end_time = take<Time>(at);
-            target_.state(thread, begin, end_time, take<std::uint8_t>(at));
+        case Kind::state:
+            std::apply([&](auto... a) { to.state(a...); },
+                       take_all<ThreadIndex, Time, Time, std::uint8_t>(at));
             break;
-        }
         case Kind::call:
         case Kind::collective_call: {
-            ObservedCall call;
-            const auto thread = take<ThreadIndex>(at);
-            call.begin = take<Time>(at);
-            call.end = take<Time>(at);
-            call.id = take<std::uint16_t>(at);
+            const auto [thread, begin, end_time, id] =
+                take_all<ThreadIndex, Time, Time, std::uint16_t>(at);
+            ObservedCall call{.begin = begin, .end = end_time, .id = id, .attributes = {}};
             if (kind == Kind::collective_call) call.attributes = take<CollectiveAttributes>(at);
-            target_.call(thread, call);
+            to.call(thread, call);
             break;
         }
-        case Kind::event: {
-            const auto thread = take<ThreadIndex>(at);
-            const auto time = take<Time>(at);
-            const auto type = take<std::uint32_t>(at);
-            target_.event(thread, time, type, take<std::uint64_t>(at));
+        case Kind::event:
+            std::apply([&](auto... a) { to.event(a...); },
+                       take_all<ThreadIndex, Time, std::uint32_t, std::uint64_t>(at));
             break;
-        }
-        case Kind::comm: {
-            const auto sender = take<ThreadIndex>(at);
-            const auto receiver = take<ThreadIndex>(at);
-            const auto record = take<CommRecord>(at);
-            target_.comm(sender, receiver, record, take<std::uint64_t>(at));
+        case Kind::comm:
+            std::apply([&](auto... a) { to.comm(a...); },
+                       take_all<ThreadIndex, ThreadIndex, CommRecord, std::uint64_t>(at));
             break;
-        }
         case Kind::reached:
-            target_.reached(take<Time>(at));
+            to.reached(take<Time>(at));
             break;
         }
     }
