@@ -20,6 +20,7 @@
 #include <limits>
 #include <memory>
 #include <new>
+#include <oneapi/tbb/concurrent_queue.h>
 #include <oneapi/tbb/parallel_pipeline.h>
 #include <oneapi/tbb/task_arena.h>
 #include <optional>
@@ -50,7 +51,7 @@ class BlockReader {
     /// The next block of whole lines; false at the end of the file.
     bool next(TextBlock& out) {
         if (done_) return false;
-        out.text = std::move(carry_);
+        out.text.assign(carry_); // into the block's own buffer, used again
         out.read_error.reset();
         fill(out);
         out.ends_mid_line =
@@ -125,6 +126,18 @@ struct ParsedBlock {
     std::uint64_t bytes = 0;
     bool ends_unfinished = false; // the file's last line, without its newline, follows (not parsed)
     std::optional<std::pair<std::uint32_t, std::string>> error; // line offset in the block, cause
+
+    /// Empty, its buffers kept for the next block.
+    void clear() {
+        order.clear();
+        states.clear();
+        events.clear();
+        pairs.clear();
+        comms.clear();
+        lines = skipped = bytes = file_bytes = 0;
+        ends_unfinished = false;
+        error.reset();
+    }
 };
 
 /// The record kind before a line's first ':' ("1", "2", "3", "4"), or the whole first field.
@@ -179,8 +192,8 @@ void parse_line(std::string_view line, std::uint32_t offset, Time ns_per_unit, P
     }
 }
 
-ParsedBlock parse_block(const TextBlock& block, Time ns_per_unit) {
-    ParsedBlock out;
+void parse_block(const TextBlock& block, Time ns_per_unit, ParsedBlock& out) {
+    out.clear();
     out.file_bytes = block.file_bytes;
     out.bytes = block.text.size();
     EventRecord scratch;
@@ -197,14 +210,13 @@ ParsedBlock parse_block(const TextBlock& block, Time ns_per_unit) {
             parse_line(line, offset, ns_per_unit, out, scratch);
         } catch (const ParseError& e) {
             out.error.emplace(offset, e.what());
-            return out;
+            return;
         }
         ++offset;
         text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
     }
     out.lines = offset;
     if (block.read_error) out.error.emplace(offset, *block.read_error);
-    return out;
 }
 
 /// Feeds a block's records to `target` (the builder's input, or a RecordWindow in front of it).
@@ -372,8 +384,13 @@ void read_body(BlockReader& reader, TextBlock first, Trace& trace, BuilderInput&
     // the items of a cancelled pipeline).
     std::exception_ptr failure;
     std::atomic<bool> failed{false};
+    // The blocks, text and parsed, are used again once through: a streamed analysis then holds
+    // no more than the blocks under way, and allocates nothing per block.
+    oneapi::tbb::concurrent_queue<std::shared_ptr<TextBlock>> spare_text;
+    oneapi::tbb::concurrent_queue<std::shared_ptr<ParsedBlock>> spare_parsed;
     auto produce = [&](oneapi::tbb::flow_control& fc) -> std::shared_ptr<TextBlock> {
-        auto block = std::make_shared<TextBlock>();
+        std::shared_ptr<TextBlock> block;
+        if (!spare_text.try_pop(block)) block = std::make_shared<TextBlock>();
         if (failed) {
             fc.stop();
             return nullptr;
@@ -387,18 +404,23 @@ void read_body(BlockReader& reader, TextBlock first, Trace& trace, BuilderInput&
         }
         return block;
     };
-    auto parse = [unit](const std::shared_ptr<TextBlock>& block) {
-        return parse_block(*block, unit);
+    auto parse = [&](const std::shared_ptr<TextBlock>& block) {
+        std::shared_ptr<ParsedBlock> parsed;
+        if (!spare_parsed.try_pop(parsed)) parsed = std::make_shared<ParsedBlock>();
+        parse_block(*block, unit, *parsed);
+        spare_text.push(block);
+        return parsed;
     };
     auto fail = [&] { // from either ordered stage, which may run at once: the first is kept
         if (bool expected = false; failed.compare_exchange_strong(expected, true))
             failure = std::current_exception();
     };
-    auto apply = [&](const ParsedBlock& block) -> std::function<void()> {
+    auto apply = [&](const std::shared_ptr<ParsedBlock>& block) -> std::function<void()> {
         if (failed) return {};
         try {
-            apply_block(block, input, window, trace);
-            if (options.on_progress) options.on_progress(block.file_bytes);
+            apply_block(*block, input, window, trace);
+            if (options.on_progress) options.on_progress(block->file_bytes);
+            spare_parsed.push(block);
             return input.builder().work_after_block();
         } catch (...) {
             fail();
@@ -421,14 +443,15 @@ void read_body(BlockReader& reader, TextBlock first, Trace& trace, BuilderInput&
     oneapi::tbb::task_arena arena(static_cast<int>(threads));
     arena.execute([&] {
         oneapi::tbb::parallel_pipeline(
-            2 * threads + 1, oneapi::tbb::make_filter<void, std::shared_ptr<TextBlock>>(
-                                 oneapi::tbb::filter_mode::serial_in_order, produce) &
-                                 oneapi::tbb::make_filter<std::shared_ptr<TextBlock>, ParsedBlock>(
-                                     oneapi::tbb::filter_mode::parallel, parse) &
-                                 oneapi::tbb::make_filter<ParsedBlock, std::function<void()>>(
-                                     oneapi::tbb::filter_mode::serial_in_order, apply) &
-                                 oneapi::tbb::make_filter<std::function<void()>, void>(
-                                     oneapi::tbb::filter_mode::serial_in_order, work_after));
+            2 * threads + 1,
+            oneapi::tbb::make_filter<void, std::shared_ptr<TextBlock>>(
+                oneapi::tbb::filter_mode::serial_in_order, produce) &
+                oneapi::tbb::make_filter<std::shared_ptr<TextBlock>, std::shared_ptr<ParsedBlock>>(
+                    oneapi::tbb::filter_mode::parallel, parse) &
+                oneapi::tbb::make_filter<std::shared_ptr<ParsedBlock>, std::function<void()>>(
+                    oneapi::tbb::filter_mode::serial_in_order, apply) &
+                oneapi::tbb::make_filter<std::function<void()>, void>(
+                    oneapi::tbb::filter_mode::serial_in_order, work_after));
     });
     if (failure) std::rethrow_exception(failure);
 }
