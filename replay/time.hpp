@@ -2,6 +2,8 @@
 // Simulated and traced time: integer nanoseconds, never floating point, so replays are exact and
 // reproducible. Paraver traces in other units are converted to ns on reading.
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 
@@ -33,5 +35,16 @@ Time add_times(Time a, Time b);
 
 /// t * n for t in [0, k_max_time]; TimeOverflow past k_max_time.
 Time scale_time(Time t, std::uint64_t n);
+
+/// `count` units of `ns_per_unit` ns (a Paraver time in its header's unit) in ns; nullopt when
+/// that overflows 64-bit ns. Inline, and a checked multiplication rather than a division by the
+/// unit: the reader converts two times per record.
+inline std::optional<Time> units_to_ns(std::uint64_t count, Time ns_per_unit) {
+    Time ns = 0;
+    if (count > static_cast<std::uint64_t>(std::numeric_limits<Time>::max()) ||
+        __builtin_mul_overflow(static_cast<Time>(count), ns_per_unit, &ns))
+        return std::nullopt;
+    return ns;
+}
 
 } // namespace popsim

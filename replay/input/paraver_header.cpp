@@ -5,7 +5,6 @@
 
 #include <charconv>
 #include <fmt/format.h>
-#include <limits>
 
 namespace popsim::replay {
 
@@ -91,11 +90,12 @@ void parse_end_time(HeaderCursor& in, ParaverHeader& header) {
     const std::string_view suffix = in.until(':', "the trace end time");
     header.unit_suffix = std::string(suffix);
     header.ns_per_unit = unit_factor(suffix);
-    if (end > static_cast<std::uint64_t>(std::numeric_limits<Time>::max() / header.ns_per_unit)) {
+    const auto end_ns = units_to_ns(end, header.ns_per_unit);
+    if (!end_ns) {
         throw ParseError(
             "malformed Paraver header: the trace end time overflows 64-bit nanoseconds");
     }
-    header.end_time = static_cast<Time>(end) * header.ns_per_unit;
+    header.end_time = *end_ns;
     in.expect(':', "after the trace end time");
 }
 

@@ -3,7 +3,6 @@
 #include "replay/input/field_scanner.hpp"
 
 #include <fmt/format.h>
-#include <limits>
 
 namespace popsim::replay {
 
@@ -25,13 +24,9 @@ RecordOwner read_owner(FieldScanner& in) {
 
 Time read_time(FieldScanner& in, Time ns_per_unit, const char* what) {
     const std::uint64_t raw = in.next_uint(what);
-    // A multiplication that checks for overflow, not a division by the unit: two times a record.
-    Time ns = 0;
-    if (raw > static_cast<std::uint64_t>(std::numeric_limits<Time>::max()) ||
-        __builtin_mul_overflow(static_cast<Time>(raw), ns_per_unit, &ns)) {
-        throw ParseError(fmt::format("{} {} overflows 64-bit nanoseconds", what, raw));
-    }
-    return ns;
+    const auto ns = units_to_ns(raw, ns_per_unit);
+    if (!ns) throw ParseError(fmt::format("{} {} overflows 64-bit nanoseconds", what, raw));
+    return *ns;
 }
 
 void expect_end(const FieldScanner& in, const char* kind, unsigned fields) {

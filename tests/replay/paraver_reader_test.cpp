@@ -169,6 +169,16 @@ TEST_CASE("paraver_reader: malformed lines name the field") {
                                                                   "1:1:1:2:1:0:1000:1\n"))
               .threads[0]
               .last_record == 9'223'372'036'854'775'000);
+    // The header's end time, the same bound.
+    check_error("end_overflow",
+                "#Paraver (01/01/2026 at 00:00):9223372036854776_us:1(2):1:2(1:1,1:1),1\n", 1,
+                "malformed Paraver header: the trace end time overflows 64-bit nanoseconds");
+    CHECK(test::read_quiet(
+              trace_file("end_largest",
+                         "#Paraver (01/01/2026 at 00:00):9223372036854775_us:1(2):1:2(1:1,1:1),1\n"
+                         "c:1:1:2:1:2\n1:1:1:1:1:0:9223372036854775:1\n"
+                         "1:1:1:2:1:0:9223372036854775:1\n"))
+              .header.end_time == 9'223'372'036'854'775'000);
 }
 
 TEST_CASE("paraver_reader: unknown record kinds and misplaced lines") {
