@@ -19,11 +19,14 @@ enum class SerTransConvention {
     pop, ///< POP documents, PyPOP, KapitanPOP: TE = ideal runtime / runtime, SerE = CommE / TE
 };
 
-/// Multiplicative model: PE = LB x CommE, CommE = SerE x TE (fractions, 1 = perfect).
+/// Multiplicative model: PE = LB x CommE, CommE = start-up x SerE x TE (fractions, 1 = perfect).
 struct MpiEfficiencies {
     double parallel = 0;
     double load_balance = 0;
     double communication = 0;
+    /// Start-up and shut-down efficiency: (T - S) / T, S the time every task spends starting or
+    /// stopping (TraceSummary::startup), which Serialisation and Transfer leave out.
+    double startup = 1;
     std::optional<double> serialization; // need the ideal-network replay
     std::optional<double> transfer;
     std::optional<double> ipc; // need hardware counters
@@ -31,11 +34,12 @@ struct MpiEfficiencies {
 };
 
 /// Additive model (PyPOP's default MPI_Metrics): 1 - PE = (1 - LB) + (1 - CommE),
-/// 1 - CommE = (1 - SerE) + (1 - TE).
+/// 1 - CommE = (1 - start-up) + (1 - SerE) + (1 - TE).
 struct MpiAdditiveEfficiencies {
     double parallel = 0;
     double load_balance = 0;
     double communication = 0;
+    double startup = 1; // 1 - S / T
     std::optional<double> serialization;
     std::optional<double> transfer;
 };

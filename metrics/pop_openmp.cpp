@@ -290,10 +290,11 @@ TalpEfficiencies talp(const HybridRun& r) {
             process_mpi += as_double(r.threads[t].mpi);
         }
         mpi += process_mpi;
-        worker_idle_in_mpi +=
-            (cpus - 1) * master_mpi_out; // workers wait while the master is in MPI
-        serialization +=
-            (cpus - 1) * std::max(0.0, E - region_time - master_mpi_out); // and outside regions
+        // Workers outside parallel regions are serialisation, also while their master is in MPI
+        // (DLB counts that time twice, by design: here, and as the workers' idle time in MPI,
+        // which only the MPI metrics use).
+        worker_idle_in_mpi += (cpus - 1) * master_mpi_out;
+        serialization += (cpus - 1) * std::max(0.0, E - region_time);
         min_mpi_per_cpu =
             std::min(min_mpi_per_cpu, (process_mpi + (cpus - 1) * master_mpi_out) / cpus);
         load_imbalance += as_double(r.omp_load_imbalance[p]);

@@ -21,7 +21,7 @@ namespace ex = replay::extrae;
 class ThreadTotals final : public replay::TimelineObserver {
   public:
     ThreadTotals(const replay::Trace& trace, bool whole_trace, const IdealOptions* ideal)
-        : run_(shaped(trace)), openmp_(run_),
+        : run_(shaped(trace)), openmp_(run_), startup_(trace),
           replay_(trace, program_options(whole_trace, ideal), false) {}
 
     void entered(replay::ThreadIndex t, Time time, std::uint16_t id) override {
@@ -30,6 +30,7 @@ class ThreadTotals final : public replay::TimelineObserver {
     }
     void state(replay::ThreadIndex t, Time begin, Time end, std::uint8_t value) override {
         openmp_.state(t, begin, end, value);
+        startup_.state(t, begin, end, value);
         replay_.state(t, begin, end, value);
         auto& b = run_.threads[t];
         if (is_active_state(value)) b.active += end - begin;
@@ -37,6 +38,7 @@ class ThreadTotals final : public replay::TimelineObserver {
     }
     void call(replay::ThreadIndex t, const replay::ObservedCall& call) override {
         openmp_.call(t, call.begin, call.end);
+        startup_.call(t, call.begin, call.end, call.id);
         run_.threads[t].mpi += call.end - call.begin;
         replay_.call(t, call);
     }
@@ -65,6 +67,10 @@ class ThreadTotals final : public replay::TimelineObserver {
         return std::move(run_);
     }
     replay::StreamedRun replay(const replay::Trace& trace) { return replay_.finish(trace); }
+    /// The streamed trace has no spans with tracing off: its window is the whole trace.
+    StartupShutdown startup(const replay::Trace& trace) const {
+        return startup_.finish(replay::traced_windows(trace, {}));
+    }
 
   private:
     static HybridRun shaped(const replay::Trace& trace) {
@@ -80,7 +86,8 @@ class ThreadTotals final : public replay::TimelineObserver {
     }
 
     HybridRun run_;
-    StreamingOpenMp openmp_;          // adds to run_
+    StreamingOpenMp openmp_; // adds to run_
+    StartupRecorder startup_;
     replay::BackgroundReplay replay_; // beside the reader
 };
 
@@ -99,7 +106,7 @@ StreamedAnalysis analyze_streaming(const std::string& path, const replay::ReadOp
     out.run = totals->run(trace);
     std::vector<Time> useful;
     for (const auto& b : out.run.threads) useful.push_back(b.useful);
-    out.summary = summarize(trace, {}, std::move(useful));
+    out.summary = summarize(trace, {}, std::move(useful), totals->startup(trace));
     if (ideal) {
         out.trace.warnings.merge(run.warnings);
         out.summary.ideal = out.run.ideal = ideal_run_of(run.tasks, run.runtime);

@@ -36,11 +36,12 @@ TraceSummary summarize(const replay::Trace& trace, const replay::Intervals& untr
     std::vector<Time> useful;
     for (const auto& t : trace.threads)
         useful.push_back(time_in_state(t, replay::extrae::k_state_running));
-    return summarize(trace, untraced, std::move(useful));
+    return summarize(trace, untraced, std::move(useful),
+                     startup_shutdown(trace, replay::traced_windows(trace, untraced)));
 }
 
 TraceSummary summarize(const replay::Trace& trace, const replay::Intervals& untraced,
-                       std::vector<Time> useful) {
+                       std::vector<Time> useful, StartupShutdown startup) {
     TraceSummary s;
     s.path = trace.path;
     s.processes = trace.task_count();
@@ -49,6 +50,7 @@ TraceSummary summarize(const replay::Trace& trace, const replay::Intervals& untr
     s.runtime = replay::traced_time(trace, untraced);
     s.task_first_thread = trace.first_threads();
     s.useful = std::move(useful);
+    s.startup = std::move(startup);
     for (const auto& t : trace.threads) {
         if (__builtin_add_overflow(s.instructions, t.useful_instructions, &s.instructions) ||
             __builtin_add_overflow(s.cycles, t.useful_cycles, &s.cycles)) {
@@ -77,6 +79,7 @@ TraceSummary concatenate(const std::vector<TraceSummary>& parts, replay::Interva
     all.useful.assign(all.useful.size(), 0);
     all.instructions = all.cycles = 0;
     all.has_counters = false;
+    all.startup = {};
     bool ideal = true;
     IdealRun sum;
     for (const auto& p : parts) {
@@ -85,6 +88,10 @@ TraceSummary concatenate(const std::vector<TraceSummary>& parts, replay::Interva
         all.instructions += p.instructions;
         all.cycles += p.cycles;
         all.has_counters = all.has_counters || p.has_counters;
+        all.startup.traced = add_times(all.startup.traced, p.startup.traced);
+        all.startup.ideal = add_times(all.startup.ideal, p.startup.ideal);
+        add_each(all.startup.task_startup, p.startup.task_startup);
+        add_each(all.startup.task_shutdown, p.startup.task_shutdown);
         ideal = ideal && p.ideal.has_value();
         if (!p.ideal) continue;
         sum.runtime = add_times(sum.runtime, p.ideal->runtime);

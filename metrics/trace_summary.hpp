@@ -5,6 +5,7 @@
 //   auto trace = popsim::replay::read_paraver("epoch_4proc.prv.gz");
 //   popsim::metrics::TraceSummary s = popsim::metrics::summarize(trace);
 //   double pe = s.useful_average() / s.runtime;   // Parallel efficiency
+#include "metrics/startup.hpp"
 #include "replay/program/openmp_regions.hpp"
 #include "replay/time.hpp"
 #include "replay/trace.hpp"
@@ -41,6 +42,7 @@ struct TraceSummary {
     std::uint64_t instructions = 0;                     // useful, all threads
     std::uint64_t cycles = 0;
     bool has_counters = false;
+    StartupShutdown startup; // start-up and shut-down, kept out of Serialisation and Transfer
     std::optional<IdealRun> ideal;
 
     double useful_average() const;
@@ -52,9 +54,10 @@ struct TraceSummary {
 TraceSummary summarize(const replay::Trace& trace, bool whole_trace = false);
 /// The same with the spans to leave out already found (a replay program's `untraced`).
 TraceSummary summarize(const replay::Trace& trace, const replay::Intervals& untraced);
-/// The same with each thread's useful time already summed (a streamed trace keeps no states).
+/// The same with each thread's useful time and the start-up already summed (a streamed trace
+/// keeps no states).
 TraceSummary summarize(const replay::Trace& trace, const replay::Intervals& untraced,
-                       std::vector<Time> useful);
+                       std::vector<Time> useful, StartupShutdown startup);
 
 /// Separate windows of one trace (a region's instances) as one run: times, counts and the ideal
 /// replay's per-task times add up; the maxima are taken of the sums. `windows` become the given

@@ -145,6 +145,7 @@ struct CollectivesBeforeCut {
     /// (and MPI_Init), which the replay puts on MPI_COMM_WORLD.
     std::uint64_t communicator = 0;
     std::uint64_t calls = 0;
+    std::uint64_t line = 0; // of the trace file, for errors (0: not read from a file)
 };
 inline constexpr std::uint64_t k_default_communicator = ~std::uint64_t{0};
 

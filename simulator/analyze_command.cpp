@@ -106,6 +106,23 @@ void note_undefined_metrics(const metrics::TraceSummary& s, replay::WarningLog& 
     }
 }
 
+/// Start-up and shut-down beyond this share of the runtime are worth a warning: Extrae's traces
+/// hold a few hundred microseconds of them, Score-P's the whole of MPI_Init.
+constexpr double k_startup_share_warned = 0.05;
+
+void note_startup(const metrics::TraceSummary& s, replay::WarningLog& log) {
+    if (s.runtime == 0) return;
+    const double share = static_cast<double>(s.startup.traced) / static_cast<double>(s.runtime);
+    if (share <= k_startup_share_warned) return;
+    log.add("startup-shutdown",
+            fmt::format("start-up and shut-down (tasks not created yet, in MPI_Init or "
+                        "MPI_Finalize) take {:.1f}% of the run ({:.6f} s): shown on a line of "
+                        "their own, left out of Serialisation and Transfer; to analyse from the "
+                        "end of MPI_Init to the start of MPI_Finalize: --from {}ns --to {}ns",
+                        100 * share, static_cast<double>(s.startup.traced) / 1e9,
+                        s.startup.init_end, s.startup.finalize_begin));
+}
+
 /// A series is one program and input at several scales. A run whose useful computation or
 /// instruction count (per process, for weak scaling) is more than 3 times off the reference's is
 /// another program or input: its scalings and Global efficiency would compare unrelated runs.
@@ -175,6 +192,7 @@ void summarize_one(const replay::Trace& trace, const AnalyzeOptions& o,
                                [&] { return metrics::root_causes(trace, program, region_type); });
     note_untraced_spans(summary, trace.end_time(), warnings);
     note_undefined_metrics(summary, warnings);
+    note_startup(summary, warnings);
 }
 
 /// Whether the analysis asked for is one the streaming pass computes: a whole trace, replayed by
@@ -198,6 +216,7 @@ bool analyze_streaming(const std::string& path, const AnalyzeOptions& o,
         repairs = s.trace.repairs;
         note_untraced_spans(summary, s.trace.end_time(), warnings);
         note_undefined_metrics(summary, warnings);
+        note_startup(summary, warnings);
     });
 }
 
@@ -435,6 +454,13 @@ std::string choose_model(const AnalyzeOptions& o, const std::vector<metrics::Hyb
     });
     const std::string runs_are = runs.size() == 1 ? "the trace makes" : "the traces make";
     if (o.model == "auto") {
+        if (mpi && threads && o.focus.region.empty()) {
+            print_note(fmt::format(
+                "{} MPI calls from processes of several threads: this MPI table counts the "
+                "OpenMP overheads as communication (its Transfer holds them); --model "
+                "hybrid-multiplicative (PyPOP) or --model talp (DLB) separates MPI from OpenMP",
+                runs_are));
+        }
         if (mpi || !threads || !o.focus.region.empty()) return "mpi";
         print_note(fmt::format(
             "{} no MPI call: showing the OpenMP model (--model mpi shows the MPI one)", runs_are));

@@ -35,6 +35,10 @@ json summary_json(const metrics::TraceSummary& s) {
     const auto counted = [&](std::uint64_t n) {
         return s.has_counters && n > 0 ? json(n) : json();
     };
+    j["startup_shutdown_ns"] = {{"traced", s.startup.traced},
+                                {"ideal", s.startup.ideal},
+                                {"task_startup", s.startup.task_startup},
+                                {"task_shutdown", s.startup.task_shutdown}};
     j["useful_instructions"] = counted(s.instructions);
     j["useful_cycles"] = counted(s.cycles);
     j["ideal"] = s.ideal ? json{{"runtime_ns", s.ideal->runtime},
@@ -58,6 +62,7 @@ json multiplicative_json(const metrics::MpiEfficiencies& e) {
     return {{"parallel_efficiency", e.parallel},
             {"load_balance", e.load_balance},
             {"communication_efficiency", e.communication},
+            {"startup_efficiency", e.startup},
             {"serialization_efficiency", optional_number(e.serialization)},
             {"transfer_efficiency", optional_number(e.transfer)},
             {"average_ipc", optional_number(e.ipc)},
@@ -68,6 +73,7 @@ json additive_json(const metrics::MpiAdditiveEfficiencies& e) {
     return {{"parallel_efficiency", e.parallel},
             {"load_balance", e.load_balance},
             {"communication_efficiency", e.communication},
+            {"startup_efficiency", e.startup},
             {"serialization_efficiency", optional_number(e.serialization)},
             {"transfer_efficiency", optional_number(e.transfer)}};
 }

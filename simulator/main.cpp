@@ -5,6 +5,9 @@
 #include "simulator/failure.hpp"
 #include "simulator/global_options.hpp"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <fmt/format.h>
 #include <iostream>
 
@@ -41,6 +44,16 @@ int main(int argc, char** argv) {
                                                           : "popsim: error: ")
                   << failure.message << "\n";
         return failure.status;
+    }
+    // A report lost on a full disk or a closed pipe is a failure, as coreutils' close_stdout
+    // makes it: the stream's buffer is written only now.
+    errno = 0;
+    std::cout.flush();
+    if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        std::cerr << "popsim: error: standard output: write failed"
+                  << (errno != 0 ? fmt::format(": {}", std::strerror(errno)) : std::string())
+                  << "\n";
+        return k_exit_failure;
     }
     return 0;
 }

@@ -53,6 +53,10 @@ std::vector<MetricRow> raw_rows(const SeriesAnalysis& s) {
                                 if (!t[i].ideal) return std::nullopt;
                                 return ns(t[i].ideal->runtime);
                             }));
+    auto startup = row(s, "Start-up and shut-down (s)", "startup_shutdown_ns", 0, K::time_ns,
+                       [&](auto i) { return ns(t[i].startup.traced); });
+    startup.in_csv = false;
+    rows.push_back(std::move(startup));
     rows.push_back(time_row("Useful duration, average (s)", "useful_average_ns",
                             "Useful duration (average)",
                             [&](auto i) { return t[i].useful_average(); }));
@@ -91,6 +95,17 @@ MetricTable table_shell(const SeriesAnalysis& s) {
     return table;
 }
 
+/// Transfer as modelfactors (multiplicative) and PyPOP (additive) define it: with the start-up
+/// and shut-down that popsim splits off (docs/metrics.md, "Start-up and shut-down").
+std::optional<double> transfer_with_startup(const metrics::MpiEfficiencies& e) {
+    if (!e.transfer) return std::nullopt;
+    return *e.transfer * e.startup;
+}
+std::optional<double> transfer_with_startup(const metrics::MpiAdditiveEfficiencies& e) {
+    if (!e.transfer) return std::nullopt;
+    return *e.transfer + e.startup - 1.0;
+}
+
 /// The MPI hierarchy of one model (multiplicative or additive: the same rows), then the scalings.
 template <class Efficiencies>
 MetricTable mpi_table(const SeriesAnalysis& s, const std::vector<Efficiencies>& m) {
@@ -103,11 +118,19 @@ MetricTable mpi_table(const SeriesAnalysis& s, const std::vector<Efficiencies>& 
                        [&](auto i) { return m[i].load_balance; }));
     rows.push_back(row(s, "Communication efficiency", "communication_efficiency", 1, K::efficiency,
                        [&](auto i) { return m[i].communication; }));
+    auto startup = row(s, "Start-up and shut-down", "startup_efficiency", 2, K::efficiency,
+                       [&](auto i) { return m[i].startup; });
+    startup.in_csv = false;
+    rows.push_back(std::move(startup));
     rows.push_back(with_csv_label(row(s, "Serialisation efficiency", "serialization_efficiency", 2,
                                       K::efficiency, [&](auto i) { return m[i].serialization; }),
                                   "Serialization efficiency"));
-    rows.push_back(row(s, "Transfer efficiency", "transfer_efficiency", 2, K::efficiency,
-                       [&](auto i) { return m[i].transfer; }));
+    auto transfer = row(s, "Transfer efficiency", "transfer_efficiency", 2, K::efficiency,
+                        [&](auto i) { return m[i].transfer; });
+    transfer.csv_values = row(s, "", "", 2, K::efficiency, [&](auto i) {
+                              return transfer_with_startup(m[i]);
+                          }).values;
+    rows.push_back(std::move(transfer));
     add_scaling_rows(s, rows);
     return table;
 }

@@ -26,11 +26,19 @@ struct MetricRow {
     /// The label in the CSV of the tool whose layout the table follows, where it differs
     /// (modelfactors' "Serialization efficiency", "Runtime (us)"; PyPOP's "Runtime (ns)").
     std::string csv_label = {};
+    /// The values that CSV gives, where its tool defines the row otherwise (modelfactors' and
+    /// PyPOP's Transfer, which hold the start-up they have no row for); empty: `values`.
+    std::vector<std::optional<double>> csv_values = {};
+    bool in_csv = true; // false: a row of popsim's that the CSV layout has not
 };
 
 /// The label a CSV in the layout of modelfactors or PyPOP gives the row.
 inline const std::string& csv_label(const MetricRow& row) {
     return row.csv_label.empty() ? row.label : row.csv_label;
+}
+/// The values a CSV in the layout of modelfactors or PyPOP gives the row.
+inline const std::vector<std::optional<double>>& csv_values(const MetricRow& row) {
+    return row.csv_values.empty() ? row.values : row.csv_values;
 }
 /// The row, with the label its CSV layout gives it.
 inline MetricRow with_csv_label(MetricRow row, std::string label) {

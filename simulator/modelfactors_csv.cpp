@@ -35,8 +35,9 @@ std::string format_modelfactors_csv(const MetricTable& table) {
     }
     out += "\n";
     for (const auto& row : table.factors) {
+        if (!row.in_csv) continue;
         out += csv_label(row);
-        for (const auto& v : row.values) {
+        for (const auto& v : csv_values(row)) {
             out += ';';
             out += cell(v, row.kind);
         }
@@ -44,9 +45,10 @@ std::string format_modelfactors_csv(const MetricTable& table) {
     }
     out += "#\n";
     for (const auto& row : table.raw) {
+        if (!row.in_csv) continue;
         out += '#';
         out += csv_label(row);
-        for (const auto& v : row.values) {
+        for (const auto& v : csv_values(row)) {
             out += ';';
             out += cell(v, row.kind);
         }

@@ -79,6 +79,7 @@ void append_block(std::string& out, const MetricTable& table, std::size_t first,
 std::string abbreviation(const MetricRow& row) {
     if (row.key == "communication_efficiency") return "CommE";
     if (row.key == "serialization_efficiency") return "SerE";
+    if (row.key == "startup_efficiency") return "StartE";
     if (row.key == "average_ipc") return "IPC";
     std::string out;
     bool word_start = true;

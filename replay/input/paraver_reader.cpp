@@ -339,8 +339,10 @@ void read_header(BlockReader& reader, TextBlock& first, Trace& trace,
                 (mark->end - mark->begin) * trace.header.ns_per_unit == trace.header.end_time)
                 trace.window_end = true;
             try {
-                if (const auto before = parse_collectives_before_cut(next))
+                if (auto before = parse_collectives_before_cut(next)) {
+                    before->line = line_no;
                     trace.collectives_before_cut.push_back(*before);
+                }
             } catch (const ParseError& e) {
                 throw TraceError(trace.path, line_no, e.what());
             }

@@ -37,6 +37,8 @@ struct MpiCall {
 /// it), and a receive whose task calls MPI_Cancel may be re-paired (communication_repair.hpp).
 inline constexpr std::uint16_t k_mpi_barrier = 8;
 inline constexpr std::uint16_t k_mpi_cancel = 40;
+/// MPI_Finalize, which with MPI_Init is the run's start-up and shut-down (metrics/startup.hpp).
+inline constexpr std::uint16_t k_mpi_finalize = 32;
 
 /// "MPI_Send", or "MPI call 1234" for an id popsim does not know.
 std::string mpi_call_name(std::uint16_t id);

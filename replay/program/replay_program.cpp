@@ -317,14 +317,51 @@ class ProgramBuilder {
         return static_cast<CollectiveIndex>(p_.collectives.size() - 1);
     }
 
-    /// A cut trace's collectives keep their numbers in the whole run (trace.hpp).
+    /// A cut trace's collectives keep their numbers in the whole run (trace.hpp). They are
+    /// counted from each communicator's smallest number, so that only the cut's are held: the
+    /// tasks of a cut of one run differ by no more collectives than the cut holds calls (those
+    /// that some tasks made before the cut, the others make in it).
     void continue_cut_collectives() {
+        std::map<std::uint64_t, std::uint64_t> line_of; // per communicator, its last count's line
         for (const auto& before : trace_.collectives_before_cut) {
             if (before.application != trace_.application || before.task > p_.tasks) continue;
             const std::uint64_t comm =
                 before.communicator == k_default_communicator ? *world_ : before.communicator;
-            comm_sequence_[{comm, before.task - 1}] += before.calls; // MPI_Init joins the world
+            line_of[comm] = before.line;
+            auto& sequence = comm_sequence_[{comm, before.task - 1}]; // MPI_Init joins the world
+            if (__builtin_add_overflow(sequence, before.calls, &sequence))
+                throw cut_counts_error(comm, before.line, "add up past 2^64");
         }
+        std::uint64_t calls = 0;
+        for (const auto& t : trace_.threads) calls += t.call_id.size();
+        for (auto& [comm, members] : communicators_) {
+            std::uint64_t low = ~std::uint64_t{0}, high = 0;
+            for (const auto task : members) {
+                const auto it = comm_sequence_.find({comm, task});
+                const std::uint64_t n = it == comm_sequence_.end() ? 0 : it->second;
+                low = std::min(low, n);
+                high = std::max(high, n);
+            }
+            if (members.empty() || high == 0) continue;
+            if (high - low > calls) {
+                throw cut_counts_error(
+                    comm, line_of[comm],
+                    fmt::format("differ by {} between tasks, more than the {} MPI calls "
+                                "the cut holds: they do not describe a cut of one run",
+                                high - low, calls));
+            }
+            for (const auto task : members) {
+                const auto it = comm_sequence_.find({comm, task});
+                if (it != comm_sequence_.end()) it->second -= low;
+            }
+        }
+    }
+
+    TraceError cut_counts_error(std::uint64_t comm, std::uint64_t line,
+                                const std::string& what) const {
+        return TraceError(
+            trace_.path, line,
+            fmt::format("the collectives-before-cut counts of communicator {} {}", comm, what));
     }
 
     void read_communicators() {
@@ -763,8 +800,8 @@ class ProgramBuilder {
     std::map<std::uint64_t, std::vector<std::uint32_t>> communicators_;
     std::optional<std::uint64_t> world_; // set by read_communicators
     std::vector<ThreadRoles> roles_;
-    std::map<std::pair<std::uint64_t, std::uint32_t>, std::uint32_t>
-        comm_sequence_; // (communicator, task) -> collectives so far
+    std::map<std::pair<std::uint64_t, std::uint32_t>, std::uint64_t>
+        comm_sequence_; // (communicator, task) -> collectives so far, from the communicator's first
     std::map<std::uint64_t, std::vector<CollectiveIndex>> comm_collectives_;
     std::vector<std::vector<OpIndex>> members_;
     std::vector<std::size_t> expected_members_;

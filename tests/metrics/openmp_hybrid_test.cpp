@@ -66,6 +66,56 @@ TEST_CASE("openmp: TALP's split of idle time on the S1 OpenMP example") {
     CHECK(t.mpi_parallel == doctest::Approx(1.0)); // no MPI
 }
 
+// DLB's functional test tests/functional/talp/hybrid (test_hybrid.c, test_hybrid.py), one
+// repetition of its "Test" region, 2 ranks x 2 threads: both masters compute 0.5 s serially, then
+// a parallel region (rank 0: 1 s, the worker computes 0.5 s and waits 0.5 s in the barrier;
+// rank 1: 0.5 s, the worker 0.25 + 0.25 s); rank 1's master then waits 0.5 s in MPI_Recv for
+// rank 0, and both exchange at 1.5 s. DLB expects PE 0.54, MPI PE 0.83, MPI comm 1.00, MPI LB
+// 0.83, OpenMP PE 0.625, LB 0.875, serialisation 0.71, scheduling 0.99 (+-0.02): useful 3.25 s,
+// serialisation 1.5 s (the workers outside regions, also while rank 1's master waits in MPI).
+const char* k_dlb_talp_hybrid = R"(ranks 2 threads 2
+0.0 compute 500ms
+0.0 event 60000001 1
+0.0 compute 1s
+0.0 event 60000001 0
+0.0 Send 1us to=1 size=8
+0.0 Recv 1us from=1 size=8
+0.1 at 500ms
+0.1 event 60000018 1
+0.1 compute 500ms
+0.1 state 5 500ms
+0.1 event 60000018 0
+1.0 compute 500ms
+1.0 event 60000001 1
+1.0 compute 500ms
+1.0 event 60000001 0
+1.0 Recv 500ms from=0 size=8
+1.0 Send 1us to=0 size=8
+1.1 at 500ms
+1.1 event 60000018 1
+1.1 compute 250ms
+1.1 state 5 250ms
+1.1 event 60000018 0
+)";
+
+TEST_CASE("TALP: DLB's functional test talp/hybrid gives DLB's numbers") {
+    const auto t = metrics::talp(run_of("dlb_talp_hybrid", k_dlb_talp_hybrid));
+    const auto dlb = [](double expected) {
+        return doctest::Approx(expected).epsilon(0.02 / expected);
+    };
+    CHECK(t.parallel == dlb(0.54));
+    CHECK(t.mpi_parallel == dlb(0.83));
+    CHECK(t.mpi_communication == dlb(1.00));
+    CHECK(t.mpi_load_balance == dlb(0.83));
+    CHECK(t.omp_parallel == dlb(0.625));
+    CHECK(t.omp_load_balance == dlb(0.875));
+    CHECK(t.omp_serialization == dlb(0.71));
+    CHECK(t.omp_scheduling == dlb(0.99));
+    // The hand computation of the numbers DLB rounds: 3.25 / 6 and 3.75 / 5.25.
+    CHECK(t.parallel == doctest::Approx(3.25 / 6.0).epsilon(1e-4));
+    CHECK(t.omp_serialization == doctest::Approx(3.75 / 5.25).epsilon(1e-4));
+}
+
 TEST_CASE(
     "hybrid: the S1 multiplicative example (66.7 / 80 / 83.3 % and 62.5 / 75 / 83.3 / 93.8 %)") {
     const auto run = run_of("mult_example", multiplicative_example(), true);

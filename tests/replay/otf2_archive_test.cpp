@@ -255,7 +255,8 @@ TEST_CASE("otf2: the ping-pong's ideal runtime and useful time, by a model of it
         std::uint64_t bytes = 0; // of the message it sends or receives
     };
     std::array<std::vector<Call>, 2> calls;
-    std::array<Time, 2> left{0, 0}, last{0, 0};
+    std::array<Time, 2> left{0, 0}, last{0, 0}, first{-1, -1};
+    std::array<std::pair<Time, Time>, 2> init, finalize; // [enter, leave)
     static const std::regex region(R"(Region: "(MPI_\w+)\")"), length(R"(Length: (\d+))");
     for (const auto& e : listing(anchor)) {
         const Time t =
@@ -263,10 +264,18 @@ TEST_CASE("otf2: the ping-pong's ideal runtime and useful time, by a model of it
                               (e.time - k_offset) % k_resolution * 1'000'000'000 / k_resolution);
         auto& mine = calls[e.location];
         last[e.location] = t;
+        if (first[e.location] < 0) first[e.location] = t;
         std::smatch m;
-        if (e.kind == "ENTER" && std::regex_search(e.attributes, m, region))
+        if (e.kind == "ENTER" && std::regex_search(e.attributes, m, region)) {
             mine.push_back({m[1], t - left[e.location]});
-        if (e.kind == "LEAVE" && std::regex_search(e.attributes, m, region)) left[e.location] = t;
+            if (m[1] == "MPI_Init") init[e.location].first = t;
+            if (m[1] == "MPI_Finalize") finalize[e.location].first = t;
+        }
+        if (e.kind == "LEAVE" && std::regex_search(e.attributes, m, region)) {
+            left[e.location] = t;
+            if (m[1] == "MPI_Init") init[e.location].second = t;
+            if (m[1] == "MPI_Finalize") finalize[e.location].second = t;
+        }
         if ((e.kind == "MPI_SEND" || e.kind == "MPI_RECV") &&
             std::regex_search(e.attributes, m, length))
             mine.back().bytes = std::stoull(m[1]);
@@ -336,10 +345,28 @@ TEST_CASE("otf2: the ping-pong's ideal runtime and useful time, by a model of it
     const auto e = t["mpi_multiplicative"];
     CHECK(e["load_balance"].get<double>() == doctest::Approx(average_useful / max_useful));
     CHECK(e["communication_efficiency"].get<double>() == doctest::Approx(max_useful / runtime));
+    // Start-up and shut-down (docs/metrics.md): rank 1 is in MPI_Init while rank 0 is not created
+    // yet, then both are in it (once rank 0 has computed up to it) until the first exit, and both
+    // are in MPI_Finalize from the later entry to the earlier exit, then past their last records;
+    // on the ideal network rank 1 waits in MPI_Init's barrier until rank 0 is created (S_id),
+    // and Score-P's MPI_Init and MPI_Finalize cost nothing.
+    REQUIRE(first[0] > init[1].first); // rank 0 starts after rank 1 is in MPI_Init
+    REQUIRE(init[0].first > first[0]);
+    const Time startup =
+        (first[0] - init[1].first) + (std::min(init[0].second, init[1].second) - init[0].first);
+    const Time shutdown = std::min(finalize[0].second, finalize[1].second) -
+                          std::max(finalize[0].first, finalize[1].first) +
+                          (199'604'459 - std::max(last[0], last[1]));
+    const Time ideal_startup = first[0] - init[1].first;
+    CHECK(t["startup_shutdown_ns"]["traced"] == startup + shutdown);
+    CHECK(t["startup_shutdown_ns"]["ideal"] == ideal_startup);
+    const double startup_efficiency = (runtime - static_cast<double>(startup + shutdown)) / runtime;
+    CHECK(e["startup_efficiency"].get<double>() == doctest::Approx(startup_efficiency));
     const double serialisation = static_cast<double>(std::max(useful[0], useful[1])) / ideal;
     CHECK(e["serialization_efficiency"].get<double>() == doctest::Approx(serialisation));
     CHECK(e["transfer_efficiency"].get<double>() ==
-          doctest::Approx(max_useful / runtime / serialisation));
+          doctest::Approx(max_useful / runtime / startup_efficiency / serialisation));
+    CHECK(e["transfer_efficiency"].get<double>() > 0.5); // was 1.7 %, with MPI_Init in it
 }
 
 TEST_CASE("otf2: an MPI+OpenMP archive keeps its threads and parallel regions") {

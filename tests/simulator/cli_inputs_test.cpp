@@ -104,3 +104,49 @@ TEST_CASE("cli inputs: a latency or bandwidth without its unit is refused, namin
                       "the MB/s of Dimemas configuration files)");
     CHECK(test::run_popsim("simulate " + trace + " --latency 0 --bandwidth 0 --quiet").status == 0);
 }
+
+TEST_CASE("cli inputs: a cut's collectives-before-cut counts far apart are refused, not a crash") {
+    // Issue 35, item 1: 4294967295 made the replay index past its collectives (a crash), 4294967296
+    // wrapped to 0. Rank 1 made its Barrier before the cut at 2.5 us, rank 2 makes it inside.
+    const auto dir = test::scratch_dir("cli_inputs_cut_counts");
+    const auto whole = test::synth_trace("cut_counts", "ranks 2\n0 compute 1us\n0 Barrier 1us\n"
+                                                       "1 compute 2us\n1 Barrier 1us\n"
+                                                       "0 compute 1us\n0 Allreduce 1us\n"
+                                                       "1 Allreduce 1us\n");
+    const auto cut = (dir / "cut.prv").string();
+    REQUIRE(test::run_popsim("cut " + whole + " --from 2500ns -o " + cut).status == 0);
+    const std::string text = test::read_file(cut);
+    const std::string mark = "#popsim:collectives-before-cut:1:1:1:1\n";
+    REQUIRE(text.find(mark) != std::string::npos);
+    REQUIRE(test::run_popsim("analyze --quiet " + cut).status == 0);
+    for (const char* count : {"4294967295", "4294967296", "18446744073709551615"}) {
+        INFO(count);
+        std::string bad = text;
+        bad.replace(bad.find(mark), mark.size(),
+                    fmt::format("#popsim:collectives-before-cut:1:1:1:{}\n", count));
+        const auto path = (dir / "bad.prv").string();
+        test::write_file(path, bad);
+        fs::copy_file(dir / "cut.pcf", dir / "bad.pcf", fs::copy_options::overwrite_existing);
+        fs::copy_file(dir / "cut.row", dir / "bad.row", fs::copy_options::overwrite_existing);
+        const std::string message = fmt::format(
+            "{}:4: the collectives-before-cut counts of communicator 1 differ by {} between "
+            "tasks, more than the 3 MPI calls the cut holds: they do not describe a cut of one "
+            "run",
+            path, count);
+        for (const char* command : {"analyze", "analyze --in-memory", "analyze --root-causes",
+                                    "analyze --replay-method longest-path", "simulate"})
+            test::check_fails(fmt::format("{} --quiet {}", command, path), 2, message);
+    }
+}
+
+TEST_CASE("cli inputs: a report lost on standard output is a failure, not exit 0") {
+    // Issue 35, item 3: a full disk or a closed standard output used to end with status 0.
+    const auto dir = test::scratch_dir("cli_inputs_stdout");
+    const auto trace = write_run(dir, "run", 2);
+    auto r = test::run_popsim("analyze --quiet " + trace + " > /dev/full");
+    CHECK(r.status == 3);
+    CHECK(r.output == "popsim: error: standard output: write failed: No space left on device\n");
+    r = test::run_popsim("analyze --quiet " + trace + " >&-");
+    CHECK(r.status == 3);
+    CHECK(r.output == "popsim: error: standard output: write failed: Bad file descriptor\n");
+}

@@ -96,10 +96,11 @@ TEST_CASE("focus cli: --phases prints, writes and reports each phase") {
                                           trace, json, csv));
     REQUIRE(r.status == 0);
     // Phase 1: useful 2 s and 1 s in 2.5 s; phase 2: both 1 s in 1.2 s.
+    CHECK(r.output.find("StartE     SerE       TE") != std::string::npos);
     CHECK(r.output.find("    1 |     0.000000     2.500000  67.57% |   60.00%   75.00%   80.00%  "
-                        "100.00%   80.00%") != std::string::npos);
+                        "100.00%  100.00%   80.00%") != std::string::npos);
     CHECK(r.output.find("    2 |     2.500000     1.200000  32.43% |   83.33%  100.00%   83.33%  "
-                        "100.00%   83.33%") != std::string::npos);
+                        "100.00%  100.00%   83.33%") != std::string::npos);
     const auto j = test::read_json(json);
     const auto& parts = j["traces"][0]["focus"]["parts"];
     REQUIRE(parts.size() == 2);

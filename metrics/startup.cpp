@@ -1,0 +1,134 @@
+#include "metrics/startup.hpp"
+
+#include "replay/extrae_events.hpp"
+#include "replay/program/mpi_calls.hpp"
+
+#include <algorithm>
+
+namespace popsim::metrics {
+
+namespace {
+
+/// The parts of sorted, disjoint `a` that also lie in `b`.
+replay::Intervals intersect(const replay::Intervals& a, const replay::Intervals& b) {
+    replay::Intervals out;
+    std::size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        const Time begin = std::max(a[i].first, b[j].first);
+        const Time end = std::min(a[i].second, b[j].second);
+        if (begin < end) out.emplace_back(begin, end);
+        (a[i].second < b[j].second) ? ++i : ++j;
+    }
+    return out;
+}
+
+/// `intervals` sorted and merged where they touch or overlap.
+replay::Intervals merged(replay::Intervals intervals) {
+    std::sort(intervals.begin(), intervals.end());
+    replay::Intervals out;
+    for (const auto& [begin, end] : intervals) {
+        if (begin >= end) continue;
+        if (!out.empty() && begin <= out.back().second)
+            out.back().second = std::max(out.back().second, end);
+        else
+            out.emplace_back(begin, end);
+    }
+    return out;
+}
+
+Time length(const replay::Intervals& intervals) {
+    Time total = 0;
+    for (const auto& [begin, end] : intervals) total += end - begin;
+    return total;
+}
+
+/// The time every task's set covers; empty without tasks.
+replay::Intervals common(const std::vector<replay::Intervals>& per_task) {
+    if (per_task.empty()) return {};
+    replay::Intervals all = per_task.front();
+    for (std::size_t p = 1; p < per_task.size() && !all.empty(); ++p)
+        all = intersect(all, per_task[p]);
+    return all;
+}
+
+bool absent(std::uint8_t state) {
+    return state == replay::k_no_state || state == replay::extrae::k_state_not_created;
+}
+
+} // namespace
+
+StartupRecorder::StartupRecorder(const replay::Trace& trace)
+    : task_of_thread_(trace.thread_count(), -1) {
+    const auto first = trace.first_threads();
+    tasks_.resize(first.size());
+    for (std::size_t p = 0; p < first.size(); ++p)
+        task_of_thread_[first[p]] = static_cast<std::int32_t>(p);
+}
+
+void StartupRecorder::state(replay::ThreadIndex thread, Time begin, Time end, std::uint8_t value) {
+    const auto p = task_of_thread_[thread];
+    if (p < 0 || absent(value) || begin >= end) return;
+    auto& task = tasks_[static_cast<std::size_t>(p)];
+    task.first_active = std::min(task.first_active, begin);
+    task.last_active = std::max(task.last_active, end);
+}
+
+void StartupRecorder::call(replay::ThreadIndex thread, Time begin, Time end, std::uint16_t id) {
+    const auto p = task_of_thread_[thread];
+    if (p < 0) return;
+    auto& task = tasks_[static_cast<std::size_t>(p)];
+    if (replay::call_class(id) == replay::CallClass::init) task.init.emplace_back(begin, end);
+    if (id == replay::k_mpi_finalize) task.finalize.emplace_back(begin, end);
+}
+
+StartupShutdown StartupRecorder::finish(const replay::Intervals& windows) const {
+    StartupShutdown out;
+    // The trace's end (a streamed trace's header may be read after this recorder was made).
+    const Time end = windows.empty() ? 0 : windows.back().second;
+    std::vector<replay::Intervals> traced, ideal;
+    // MPI_Init's barrier ends on the ideal network when the last task enters it: nothing before
+    // MPI_Init communicates, so each task enters it when it does in the trace.
+    Time barrier = 0;
+    bool finalized = false;
+    for (const auto& task : tasks_) {
+        if (!task.init.empty()) barrier = std::max(barrier, task.init.front().first);
+        if (!task.init.empty()) out.init_end = std::max(out.init_end, task.init.back().second);
+        if (!task.finalize.empty()) {
+            out.finalize_begin = std::max(out.finalize_begin, task.finalize.front().first);
+            finalized = true;
+        }
+    }
+    if (!finalized) out.finalize_begin = end;
+    for (const auto& task : tasks_) {
+        const Time first = std::min(task.first_active, end);
+        const Time last = std::max(task.last_active, first);
+        replay::Intervals startup = {{0, first}};
+        startup.insert(startup.end(), task.init.begin(), task.init.end());
+        replay::Intervals shutdown = task.finalize;
+        shutdown.emplace_back(last, end);
+        out.task_startup.push_back(length(intersect(merged(startup), windows)));
+        out.task_shutdown.push_back(length(intersect(merged(shutdown), windows)));
+        startup.insert(startup.end(), shutdown.begin(), shutdown.end());
+        traced.push_back(merged(std::move(startup)));
+        replay::Intervals waiting = {{0, first}};
+        if (!task.init.empty()) waiting.emplace_back(task.init.front().first, barrier);
+        ideal.push_back(merged(std::move(waiting)));
+    }
+    out.traced = length(intersect(common(traced), windows));
+    out.ideal = length(common(ideal));
+    return out;
+}
+
+StartupShutdown startup_shutdown(const replay::Trace& trace, const replay::Intervals& windows) {
+    StartupRecorder recorder(trace);
+    for (const auto t : trace.first_threads()) {
+        const auto& th = trace.threads[t];
+        for (std::size_t i = 0; i < th.state_count(); ++i)
+            recorder.state(t, th.state_begin[i], th.state_end(i), th.state_value[i]);
+        for (std::size_t c = 0; c < th.call_id.size(); ++c)
+            recorder.call(t, th.call_begin[c], th.call_end[c], th.call_id[c]);
+    }
+    return recorder.finish(windows);
+}
+
+} // namespace popsim::metrics

@@ -1,0 +1,94 @@
+// Issue 34, item 1: start-up and shut-down (not created, MPI_Init, MPI_Finalize) have a line of
+// their own and stay out of Serialisation and Transfer. Expected values computed by hand.
+#include "metrics/pop_mpi.hpp"
+#include "metrics/streaming_analysis.hpp"
+#include "simulator/metric_table.hpp"
+#include "simulator/modelfactors_csv.hpp"
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace popsim;
+
+namespace {
+// Rank 0 computes 1 s, then waits in MPI_Init [1, 5) s; rank 1 is not created until 2 s and is in
+// MPI_Init [2, 5) s. Both compute (2 s, 1 s), meet in a Barrier at 8 s, and are in MPI_Finalize
+// [8, 9) s. Every task is starting or stopping in [1, 5) and [8, 9): S = 5 s of T = 9 s.
+// Ideal network: rank 0 enters MPI_Init at 1 s and waits until rank 1 enters at 2 s (S_id = 1 s),
+// computes until 4 s, where rank 1 (2 s not created + 1 s) also is: T_id = 4 s.
+const char* k_late_start = R"(ranks 2
+0 compute 1s
+0 Init 4s
+1 at 2s
+1 Init 3s
+0 compute 2s
+1 compute 1s
+0 Barrier 1s
+1 Barrier 2s
+0 Finalize 1s
+1 Finalize 1s
+)";
+constexpr Time s = k_ns_per_s;
+} // namespace
+
+TEST_CASE("start-up and shut-down: a late task and a long MPI_Init, by hand") {
+    const auto path = test::synth_trace("late_start", k_late_start);
+    auto summary = metrics::summarize(test::read_quiet(path));
+    summary.ideal = metrics::ideal_run(test::read_quiet(path), {});
+    CHECK(summary.runtime == 9 * s);
+    CHECK(summary.startup.traced == 5 * s);
+    CHECK(summary.startup.ideal == 1 * s);
+    CHECK(summary.startup.task_startup == std::vector<Time>{4 * s, 5 * s});
+    CHECK(summary.startup.task_shutdown == std::vector<Time>{1 * s, 1 * s});
+    CHECK(summary.startup.init_end == 5 * s);
+    CHECK(summary.startup.finalize_begin == 8 * s);
+    REQUIRE(summary.ideal->runtime == 4 * s);
+
+    // CommE = max U / T = 3/9 = start-up (4/9) x SerE x TE. POP convention: the ideal run less
+    // its start-up (3 s) is rank 0's 3 s of computation: TE = (4 - 1) / (9 - 5) = 3/4, SerE = 1.
+    const auto pop = metrics::mpi_multiplicative(summary, metrics::SerTransConvention::pop);
+    CHECK(pop.communication == doctest::Approx(1.0 / 3));
+    CHECK(pop.startup == doctest::Approx(4.0 / 9));
+    CHECK(*pop.serialization == doctest::Approx(1.0));
+    CHECK(*pop.transfer == doctest::Approx(0.75));
+    // modelfactors convention: Dimemas' SerE = max ideal useful (3 s, rank 1's not-created burst
+    // counted) / T_id = 3/4, TE = (1/3) / (4/9) / (3/4) = 1.
+    const auto mf = metrics::mpi_multiplicative(summary, metrics::SerTransConvention::modelfactors);
+    CHECK(mf.startup == doctest::Approx(4.0 / 9));
+    CHECK(*mf.serialization == doctest::Approx(0.75));
+    CHECK(*mf.transfer == doctest::Approx(1.0));
+    // Additive: 1 - CommE = 6/9 = start-up 5/9 + transfer ((9 - 5) - (4 - 1)) / 9 + serialisation
+    // 0.
+    const auto a = metrics::mpi_additive(summary);
+    CHECK(a.startup == doctest::Approx(4.0 / 9));
+    CHECK(*a.transfer == doctest::Approx(8.0 / 9));
+    CHECK(*a.serialization == doctest::Approx(1.0));
+
+    SUBCASE("streamed, the same") {
+        const metrics::IdealOptions ideal;
+        const auto streamed =
+            metrics::analyze_streaming(path, test::quiet_options(), false, &ideal).summary;
+        CHECK(streamed.startup.traced == summary.startup.traced);
+        CHECK(streamed.startup.ideal == summary.startup.ideal);
+        CHECK(streamed.startup.task_startup == summary.startup.task_startup);
+        CHECK(streamed.startup.task_shutdown == summary.startup.task_shutdown);
+    }
+    SUBCASE("modelfactors' CSV has no start-up row: its Transfer holds it, CommE / SerE") {
+        const auto series = metrics::analyze_series({summary}, std::nullopt,
+                                                    metrics::SerTransConvention::modelfactors);
+        const auto csv = simulator::format_modelfactors_csv(simulator::modelfactors_table(series));
+        CHECK(csv.find("Serialization efficiency;75.000000\n") != std::string::npos);
+        CHECK(csv.find("Transfer efficiency;44.444444\n") != std::string::npos);
+        CHECK(csv.find("Start-up") == std::string::npos);
+    }
+}
+
+TEST_CASE("start-up and shut-down: a run without MPI_Init or MPI_Finalize has none") {
+    const auto path = test::synth_trace("no_init", "ranks 2\n0 compute 2s\n0 Barrier 1s\n"
+                                                   "1 compute 1s\n1 Barrier 2s\n");
+    const auto summary = metrics::summarize(test::read_quiet(path));
+    CHECK(summary.startup.traced == 0);
+    CHECK(summary.startup.ideal == 0);
+    CHECK(summary.startup.finalize_begin == 3 * s);
+    CHECK(metrics::mpi_multiplicative(summary, metrics::SerTransConvention::pop).startup == 1.0);
+}
