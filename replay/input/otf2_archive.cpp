@@ -9,6 +9,7 @@
 #include <array>
 #include <charconv>
 #include <deque>
+#include <filesystem>
 #include <fmt/format.h>
 #include <limits>
 #include <map>
@@ -21,6 +22,14 @@
 #include <tuple>
 
 namespace popsim::replay {
+
+namespace {
+/// A location's file in the archive's folder: ANCHOR without ".otf2", "/REF", `extension`.
+std::string location_file(const std::string& anchor, std::uint64_t ref, const char* extension) {
+    const auto folder = std::filesystem::path(anchor).replace_extension();
+    return (folder / (std::to_string(ref) + extension)).string();
+}
+} // namespace
 
 bool is_otf2_anchor(const std::string& path) {
     return path.ends_with(".otf2");
@@ -751,10 +760,20 @@ void read_locations(OTF2_Reader* reader, const Content& content,
         const auto where =
             fmt::format("location {} ({})", ref, content.defs.locations.at(ref).name);
         if (local_definitions) { // the mappings from local to global references, if any
+            // Without its file a location's references would be read as global ones: other
+            // numbers and messages that match nothing, so a missing file is refused, as a
+            // missing .evt is.
+            const auto file = location_file(content.path, ref, ".def");
+            if (!std::filesystem::exists(file))
+                content.fail(fmt::format("{}: its definitions file {} is missing", where, file));
             if (OTF2_DefReader* local = OTF2_Reader_GetDefReader(reader, ref)) {
                 std::uint64_t read = 0;
-                OTF2_Reader_ReadAllLocalDefinitions(reader, local, &read);
+                const auto code = OTF2_Reader_ReadAllLocalDefinitions(reader, local, &read);
                 OTF2_Reader_CloseDefReader(reader, local);
+                if (code != OTF2_SUCCESS)
+                    content.fail(fmt::format("{}: its definitions: {} ({})", where,
+                                             OTF2_Error_GetName(code),
+                                             OTF2_Error_GetDescription(code)));
             }
         }
         OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(reader, ref);

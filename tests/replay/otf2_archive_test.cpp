@@ -145,6 +145,21 @@ TEST_CASE("otf2: a missing event file is the archive's error") {
     CHECK(r.output.find("traces.otf2: location 2") != std::string::npos);
 }
 
+TEST_CASE("otf2: a missing local definitions file is the archive's error, named") {
+    // Issue 35, item 4: without it the location's references were read as global ones (other
+    // numbers, and a warning about message matching).
+    const auto dir = test::scratch_dir("otf2_missing_definitions");
+    const auto source = std::filesystem::path(test::shared_data("otf2/pipit-ping-pong"));
+    std::filesystem::copy(source, dir / "run", std::filesystem::copy_options::recursive);
+    std::filesystem::remove(dir / "run" / "traces" / "1.def");
+    const auto anchor = (dir / "run" / "traces.otf2").string();
+    const auto r = test::run_popsim("analyze " + anchor);
+    CHECK(r.status == 2);
+    CHECK(r.output == fmt::format("popsim: error: {}: location 1 (Master thread): its definitions "
+                                  "file {} is missing\n",
+                                  anchor, (dir / "run" / "traces" / "1.def").string()));
+}
+
 namespace {
 
 /// Writes, through the OTF2 library, a one-rank archive whose events name what its definitions
