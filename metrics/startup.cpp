@@ -2,25 +2,13 @@
 
 #include "replay/extrae_events.hpp"
 #include "replay/program/mpi_calls.hpp"
+#include "replay/traced_windows.hpp"
 
 #include <algorithm>
 
 namespace popsim::metrics {
 
 namespace {
-
-/// The parts of sorted, disjoint `a` that also lie in `b`.
-replay::Intervals intersect(const replay::Intervals& a, const replay::Intervals& b) {
-    replay::Intervals out;
-    std::size_t i = 0, j = 0;
-    while (i < a.size() && j < b.size()) {
-        const Time begin = std::max(a[i].first, b[j].first);
-        const Time end = std::min(a[i].second, b[j].second);
-        if (begin < end) out.emplace_back(begin, end);
-        (a[i].second < b[j].second) ? ++i : ++j;
-    }
-    return out;
-}
 
 /// `intervals` sorted and merged where they touch or overlap.
 replay::Intervals merged(replay::Intervals intervals) {
@@ -36,18 +24,12 @@ replay::Intervals merged(replay::Intervals intervals) {
     return out;
 }
 
-Time length(const replay::Intervals& intervals) {
-    Time total = 0;
-    for (const auto& [begin, end] : intervals) total += end - begin;
-    return total;
-}
-
 /// The time every task's set covers; empty without tasks.
 replay::Intervals common(const std::vector<replay::Intervals>& per_task) {
     if (per_task.empty()) return {};
     replay::Intervals all = per_task.front();
     for (std::size_t p = 1; p < per_task.size() && !all.empty(); ++p)
-        all = intersect(all, per_task[p]);
+        all = replay::intersect(all, per_task[p]);
     return all;
 }
 
@@ -91,8 +73,10 @@ StartupShutdown StartupRecorder::finish(const replay::Intervals& windows) const 
     Time barrier = 0;
     bool finalized = false;
     for (const auto& task : tasks_) {
-        if (!task.init.empty()) barrier = std::max(barrier, task.init.front().first);
-        if (!task.init.empty()) out.init_end = std::max(out.init_end, task.init.back().second);
+        if (!task.init.empty()) {
+            barrier = std::max(barrier, task.init.front().first);
+            out.init_end = std::max(out.init_end, task.init.back().second);
+        }
         if (!task.finalize.empty()) {
             out.finalize_begin = std::max(out.finalize_begin, task.finalize.front().first);
             finalized = true;
@@ -106,16 +90,18 @@ StartupShutdown StartupRecorder::finish(const replay::Intervals& windows) const 
         startup.insert(startup.end(), task.init.begin(), task.init.end());
         replay::Intervals shutdown = task.finalize;
         shutdown.emplace_back(last, end);
-        out.task_startup.push_back(length(intersect(merged(startup), windows)));
-        out.task_shutdown.push_back(length(intersect(merged(shutdown), windows)));
+        out.task_startup.push_back(
+            replay::total_length(replay::intersect(merged(startup), windows)));
+        out.task_shutdown.push_back(
+            replay::total_length(replay::intersect(merged(shutdown), windows)));
         startup.insert(startup.end(), shutdown.begin(), shutdown.end());
         traced.push_back(merged(std::move(startup)));
         replay::Intervals waiting = {{0, first}};
         if (!task.init.empty()) waiting.emplace_back(task.init.front().first, barrier);
         ideal.push_back(merged(std::move(waiting)));
     }
-    out.traced = length(intersect(common(traced), windows));
-    out.ideal = length(common(ideal));
+    out.traced = replay::total_length(replay::intersect(common(traced), windows));
+    out.ideal = replay::total_length(common(ideal));
     return out;
 }
 

@@ -67,9 +67,8 @@ class ThreadTotals final : public replay::TimelineObserver {
         return std::move(run_);
     }
     replay::StreamedRun replay(const replay::Trace& trace) { return replay_.finish(trace); }
-    /// The streamed trace has no spans with tracing off: its window is the whole trace.
-    StartupShutdown startup(const replay::Trace& trace) const {
-        return startup_.finish(replay::traced_windows(trace, {}));
+    StartupShutdown startup(const replay::Intervals& windows) const {
+        return startup_.finish(windows);
     }
 
   private:
@@ -106,7 +105,8 @@ StreamedAnalysis analyze_streaming(const std::string& path, const replay::ReadOp
     out.run = totals->run(trace);
     std::vector<Time> useful;
     for (const auto& b : out.run.threads) useful.push_back(b.useful);
-    out.summary = summarize(trace, {}, std::move(useful), totals->startup(trace));
+    out.summary = summarize(trace, {}, std::move(useful));
+    out.summary.startup = totals->startup(out.summary.windows);
     if (ideal) {
         out.trace.warnings.merge(run.warnings);
         out.summary.ideal = out.run.ideal = ideal_run_of(run.tasks, run.runtime);

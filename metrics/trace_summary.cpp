@@ -36,12 +36,13 @@ TraceSummary summarize(const replay::Trace& trace, const replay::Intervals& untr
     std::vector<Time> useful;
     for (const auto& t : trace.threads)
         useful.push_back(time_in_state(t, replay::extrae::k_state_running));
-    return summarize(trace, untraced, std::move(useful),
-                     startup_shutdown(trace, replay::traced_windows(trace, untraced)));
+    auto s = summarize(trace, untraced, std::move(useful));
+    s.startup = startup_shutdown(trace, s.windows);
+    return s;
 }
 
 TraceSummary summarize(const replay::Trace& trace, const replay::Intervals& untraced,
-                       std::vector<Time> useful, StartupShutdown startup) {
+                       std::vector<Time> useful) {
     TraceSummary s;
     s.path = trace.path;
     s.processes = trace.task_count();
@@ -50,7 +51,6 @@ TraceSummary summarize(const replay::Trace& trace, const replay::Intervals& untr
     s.runtime = replay::traced_time(trace, untraced);
     s.task_first_thread = trace.first_threads();
     s.useful = std::move(useful);
-    s.startup = std::move(startup);
     for (const auto& t : trace.threads) {
         if (__builtin_add_overflow(s.instructions, t.useful_instructions, &s.instructions) ||
             __builtin_add_overflow(s.cycles, t.useful_cycles, &s.cycles)) {

@@ -54,10 +54,10 @@ struct TraceSummary {
 TraceSummary summarize(const replay::Trace& trace, bool whole_trace = false);
 /// The same with the spans to leave out already found (a replay program's `untraced`).
 TraceSummary summarize(const replay::Trace& trace, const replay::Intervals& untraced);
-/// The same with each thread's useful time and the start-up already summed (a streamed trace
-/// keeps no states).
+/// The same with each thread's useful time already summed (a streamed trace keeps no states);
+/// `startup` is left for the caller, who recorded it.
 TraceSummary summarize(const replay::Trace& trace, const replay::Intervals& untraced,
-                       std::vector<Time> useful, StartupShutdown startup);
+                       std::vector<Time> useful);
 
 /// Separate windows of one trace (a region's instances) as one run: times, counts and the ideal
 /// replay's per-task times add up; the maxima are taken of the sums. `windows` become the given

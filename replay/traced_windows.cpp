@@ -47,6 +47,8 @@ Intervals inactive_spans(const ThreadTimeline& tl, Time trace_end) {
     return out;
 }
 
+} // namespace
+
 Intervals intersect(const Intervals& a, const Intervals& b) {
     Intervals out;
     std::size_t i = 0, j = 0;
@@ -58,7 +60,11 @@ Intervals intersect(const Intervals& a, const Intervals& b) {
     return out;
 }
 
-} // namespace
+Time total_length(const Intervals& intervals) {
+    Time total = 0;
+    for (const auto& [begin, end] : intervals) total += end - begin;
+    return total;
+}
 
 Intervals untraced_spans(const Trace& trace, WarningLog* warnings) {
     const auto n = trace.threads.size();
@@ -92,9 +98,7 @@ Intervals untraced_spans(const Trace& trace, WarningLog* warnings) {
 }
 
 Time traced_time(const Trace& trace, const Intervals& untraced) {
-    Time traced = trace.end_time();
-    for (const auto& [begin, end] : untraced) traced -= end - begin;
-    return traced;
+    return trace.end_time() - total_length(untraced);
 }
 
 Intervals traced_windows(const Trace& trace, const Intervals& untraced) {

@@ -20,6 +20,12 @@ Intervals traced_windows(const Trace& trace, const Intervals& untraced);
 /// How much of [begin, end) lies in `intervals`.
 Time overlap(const Intervals& intervals, Time begin, Time end);
 
+/// The parts of sorted, disjoint `a` that also lie in sorted, disjoint `b`.
+Intervals intersect(const Intervals& a, const Intervals& b);
+
+/// The intervals' lengths added up.
+Time total_length(const Intervals& intervals);
+
 /// The trace's length less `untraced`: the runtime the traced windows add up to.
 Time traced_time(const Trace& trace, const Intervals& untraced);
 

@@ -123,6 +123,13 @@ void note_startup(const metrics::TraceSummary& s, replay::WarningLog& log) {
                         s.startup.init_end, s.startup.finalize_begin));
 }
 
+/// What a trace's summary is warned about, streamed or in memory.
+void note_summary(const metrics::TraceSummary& s, Time trace_end, replay::WarningLog& log) {
+    note_untraced_spans(s, trace_end, log);
+    note_undefined_metrics(s, log);
+    note_startup(s, log);
+}
+
 /// A series is one program and input at several scales. A run whose useful computation or
 /// instruction count (per process, for weak scaling) is more than 3 times off the reference's is
 /// another program or input: its scalings and Global efficiency would compare unrelated runs.
@@ -190,9 +197,7 @@ void summarize_one(const replay::Trace& trace, const AnalyzeOptions& o,
     if (causes && o.root_causes)
         *causes = naming_trace(trace.path,
                                [&] { return metrics::root_causes(trace, program, region_type); });
-    note_untraced_spans(summary, trace.end_time(), warnings);
-    note_undefined_metrics(summary, warnings);
-    note_startup(summary, warnings);
+    note_summary(summary, trace.end_time(), warnings);
 }
 
 /// Whether the analysis asked for is one the streaming pass computes: a whole trace, replayed by
@@ -214,9 +219,7 @@ bool analyze_streaming(const std::string& path, const AnalyzeOptions& o,
         run = std::move(s.run);
         warnings = std::move(s.trace.warnings);
         repairs = s.trace.repairs;
-        note_untraced_spans(summary, s.trace.end_time(), warnings);
-        note_undefined_metrics(summary, warnings);
-        note_startup(summary, warnings);
+        note_summary(summary, s.trace.end_time(), warnings);
     });
 }
 

@@ -322,6 +322,7 @@ class ProgramBuilder {
     /// tasks of a cut of one run differ by no more collectives than the cut holds calls (those
     /// that some tasks made before the cut, the others make in it).
     void continue_cut_collectives() {
+        if (trace_.collectives_before_cut.empty()) return; // not a cut: every count starts at 0
         std::map<std::uint64_t, std::uint64_t> line_of; // per communicator, its last count's line
         for (const auto& before : trace_.collectives_before_cut) {
             if (before.application != trace_.application || before.task > p_.tasks) continue;
