@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <boost/container/flat_map.hpp>
 #include <fmt/format.h>
 #include <limits>
 #include <map>
@@ -317,52 +318,23 @@ class ProgramBuilder {
         return static_cast<CollectiveIndex>(p_.collectives.size() - 1);
     }
 
-    /// A cut trace's collectives keep their numbers in the whole run (trace.hpp). They are
-    /// counted from each communicator's smallest number, so that only the cut's are held: the
-    /// tasks of a cut of one run differ by no more collectives than the cut holds calls (those
-    /// that some tasks made before the cut, the others make in it).
+    /// A cut trace's collectives keep their numbers in the whole run (trace.hpp). Tasks may have
+    /// made very different numbers before the cut (a task's collectives that the others made
+    /// before or make after the cut complete without them), so the numbers are kept sparse.
     void continue_cut_collectives() {
-        if (trace_.collectives_before_cut.empty()) return; // not a cut: every count starts at 0
-        std::map<std::uint64_t, std::uint64_t> line_of; // per communicator, its last count's line
         for (const auto& before : trace_.collectives_before_cut) {
             if (before.application != trace_.application || before.task > p_.tasks) continue;
             const std::uint64_t comm =
                 before.communicator == k_default_communicator ? *world_ : before.communicator;
-            line_of[comm] = before.line;
             auto& sequence = comm_sequence_[{comm, before.task - 1}]; // MPI_Init joins the world
-            if (__builtin_add_overflow(sequence, before.calls, &sequence))
-                throw cut_counts_error(comm, before.line, "add up past 2^64");
-        }
-        std::uint64_t calls = 0;
-        for (const auto& t : trace_.threads) calls += t.call_id.size();
-        for (auto& [comm, members] : communicators_) {
-            std::uint64_t low = ~std::uint64_t{0}, high = 0;
-            for (const auto task : members) {
-                const auto it = comm_sequence_.find({comm, task});
-                const std::uint64_t n = it == comm_sequence_.end() ? 0 : it->second;
-                low = std::min(low, n);
-                high = std::max(high, n);
-            }
-            if (members.empty() || high == 0) continue;
-            if (high - low > calls) {
-                throw cut_counts_error(
-                    comm, line_of[comm],
-                    fmt::format("differ by {} between tasks, more than the {} MPI calls "
-                                "the cut holds: they do not describe a cut of one run",
-                                high - low, calls));
-            }
-            for (const auto task : members) {
-                const auto it = comm_sequence_.find({comm, task});
-                if (it != comm_sequence_.end()) it->second -= low;
+            cut_count_line_[{comm, before.task - 1}] = before.line;
+            if (__builtin_add_overflow(sequence, before.calls, &sequence)) {
+                throw TraceError(trace_.path, before.line,
+                                 fmt::format("the collectives-before-cut counts of task {} on "
+                                             "communicator {} add up past 2^64",
+                                             before.task, comm));
             }
         }
-    }
-
-    TraceError cut_counts_error(std::uint64_t comm, std::uint64_t line,
-                                const std::string& what) const {
-        return TraceError(
-            trace_.path, line,
-            fmt::format("the collectives-before-cut counts of communicator {} {}", comm, what));
     }
 
     void read_communicators() {
@@ -730,12 +702,19 @@ class ProgramBuilder {
                     task + 1, mpi_call_name(call_id), call_begin(th, call), attrs->communicator));
         }
         auto& sequence = comm_sequence_[{comm, task}];
-        auto& list = comm_collectives_[comm];
-        if (sequence >= list.size()) list.resize(sequence + 1, k_none); // a cut's later numbers
-        if (list[sequence] == k_none)
-            list[sequence] = new_collective(Collective{.call_id = call_id, .communicator = comm},
-                                            communicators_.at(comm).size());
-        const CollectiveIndex ci = list[sequence++];
+        if (sequence == std::numeric_limits<std::uint64_t>::max()) {
+            throw TraceError(trace_.path, cut_count_line_[{comm, task}],
+                             fmt::format("task {} calls {} at {} ns on communicator {} after "
+                                         "2^64 - 1 collectives (its collectives-before-cut count)",
+                                         task + 1, mpi_call_name(call_id), call_begin(th, call),
+                                         comm));
+        }
+        auto [it, added] = comm_collectives_[comm].try_emplace(sequence, k_none);
+        if (added)
+            it->second = new_collective(Collective{.call_id = call_id, .communicator = comm},
+                                        communicators_.at(comm).size());
+        const CollectiveIndex ci = it->second;
+        ++sequence;
         auto& coll = p_.collectives[ci];
         if (coll.call_id != call_id) {
             throw TraceError(trace_.path, 0,
@@ -802,8 +781,12 @@ class ProgramBuilder {
     std::optional<std::uint64_t> world_; // set by read_communicators
     std::vector<ThreadRoles> roles_;
     std::map<std::pair<std::uint64_t, std::uint32_t>, std::uint64_t>
-        comm_sequence_; // (communicator, task) -> collectives so far, from the communicator's first
-    std::map<std::uint64_t, std::vector<CollectiveIndex>> comm_collectives_;
+        comm_sequence_; // (communicator, task) -> collectives so far
+    std::map<std::pair<std::uint64_t, std::uint32_t>, std::uint64_t>
+        cut_count_line_; // (communicator, task) -> the line of its collectives-before-cut count
+    /// Per communicator, its collectives by number (in order, as most are added).
+    std::map<std::uint64_t, boost::container::flat_map<std::uint64_t, CollectiveIndex>>
+        comm_collectives_;
     std::vector<std::vector<OpIndex>> members_;
     std::vector<std::size_t> expected_members_;
 };
