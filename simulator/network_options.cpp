@@ -2,6 +2,7 @@
 
 #include "replay/network/dimemas_config.hpp"
 #include "replay/network/ideal.hpp"
+#include "replay/trace_error.hpp"
 #include "simulator/trace_inputs.hpp"
 #include "simulator/units.hpp"
 
@@ -37,8 +38,8 @@ void add_network_options(CLI::App* cmd, NetworkOptions& o, bool single_values) {
     cmd->add_option("--mapping", o.mapping,
                     "Tasks to nodes: fill (tasks-per-node consecutive tasks per node), interleaved "
                     "(round robin), or a list of "
-                    "0-based nodes, one per task (0:0:1:1)")
-        ->capture_default_str();
+                    "0-based nodes, one per task (0:0:1:1); default: the --config file's "
+                    "\"mapping information\", or fill");
     add_eager_option(cmd, o.eager);
     add_collectives_option(cmd, o.collectives);
 }
@@ -128,7 +129,13 @@ replay::network::DimemasParameters dimemas_parameters(const NetworkOptions& o,
     if (o.tasks_per_node) p.tasks_per_node = at_least_one(*o.tasks_per_node, "--tasks-per-node");
     if (o.cpu_ratio) p.cpu_ratio = parse_cpu_ratio(*o.cpu_ratio);
     if (o.cpus_per_node) p.cpus_per_node = at_least_one(*o.cpus_per_node, "--cpus-per-node");
-    p.node_of_task = task_nodes(o.mapping, tasks, p.tasks_per_node);
+    if (o.mapping)
+        p.node_of_task = task_nodes(*o.mapping, tasks, p.tasks_per_node);
+    else if (!p.node_of_task.empty() && p.node_of_task.size() != tasks)
+        throw replay::TraceError(o.config, 0,
+                                 fmt::format("\"mapping information\" places {} tasks, the trace "
+                                             "has {}",
+                                             p.node_of_task.size(), tasks));
     return p;
 }
 
@@ -136,7 +143,7 @@ std::unique_ptr<replay::network::NetworkModel> make_network(const NetworkOptions
                                                             std::uint32_t tasks) {
     const bool dimemas = o.model == "dimemas" || !o.config.empty() || o.latency || o.bandwidth ||
                          o.buses || o.links || o.tasks_per_node || o.cpu_ratio || o.cpus_per_node ||
-                         o.mapping != "fill";
+                         o.mapping;
     if (!dimemas) return std::make_unique<replay::network::IdealNetwork>();
     return std::make_unique<replay::network::DimemasNetwork>(dimemas_parameters(o, tasks));
 }
@@ -144,6 +151,11 @@ std::unique_ptr<replay::network::NetworkModel> make_network(const NetworkOptions
 namespace {
 std::string unlimited_or(std::uint32_t count) {
     return count == 0 ? std::string("unlimited") : std::to_string(count);
+}
+
+std::string mapping_name(const NetworkOptions& o, const replay::network::DimemasParameters& p) {
+    if (o.mapping) return *o.mapping;
+    return p.node_of_task.empty() ? "fill" : "from --config";
 }
 } // namespace
 
@@ -160,7 +172,7 @@ std::string describe_network(const NetworkOptions& o, std::uint32_t tasks,
         {"cpus-per-node",
          p.cpus_per_node == 0 ? std::string("one per task") : std::to_string(p.cpus_per_node)},
         {"cpu-ratio", fmt::format("{:g}", p.cpu_ratio)},
-        {"mapping", o.mapping},
+        {"mapping", mapping_name(o, p)},
         {"eager", o.eager}};
     std::string out = fmt::format("dimemas{}:", o.config.empty() ? "" : " (" + o.config + ")");
     for (const auto& [name, value] : fields) {

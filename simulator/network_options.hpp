@@ -17,7 +17,9 @@ struct NetworkOptions {
     std::string config;          // a Dimemas .cfg (implies dimemas)
     std::optional<std::string> latency, bandwidth, buses, tasks_per_node, cpu_ratio, links,
         cpus_per_node;
-    std::string mapping = "fill"; // fill | interleaved | an explicit list of 0-based nodes per task
+    // fill | interleaved | an explicit list of 0-based nodes per task; unset: the configuration's
+    // mapping, or fill
+    std::optional<std::string> mapping;
     std::string eager = "32k";
     std::string collectives = "dimemas";
 };

@@ -276,6 +276,30 @@ TEST_CASE("cli: task-to-node mappings") {
             0); // only the first message crosses nodes
     CHECK(read_json(json)["predicted_runtime_ns"] == 1000000);
     CHECK(run_popsim(base + " --mapping 0:1").status == 1);
+
+    // A configuration's "mapping information" is the mapping unless --mapping is given (issue 34,
+    // item 8: the default fill overwrote it). Its {0, 0, 1, 1} keeps both messages inside a node:
+    // 0 ns; --mapping 0:1:0:1 sends both across, at once (unlimited links): 1 ms.
+    auto config = [&](const std::string& name, const std::string& mapping) {
+        return test::write_file(
+            dir / name,
+            "#DIMEMAS_CONFIGURATION\n"
+            "\"environment information\" {\"\", 0, \"\", 2, 1000.0, 0, 1};;\n"
+            "\"multi node information\" {0, 2, \"\", 2, 1.0, 0.0, 0.0, 0, 0, 0, 0.0, 0, 0, 0.0};;\n"
+            "\"mapping information\" {\"t.dim\", " +
+                mapping + "};;\n");
+    };
+    const auto filled = config("filled.cfg", "4, [4] {0, 0, 1, 1}");
+    const auto from_config = "simulate " + path + " --config " + filled + " --json " + json;
+    REQUIRE(run_popsim(from_config).status == 0);
+    CHECK(read_json(json)["predicted_runtime_ns"] == 0);
+    CHECK(read_json(json)["network"].get<std::string>().ends_with(
+        "mapping from --config, eager 32k"));
+    REQUIRE(run_popsim(from_config + " --mapping 0:1:0:1").status == 0);
+    CHECK(read_json(json)["predicted_runtime_ns"] == 1000000);
+    const auto three = config("three.cfg", "3, [3] {0, 0, 1}");
+    test::check_fails("simulate " + path + " --config " + three, 2,
+                      three + ": \"mapping information\" places 3 tasks, the trace has 4");
 }
 
 TEST_CASE("cli: real traces: warnings one line per kind, --quiet, --strict, --app, JSON") {
