@@ -47,6 +47,8 @@ inline constexpr std::uint32_t k_omp_worksharing = 60000002;
 inline constexpr std::uint32_t k_omp_barrier = 60000005;
 inline constexpr std::uint32_t k_omp_outlined_function = 60000018;
 inline constexpr std::uint32_t k_omp_task_function = 60000023;
+/// Extrae's OpenMP event types (600000xx).
+constexpr bool is_openmp_event(std::uint32_t type) { return type / 100 == 600000; }
 
 // Paraver states written by Extrae.
 inline constexpr std::uint8_t k_state_idle = 0;

@@ -512,6 +512,15 @@ class ThreadEmitter {
     std::deque<Pending> pending_;
 };
 
+/// Threads, or OpenMP events on one thread (a one-thread OpenMP run).
+bool uses_openmp(const Program& p) {
+    if (p.threads_per_rank > 1) return true;
+    for (const auto& ops : p.threads)
+        for (const auto& op : ops)
+            if (op.kind == Op::Kind::event && extrae::is_openmp_event(op.event_type)) return true;
+    return false;
+}
+
 ParaverHeader header_for(const Program& p, Time end) {
     ParaverHeader h;
     h.end_time = end;
@@ -579,7 +588,7 @@ void write_paraver(const Program& p, const std::string& prv_path) {
     }
     writer.close();
     const std::string base = trace_base_name(prv_path);
-    write_standard_pcf(base + ".pcf");
+    write_standard_pcf(base + ".pcf", uses_openmp(p) ? PcfOpenmp::with : PcfOpenmp::without);
     write_row(base + ".row", header_for(p, p.declared_end.value_or(end)));
 }
 

@@ -239,7 +239,8 @@ void convert_to_paraver(const std::string& anchor, const std::string& prv) {
     print_warnings(anchor, warnings);
     writer.close();
     const std::string base = replay::trace_base_name(prv);
-    replay::write_pcf_with_labels(base + ".pcf", archive.labels());
+    replay::write_pcf_with_labels(base + ".pcf", archive.labels(),
+                                  replay::pcf_openmp_for(archive.header()));
     replay::write_row(base + ".row", archive.header());
     std::cerr << fmt::format("popsim: wrote {} and its .pcf/.row\n", prv);
 }

@@ -107,7 +107,7 @@ void copy_companion(const std::string& from_prv, const std::string& to_prv,
     const std::string to = companion_path(to_prv, extension);
     if (!std::filesystem::exists(from)) {
         if (extension == ".pcf")
-            write_standard_pcf(to);
+            write_standard_pcf(to, pcf_openmp_for(header));
         else
             write_row(to, header);
         return;

@@ -122,7 +122,7 @@ void ParaverWriter::close() {
 namespace {
 
 /// popsim's event types, each with its .pcf block (Extrae's names).
-std::vector<std::pair<std::uint32_t, std::string>> standard_event_types() {
+std::vector<std::pair<std::uint32_t, std::string>> standard_event_types(PcfOpenmp openmp) {
     std::vector<std::pair<std::uint32_t, std::string>> out;
     const std::pair<std::uint32_t, const char*> mpi_types[] = {
         {extrae::k_mpi_point_to_point, "MPI Point-to-point"},
@@ -152,7 +152,8 @@ std::vector<std::pair<std::uint32_t, std::string>> standard_event_types() {
         {extrae::k_omp_outlined_function, "0    60000018    Executed OpenMP parallel function"},
         {extrae::k_omp_task_function, "0    60000023    Executed OpenMP task function"}};
     for (const auto& [type, line] : types)
-        out.emplace_back(type, fmt::format("EVENT_TYPE\n{}\n\n", line));
+        if (openmp == PcfOpenmp::with || !extrae::is_openmp_event(type))
+            out.emplace_back(type, fmt::format("EVENT_TYPE\n{}\n\n", line));
     out.emplace_back(k_critical_path_event,
                      fmt::format("EVENT_TYPE\n0    {}    Critical path (popsim)\nVALUES\n0   Off "
                                  "the critical path\n1   Computing on the critical path\n2   In "
@@ -172,16 +173,16 @@ constexpr const char* k_pcf_head =
 
 namespace {
 
-std::string standard_pcf_text() {
+std::string standard_pcf_text(PcfOpenmp openmp) {
     std::string text = k_pcf_head;
-    for (const auto& [type, block] : standard_event_types()) text += block;
+    for (const auto& [type, block] : standard_event_types(openmp)) text += block;
     return text;
 }
 
 } // namespace
 
 TraceLabels with_standard_labels(TraceLabels labels) {
-    const TraceLabels standard = parse_pcf_text(standard_pcf_text(), "popsim's standard .pcf");
+    const TraceLabels standard = parse_pcf_text(standard_pcf_text(PcfOpenmp::with), "popsim's standard .pcf");
     if (labels.states.empty()) labels.states = standard.states;
     std::vector<std::uint32_t> declared;
     for (const auto& [type, name] : labels.event_types) declared.push_back(type);
@@ -195,21 +196,29 @@ TraceLabels with_standard_labels(TraceLabels labels) {
     return labels;
 }
 
-void write_standard_pcf(const std::string& pcf_path) {
-    write_whole_file(pcf_path, standard_pcf_text());
+PcfOpenmp pcf_openmp_for(const ParaverHeader& header) {
+    for (const auto& application : header.applications)
+        for (const auto& task : application.tasks)
+            if (task.threads > 1) return PcfOpenmp::with;
+    return PcfOpenmp::without;
+}
+
+void write_standard_pcf(const std::string& pcf_path, PcfOpenmp openmp) {
+    write_whole_file(pcf_path, standard_pcf_text(openmp));
 }
 
 void write_pcf_with_standard_types(const std::string& pcf_path, const std::string& original_text,
-                                   const std::vector<std::uint32_t>& declared) {
+                                   const std::vector<std::uint32_t>& declared, PcfOpenmp openmp) {
     std::string text = original_text;
     if (!text.empty() && !text.ends_with('\n')) text += '\n';
     text += '\n';
-    for (const auto& [type, block] : standard_event_types())
+    for (const auto& [type, block] : standard_event_types(openmp))
         if (std::find(declared.begin(), declared.end(), type) == declared.end()) text += block;
     write_whole_file(pcf_path, text);
 }
 
-void write_pcf_with_labels(const std::string& pcf_path, const TraceLabels& labels) {
+void write_pcf_with_labels(const std::string& pcf_path, const TraceLabels& labels,
+                           PcfOpenmp openmp) {
     std::string text = k_pcf_head; // Extrae's states, unless the labels name them
     if (!labels.states.empty()) {
         text.resize(text.find("STATES\n"));
@@ -230,7 +239,7 @@ void write_pcf_with_labels(const std::string& pcf_path, const TraceLabels& label
         text += "\n";
         declared.push_back(type);
     }
-    write_pcf_with_standard_types(pcf_path, text, declared);
+    write_pcf_with_standard_types(pcf_path, text, declared, openmp);
 }
 
 void write_row(const std::string& row_path, const ParaverHeader& header) {

@@ -46,16 +46,23 @@ std::string format_paraver_header(const ParaverHeader& header);
 /// event types (MPI calls, counters, OpenMP, the critical path) with their values where it lacks
 /// them.
 TraceLabels with_standard_labels(TraceLabels labels);
+/// Whether a .pcf popsim writes declares the OpenMP event types: only for a trace with OpenMP, as
+/// Extrae writes them (prv2dim takes a .pcf declaring OpenMP parallel regions for an OpenMP trace's
+/// and maps its tasks differently).
+enum class PcfOpenmp : std::uint8_t { without, with };
+/// With OpenMP types when a task of `header` has several threads.
+PcfOpenmp pcf_openmp_for(const ParaverHeader& header);
 /// Writes the .pcf popsim uses for every trace it writes: Extrae's state table, the MPI call
-/// events with their names, counters and OpenMP types.
-void write_standard_pcf(const std::string& pcf_path);
+/// events with their names, counters and, for `openmp`, OpenMP types.
+void write_standard_pcf(const std::string& pcf_path, PcfOpenmp openmp);
 /// Writes a .pcf holding `original_text` (another trace's .pcf, whose types are `declared`) and
 /// popsim's own types it does not declare: the original's names carried into a derived trace.
 void write_pcf_with_standard_types(const std::string& pcf_path, const std::string& original_text,
-                                   const std::vector<std::uint32_t>& declared);
+                                   const std::vector<std::uint32_t>& declared, PcfOpenmp openmp);
 /// Writes a .pcf holding `labels` (states, event types and their values' names; Extrae's states
 /// without any) and popsim's own types they lack.
-void write_pcf_with_labels(const std::string& pcf_path, const TraceLabels& labels);
+void write_pcf_with_labels(const std::string& pcf_path, const TraceLabels& labels,
+                           PcfOpenmp openmp);
 /// Writes a .row naming CPUs, nodes and threads for `header`'s first application.
 void write_row(const std::string& row_path, const ParaverHeader& header);
 

@@ -358,15 +358,16 @@ void spill_original_events(const Trace& original, const ReplayProgram& p,
 void write_simulated_pcf(const Trace& original, const std::string& pcf_path) {
     const std::string original_pcf = trace_base_name(original.path) + ".pcf";
     std::ifstream in(original_pcf, std::ios::binary);
+    const PcfOpenmp openmp = pcf_openmp_for(original.header);
     if (!in) {
-        write_standard_pcf(pcf_path);
+        write_standard_pcf(pcf_path, openmp);
         return;
     }
     const std::string text((std::istreambuf_iterator<char>(in)), {});
     std::vector<std::uint32_t> declared;
     for (const auto& [type, name] : read_pcf_labels(trace_base_name(original.path)).event_types)
         declared.push_back(type);
-    write_pcf_with_standard_types(pcf_path, text, declared);
+    write_pcf_with_standard_types(pcf_path, text, declared, openmp);
 }
 
 ParaverHeader simulated_header(const Trace& original, const ReplayProgram& p, Time end) {

@@ -73,3 +73,21 @@ TEST_CASE("synth: operations that contradict each other are named by their descr
     check("ranks 1\n0 compute 2s\n0 at 1s\n",
           "d.synth:3: rank 0 thread 0 operation 2 jumps back in time to 1000000000 ns");
 }
+
+TEST_CASE("synth: the .pcf declares OpenMP's event types only for a program with OpenMP") {
+    // prv2dim takes a .pcf declaring type 60000001 for an OpenMP trace's and maps its tasks as
+    // OpenMP tasks (Dimemas then warns "OpenMP tasks greater than number of nodes defined" and can
+    // abort), as Extrae writes them only for OpenMP runs.
+    auto pcf = [](const std::string& name, const std::string& description) {
+        const auto prv = test::synth_trace(name, description);
+        return test::read_file(prv.substr(0, prv.size() - 4) + ".pcf");
+    };
+    const auto mpi = pcf("synth_pcf_mpi", "ranks 2\n0 Send 1us to=1\n1 Recv 1us from=0\n");
+    CHECK(mpi.find("50000001    MPI Point-to-point") != std::string::npos);
+    CHECK(mpi.find("60000001") == std::string::npos);
+    const auto threads = pcf("synth_pcf_threads", "ranks 1 threads 2\n0.1 compute 1us\n");
+    CHECK(threads.find("0    60000001    Parallel (OMP)") != std::string::npos);
+    const auto one_thread =
+        pcf("synth_pcf_one_thread", "ranks 1\n0 event 60000001 1\n0 compute 1us\n");
+    CHECK(one_thread.find("0    60000001    Parallel (OMP)") != std::string::npos);
+}
