@@ -126,12 +126,16 @@ replay::network::DimemasParameters dimemas_parameters(const NetworkOptions& o,
         if (v == 0) throw std::invalid_argument(fmt::format("{} must be at least 1", what));
         return v;
     };
-    if (o.tasks_per_node) p.tasks_per_node = at_least_one(*o.tasks_per_node, "--tasks-per-node");
+    if (o.tasks_per_node) {
+        p.tasks_per_node = at_least_one(*o.tasks_per_node, "--tasks-per-node");
+        p.task_map = replay::network::DimemasParameters::TaskMap::tasks_per_node;
+    }
     if (o.cpu_ratio) p.cpu_ratio = parse_cpu_ratio(*o.cpu_ratio);
     if (o.cpus_per_node) p.cpus_per_node = at_least_one(*o.cpus_per_node, "--cpus-per-node");
-    if (o.mapping)
+    if (o.mapping) {
         p.node_of_task = task_nodes(*o.mapping, tasks, p.tasks_per_node);
-    else if (!p.node_of_task.empty() && p.node_of_task.size() != tasks)
+        p.task_map = replay::network::DimemasParameters::TaskMap::tasks_per_node;
+    } else if (!p.node_of_task.empty() && p.node_of_task.size() != tasks)
         throw replay::TraceError(o.config, 0,
                                  fmt::format("\"mapping information\" places {} tasks, the trace "
                                              "has {}",
@@ -154,8 +158,12 @@ std::string unlimited_or(std::uint32_t count) {
 }
 
 std::string mapping_name(const NetworkOptions& o, const replay::network::DimemasParameters& p) {
+    using TaskMap = replay::network::DimemasParameters::TaskMap;
     if (o.mapping) return *o.mapping;
-    return p.node_of_task.empty() ? "fill" : "from --config";
+    if (!p.node_of_task.empty()) return "from --config";
+    if (p.task_map == TaskMap::fill_nodes) return "FILL_NODES from --config";
+    if (p.task_map == TaskMap::interleaved) return "INTERLEAVED from --config";
+    return "fill";
 }
 } // namespace
 

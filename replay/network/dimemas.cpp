@@ -56,6 +56,15 @@ Time DimemasNetwork::rooted_startup(const Collective& op) const {
 
 std::uint32_t DimemasNetwork::node_of(std::uint32_t task) const {
     if (task < p_.node_of_task.size()) return p_.node_of_task[task];
+    const std::uint32_t nodes = std::max<std::uint32_t>(1, p_.nodes);
+    switch (p_.task_map) {
+    case DimemasParameters::TaskMap::fill_nodes:
+        return std::min(task / std::max<std::uint32_t>(1, p_.cpus_per_node), nodes - 1);
+    case DimemasParameters::TaskMap::interleaved:
+        return task % nodes;
+    case DimemasParameters::TaskMap::tasks_per_node:
+        break;
+    }
     return task / std::max<std::uint32_t>(1, p_.tasks_per_node);
 }
 

@@ -51,9 +51,12 @@ struct DimemasParameters {
     double cpu_ratio = 1.0;          // relative CPU speed: bursts take traced / cpu_ratio
     std::uint32_t cpus_per_node = 0; // 0: one per thread
     std::uint32_t nodes = 0;         // of the machine; 0: as many as the mapping uses
+    /// How tasks go to nodes without an explicit mapping (Dimemas' predefined maps): in blocks of
+    /// tasks_per_node, one per CPU with the rest on the last node, or round robin over the nodes.
+    enum class TaskMap : std::uint8_t { tasks_per_node, fill_nodes, interleaved };
+    TaskMap task_map = TaskMap::tasks_per_node;
     std::uint32_t tasks_per_node = 1;
-    std::vector<std::uint32_t>
-        node_of_task; // explicit mapping (0-based nodes); overrides tasks_per_node
+    std::vector<std::uint32_t> node_of_task; // explicit mapping (0-based nodes); overrides task_map
     std::map<std::uint32_t, CollectiveModel> collectives; // by Dimemas global operation id
     // For operations the collectives file does not list: the machine's model ("environment
     // information" field 7, constant by default) in both phases, with the current sizes.

@@ -162,6 +162,7 @@ void read_environment(const std::string& path, const Record& r, DimemasParameter
         7); // name, machine id, architecture, nodes, bandwidth MB/s, buses, collective model
     require_first_machine(f, 1);
     p.nodes = f.count(3, "number of nodes");
+    if (p.nodes == 0) f.fail(3, "number of nodes", "must be at least 1", f.text(3));
     p.inter_bandwidth_mbps = f.number(4, "network bandwidth (MB/s)");
     p.buses = f.count(5, "number of buses");
     // The model of the operations the collectives file does not list, in both phases.
@@ -174,23 +175,77 @@ void read_environment(const std::string& path, const Record& r, DimemasParameter
     p.default_collective.fan_in = p.default_collective.fan_out = models[model];
 }
 
-void read_multinode(const std::string& path, const Record& r, DimemasParameters& p) {
-    const FieldReader f(path, r, 14);
-    require_first_machine(f, 0);
-    p.nodes = f.count(1, "number of nodes");
-    p.cpus_per_node = f.count(3, "processors per node");
-    if (p.cpus_per_node == 0) f.fail(3, "processors per node", "must be at least 1", f.text(3));
-    p.cpu_ratio = f.positive(4, "relative processor speed");
-    p.intra_latency = f.seconds(5, "intra-node latency (s)");
-    p.intra_bandwidth_mbps = f.number(6, "intra-node bandwidth (MB/s)");
-    if (f.count(7, "intra-node buses") != 0)
-        f.fail(7, "intra-node buses",
-               "must be 0: limits on messages within a node are not modelled", f.text(7));
-    p.intra_in_links = f.count(8, "intra-node input links");
-    p.intra_out_links = f.count(9, "intra-node output links");
-    p.inter_latency = f.seconds(10, "inter-node latency (s)");
-    p.in_links = f.count(11, "inter-node input links");
-    p.out_links = f.count(12, "inter-node output links");
+/// One node's model, as a "multi node information" or "node information" record describes it.
+struct NodeModel {
+    std::uint32_t cpus = 0;
+    double cpu_ratio = 1;
+    Time intra_latency = 0;
+    double intra_bandwidth_mbps = 0;
+    std::uint32_t intra_in_links = 0, intra_out_links = 0;
+    Time inter_latency = 0;
+    std::uint32_t in_links = 0, out_links = 0;
+    bool operator==(const NodeModel&) const = default;
+};
+
+/// The model from its fields after the architecture name: CPUs, speed ratio, intra-node latency,
+/// bandwidth, buses, input and output links, inter-node latency, input and output links (the
+/// layout of "multi node information" and of Dimemas 5's "node information").
+NodeModel read_node_model(const FieldReader& f, std::size_t cpus_field) {
+    NodeModel n;
+    const std::size_t i = cpus_field;
+    n.cpus = f.count(i, "processors per node");
+    if (n.cpus == 0) f.fail(i, "processors per node", "must be at least 1", f.text(i));
+    n.cpu_ratio = f.positive(i + 1, "relative processor speed");
+    n.intra_latency = f.seconds(i + 2, "intra-node latency (s)");
+    n.intra_bandwidth_mbps = f.number(i + 3, "intra-node bandwidth (MB/s)");
+    // Buses cannot hold back instantaneous transfers: only a limit on timed ones is refused.
+    if (f.count(i + 4, "intra-node buses") != 0 && n.intra_bandwidth_mbps > 0)
+        f.fail(i + 4, "intra-node buses",
+               "must be 0 with an intra-node bandwidth: limits on messages within a node are not "
+               "modelled",
+               f.text(i + 4));
+    n.intra_in_links = f.count(i + 5, "intra-node input links");
+    n.intra_out_links = f.count(i + 6, "intra-node output links");
+    n.inter_latency = f.seconds(i + 7, "inter-node latency (s)");
+    n.in_links = f.count(i + 8, "inter-node input links");
+    n.out_links = f.count(i + 9, "inter-node output links");
+    return n;
+}
+
+/// Dimemas 4's "node information" (11 fields: machine, node, architecture, CPUs, input and output
+/// links, local and remote startup, speed ratio, memory bandwidth, external startup), converted as
+/// Dimemas' DimemasUpdateCFG does: the memory path gets one half-duplex link per task and one bus
+/// per CPU.
+NodeModel read_dimemas4_node(const FieldReader& f) {
+    NodeModel n;
+    n.cpus = f.count(3, "number of processors");
+    if (n.cpus == 0) f.fail(3, "number of processors", "must be at least 1", f.text(3));
+    n.in_links = f.count(4, "number of input links");
+    n.out_links = f.count(5, "number of output links");
+    n.intra_latency = f.seconds(6, "startup on local communication (s)");
+    n.inter_latency = f.seconds(7, "startup on remote communication (s)");
+    n.cpu_ratio = f.positive(8, "relative processor speed");
+    n.intra_bandwidth_mbps = f.number(9, "memory bandwidth (MB/s)");
+    if (n.intra_bandwidth_mbps > 0)
+        f.fail(9, "memory bandwidth (MB/s)",
+               "must be 0: Dimemas 4 nodes take one intra-node bus per CPU, and limits on messages "
+               "within a node are not modelled",
+               f.text(9));
+    n.intra_in_links = 1;
+    n.intra_out_links = 0;
+    return n;
+}
+
+void apply_node_model(const NodeModel& n, DimemasParameters& p) {
+    p.cpus_per_node = n.cpus;
+    p.cpu_ratio = n.cpu_ratio;
+    p.intra_latency = n.intra_latency;
+    p.intra_bandwidth_mbps = n.intra_bandwidth_mbps;
+    p.intra_in_links = n.intra_in_links;
+    p.intra_out_links = n.intra_out_links;
+    p.inter_latency = n.inter_latency;
+    p.in_links = n.in_links;
+    p.out_links = n.out_links;
 }
 
 void read_wide_area_network(const std::string& path, const Record& r) {
@@ -254,17 +309,30 @@ void read_explicit_mapping(const std::string& path, const Record& r, DimemasPara
     p.node_of_task = std::move(nodes);
 }
 
+/// "predefined mapping information": an optional trace name, then FILL_NODES, INTERLEAVED or
+/// "N TASKS_PER_NODE".
 void read_mapping(const std::string& path, const Record& r, DimemasParameters& p) {
-    const FieldReader f(path, r, 1);
-    std::istringstream words(f.text(0));
+    const FieldReader f(path, r, r.fields.size() == 2 ? 2 : 1);
+    const std::string& map = f.text(r.fields.size() - 1);
+    using TaskMap = DimemasParameters::TaskMap;
+    if (map == "FILL_NODES") {
+        p.task_map = TaskMap::fill_nodes;
+        return;
+    }
+    if (map == "INTERLEAVED") {
+        p.task_map = TaskMap::interleaved;
+        return;
+    }
+    std::istringstream words(map);
     long long n = 0; // signed: "-1" must not wrap to 4294967295
     std::string kind;
     if (!(words >> n >> kind) || kind != "TASKS_PER_NODE" || n < 1 || n > 1'000'000) {
         throw TraceError(path, r.line,
-                         fmt::format("\"predefined mapping information\": '{}' is not 'N "
-                                     "TASKS_PER_NODE' with N from 1 to 1000000",
-                                     f.text(0)));
+                         fmt::format("\"predefined mapping information\": '{}' is not FILL_NODES, "
+                                     "INTERLEAVED or 'N TASKS_PER_NODE' with N from 1 to 1000000",
+                                     map));
     }
+    p.task_map = TaskMap::tasks_per_node;
     p.tasks_per_node = static_cast<std::uint32_t>(n);
 }
 
@@ -327,43 +395,171 @@ void read_collectives_file(const std::string& path, DimemasParameters& p) {
     }
 }
 
+namespace {
+
+/// The records of an SDDFA configuration (Dimemas before 5.3.3) in the current syntax: its magic
+/// word, the `;;` after its header comment, its record declarations (`#N: "name" {...};;`) and `//`
+/// comments blanked out, newlines kept so that lines keep their numbers.
+std::string sddfa_records(const std::string& path, const std::string& text) {
+    std::string out = text;
+    auto blank = [&](std::size_t from, std::size_t to) {
+        for (std::size_t k = from; k < to; ++k)
+            if (out[k] != '\n') out[k] = ' ';
+    };
+    // The end of what starts at `from` and ends with `closing` (or at the end of the text).
+    auto through = [&](std::size_t from, std::string_view closing, const char* what) {
+        const auto found = out.find(closing, from);
+        if (found != std::string::npos) return found + closing.size();
+        if (closing == "\n") return out.size();
+        const auto line =
+            1 + std::count(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(from), '\n');
+        throw TraceError(path, static_cast<std::uint64_t>(line),
+                         fmt::format("unterminated {}", what));
+    };
+    blank(0, 5); // SDDFA
+    bool quoted = false;
+    char last = '\0'; // the last character outside comments and blanks
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const char c = out[i];
+        if (std::isspace(static_cast<unsigned char>(c))) continue;
+        if (c == '"') quoted = !quoted;
+        const auto rest = std::string_view(out).substr(i);
+        std::size_t end = i;
+        if (quoted) {
+        } else if (rest.starts_with("/*")) { // kept for the record parser, which counts its lines
+            end = through(i + 2, "*/", "/* comment");
+        } else if (rest.starts_with("//")) {
+            end = through(i, "\n", "");
+            blank(i, end);
+        } else if (c == '#') {
+            end = through(i, "};;", "record declaration (#N: \"name\" {...};;)");
+            blank(i, end);
+        } else if (rest.starts_with(";;") && last != '}') { // the header's, an empty declaration
+            end = i + 2;
+            blank(i, end);
+        }
+        if (end == i) {
+            last = c;
+            continue;
+        }
+        i = end - 1;
+    }
+    return out;
+}
+
+/// Reads the records of one configuration into DimemasParameters, checking them against each
+/// other: one machine, one application, nodes that agree with the machine.
+class ConfigReader {
+  public:
+    ConfigReader(std::string path, bool sddfa) : path_(std::move(path)), sddfa_(sddfa) {}
+
+    void read(const Record& r) {
+        if (r.name == "environment information") {
+            once(r, environment_line_);
+            read_environment(path_, r, p_);
+        } else if (r.name == "multi node information") {
+            const FieldReader f(path_, r, 14);
+            require_first_machine(f, 0);
+            const auto count = f.count(1, "number of nodes");
+            if (count == 0) f.fail(1, "number of nodes", "must be at least 1", f.text(1));
+            add_nodes(r, read_node_model(f, 3), count);
+        } else if (r.name == "node information") {
+            add_nodes(r, read_single_node(r), 1);
+        } else if (r.name == "predefined mapping information") {
+            once(r, mapping_line_);
+            read_mapping(path_, r, p_);
+        } else if (r.name == "mapping information") {
+            once(r, mapping_line_);
+            read_explicit_mapping(path_, r, p_);
+        } else if (r.name == "configuration files") {
+            read_configuration_files(path_, r, p_);
+        } else if (r.name == "wide area network information") {
+            read_wide_area_network(path_, r);
+        } else if (r.name != "file system parameters") { // no file I/O to replay
+            throw TraceError(path_, r.line,
+                             fmt::format("\"{}\" is not modelled (popsim reads \"environment "
+                                         "information\", \"multi node information\" or identical "
+                                         "\"node information\", one mapping, \"configuration "
+                                         "files\", \"wide area network information\" for one "
+                                         "machine and \"file system parameters\")",
+                                         r.name));
+        }
+    }
+
+    /// The parameters, once the nodes described agree with the machine's.
+    DimemasParameters finish() {
+        if (environment_line_ != 0 && node_records_ != 0 && described_nodes_ != p_.nodes)
+            throw TraceError(path_, environment_line_,
+                             fmt::format("\"environment information\" declares {} nodes, the node "
+                                         "records describe {}",
+                                         p_.nodes, described_nodes_));
+        if (node_records_ != 0) {
+            apply_node_model(nodes_, p_);
+            p_.nodes = described_nodes_;
+        }
+        return p_;
+    }
+
+  private:
+    /// A record Dimemas reads once for one machine and one application.
+    void once(const Record& r, std::uint64_t& seen) const {
+        if (seen != 0)
+            throw TraceError(
+                path_, r.line,
+                fmt::format("a second \"{}\" (the first is line {}): popsim models one "
+                            "machine running one application",
+                            r.name, seen));
+        seen = r.line;
+    }
+
+    /// Dimemas 5 (14 fields, with the node's number), the current 13 fields, or Dimemas 4's 11
+    /// fields in an SDDFA file.
+    NodeModel read_single_node(const Record& r) const {
+        const std::size_t fields = r.fields.size();
+        if (sddfa_ && fields == 11) {
+            const FieldReader f(path_, r, 11);
+            require_first_machine(f, 0);
+            return read_dimemas4_node(f);
+        }
+        const FieldReader f(path_, r, fields == 14 ? 14 : 13);
+        require_first_machine(f, 0);
+        return read_node_model(f, fields == 14 ? 3 : 2);
+    }
+
+    /// Nodes are modelled alike: a node unlike the first is refused.
+    void add_nodes(const Record& r, const NodeModel& model, std::uint32_t count) {
+        if (node_records_ == 0)
+            nodes_ = model;
+        else if (!(model == nodes_))
+            throw TraceError(path_, r.line,
+                             fmt::format("\"{}\" describes nodes unlike those of line {}: popsim "
+                                         "models nodes that are all alike",
+                                         r.name, first_node_line_));
+        if (node_records_++ == 0) first_node_line_ = r.line;
+        described_nodes_ += count;
+    }
+
+    std::string path_;
+    bool sddfa_;
+    DimemasParameters p_;
+    std::uint64_t environment_line_ = 0, mapping_line_ = 0, first_node_line_ = 0;
+    NodeModel nodes_;
+    std::uint32_t node_records_ = 0, described_nodes_ = 0;
+};
+
+} // namespace
+
 DimemasParameters read_dimemas_config(const std::string& cfg_path) {
     require_regular_file(cfg_path);
     const std::string text = slurp(cfg_path);
-    if (text.rfind("#DIMEMAS_CONFIGURATION", 0) != 0)
+    const bool sddfa = text.starts_with("SDDFA");
+    if (!sddfa && !text.starts_with("#DIMEMAS_CONFIGURATION"))
         throw TraceError(cfg_path, 1,
-                         "not a Dimemas configuration: no #DIMEMAS_CONFIGURATION line");
-    DimemasParameters p;
-    for (const auto& r : parse_records(cfg_path, text)) {
-        if (r.name == "environment information")
-            read_environment(cfg_path, r, p);
-        else if (r.name == "multi node information")
-            read_multinode(cfg_path, r, p);
-        else if (r.name == "predefined mapping information")
-            read_mapping(cfg_path, r, p);
-        else if (r.name == "mapping information")
-            read_explicit_mapping(cfg_path, r, p);
-        else if (r.name == "configuration files")
-            read_configuration_files(cfg_path, r, p);
-        else if (r.name == "wide area network information")
-            read_wide_area_network(cfg_path, r);
-        else if (r.name == "file system parameters")
-            continue; // the replay has no file I/O: these do not change the prediction
-        else if (r.name == "node information")
-            throw TraceError(cfg_path, r.line,
-                             "\"node information\": nodes configured one by one (possibly "
-                             "different) are not modelled; describe them with one \"multi node "
-                             "information\" record");
-        else
-            throw TraceError(cfg_path, r.line,
-                             fmt::format("\"{}\" is not modelled (popsim reads \"environment "
-                                         "information\", \"multi node information\", the "
-                                         "mappings, \"configuration files\", \"wide area network "
-                                         "information\" for one machine and \"file system "
-                                         "parameters\")",
-                                         r.name));
-    }
-    return p;
+                         "not a Dimemas configuration: no #DIMEMAS_CONFIGURATION (or SDDFA) line");
+    ConfigReader reader(cfg_path, sddfa);
+    for (const auto& r : parse_records(cfg_path, sddfa ? sddfa_records(cfg_path, text) : text))
+        reader.read(r);
+    return reader.finish();
 }
 
 } // namespace popsim::replay::network

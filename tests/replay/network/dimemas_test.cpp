@@ -368,9 +368,9 @@ TEST_CASE("dimemas config: bad content names the file, line and field") {
     CHECK_THROWS_WITH_AS(
         network::read_dimemas_config(unknown),
         (unknown + ":4: \"gpu information\" is not modelled (popsim reads \"environment "
-                   "information\", \"multi node information\", the mappings, \"configuration "
-                   "files\", \"wide area network information\" for one machine and \"file system "
-                   "parameters\")")
+                   "information\", \"multi node information\" or identical \"node information\", "
+                   "one mapping, \"configuration files\", \"wide area network information\" for "
+                   "one machine and \"file system parameters\")")
             .c_str(),
         TraceError);
     const auto fields = test::write_file(
@@ -381,7 +381,8 @@ TEST_CASE("dimemas config: bad content names the file, line and field") {
     const auto not_cfg = test::write_file(dir / "d.cfg", "hello\n");
     CHECK_THROWS_WITH_AS(
         network::read_dimemas_config(not_cfg),
-        (not_cfg + ":1: not a Dimemas configuration: no #DIMEMAS_CONFIGURATION line").c_str(),
+        (not_cfg + ":1: not a Dimemas configuration: no #DIMEMAS_CONFIGURATION (or SDDFA) line")
+            .c_str(),
         TraceError);
     const auto coll = test::write_file(dir / "coll", "Machine globalop: 0 1 LOG HUGE 0 MAX\n");
     DimemasParameters p;
@@ -450,8 +451,8 @@ TEST_CASE("dimemas config: values Dimemas would refuse are refused, not run") {
              ":3: \"multi node information\" field 11 (inter-node latency (s)) is longer than "
              "2^62 ns: '1e10'"},
             {"negative_tasks_per_node", environment, multinode, "-1 TASKS_PER_NODE",
-             ":4: \"predefined mapping information\": '-1 TASKS_PER_NODE' is not 'N "
-             "TASKS_PER_NODE' with N from 1 to 1000000"},
+             ":4: \"predefined mapping information\": '-1 TASKS_PER_NODE' is not FILL_NODES, "
+             "INTERLEAVED or 'N TASKS_PER_NODE' with N from 1 to 1000000"},
         };
     for (const auto& [name, env, multi, mapping, message] : cases) {
         CAPTURE(name);
@@ -476,22 +477,23 @@ TEST_CASE("dimemas config: what popsim does not model is refused with its field,
         {"\"environment information\" {\"\", 1, \"\", 4, 100.0, 0, 1};;\n",
          ":2: \"environment information\" field 2 (machine ID) must be 0: popsim models one "
          "machine, not several joined by a wide-area network: '1'"},
-        {"\"multi node information\" {0, 4, \"n\", 1, 1.0, 0.0, 0.0, 2, 1, 0, 5e-6, 1, 1, 0.0};;\n",
-         ":2: \"multi node information\" field 8 (intra-node buses) must be 0: limits on "
-         "messages within a node are not modelled: '2'"},
+        {"\"multi node information\" {0, 4, \"n\", 1, 1.0, 0.0, 9.0, 2, 1, 0, 5e-6, 1, 1, 0.0};;\n",
+         ":2: \"multi node information\" field 8 (intra-node buses) must be 0 with an intra-node "
+         "bandwidth: limits on messages within a node are not modelled: '2'"},
         {"\"configuration files\" {\"fifo.sched\", \"\", \"\", \"\"};;\n",
          ":2: \"configuration files\" field 1 (scheduler definition file) must be \"\": popsim "
          "does not model it: 'fifo.sched'"},
         {"\"configuration files\" {\"\", \"\", \"\", \"random.cfg\"};;\n",
          ":2: \"configuration files\" field 4 (random values (sensitivity) file) must be \"\": "
          "popsim does not model it: 'random.cfg'"},
-        {"\"node information\" {0, \"n\", 1, 1.0, 0.0, 0.0, 0, 1, 0, 5e-6, 1, 1, 0.0};;\n",
-         ":2: \"node information\": nodes configured one by one (possibly different) are not "
-         "modelled; describe them with one \"multi node information\" record"},
+        {"\"node information\" {0, \"n\", 2, 1.0, 0.0, 0.0, 0, 1, 0, 5e-6, 1, 1, 0.0};;\n",
+         ":4: \"multi node information\" describes nodes unlike those of line 2: popsim models "
+         "nodes that are all alike"},
         {"\"modules information\" {1, 2, 0.5};;\n",
          ":2: \"modules information\" is not modelled (popsim reads \"environment information\", "
-         "\"multi node information\", the mappings, \"configuration files\", \"wide area network "
-         "information\" for one machine and \"file system parameters\")"},
+         "\"multi node information\" or identical \"node information\", one mapping, "
+         "\"configuration files\", \"wide area network information\" for one machine and \"file "
+         "system parameters\")"},
         {"\"mapping information\" {\"t.dim\", 4, [3] {0, 1, 1}};;\n",
          ":2: \"mapping information\" field 3 (nodes of the tasks): '[3]{0,1,1}' is not [4] "
          "{node, ...}, one node per task"}};
@@ -535,4 +537,90 @@ TEST_CASE("dimemas config: a collectives file that is a directory or a FIFO is r
         network::read_dimemas_config(cfg),
         ((dir / "colls").string() + ": not a regular file (a directory, FIFO or device)").c_str(),
         TraceError);
+}
+
+TEST_CASE("dimemas config: SDDFA files of Dimemas 4 and 5, nodes one by one, predefined maps") {
+    // Issue 34, item 8. 8 ranks on 2 nodes of 4 CPUs (ranks 0-3 on node 0), 5 us inter-node
+    // latency, 250 MB/s (MB = 2^20 bytes), one output link per node. Rank 1 sends 1 MiB to rank 5
+    // at 0, rank 0 1 MiB to rank 4 after 1 ms of computation (rendezvous; the receivers wait from
+    // 0). Rank 1's message: 5 us latency, then 4 ms on node 0's only output link, to 4.005 ms; rank
+    // 0's pays its latency at 1 ms and waits for the link until 4.005 ms: 8.005 ms. Dimemas 5.5.0
+    // predicts 8005000 ns for this program with the current-format file below (FILL_NODES).
+    const std::string program = "ranks 8\n0 compute 1ms\n0 Send 1us to=4 size=1048576\n"
+                                "4 Recv 1ms from=0 size=1048576\n1 Send 1us to=5 size=1048576\n"
+                                "5 Recv 1ms from=1 size=1048576\n";
+    const auto dir = test::scratch_dir("dim_cfg_sddfa");
+    const std::string declarations =
+        "/* declarations: only their records are read */ ;;\n"
+        "#1:\n\"environment information\" {\n  char \"machine_name\"[];\n  int \"machine_id\";\n"
+        "  // and the other fields\n};;\n#3:\n\"mapping information\" {\n  char \"tracefile\"[];\n"
+        "};;\n;;\n";
+    const std::string environment =
+        "\"environment information\" {\"\", 0, \"\", 2, 250.0, 0, 1};;\n";
+    const std::string dimemas4_node = "{0, 0, \"\", 4, 1, 1, 0.0, 0.000005, 1.0, 0.0, 0.0};;\n";
+    const std::string dimemas5_node =
+        "{0, 1, \"\", 4, 1.0, 0.0, 0.0, 0, 1, 0, 5e-6, 1, 1, 0.0};;\n";
+    const std::string explicit_map =
+        "\"mapping information\" {\"a.dim\", 8, [8] {0,0,0,0,1,1,1,1}};;\n";
+    const std::vector<std::pair<std::string, std::string>> equivalent = {
+        {"dimemas4", "SDDFA\n" + declarations + environment + "\"node information\" " +
+                         dimemas4_node + "\"node information\" // node 1\n  " + dimemas4_node +
+                         explicit_map},
+        {"dimemas5", "SDDFA\n" + declarations + environment + "\"node information\" " +
+                         dimemas5_node + "\"node information\" " + dimemas5_node + explicit_map},
+        {"fill_nodes", "#DIMEMAS_CONFIGURATION\n" + environment +
+                           "\"multi node information\" {0, 2, \"\", 4, 1.0, 0.0, 0.0, 0, 1, 0, "
+                           "5e-6, 1, 1, 0.0};;\n"
+                           "\"predefined mapping information\" {\"a.dim\", \"FILL_NODES\"};;\n"},
+        {"nodes_one_by_one",
+         "#DIMEMAS_CONFIGURATION\n" + environment +
+             "\"node information\" {0, \"\", 4, 1.0, 0.0, 0.0, 4, 1, 0, 5e-6, 1, 1, 0.0};;\n"
+             "\"node information\" {0, \"\", 4, 1.0, 0.0, 0.0, 4, 1, 0, 5e-6, 1, 1, 0.0};;\n"
+             "\"predefined mapping information\" {\"4 TASKS_PER_NODE\"};;\n"}};
+    for (const auto& [name, text] : equivalent) {
+        CAPTURE(name);
+        const auto p = network::read_dimemas_config(test::write_file(dir / (name + ".cfg"), text));
+        CHECK(p.nodes == 2);
+        CHECK(p.cpus_per_node == 4);
+        CHECK(replay_on("dim_cfg_sddfa_program", program, p).runtime == 8005 * us);
+    }
+    // INTERLEAVED puts ranks 0 and 4, 1 and 5 on one node: instantaneous messages, 1 ms.
+    const auto interleaved = network::read_dimemas_config(test::write_file(
+        dir / "interleaved.cfg", "#DIMEMAS_CONFIGURATION\n" + environment +
+                                     "\"multi node information\" {0, 2, \"\", 4, 1.0, 0.0, 0.0, 0, "
+                                     "1, 0, 5e-6, 1, 1, 0.0};;\n"
+                                     "\"predefined mapping information\" {INTERLEAVED};;\n"));
+    CHECK(replay_on("dim_cfg_sddfa_program", program, interleaved).runtime == 1000 * us);
+
+    const std::string v5 = "SDDFA\n" + declarations;
+    const std::vector<std::pair<std::string, std::string>> refused = {
+        {v5 + environment + "\"node information\" " + dimemas5_node +
+             "\"node information\" {0, 1, \"\", 2, 1.0, 0.0, 0.0, 0, 1, 0, 5e-6, 1, 1, 0.0};;\n",
+         ":16: \"node information\" describes nodes unlike those of line 15: popsim models nodes "
+         "that are all alike"},
+        {v5 + "\"environment information\" {\"\", 0, \"\", 3, 250.0, 0, 1};;\n" +
+             "\"node information\" " + dimemas5_node + "\"node information\" " + dimemas5_node,
+         ":14: \"environment information\" declares 3 nodes, the node records describe 2"},
+        {v5 + environment + environment,
+         ":15: a second \"environment information\" (the first is line 14): popsim models one "
+         "machine running one application"},
+        {v5 + environment + explicit_map +
+             "\"predefined mapping information\" {\"FILL_NODES\"};;\n",
+         ":16: a second \"predefined mapping information\" (the first is line 15): popsim models "
+         "one machine running one application"},
+        {"SDDFA\n;;\n#1:\n\"environment information\" {\n  int \"machine_id\";\n",
+         ":3: unterminated record declaration (#N: \"name\" {...};;)"},
+        {"#DIMEMAS_CONFIGURATION\n\"environment information\" {\"\", 0, \"\", 0, 250.0, 0, 1};;\n",
+         ":2: \"environment information\" field 4 (number of nodes) must be at least 1: '0'"},
+        {"SDDFA\n\"node information\" {0, 0, \"\", 4, 1, 1, 0.0, 0.000005, 1.0, 500.0, 0.0};;\n",
+         ":2: \"node information\" field 10 (memory bandwidth (MB/s)) must be 0: Dimemas 4 nodes "
+         "take one intra-node bus per CPU, and limits on messages within a node are not "
+         "modelled: '500.0'"}};
+    int i = 0;
+    for (const auto& [text, message] : refused) {
+        CAPTURE(text);
+        const auto path = test::write_file(dir / ("refused" + std::to_string(i++) + ".cfg"), text);
+        CHECK_THROWS_WITH_AS(network::read_dimemas_config(path), (path + message).c_str(),
+                             TraceError);
+    }
 }
