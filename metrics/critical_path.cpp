@@ -11,7 +11,8 @@ namespace popsim::metrics {
 Time CriticalPath::imbalance() const {
     if (useful.empty()) return 0;
     const Time total = std::accumulate(useful.begin(), useful.end(), Time{0});
-    return length - total / static_cast<Time>(useful.size());
+    const Time on_path_startup = std::accumulate(startup.begin(), startup.end(), Time{0});
+    return length - on_path_startup - total / static_cast<Time>(useful.size());
 }
 
 std::vector<std::pair<std::uint64_t, Time>> CriticalPath::region_imbalance() const {
@@ -27,9 +28,10 @@ std::vector<std::pair<std::uint64_t, Time>> CriticalPath::region_imbalance() con
 }
 
 CriticalPath critical_path(const replay::ReplayProgram& program, const replay::ReplayResult& result,
-                           const CodeRegions& regions) {
+                           const CodeRegions& regions, const StartupBursts& startup) {
     CriticalPath out;
     out.per_task.assign(program.tasks, 0);
+    out.startup.assign(program.tasks, 0);
     out.useful.assign(program.tasks, 0);
     // A task's computation is its first thread's: its bursts and its waits for the other threads
     // at parallel regions' joins (they computed meanwhile).
@@ -38,6 +40,10 @@ CriticalPath critical_path(const replay::ReplayProgram& program, const replay::R
         out.useful[task] = result.threads[master].outside_mpi();
         for (auto op = program.thread_first_op[master]; op < program.thread_end_op(master); ++op) {
             if (program.op_kind[op] != replay::OpKind::burst) continue;
+            if (startup.contains(op)) {
+                out.useful[task] -= result.op_end[op] - result.op_begin[op];
+                continue;
+            }
             regions.split_burst(
                 op, result.op_begin[op], result.op_end[op], result.op_end[op],
                 [&](std::uint64_t region, Time t) { out.region_useful[region] += t; });
@@ -48,8 +54,12 @@ CriticalPath critical_path(const replay::ReplayProgram& program, const replay::R
         walk.last(), 0,
         [&](replay::OpIndex op, Time begin, Time end) {
             const std::uint32_t task = program.thread_task[program.thread_of(op)];
-            out.per_task[task] += end - begin;
             out.length += end - begin;
+            if (startup.contains(op)) {
+                out.startup[task] += end - begin;
+                return;
+            }
+            out.per_task[task] += end - begin;
             regions.split_burst(op, begin, end, result.op_end[op],
                                 [&](std::uint64_t region, Time t) {
                                     out.per_task_region[{task, region}] += t;

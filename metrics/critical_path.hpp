@@ -8,6 +8,7 @@
 //   auto path = popsim::metrics::critical_path(program, result);
 //   path.per_task[3]; // rank 4's computation on the path, in ns
 #include "metrics/code_regions.hpp"
+#include "metrics/startup.hpp"
 #include "metrics/wait_states.hpp"
 #include "replay/engine/replay_result.hpp"
 #include "replay/program/replay_program.hpp"
@@ -21,17 +22,19 @@ namespace popsim::metrics {
 
 struct CriticalPath {
     Time length = 0;            // the sum of the computation on it: the replay's runtime
-    std::vector<Time> per_task; // each task's computation on it
+    std::vector<Time> per_task; // each task's computation on it (its start-up bursts apart)
+    std::vector<Time> startup;  // each task's start-up bursts on it (StartupBursts)
     std::vector<Time> useful;   // each task's computation in the replay: its first thread's
-                                // bursts and fork/join waits (prv2dim's bursts)
+                                // bursts and fork/join waits (prv2dim's bursts), start-up apart
     std::uint64_t jumps = 0;    // waits it goes through, from one task to another
     /// The computation on it per (task, code region) (code_regions.hpp; the ideal path's alone).
     std::map<std::pair<std::uint32_t, std::uint64_t>, Time> per_task_region;
     /// The tasks' computation in the replay per code region: their first threads' bursts (the
     /// ideal path's alone).
     std::map<std::uint64_t, Time> region_useful;
-    /// Scalasca's critical-path imbalance for the whole program: the path's length less the
-    /// tasks' mean computation (the time no balancing of the same work could save is the mean).
+    /// Scalasca's critical-path imbalance for the whole program: the path's computation (its
+    /// length less the start-up on it) less the tasks' mean computation (the time no balancing of
+    /// the same work could save is the mean).
     Time imbalance() const;
     /// The same per code region (Scalasca's critical-path imbalance of a call path): its
     /// computation on the path less the tasks' mean computation in it, largest first. For
@@ -40,9 +43,9 @@ struct CriticalPath {
 };
 
 /// `result`: a replay of `program` on the ideal network, with its timeline; `regions`: the code
-/// regions its computation is summed in.
+/// regions its computation is summed in; `startup`: its start-up bursts, kept apart.
 CriticalPath critical_path(const replay::ReplayProgram& program, const replay::ReplayResult& result,
-                           const CodeRegions& regions);
+                           const CodeRegions& regions, const StartupBursts& startup);
 
 /// A part of a replay thread's timeline on the critical path.
 struct PathSpan {

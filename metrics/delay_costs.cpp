@@ -5,7 +5,8 @@
 namespace popsim::metrics {
 
 DelayCosts delay_costs(const replay::ReplayProgram& program, const replay::ReplayResult& result,
-                       const WaitStates& waits, const CodeRegions& regions) {
+                       const WaitStates& waits, const CodeRegions& regions,
+                       const StartupBursts& startup) {
     // Each call's first operation, per replay thread.
     std::vector<std::vector<replay::OpIndex>> first_op(program.thread_count());
     for (replay::ReplayThread th = 0; th < program.thread_count(); ++th) {
@@ -21,6 +22,7 @@ DelayCosts delay_costs(const replay::ReplayProgram& program, const replay::Repla
     DelayCosts out;
     out.caused.assign(program.tasks, 0);
     out.direct.assign(program.tasks, 0);
+    out.startup.assign(program.tasks, 0);
     for (const auto& w : waits.instances) {
         // The partner's entry ends the wait: walk back from its operation before, to the
         // waiter's entry.
@@ -36,6 +38,10 @@ DelayCosts delay_costs(const replay::ReplayProgram& program, const replay::Repla
                 if (end <= begin) return;
                 const std::uint32_t task = program.thread_task[program.thread_of(op)];
                 found += end - begin;
+                if (startup.contains(op)) {
+                    out.startup[task] += end - begin;
+                    return;
+                }
                 out.caused[task] += end - begin;
                 if (direct) out.direct[task] += end - begin;
                 out.pairs[{task, w.task}] += end - begin;

@@ -11,6 +11,7 @@
 //   auto costs = popsim::metrics::delay_costs(program, result, waits);
 //   costs.caused[3]; // the waiting rank 4's computation caused
 #include "metrics/code_regions.hpp"
+#include "metrics/startup.hpp"
 #include "metrics/wait_states.hpp"
 
 #include <map>
@@ -20,8 +21,9 @@
 namespace popsim::metrics {
 
 struct DelayCosts {
-    std::vector<Time> caused; // per task: the waiting its computation caused
-    std::vector<Time> direct; // of that, as the late partner itself (short-term)
+    std::vector<Time> caused;  // per task: the waiting its computation caused
+    std::vector<Time> direct;  // of that, as the late partner itself (short-term)
+    std::vector<Time> startup; // per task: the waiting its start-up caused (StartupBursts)
     std::map<std::pair<std::uint32_t, std::uint32_t>, Time> pairs; // (causing, waiting) task
     /// (causing task, the code region of its computation: code_regions.hpp)
     std::map<std::pair<std::uint32_t, std::uint64_t>, Time> regions;
@@ -29,8 +31,10 @@ struct DelayCosts {
 };
 
 /// `waits`: the wait states of `result`, a replay of `program` on the ideal network with its
-/// timeline. The costs add up to the waits: sum(caused) + unexplained = waits.total.total().
+/// timeline; `startup`: its start-up bursts, whose costs are kept apart. The costs add up to the
+/// waits: sum(caused) + sum(startup) + unexplained = waits.total.total().
 DelayCosts delay_costs(const replay::ReplayProgram& program, const replay::ReplayResult& result,
-                       const WaitStates& waits, const CodeRegions& regions);
+                       const WaitStates& waits, const CodeRegions& regions,
+                       const StartupBursts& startup);
 
 } // namespace popsim::metrics

@@ -135,15 +135,42 @@ void note_ideal_after_real(Time runtime, Time traced, std::size_t early, const s
 std::vector<RankBreakdown> rank_breakdown(const TraceSummary& s) {
     std::vector<RankBreakdown> out;
     if (!s.ideal) return out;
-    for (std::size_t task = 0; task < s.task_first_thread.size(); ++task) {
+    const std::size_t tasks = s.task_first_thread.size();
+    auto of_task = [](const std::vector<Time>& v, std::size_t task) {
+        return task < v.size() ? v[task] : Time{0};
+    };
+    // Before MPI_Init returns is start-up: the not-created time and the computation before
+    // MPI_Init (the tool's and the runtime's initialisation) leave the useful time, in the trace
+    // and in the replay, whose first burst holds both.
+    std::vector<Time> early(tasks), ideal_useful(tasks), ideal_startup(tasks);
+    for (std::size_t task = 0; task < tasks; ++task) {
+        early[task] = std::min(of_task(s.startup.task_useful_before_init, task),
+                               s.useful[s.task_first_thread[task]]);
+        ideal_useful[task] =
+            std::max<Time>(0, s.ideal->task_useful[task] -
+                                  of_task(s.startup.task_not_created, task) - early[task]);
+        ideal_startup[task] = of_task(s.startup.task_ideal_startup, task) + early[task];
+    }
+    // What the ideal run after everyone's start-up waits along its critical path.
+    const Time run_proper =
+        s.ideal->runtime - *std::max_element(ideal_startup.begin(), ideal_startup.end());
+    const Time serialization =
+        std::max<Time>(0, run_proper - *std::max_element(ideal_useful.begin(), ideal_useful.end()));
+    // Shut-down is the time after the last task entered MPI_Finalize: a task that finished before
+    // waits for the others, load imbalance (Scalasca's "Wait at Finalize").
+    const Time run_end = s.windows.empty() ? s.runtime : s.windows.back().second;
+    const Time closing = std::max<Time>(0, run_end - s.startup.finalize_begin);
+    for (std::size_t task = 0; task < tasks; ++task) {
         RankBreakdown b;
-        b.useful = s.useful[s.task_first_thread[task]];
-        const Time ideal_useful = s.ideal->task_useful[task];
-        const Time real_mpi = s.runtime - b.useful;
-        const Time ideal_mpi = s.ideal->runtime - ideal_useful;
-        b.transfer = std::max<Time>(0, real_mpi - ideal_mpi);
-        b.serialization = std::max<Time>(0, s.ideal->runtime - s.ideal->max_useful);
-        b.load_imbalance = std::max<Time>(0, real_mpi - b.transfer - b.serialization);
+        b.useful = s.useful[s.task_first_thread[task]] - early[task];
+        b.startup = of_task(s.startup.task_startup, task) +
+                    std::min(of_task(s.startup.task_shutdown, task), closing) + early[task];
+        const Time real_rest = std::max<Time>(0, s.runtime - b.useful - b.startup);
+        const Time ideal_rest =
+            std::max<Time>(0, s.ideal->runtime - ideal_useful[task] - ideal_startup[task]);
+        b.transfer = std::max<Time>(0, real_rest - ideal_rest);
+        b.serialization = std::min(serialization, real_rest - b.transfer);
+        b.load_imbalance = real_rest - b.transfer - b.serialization;
         out.push_back(b);
     }
     return out;

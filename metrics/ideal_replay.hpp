@@ -46,11 +46,16 @@ IdealRun ideal_run_of(const std::vector<replay::ThreadTimes>& tasks, Time runtim
 void note_ideal_after_real(Time runtime, Time traced, std::size_t early, const std::string& first,
                            replay::WarningLog& warnings);
 
-/// Per MPI task, where its MPI time goes (all in ns; useful + the three = runtime):
-/// transfer = MPI time the ideal network removes, serialisation = waits that remain on it along
-/// the critical path, load imbalance = what the task waits for slower tasks' computation.
+/// Per MPI task, where the traced runtime goes (all in ns of the traced run; the five add up to
+/// the runtime). useful and startup (not created, MPI_Init, MPI_Finalize, past its last record)
+/// are the task's in the trace; the ideal replay splits the rest: transfer = what the ideal
+/// network removes from it, serialisation = the ideal run's waiting along its critical path
+/// (the same for every task), load imbalance = what remains, the task waiting for slower tasks'
+/// computation. The replay's first burst holds the time a task was not created: it is start-up
+/// there too, not computation (docs/metrics.md, "Per-rank breakdown").
 struct RankBreakdown {
     Time useful = 0;
+    Time startup = 0;
     Time load_imbalance = 0;
     Time serialization = 0;
     Time transfer = 0;

@@ -24,8 +24,9 @@ RootCauses root_causes(const replay::Trace& trace, const replay::ReplayProgram& 
         out.traced_path = traced_critical_path(trace, program, traced, out.traced, regions);
     } // one call table at a time
     out.ideal = wait_states(program, replayed_calls(trace, program, result), regions);
-    out.critical_path = critical_path(program, result, regions);
-    out.delays = delay_costs(program, result, out.ideal, regions);
+    const StartupBursts startup(trace, program);
+    out.critical_path = critical_path(program, result, regions, startup);
+    out.delays = delay_costs(program, result, out.ideal, regions, startup);
     return out;
 }
 

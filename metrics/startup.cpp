@@ -5,6 +5,7 @@
 #include "replay/traced_windows.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace popsim::metrics {
 
@@ -53,12 +54,16 @@ void StartupRecorder::state(replay::ThreadIndex thread, Time begin, Time end, st
     auto& task = tasks_[static_cast<std::size_t>(p)];
     task.first_active = std::min(task.first_active, begin);
     task.last_active = std::max(task.last_active, end);
+    if (!task.called && value == replay::extrae::k_state_running)
+        task.running_before_call += end - begin;
 }
 
 void StartupRecorder::call(replay::ThreadIndex thread, Time begin, Time end, std::uint16_t id) {
     const auto p = task_of_thread_[thread];
     if (p < 0) return;
     auto& task = tasks_[static_cast<std::size_t>(p)];
+    if (!std::exchange(task.called, true))
+        task.init_first = replay::call_class(id) == replay::CallClass::init;
     if (replay::call_class(id) == replay::CallClass::init) task.init.emplace_back(begin, end);
     if (id == replay::k_mpi_finalize) task.finalize.emplace_back(begin, end);
 }
@@ -94,24 +99,51 @@ StartupShutdown StartupRecorder::finish(const replay::Intervals& windows) const 
             replay::total_length(replay::intersect(merged(startup), windows)));
         out.task_shutdown.push_back(
             replay::total_length(replay::intersect(merged(shutdown), windows)));
+        out.task_useful_before_init.push_back(task.init_first ? task.running_before_call : 0);
+        out.task_not_created.push_back(
+            replay::total_length(replay::intersect({{0, first}}, windows)));
         startup.insert(startup.end(), shutdown.begin(), shutdown.end());
         traced.push_back(merged(std::move(startup)));
         replay::Intervals waiting = {{0, first}};
         if (!task.init.empty()) waiting.emplace_back(task.init.front().first, barrier);
         ideal.push_back(merged(std::move(waiting)));
+        out.task_ideal_startup.push_back(replay::total_length(ideal.back()));
     }
     out.traced = replay::total_length(replay::intersect(common(traced), windows));
     out.ideal = replay::total_length(common(ideal));
     return out;
 }
 
+StartupBursts::StartupBursts(const replay::Trace& trace, const replay::ReplayProgram& program)
+    : program_(program), end_(program.thread_count()) {
+    for (replay::ReplayThread th = 0; th < program.thread_count(); ++th) {
+        auto op = program.thread_first_op[th];
+        const auto end = program.thread_end_op(th);
+        while (op < end && program.op_kind[op] == replay::OpKind::burst) ++op;
+        const auto& calls = trace.threads[program.trace_thread[th]].call_id;
+        const auto call = op < end ? program.op_call[op] : replay::k_none;
+        const bool init =
+            call < calls.size() && replay::call_class(calls[call]) == replay::CallClass::init;
+        end_[th] = init ? op : program.thread_first_op[th];
+    }
+}
+
+bool StartupBursts::contains(replay::OpIndex op) const {
+    return op < end_[program_.thread_of(op)];
+}
+
 StartupShutdown startup_shutdown(const replay::Trace& trace, const replay::Intervals& windows) {
     StartupRecorder recorder(trace);
     for (const auto t : trace.first_threads()) {
         const auto& th = trace.threads[t];
-        for (std::size_t i = 0; i < th.state_count(); ++i)
+        // In time order, as a stream gives them: a state before a call that begins with it.
+        std::size_t c = 0;
+        for (std::size_t i = 0; i < th.state_count(); ++i) {
+            for (; c < th.call_id.size() && th.call_begin[c] < th.state_begin[i]; ++c)
+                recorder.call(t, th.call_begin[c], th.call_end[c], th.call_id[c]);
             recorder.state(t, th.state_begin[i], th.state_end(i), th.state_value[i]);
-        for (std::size_t c = 0; c < th.call_id.size(); ++c)
+        }
+        for (; c < th.call_id.size(); ++c)
             recorder.call(t, th.call_begin[c], th.call_end[c], th.call_id[c]);
     }
     return recorder.finish(windows);

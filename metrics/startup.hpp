@@ -10,6 +10,7 @@
 //   const auto s = recorder.finish(summary.windows);
 //   // s.traced: time in which every task was starting or stopping
 #include "replay/program/openmp_regions.hpp"
+#include "replay/program/replay_program.hpp"
 #include "replay/time.hpp"
 #include "replay/trace.hpp"
 
@@ -34,6 +35,27 @@ struct StartupShutdown {
     Time finalize_begin = 0;
     std::vector<Time> task_startup;  // per MPI task: not created + MPI_Init
     std::vector<Time> task_shutdown; // per MPI task: MPI_Finalize + past its last record
+    /// Per MPI task, the time before its first record (part of its first burst in the replay).
+    std::vector<Time> task_not_created;
+    /// Per MPI task, its useful time (Running) before MPI_Init, when MPI_Init is its first call:
+    /// the tool's and the runtime's initialisation, start-up rather than the program's work.
+    std::vector<Time> task_useful_before_init;
+    /// Per MPI task, its start-up in the ideal replay: not created, then waiting in MPI_Init's
+    /// barrier for the last task to enter it.
+    std::vector<Time> task_ideal_startup;
+};
+
+/// The start-up bursts of a replay program of `trace`: a thread's bursts before the barrier of its
+/// MPI_Init (prv2dim's first burst, from time 0: the time the task was not created yet). Root
+/// causes and the critical path report them as start-up, not computation.
+class StartupBursts {
+  public:
+    StartupBursts(const replay::Trace& trace, const replay::ReplayProgram& program);
+    bool contains(replay::OpIndex op) const;
+
+  private:
+    const replay::ReplayProgram& program_;
+    std::vector<replay::OpIndex> end_; // per replay thread: its first operation after start-up
 };
 
 /// Collects, per MPI task (its first thread), what StartupShutdown is computed from, fed with a
@@ -54,6 +76,9 @@ class StartupRecorder {
         Time last_active = 0;   // end of its last such state
         replay::Intervals init; // its MPI_Init calls
         replay::Intervals finalize; // its MPI_Finalize calls
+        bool called = false;        // a call has been seen
+        bool init_first = false;    // the first call is MPI_Init
+        Time running_before_call = 0;
     };
     static constexpr Time k_never = std::numeric_limits<Time>::max();
 

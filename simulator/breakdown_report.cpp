@@ -13,10 +13,11 @@ namespace {
 
 std::string title(const char* what, const std::string& path, std::size_t count,
                   const TerminalStyle& style) {
-    return '\n' + wrap_text(fmt::format("Per-{0} breakdown of {1} ({2} {0}{3}, {4} of the runtime)",
-                                        what, path, count, count == 1 ? "" : "s",
-                                        style.fraction ? "fraction" : "%"),
-                            style.width);
+    return '\n' +
+           wrap_text(fmt::format("Per-{0} breakdown of {1} ({2} {0}{3}, {4} of the traced runtime)",
+                                 what, path, count, count == 1 ? "" : "s",
+                                 style.fraction ? "fraction" : "%"),
+                     style.width);
 }
 
 } // namespace
@@ -26,13 +27,14 @@ std::string format_rank_breakdown(const metrics::TraceSummary& s, const Terminal
     const auto ranks = metrics::rank_breakdown(s);
     if (ranks.empty() || s.runtime == 0) return {}; // no runtime to take shares of
     std::string out = title("rank", s.path, ranks.size(), style);
-    out += fmt::format("{:>6} | {:>8} | {:>14} | {:>13} | {:>8}\n", "rank", "useful",
-                       "load imbalance", "serialisation", "transfer");
+    out += fmt::format("{:>6} | {:>8} | {:>8} | {:>14} | {:>13} | {:>8}\n", "rank", "useful",
+                       "start-up", "load imbalance", "serialisation", "transfer");
     const std::size_t shown = std::min(ranks.size(), max_ranks);
     for (std::size_t r = 0; r < shown; ++r) {
         const auto& b = ranks[r];
-        out += fmt::format("{:>6} | {:>8} | {:>14} | {:>13} | {:>8}\n", r + 1,
+        out += fmt::format("{:>6} | {:>8} | {:>8} | {:>14} | {:>13} | {:>8}\n", r + 1,
                            share_text(b.useful, s.runtime, style),
+                           share_text(b.startup, s.runtime, style),
                            share_text(b.load_imbalance, s.runtime, style),
                            share_text(b.serialization, s.runtime, style),
                            share_text(b.transfer, s.runtime, style));

@@ -189,22 +189,25 @@ std::string breakdown_charts(const metrics::SeriesAnalysis& s) {
         const auto ranks = metrics::rank_breakdown(t);
         if (ranks.empty() || t.runtime == 0) continue; // no runtime to take shares of
         std::vector<std::string> bars;
-        BreakdownPart imbalance{"load imbalance", "#e07b00", {}},
+        BreakdownPart startup{"start-up and shut-down", "#8a8a8a", {}},
+            imbalance{"load imbalance", "#e07b00", {}},
             serialization{"serialisation", "#7a3fb0", {}}, transfer{"transfer", "#b01313", {}};
         for (std::size_t r = 0; r < ranks.size(); ++r) {
             bars.push_back(std::to_string(r + 1));
+            startup.time.push_back(ranks[r].startup);
             imbalance.time.push_back(ranks[r].load_imbalance);
             serialization.time.push_back(ranks[r].serialization);
             transfer.time.push_back(ranks[r].transfer);
         }
-        out += breakdown_svg(t.path, "rank", "% of the runtime in MPI", std::move(bars),
-                             {imbalance, serialization, transfer}, t.runtime);
+        out += breakdown_svg(t.path, "rank", "% of the traced runtime not useful", std::move(bars),
+                             {startup, imbalance, serialization, transfer}, t.runtime);
     }
     return breakdown_section(
         "Per-rank breakdown",
-        "Each rank's MPI time (the rest of the runtime is useful computation): transfer is the MPI "
-        "time the ideal network removes, serialisation the waits that remain on it, load "
-        "imbalance the wait for slower ranks.",
+        "Each rank's traced runtime that is not useful computation: start-up and shut-down (not "
+        "created yet, MPI_Init, MPI_Finalize, done), then, split by the ideal replay, transfer "
+        "(the MPI time the ideal network removes), serialisation (the waits that remain on it) "
+        "and load imbalance (the wait for slower ranks).",
         out);
 }
 

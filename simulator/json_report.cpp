@@ -51,6 +51,7 @@ json summary_json(const metrics::TraceSummary& s) {
     for (std::size_t r = 0; r < ranks.size(); ++r) {
         j["rank_breakdown_ns"].push_back({{"rank", r + 1},
                                           {"useful", ranks[r].useful},
+                                          {"startup_shutdown", ranks[r].startup},
                                           {"load_imbalance", ranks[r].load_imbalance},
                                           {"serialization", ranks[r].serialization},
                                           {"transfer", ranks[r].transfer}});

@@ -129,6 +129,17 @@ std::string top_task_regions(const metrics::RootCauses& causes, const TaskRegion
     return fmt::format("{}", fmt::join(shown, ", "));
 }
 
+/// "; the start-up of rank 3 12.00%, ..." for the ranks whose start-up (StartupBursts) has a share
+/// of `whole`, largest first; empty without any.
+std::string startup_text(const std::vector<Time>& startup, double whole,
+                         const TerminalStyle& style) {
+    const auto shown = top_ranks(startup, [&](std::uint32_t r) {
+        return fmt::format("rank {} {}", r + 1, share_text(startup[r], whole, style));
+    });
+    return shown.empty() ? std::string()
+                         : fmt::format("; the start-up of {}", fmt::join(shown, ", "));
+}
+
 /// The ranks whose computation caused the waiting of the ideal replay, largest first (at most
 /// five), as shares of that waiting; then the code regions of that computation.
 std::string format_delay_costs(const metrics::RootCauses& causes, const replay::TraceLabels& labels,
@@ -143,8 +154,8 @@ std::string format_delay_costs(const metrics::RootCauses& causes, const replay::
     });
     std::string out =
         wrap_text(fmt::format("Root causes of the waiting on the ideal network, the computation "
-                              "of: {}",
-                              fmt::join(shown, ", ")),
+                              "of: {}{}",
+                              fmt::join(shown, ", "), startup_text(d.startup, whole, style)),
                   style.width);
     if (causes.region_type != 0) {
         out += wrap_text(fmt::format("The same by code region ({}): {}",
@@ -164,13 +175,16 @@ std::string format_path(const metrics::CriticalPath& path, const char* title, co
     const auto shown = top_ranks(path.per_task, [&](std::uint32_t r) {
         return fmt::format("rank {} {}", r + 1, share_text(path.per_task[r], whole, style));
     });
-    return fmt::format("{} ({}, {} jumps between ranks): the {} {}{}", title,
+    return fmt::format("{} ({}, {} jumps between ranks): the {} {}{}{}", title,
                        replay::seconds(path.length), path.jumps, what, fmt::join(shown, ", "),
-                       more);
+                       startup_text(path.startup, whole, style), more);
 }
 
 nlohmann::json path_json(const metrics::CriticalPath& path) {
-    return {{"length_ns", path.length}, {"jumps", path.jumps}, {"per_rank_ns", path.per_task}};
+    nlohmann::json out = {
+        {"length_ns", path.length}, {"jumps", path.jumps}, {"per_rank_ns", path.per_task}};
+    if (!path.startup.empty()) out["startup_per_rank_ns"] = path.startup; // the ideal path's
+    return out;
 }
 
 } // namespace
@@ -289,6 +303,7 @@ nlohmann::json root_causes_json(const metrics::RootCauses& causes,
         {"delay_costs",
          {{"caused_ns", causes.delays.caused},
           {"direct_ns", causes.delays.direct},
+          {"startup_ns", causes.delays.startup},
           {"unexplained_ns", causes.delays.unexplained},
           {"pairs", std::move(pairs)},
           {"regions", task_regions_json(causes, causes.delays.regions, "causing_rank", labels)}}},
@@ -365,6 +380,11 @@ class CsvWriter {
                  .timeline = timeline,
                  .rank = task,
                  .time = path.per_task[task]});
+            if (task < path.startup.size())
+                row({.table = "critical_path_startup",
+                     .timeline = timeline,
+                     .rank = task,
+                     .time = path.startup[task]});
         }
         for (const auto& [key, t] : longest_first(path.per_task_region)) {
             row({.table = "critical_path_regions",
@@ -391,6 +411,10 @@ class CsvWriter {
                  .timeline = "ideal",
                  .causing_rank = task,
                  .time = d.direct[task]});
+            row({.table = "delay_costs_startup",
+                 .timeline = "ideal",
+                 .causing_rank = task,
+                 .time = d.startup[task]});
         }
         for (const auto& [key, t] : d.pairs) {
             row({.table = "delay_cost_pairs",

@@ -15,9 +15,9 @@ namespace {
 metrics::CriticalPath path_of(const replay::Trace& trace) {
     const auto program = replay::build_replay_program(trace);
     replay::network::IdealNetwork ideal;
-    return metrics::critical_path(program,
-                                  replay::replay_events(program, ideal, {.timeline = true}),
-                                  metrics::CodeRegions(trace, program, 0));
+    return metrics::critical_path(
+        program, replay::replay_events(program, ideal, {.timeline = true}),
+        metrics::CodeRegions(trace, program, 0), metrics::StartupBursts(trace, program));
 }
 } // namespace
 
@@ -84,6 +84,7 @@ TEST_CASE("critical path: its length is the ideal runtime on every real trace") 
         CHECK(path.length == metrics::ideal_run(trace, {}).runtime);
         Time on_path = 0;
         for (const Time t : path.per_task) on_path += t;
+        for (const Time t : path.startup) on_path += t;
         CHECK(on_path == path.length);
         // The traced run's path spends all of the latest thread end somewhere.
         const auto program = replay::build_replay_program(trace);

@@ -91,15 +91,18 @@ TEST_CASE("delay costs: they add up to the ideal replay's waiting on every real 
         }
         ++checked;
         Time caused = 0, in_pairs = 0, in_regions = 0, path_in_regions = 0;
+        Time startup = 0, path_startup = 0; // the waiting start-up caused, start-up on the path
         for (const Time t : c->delays.caused) caused += t;
+        for (const Time t : c->delays.startup) startup += t;
+        for (const Time t : c->critical_path.startup) path_startup += t;
         for (const auto& [key, t] : c->delays.pairs) in_pairs += t;
         for (const auto& [key, t] : c->delays.regions) in_regions += t;
         for (const auto& [key, t] : c->critical_path.per_task_region) path_in_regions += t;
-        CHECK(caused + c->delays.unexplained == c->ideal.total.total());
+        CHECK(caused + startup + c->delays.unexplained == c->ideal.total.total());
         CHECK(c->delays.unexplained == 0);
         CHECK(in_pairs == caused);
         CHECK(in_regions == caused);
-        CHECK(path_in_regions == c->critical_path.length);
+        CHECK(path_in_regions + path_startup == c->critical_path.length);
         Time traced_in_regions = 0;
         for (const auto& [key, t] : c->traced_path.per_task_region) traced_in_regions += t;
         CHECK(traced_in_regions == c->traced_path.length);

@@ -1,6 +1,8 @@
 // Issue 34, item 1: start-up and shut-down (not created, MPI_Init, MPI_Finalize) have a line of
 // their own and stay out of Serialisation and Transfer. Expected values computed by hand.
+#include "metrics/ideal_replay.hpp"
 #include "metrics/pop_mpi.hpp"
+#include "metrics/root_causes.hpp"
 #include "metrics/streaming_analysis.hpp"
 #include "simulator/metric_table.hpp"
 #include "simulator/modelfactors_csv.hpp"
@@ -91,4 +93,39 @@ TEST_CASE("start-up and shut-down: a run without MPI_Init or MPI_Finalize has no
     CHECK(summary.startup.ideal == 0);
     CHECK(summary.startup.finalize_begin == 3 * s);
     CHECK(metrics::mpi_multiplicative(summary, metrics::SerTransConvention::pop).startup == 1.0);
+}
+
+TEST_CASE("start-up and shut-down in the per-rank table, the root causes and the critical path") {
+    // Issue 34, item 2, on k_late_start. Per rank, in the traced run's time: start-up is all before
+    // MPI_Init returns (rank 1's 1 s of computation before it, rank 2's 2 s not created) and
+    // MPI_Init and MPI_Finalize: 6 s each. Useful after it: 2 s and 1 s. The rest (1 s and 2 s in
+    // the Barrier) splits by the ideal run: after the start-up both ranks leave MPI_Init's barrier
+    // at 2 s; rank 1 computes to 4 s, rank 2 to 3 s and waits 1 s: transfer 1 s each, load
+    // imbalance 0 and 1 s, serialisation 0 (the ideal run proper, 2 s, is rank 1's computation).
+    const auto path = test::synth_trace("late_start", k_late_start);
+    const auto trace = test::read_quiet(path);
+    auto summary = metrics::summarize(trace);
+    summary.ideal = metrics::ideal_run(trace, {});
+    const auto ranks = metrics::rank_breakdown(summary);
+    REQUIRE(ranks.size() == 2);
+    CHECK(ranks[0].useful == 2 * s);
+    CHECK(ranks[0].startup == 6 * s);
+    CHECK(ranks[0].load_imbalance == 0);
+    CHECK(ranks[0].serialization == 0);
+    CHECK(ranks[0].transfer == 1 * s);
+    CHECK(ranks[1].useful == 1 * s);
+    CHECK(ranks[1].startup == 6 * s);
+    CHECK(ranks[1].load_imbalance == 1 * s);
+    CHECK(ranks[1].serialization == 0);
+    CHECK(ranks[1].transfer == 1 * s);
+
+    // The ideal critical path (4 s): rank 1's computation [2, 4) s, and before MPI_Init's barrier
+    // rank 2, the last to enter it, not created [0, 2) s: start-up, not computation. Rank 2's wait
+    // in the Barrier [3, 4) s is rank 1's computation's doing.
+    const auto program = replay::build_replay_program(trace);
+    const auto causes = metrics::root_causes(trace, program, 0);
+    CHECK(causes.critical_path.length == 4 * s);
+    CHECK(causes.critical_path.per_task == std::vector<Time>{2 * s, 0});
+    CHECK(causes.critical_path.startup == std::vector<Time>{0, 2 * s});
+    CHECK(causes.delays.caused == std::vector<Time>{1 * s, 0});
 }
