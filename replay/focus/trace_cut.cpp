@@ -8,6 +8,7 @@
 #include "replay/input/parse_error.hpp"
 #include "replay/output/output_file.hpp"
 #include "replay/output/paraver_writer.hpp"
+#include "replay/input/input_file.hpp"
 #include "replay/trace_error.hpp"
 
 #include <array>
@@ -105,7 +106,7 @@ void copy_companion(const std::string& from_prv, const std::string& to_prv,
                     const std::string& extension, const ParaverHeader& header) {
     const std::string from = companion_path(from_prv, extension);
     const std::string to = companion_path(to_prv, extension);
-    if (!std::filesystem::exists(from)) {
+    if (!readable_input_file(from)) {
         if (extension == ".pcf")
             write_standard_pcf(to, pcf_openmp_for(header));
         else

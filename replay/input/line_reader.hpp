@@ -10,6 +10,12 @@
 
 namespace popsim::replay {
 
+/// The longest line popsim reads: 64 MiB (the header of a trace of 4 million tasks is 40 MB). A
+/// longer one (NUL bytes, binary data) is not Paraver text: it is refused, not held in memory.
+inline constexpr std::size_t k_max_line_bytes = std::size_t{64} << 20;
+inline constexpr const char* k_line_too_long =
+    "a line longer than 64 MiB (no line end in it): not Paraver text";
+
 /// The lines of a (possibly gzipped) file, without their line ends.
 class LineReader {
   public:
@@ -25,6 +31,7 @@ class LineReader {
     ByteSource source_;
     std::string buffer_;
     std::size_t start_ = 0;
+    std::size_t scanned_ = 0; // buffer_ holds no line end from start_ to here
     bool done_ = false;
     std::uint64_t number_ = 0;
 };

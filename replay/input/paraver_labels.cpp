@@ -1,5 +1,6 @@
 #include "replay/input/paraver_labels.hpp"
 
+#include "replay/input/input_file.hpp"
 #include "replay/trace_error.hpp"
 
 #include <charconv>
@@ -45,8 +46,14 @@ void read_pcf(std::istream& in, const std::string& path, TraceLabels& labels) {
     std::uint64_t line_no = 0;
     while (std::getline(in, raw)) {
         ++line_no;
+        if (raw.find('\0') != std::string::npos)
+            throw TraceError(path, line_no, "binary data (a NUL byte): not a Paraver .pcf");
         std::string_view line = trim(raw);
         if (line.empty() || line[0] == '#') continue;
+        if (section.empty() && !is_pcf_keyword(line))
+            throw TraceError(path, line_no,
+                             "not a Paraver .pcf: text before its first section (DEFAULT_OPTIONS, "
+                             "STATES, EVENT_TYPE, ...)");
         if (is_pcf_keyword(line)) {
             if (line == "EVENT_TYPE") block_types.clear();
             section = line;
@@ -74,8 +81,16 @@ void read_pcf(std::istream& in, const std::string& path, TraceLabels& labels) {
     }
 }
 
+void read_pcf_file(const std::string& path, TraceLabels& labels) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw TraceError(path, 0, "cannot open");
+    read_pcf(in, path, labels);
+    if (in.bad()) throw TraceError(path, 0, "read error");
+}
+
 void read_row(const std::string& path, std::uint32_t thread_count, TraceLabels& labels) {
-    std::ifstream in(path);
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw TraceError(path, 0, "cannot open");
     std::string raw;
     std::uint64_t line_no = 0;
     std::uint32_t remaining = 0;
@@ -111,9 +126,7 @@ void read_row(const std::string& path, std::uint32_t thread_count, TraceLabels& 
 TraceLabels read_pcf_labels(const std::string& base) {
     TraceLabels labels;
     const std::string pcf = base + ".pcf";
-    if (!std::filesystem::exists(pcf)) return labels;
-    std::ifstream in(pcf);
-    read_pcf(in, pcf, labels);
+    if (readable_input_file(pcf)) read_pcf_file(pcf, labels);
     return labels;
 }
 
@@ -129,16 +142,15 @@ TraceLabels read_paraver_labels(const std::string& base, std::uint32_t thread_co
     TraceLabels labels;
     const std::string pcf = base + ".pcf";
     const std::string row = base + ".row";
-    if (std::filesystem::exists(pcf)) {
-        std::ifstream in(pcf);
-        read_pcf(in, pcf, labels);
+    if (readable_input_file(pcf)) {
+        read_pcf_file(pcf, labels);
     } else {
         warnings.add("missing-pcf",
                      "no .pcf beside the trace; states and events keep their numbers "
                      "as names",
                      pcf);
     }
-    if (std::filesystem::exists(row)) {
+    if (readable_input_file(row)) {
         read_row(row, thread_count, labels);
     } else {
         warnings.add("missing-row", "no .row beside the trace; threads are named by their numbers",

@@ -6,6 +6,7 @@
 #include "replay/input/application_choice.hpp"
 #include "replay/input/byte_source.hpp"
 #include "replay/input/communication_repair.hpp"
+#include "replay/input/line_reader.hpp"
 #include "replay/input/otf2_archive.hpp"
 #include "replay/input/paraver_labels.hpp"
 #include "replay/input/paraver_records.hpp"
@@ -56,11 +57,18 @@ class BlockReader {
         fill(out);
         out.ends_mid_line =
             done_ && !out.read_error && !out.text.empty() && out.text.back() != '\n';
-        std::size_t cut = out.text.size();
-        if (!done_) {
-            const std::size_t nl = out.text.rfind('\n');
-            cut = nl == std::string::npos ? 0 : nl + 1;
+        // Where the unfinished line begins: the carried start of a line holds no line end, so
+        // only what follows it is searched.
+        const std::size_t nl = std::string_view(out.text).substr(carry_.size()).rfind('\n');
+        const std::size_t line_start = nl == std::string::npos ? 0 : carry_.size() + nl + 1;
+        if (out.text.size() - line_start > k_max_line_bytes) { // e.g. NUL bytes: not records
+            out.text.resize(line_start);
+            carry_.clear();
+            out.read_error = k_line_too_long;
+            out.ends_mid_line = false;
+            done_ = true;
         }
+        const std::size_t cut = done_ ? out.text.size() : line_start;
         carry_.assign(out.text, cut);
         out.text.resize(cut);
         out.file_bytes = source_.file_bytes_read();
@@ -69,12 +77,12 @@ class BlockReader {
     }
 
     std::uint64_t bytes() const { return bytes_; }
-    /// The start of a line longer than the blocks read so far, held until its end is read.
-    std::size_t unfinished_line_bytes() const { return carry_.size(); }
 
   private:
     void fill(TextBlock& out) {
-        const std::size_t target = std::max(block_bytes_, out.text.size() + block_bytes_ / 2);
+        // A long unfinished line doubles what is read: copying it again each time stays linear.
+        const std::size_t target =
+            std::max({block_bytes_, out.text.size() + block_bytes_ / 2, 2 * out.text.size()});
         std::size_t have = out.text.size();
         out.text.resize(target);
         try {
@@ -296,12 +304,9 @@ void check_memory_for_threads(const Trace& trace, std::uint64_t max_memory_bytes
 /// whole blocks (traces with many communicators); leaves the body's first block in `first`.
 void read_header(BlockReader& reader, TextBlock& first, Trace& trace,
                  std::uint64_t max_memory_bytes) {
-    // A header declaring millions of tasks is one line of tens of MB: read on until it ends.
-    constexpr std::size_t k_max_header_bytes = std::size_t{256} << 20;
+    // A header declaring millions of tasks is one line of tens of MB: read on until it ends (or
+    // passes k_max_line_bytes).
     while (first.text.empty() && !first.read_error && reader.next(first) && first.text.empty()) {
-        if (reader.unfinished_line_bytes() > k_max_header_bytes)
-            throw TraceError(trace.path, 1,
-                             "the first line is longer than 256 MB: not a Paraver header");
     }
     if (first.read_error) throw TraceError(trace.path, 1, *first.read_error);
     std::string_view text = first.text;

@@ -1,5 +1,6 @@
 #include "replay/network/dimemas_config.hpp"
 
+#include "replay/input/input_file.hpp"
 #include "replay/trace_error.hpp"
 
 #include <algorithm>
@@ -343,12 +344,7 @@ namespace {
 /// A configuration names its collectives file: a directory or a FIFO there would be read as an
 /// empty file or block, so anything but a regular file is refused.
 void require_regular_file(const std::string& path) {
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (ec || !std::filesystem::exists(status))
-        throw TraceError(path, 0, "cannot open: no such file");
-    if (!std::filesystem::is_regular_file(status))
-        throw TraceError(path, 0, "not a regular file (a directory, FIFO or device)");
+    if (!readable_input_file(path)) throw TraceError(path, 0, "cannot open: no such file");
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 #include <filesystem>
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 using namespace popsim;
 namespace fs = std::filesystem;
@@ -166,4 +167,53 @@ TEST_CASE("cli inputs: a report lost on standard output is a failure, not exit 0
     r = test::run_popsim("analyze --quiet " + trace + " >&-");
     CHECK(r.status == 3);
     CHECK(r.output == "popsim: error: standard output: write failed: Bad file descriptor\n");
+}
+
+TEST_CASE("cli inputs: lines, .pcf and .row files that never end or are not text are refused") {
+    // Issue 35, item 2: a valid trace followed by NUL bytes without a line end, or a .pcf that is
+    // /dev/zero or a FIFO, grew memory without bound; a long line was searched again from its
+    // start in every block (quadratic time). Item 6: a .pcf that is a folder or binary data was
+    // read as empty.
+    const auto dir = test::scratch_dir("cli_inputs_endless");
+    const auto trace = write_run(dir, "run", 1);
+    const auto base = trace.substr(0, trace.size() - 4);
+    const auto nul = (dir / "nul.prv.gz").string();
+    fs::copy_file(base + ".pcf", (dir / "nul.pcf").string());
+    REQUIRE(test::run_shell(
+                fmt::format("(cat {}; head -c 80000000 /dev/zero) | gzip -1 > {}", trace, nul))
+                .status == 0);
+    test::check_fails("analyze " + nul, 2,
+                      nul + ":4: a line longer than 64 MiB (no line end in it): not Paraver text");
+    test::check_fails("cut " + nul + " --from 0 --to 1s -o " + (dir / "cut.prv").string(), 2,
+                      nul + ":4: a line longer than 64 MiB (no line end in it): not Paraver text");
+
+    const auto pcf = base + ".pcf";
+    fs::remove(pcf);
+    fs::create_symlink("/dev/zero", pcf);
+    test::check_fails("analyze " + trace, 2,
+                      pcf + ": not a regular file (a FIFO or a device): it cannot be read whole");
+    fs::remove(pcf);
+    fs::create_directory(pcf);
+    test::check_fails("analyze " + trace, 2, pcf + ": a folder, where a file is expected");
+    fs::remove(pcf);
+    test::write_file(pcf, std::string("\x7f"
+                                      "ELF\x02\x01\x01\0\0\0",
+                                      10));
+    test::check_fails("analyze " + trace, 2,
+                      pcf + ":1: binary data (a NUL byte): not a Paraver .pcf");
+    test::write_file(pcf, "hello\nSTATES\n1 Running\n");
+    test::check_fails("analyze " + trace, 2,
+                      pcf + ":1: not a Paraver .pcf: text before its first section "
+                            "(DEFAULT_OPTIONS, STATES, EVENT_TYPE, ...)");
+    fs::remove(pcf);
+    fs::create_symlink(pcf, pcf); // a loop
+    const auto loop = test::run_popsim("analyze " + trace);
+    CHECK(loop.status == 2);
+    CHECK(loop.output.starts_with("popsim: error: " + pcf + ": cannot open: "));
+    fs::remove(pcf);
+    const auto row = base + ".row";
+    fs::remove(row);
+    REQUIRE(mkfifo(row.c_str(), 0600) == 0);
+    test::check_fails("analyze " + trace, 2,
+                      row + ": not a regular file (a FIFO or a device): it cannot be read whole");
 }

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <doctest/doctest.h>
 #include <filesystem>
+#include <sys/stat.h>
 
 using namespace popsim;
 using namespace popsim::replay;
@@ -535,8 +536,14 @@ TEST_CASE("dimemas config: a collectives file that is a directory or a FIFO is r
         "#DIMEMAS_CONFIGURATION\n\"configuration files\" {\"\", \"\", \"colls\", \"\"};;\n");
     CHECK_THROWS_WITH_AS(
         network::read_dimemas_config(cfg),
-        ((dir / "colls").string() + ": not a regular file (a directory, FIFO or device)").c_str(),
-        TraceError);
+        ((dir / "colls").string() + ": a folder, where a file is expected").c_str(), TraceError);
+    std::filesystem::remove(dir / "colls");
+    REQUIRE(mkfifo((dir / "colls").c_str(), 0600) == 0);
+    CHECK_THROWS_WITH_AS(network::read_dimemas_config(cfg),
+                         ((dir / "colls").string() +
+                          ": not a regular file (a FIFO or a device): it cannot be read whole")
+                             .c_str(),
+                         TraceError);
 }
 
 TEST_CASE("dimemas config: SDDFA files of Dimemas 4 and 5, nodes one by one, predefined maps") {

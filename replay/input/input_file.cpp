@@ -1,0 +1,30 @@
+#include "replay/input/input_file.hpp"
+
+#include "replay/trace_error.hpp"
+
+#include <filesystem>
+#include <fmt/format.h>
+
+namespace popsim::replay {
+
+bool readable_input_file(const std::string& path, std::uintmax_t max_bytes) {
+    namespace fs = std::filesystem;
+    std::error_code error;
+    const auto status = fs::status(path, error);
+    if (status.type() == fs::file_type::not_found) return false;
+    if (error) throw TraceError(path, 0, "cannot open: " + error.message());
+    if (!fs::is_regular_file(status))
+        throw TraceError(path, 0,
+                         fs::is_directory(status)
+                             ? "a folder, where a file is expected"
+                             : "not a regular file (a FIFO or a device): it cannot be read whole");
+    const auto size = fs::file_size(path, error);
+    if (error) throw TraceError(path, 0, "cannot open: " + error.message());
+    if (size > max_bytes)
+        throw TraceError(path, 0,
+                         fmt::format("{} bytes, more than popsim reads of such a file ({} MiB)",
+                                     size, max_bytes >> 20));
+    return true;
+}
+
+} // namespace popsim::replay
