@@ -63,6 +63,7 @@ template <class Model> class Engine final : network::TransferSink {
         if (cpus_.limited()) {
             cpu_.assign(p.thread_count(), CpuState::none);
             resume_.assign(p.thread_count(), Resume::timer);
+            join_order_.assign(p.thread_count(), 0);
         }
         result_.threads.resize(p.thread_count());
         if (timeline_) {
@@ -282,14 +283,36 @@ template <class Model> class Engine final : network::TransferSink {
         if (message_[transfer].sender_blocked) { // a rendezvous sender goes on
             message_[transfer].sender_blocked = false;
             finish_op(msg.sender, pc_[msg.sender], at); // still at its send
-            schedule(msg.sender, at, Resume::woken_first);
+            if (cpus_.limited() && at == now_) {
+                // Dimemas puts it at the head of its node's ready queue at once, in this event,
+                // before threads whose own events of the same instant are still to come.
+                blocked_[msg.sender] = false;
+                resume_[msg.sender] = Resume::woken_first;
+                cpus_.request(msg.sender, true);
+                cpu_[msg.sender] = CpuState::queued;
+            } else {
+                schedule(msg.sender, at, Resume::woken_first);
+            }
         }
     }
 
     void collective_done(CollectiveIndex c, Time at) override {
         const auto& coll = p_.collectives[c];
-        for (auto i = coll.first_member; i < coll.first_member + coll.member_count; ++i)
-            leave_collective(p_.collective_members[i], at);
+        const auto first = p_.collective_members.begin() + coll.first_member;
+        if (!cpus_.limited() || coll.thread_barrier) {
+            for (auto m = first; m != first + coll.member_count; ++m) leave_collective(*m, at);
+            return;
+        }
+        // With shared CPUs the order matters: Dimemas resumes the members in the order they
+        // arrived, the root last.
+        std::vector<OpIndex> members(first, first + coll.member_count);
+        std::stable_sort(members.begin(), members.end(), [&](OpIndex a, OpIndex b) {
+            const bool root_a = coll.root_task != k_none && p_.is_root(a);
+            const bool root_b = coll.root_task != k_none && p_.is_root(b);
+            if (root_a != root_b) return root_b;
+            return join_order_[p_.thread_of(a)] < join_order_[p_.thread_of(b)];
+        });
+        for (const OpIndex m : members) leave_collective(m, at);
     }
 
     void transfer_delivered(std::uint32_t transfer, Time at) override {
@@ -358,6 +381,7 @@ template <class Model> class Engine final : network::TransferSink {
         const auto& coll = p_.collectives[c];
         if (!arrived_in_collective_[thread]) {
             arrived_in_collective_[thread] = true;
+            if (cpus_.limited()) join_order_[thread] = ++joins_;
             ++coll_arrived_[c];
             coll_latest_[c] = std::max(coll_latest_[c], now_);
             if (coll.flow != CollectiveFlow::all_members && p_.is_root(op)) root_arrival_[c] = now_;
@@ -488,7 +512,9 @@ template <class Model> class Engine final : network::TransferSink {
     engine::CpuScheduler cpus_;
     std::vector<CpuState> cpu_;  // per thread, when CPUs are shared
     std::vector<Resume> resume_; // how each thread resumes at its next event, when CPUs are shared
-    bool zero_cost_;             // no startups and nothing in transfer: skip their bookkeeping
+    std::vector<std::uint64_t> join_order_; // when CPUs are shared: when it joined its collective
+    std::uint64_t joins_ = 0;
+    bool zero_cost_; // no startups and nothing in transfer: skip their bookkeeping
     engine::EventQueue queue_;
     Time now_ = 0;
     std::vector<OpIndex> pc_;

@@ -631,3 +631,86 @@ TEST_CASE("dimemas config: SDDFA files of Dimemas 4 and 5, nodes one by one, pre
                              TraceError);
     }
 }
+
+TEST_CASE("dimemas: with shared CPUs, who takes a freed CPU first, as Dimemas 5.5.0 orders it") {
+    // Issue 34, items 6-7: programs found by replaying random synth programs through Dimemas 5.5.0
+    // (expected runtimes are Dimemas', checked by hand). Each `compute 1ns` between two MPI calls
+    // and each closing event are there for prv2dim, as Extrae traces have them.
+    const std::string closing =
+        "0 event 40000001 0\n1 event 40000001 0\n2 event 40000001 0\n3 event 40000001 0\n";
+    SUBCASE("a rendezvous sender released by the receive's post is first in its node's queue") {
+        // Node 0 (ranks 0-3) has 2 CPUs. At 1 us rank 0's rendezvous send to rank 1 is released
+        // by rank 1's post; Dimemas gives rank 0 rank 1's CPU at once, before ranks 2 and 3 that
+        // waited since 0: its 20 us startup runs 1-21 us, as rank 4's send does: 21 us (the CPU
+        // going to ranks 2 and 3 first made it 22 us).
+        DimemasParameters p = latency_bandwidth(20 * us, 0);
+        p.cpus_per_node = 2;
+        p.tasks_per_node = 4;
+        p.in_links = p.out_links = 2;
+        const auto r = replay_on("dim_cpu_rendezvous", R"(ranks 8
+0 compute 1us
+0 Sendrecv 30us to=1 from=4 size=100000
+1 compute 1us
+1 Recv 10us from=0 size=100000
+2 compute 1us
+3 compute 1us
+4 compute 1us
+4 Send 1us to=0 size=100000
+5 compute 1us
+6 compute 1us
+7 compute 1us
+)" + closing + "4 event 40000001 0\n5 event 40000001 0\n6 event 40000001 0\n7 event 40000001 0\n",
+                                 p);
+        CHECK(r.runtime == 21 * us);
+    }
+    // Two nodes of 1 CPU, ranks 0-1 and 2-3; everything else free.
+    DimemasParameters one_cpu;
+    one_cpu.cpus_per_node = 1;
+    one_cpu.tasks_per_node = 2;
+    SUBCASE("a collective's root resumes last") {
+        // After the Gather (no cost) rank 1 goes first on node 0: it sends to rank 2 at 1 us, which
+        // computes 1-11 us while rank 0 computes 1-11 us: 11 us (rank 0 first made it 21 us).
+        const auto r = replay_on("dim_cpu_root_last", R"(ranks 4
+0 Gather 20us size=8 root=0
+1 Gather 20us size=8 root=0
+2 Gather 20us size=8 root=0
+3 Gather 20us size=8 root=0
+0 compute 10us
+1 compute 1us
+1 Send 1us to=2 size=8
+2 compute 1ns
+2 Recv 5us from=1 size=8
+2 compute 10us
+)" + closing,
+                                 one_cpu);
+        CHECK(r.runtime == 11 * us);
+    }
+    SUBCASE("the members of a collective resume in the order they arrived") {
+        // Rank 1 reaches the Barrier at 2 us, rank 0 at 20.001 us (after rank 2's message), rank 2
+        // last at 21.001 us. Node 0 resumes in arrival order: rank 1 computes 21.001-22.001 us and
+        // sends to rank 2, which computes 22.001-32.001 us: 32.001 us (rank 0 first, in member
+        // order, made it 42.001 us).
+        const auto r = replay_on("dim_cpu_arrival_order", R"(ranks 4
+0 compute 1us
+0 Recv 19us from=2 size=8
+0 compute 1ns
+0 Barrier 2us
+1 compute 1us
+1 Barrier 21us
+2 compute 20us
+2 Send 1us to=0 size=8
+2 compute 1ns
+2 Barrier 1us
+3 compute 1us
+3 Barrier 21us
+0 compute 10us
+1 compute 1us
+1 Send 1us to=2 size=8
+2 compute 1ns
+2 Recv 5us from=1 size=8
+2 compute 10us
+)" + closing,
+                                 one_cpu);
+        CHECK(r.runtime == 32'001);
+    }
+}
