@@ -6,6 +6,7 @@
 // streams: state intervals, MPI call intervals and their attributes, a few tracked event series
 // (OpenMP, tracing on/off), counters attributed to useful time, and communications.
 #include "replay/column.hpp"
+#include "replay/input/input_file.hpp"
 #include "replay/input/paraver_header.hpp"
 #include "replay/time.hpp"
 #include "replay/warnings.hpp"
@@ -164,6 +165,9 @@ class CollectiveCounts {
 
 struct Trace {
     std::string path;
+    /// The file as it was when reading began (nullopt for a pipe or an OTF2 archive): a later
+    /// read of it (simulate -o carries its events) checks that it is still the same.
+    std::optional<FileStamp> stamp;
     /// The header; after keep_one_application, `applications` holds the analysed one only.
     ParaverHeader header;
     std::uint32_t application = 1; // the analysed application's number in the file (1-based)

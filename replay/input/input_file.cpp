@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 namespace popsim::replay {
 
@@ -25,6 +26,14 @@ bool readable_input_file(const std::string& path, std::uintmax_t max_bytes) {
                          fmt::format("{} bytes, more than popsim reads of such a file ({} MiB)",
                                      size, max_bytes >> 20));
     return true;
+}
+
+std::optional<FileStamp> file_stamp(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+    return FileStamp{static_cast<std::uintmax_t>(st.st_size),
+                     std::int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec,
+                     static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
 }
 
 } // namespace popsim::replay

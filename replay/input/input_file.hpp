@@ -3,6 +3,7 @@
 // configurations and collectives files): only regular files of a bounded size, so that a folder,
 // a FIFO or a device (/dev/zero) is refused by name rather than read as empty or forever.
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace popsim::replay {
@@ -15,5 +16,16 @@ inline constexpr std::uintmax_t k_max_input_file_bytes = std::uintmax_t{1} << 30
 /// `max_bytes`.
 bool readable_input_file(const std::string& path,
                          std::uintmax_t max_bytes = k_max_input_file_bytes);
+
+/// What tells one version of a file from another without reading it: its size and modification
+/// time (to the ns), and the file it is (device and inode).
+struct FileStamp {
+    std::uintmax_t size = 0;
+    std::int64_t modified_ns = 0;
+    std::uint64_t device = 0, inode = 0;
+    bool operator==(const FileStamp&) const = default;
+};
+/// The stamp of the regular file at `path`; nullopt for anything else (a pipe is read once).
+std::optional<FileStamp> file_stamp(const std::string& path);
 
 } // namespace popsim::replay

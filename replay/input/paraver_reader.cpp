@@ -6,6 +6,7 @@
 #include "replay/input/application_choice.hpp"
 #include "replay/input/byte_source.hpp"
 #include "replay/input/communication_repair.hpp"
+#include "replay/input/input_file.hpp"
 #include "replay/input/line_reader.hpp"
 #include "replay/input/otf2_archive.hpp"
 #include "replay/input/paraver_labels.hpp"
@@ -494,6 +495,7 @@ using Observe = std::function<TimelineObserver&(const Trace&)>;
 Trace read_trace(const std::string& path, const ReadOptions& options, const Observe& observe) {
     Trace trace;
     trace.path = path;
+    trace.stamp = file_stamp(path);
     // Paraver text, or an OTF2 archive read as the Paraver records of the same run.
     std::optional<BlockReader> reader;
     std::optional<Otf2Archive> archive;

@@ -11,6 +11,7 @@
 #include "replay/output/paraver_writer.hpp"
 #include "replay/output/spill_file.hpp"
 #include "replay/program/mpi_calls.hpp"
+#include "replay/trace_error.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -323,6 +324,16 @@ void spill_original_events(const Trace& original, const ReplayProgram& p,
     }
     bool forks = false; // the simulation writes the parallel regions' events itself
     for (OpIndex op = 0; op < p.op_count() && !forks; ++op) forks = p.is_thread_barrier(op);
+    // The events are read again from the file: it must be the one the replay was built from (an
+    // incomplete or foreign simulated trace would be written otherwise).
+    auto require_unchanged = [&original] {
+        if (original.stamp && file_stamp(original.path) != original.stamp)
+            throw TraceError(original.path, 0,
+                             "changed while it was being simulated (its size, modification time or "
+                             "inode differ from the first read's): its events cannot be carried "
+                             "into the simulated trace; nothing was written");
+    };
+    require_unchanged();
     LineReader in(original.path);
     std::string_view line;
     EventRecord record;
@@ -350,6 +361,7 @@ void spill_original_events(const Trace& original, const ReplayProgram& p,
             part = EventOut::Part::record_more;
         }
     }
+    require_unchanged();
     spill.finish_writing();
 }
 

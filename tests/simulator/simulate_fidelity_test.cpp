@@ -2,10 +2,15 @@
 // of the analysed application (MPI calls and their attributes, hardware counters, callers, user
 // functions) on the same threads, the .pcf's names, the date. The expected counts come from the
 // original file itself, counted by awk, not by popsim's reader.
+#include "replay/engine/engine.hpp"
+#include "replay/network/ideal.hpp"
+#include "replay/output/simulated_trace.hpp"
+#include "replay/trace_error.hpp"
 #include "simulator/cli_support.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
+#include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <map>
@@ -98,4 +103,25 @@ TEST_CASE("simulate fidelity: a window carries the events inside it") {
     CHECK(r.status == 0);
     // The MPI calls of the window open and close in the simulated trace as in the original.
     CHECK(event_counts(sim).find("50000001 ") != std::string::npos);
+}
+
+TEST_CASE("simulate fidelity: a trace that changes between its two reads writes nothing") {
+    // Issue 35, item 3: simulate -o reads the trace again for its events; a file changed in
+    // between was carried half into the simulated trace, reported written, exit 0.
+    const auto original_path = test::synth_trace(
+        "sim_changed", "ranks 2\n0 compute 1s\n0 Send 1us to=1\n1 Recv 2s from=0\n");
+    const auto original = test::read_quiet(original_path);
+    const auto program = replay::build_replay_program(original);
+    replay::network::IdealNetwork ideal;
+    const auto result = replay::replay_events(program, ideal);
+    const auto out = (test::scratch_dir("sim_changed_out") / "sim.prv").string();
+    std::ofstream(original_path, std::ios::app) << "2:0:1:1:1:1000:40000001:0\n";
+    CHECK_THROWS_WITH_AS(replay::write_simulated_paraver(original, program, result, out),
+                         (original_path +
+                          ": changed while it was being simulated (its size, modification time or "
+                          "inode differ from the first read's): its events cannot be carried into "
+                          "the simulated trace; nothing was written")
+                             .c_str(),
+                         replay::TraceError);
+    CHECK_FALSE(std::filesystem::exists(out));
 }
