@@ -21,11 +21,26 @@ const char* kind_name(popsim::Error::Kind kind) {
     return "failure";
 }
 
+/// Text for Python: what comes from a trace or a file name may hold bytes that are not UTF-8
+/// (pybind11's conversion would raise UnicodeDecodeError); they become U+FFFD.
+py::str text(const std::string& s) {
+    PyObject* decoded =
+        PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
+    if (decoded == nullptr) throw py::error_already_set();
+    return py::reinterpret_steal<py::str>(decoded);
+}
+
+py::list texts(const std::vector<std::string>& strings) {
+    py::list out;
+    for (const auto& s : strings) out.append(text(s));
+    return out;
+}
+
 py::list metric_rows(const std::vector<popsim::Metric>& metrics) {
     py::list rows;
     for (const auto& m : metrics) {
-        rows.append(py::dict(py::arg("key") = m.key, py::arg("label") = m.label,
-                             py::arg("level") = m.level, py::arg("unit") = m.unit,
+        rows.append(py::dict(py::arg("key") = text(m.key), py::arg("label") = text(m.label),
+                             py::arg("level") = m.level, py::arg("unit") = text(m.unit),
                              py::arg("values") = m.values));
     }
     return rows;
@@ -37,11 +52,20 @@ py::dict analyze(const std::vector<std::string>& traces, const popsim::Options& 
         return popsim::analyze(traces, options);
     }();
     const auto& t = a.table;
-    return py::dict(py::arg("model") = t.model, py::arg("description") = t.description,
-                    py::arg("column_title") = t.column_title, py::arg("columns") = t.columns,
-                    py::arg("metrics") = metric_rows(t.metrics),
-                    py::arg("raw") = metric_rows(t.raw), py::arg("html") = t.html,
-                    py::arg("json") = a.json);
+    return py::dict(
+        py::arg("model") = text(t.model), py::arg("description") = text(t.description),
+        py::arg("column_title") = text(t.column_title), py::arg("columns") = texts(t.columns),
+        py::arg("metrics") = metric_rows(t.metrics), py::arg("raw") = metric_rows(t.raw),
+        py::arg("html") = text(t.html), py::arg("json") = text(a.json));
+}
+
+/// simulate and whatif return their JSON report.
+template <auto command> py::str report(const std::string& trace, const popsim::Options& options) {
+    const std::string json = [&] {
+        const py::gil_scoped_release release;
+        return command(trace, options);
+    }();
+    return text(json);
 }
 
 } // namespace
@@ -54,13 +78,11 @@ PYBIND11_MODULE(_popsim, m) {
         try {
             if (p) std::rethrow_exception(p);
         } catch (const popsim::Error& e) {
-            PyErr_SetObject(error.ptr(), py::make_tuple(kind_name(e.kind()), e.what()).ptr());
+            PyErr_SetObject(error.ptr(), py::make_tuple(kind_name(e.kind()), text(e.what())).ptr());
         }
     });
     m.def("version", &popsim::version);
     m.def("analyze", &analyze, py::arg("traces"), py::arg("options"));
-    m.def("simulate", &popsim::simulate, py::arg("trace"), py::arg("options"),
-          py::call_guard<py::gil_scoped_release>());
-    m.def("whatif", &popsim::whatif, py::arg("trace"), py::arg("options"),
-          py::call_guard<py::gil_scoped_release>());
+    m.def("simulate", &report<&popsim::simulate>, py::arg("trace"), py::arg("options"));
+    m.def("whatif", &report<&popsim::whatif>, py::arg("trace"), py::arg("options"));
 }

@@ -4,7 +4,7 @@ Dimemas-style networks, as pandas tables.
     import popsim
     a = popsim.analyze(["run_4.prv.gz", "run_8.prv.gz"])
     a.metrics        # rows = metrics, columns = runs (PyPOP's layout), fractions of 1
-    a.per_rank       # per rank: useful, load imbalance, serialisation, transfer (ns)
+    a.per_rank       # per rank: useful, start-up, load imbalance, serialisation, transfer (ns)
     popsim.whatif("run_4.prv.gz", latency=["1us", "10us"], bandwidth="1GB/s")
 
 Keyword arguments are the command's options (`popsim COMMAND --help`, `man popsim`), with
@@ -14,6 +14,7 @@ warnings (popsim.TraceWarning); a refused call raises popsim.Error.
 """
 
 import json
+import os
 import warnings
 
 import pandas as pd
@@ -47,6 +48,8 @@ def _options(kwargs):
         if value is True:
             options.append((option, ""))
         elif isinstance(value, (list, tuple)):
+            if not value:
+                raise Error("usage", f"{name}=[] sweeps nothing: give at least one value")
             options.append((option, ",".join(str(v) for v in value)))
         else:
             options.append((option, str(value)))
@@ -105,7 +108,8 @@ class Analysis:
                  as fractions of 1: the table `popsim analyze` prints, in PyPOP's layout
     raw          runtimes, useful times (ns), instructions, IPC, frequency, same layout
     runs         one row per run: label, path, processes, threads, runtime (ns), ideal runtime (ns)
-    per_rank     per run and rank: useful, load imbalance, serialisation, transfer (ns)
+    per_rank     per run and rank: useful, start-up and shut-down, load imbalance, serialisation,
+                 transfer (ns): the traced runtime split five ways
     per_thread   per run and thread: useful, idle in parallel regions, serial, MPI (ns)
     report       every number of every model: the JSON of `analyze --json` (schema popsim/1)
     model, description   the model shown and how the series was read
@@ -134,7 +138,15 @@ class Analysis:
         self.per_rank = self._per_item(
             traces,
             lambda t: t["rank_breakdown_ns"],
-            ["run", "rank", "useful", "load_imbalance", "serialization", "transfer"],
+            [
+                "run",
+                "rank",
+                "useful",
+                "startup_shutdown",
+                "load_imbalance",
+                "serialization",
+                "transfer",
+            ],
         )
         self.per_thread = self._per_item(
             traces,
@@ -156,12 +168,27 @@ class Analysis:
         return f"<p>{description.replace(chr(10), '<br>')}</p>{self._html}"
 
 
+def _path(trace):
+    """A trace's path as the library takes it: a str or a path-like object (pathlib.Path), its
+    bytes as the file system has them."""
+    if not isinstance(trace, (str, os.PathLike)):
+        raise Error("usage", f"a trace is a path (str or pathlib.Path), not {type(trace).__name__}")
+    return os.fsencode(trace)
+
+
 def analyze(traces, **options):
     """`popsim analyze TRACES OPTIONS`: the POP metrics of one trace or a scaling series (one
-    trace per run; .prv, .prv.gz or folders of them). Returns an Analysis."""
-    if isinstance(traces, str):
+    trace per run; .prv, .prv.gz or folders of them): a path (str or pathlib.Path) or a list of
+    them. Returns an Analysis."""
+    if isinstance(traces, (str, os.PathLike)):
         traces = [traces]
-    result = Analysis(_call(_popsim.analyze, [str(t) for t in traces], _options(options)))
+    if not isinstance(traces, (list, tuple)):
+        raise Error(
+            "usage", f"traces are a path or a list of paths, not {type(traces).__name__}"
+        )
+    if not traces:
+        raise Error("usage", "no trace given: analyze takes a path or a list of paths")
+    result = Analysis(_call(_popsim.analyze, [_path(t) for t in traces], _options(options)))
     for t in result.report["traces"]:
         _warn(t["path"], t["warnings"])
     return result
@@ -172,7 +199,7 @@ def simulate(trace, **options):
     give one). Returns (runtimes, threads): a pandas Series of the predicted and real runtimes
     (ns), and a DataFrame of the per-thread predicted times; output="x.prv" writes the simulated
     trace."""
-    report = json.loads(_call(_popsim.simulate, str(trace), _options(options)))
+    report = json.loads(_call(_popsim.simulate, _path(trace), _options(options)))
     _warn(report["trace"], report["warnings"])
     runtimes = pd.Series(
         {
@@ -203,7 +230,7 @@ def whatif(trace, **options):
     Returns a tidy DataFrame, one row per network: each parameter as typed and in its base unit
     (latency_ns, bandwidth_bytes_per_s, ...), then the predictions; attrs holds the real and
     ideal runtimes."""
-    report = json.loads(_call(_popsim.whatif, str(trace), _options(options)))
+    report = json.loads(_call(_popsim.whatif, _path(trace), _options(options)))
     _warn(report["trace"], report["warnings"])
     frame = pd.DataFrame(report["configurations"])
     predictions = [c for c in frame.columns if c in _PREDICTIONS]

@@ -71,6 +71,7 @@ class Analyze(unittest.TestCase):
         self.assertEqual(second["useful"].item(), 3_000_000_000)
         first = ranks[(ranks["run"] == "uneven.prv") & (ranks["rank"] == 1)]
         self.assertEqual(first["load_imbalance"].item(), 2_000_000_000)
+        self.assertEqual(first["startup_shutdown"].item(), 0)
 
     def test_shown_as_popsim_prints_it(self):
         self.assertIn("66.67%", repr(self.a))
@@ -147,6 +148,43 @@ class Errors(unittest.TestCase):
         messages = [str(w.message) for w in caught if issubclass(w.category, popsim.TraceWarning)]
         self.assertEqual(len(messages), 1)
         self.assertIn("records lie after the trace end the header declares", messages[0])
+
+
+class Paths(unittest.TestCase):
+    """Issue 35, items 5 and 8: what Python users pass, and messages that are not UTF-8."""
+
+    def test_a_path_a_str_or_a_list_of_either(self):
+        import pathlib
+
+        trace = synth("paths", UNEVEN)
+        for given in (trace, pathlib.Path(trace), [pathlib.Path(trace)], (trace,)):
+            self.assertEqual(list(popsim.analyze(given).runs["runtime_ns"]), [3_000_000_000])
+        runtimes, _ = popsim.simulate(pathlib.Path(trace))
+        self.assertEqual(runtimes["predicted_runtime_ns"], 3_000_000_000)
+
+    def test_what_is_not_a_path_is_refused_in_python_words(self):
+        cases = (
+            (b"x.prv", "traces are a path or a list of paths, not bytes"),
+            ([], "no trace given: analyze takes a path or a list of paths"),
+            ([3], "a trace is a path (str or pathlib.Path), not int"),
+        )
+        for given, message in cases:
+            with self.assertRaises(popsim.Error) as caught:
+                popsim.analyze(given)
+            self.assertEqual(caught.exception.kind, "usage")
+            self.assertEqual(str(caught.exception), message)
+        with self.assertRaises(popsim.Error) as caught:
+            popsim.whatif(synth("sweep", UNEVEN), latency=[])
+        self.assertEqual(str(caught.exception), "latency=[] sweeps nothing: give at least one value")
+
+    def test_a_message_holding_bytes_that_are_not_utf8(self):
+        trace = synth("latin1", UNEVEN)
+        with open(trace, "ab") as f:
+            f.write(b"\xe9t\xe9:1:1\n")
+        with self.assertRaises(popsim.Error) as caught:
+            popsim.analyze(trace)
+        self.assertEqual(caught.exception.kind, "bad_input")
+        self.assertIn("\ufffdt\ufffd", str(caught.exception))
 
 
 if __name__ == "__main__":
