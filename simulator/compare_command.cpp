@@ -39,8 +39,8 @@ nlohmann::json load_result(const std::string& input) {
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw replay::TraceError(input, 0, fmt::format("not JSON: {}", e.what()));
+    } catch (const nlohmann::json::exception& e) { // a syntax error, a number out of range
+        throw replay::TraceError(input, 0, fmt::format("not JSON popsim can read: {}", e.what()));
     }
     if (!j.is_object() || !j.contains("traces") || !j["traces"].is_array() || j["traces"].empty())
         throw replay::TraceError(input, 0, "not a report of popsim analyze --json (no traces)");
@@ -63,9 +63,15 @@ const nlohmann::json* find_metric(const nlohmann::json& trace, const std::string
     return nullptr;
 }
 
-/// Its value; none when undefined (null in the report).
-std::optional<double> value_of(const nlohmann::json* v) {
-    if (v == nullptr || !v->is_number()) return std::nullopt;
+/// Its value; none when undefined (null in the report). Anything else is refused: a gate that
+/// read it as undefined would pass.
+std::optional<double> value_of(const nlohmann::json* v, const std::string& input,
+                               const std::string& metric) {
+    if (v == nullptr || v->is_null()) return std::nullopt;
+    if (!v->is_number())
+        throw replay::TraceError(
+            input, 0,
+            fmt::format("{} is {}, not a number: not a report popsim wrote", metric, v->dump()));
     return v->get<double>();
 }
 
@@ -105,6 +111,11 @@ void run_compare(const CompareOptions& o) {
                 fmt::format("--metrics: no efficiency named {} in {}", metric, o.base));
         }
     }
+    for (std::size_t i = 0; i < base_traces.size(); ++i) // refused before anything is printed
+        for (const auto& metric : o.metrics) {
+            value_of(find_metric(base_traces[i], metric), o.base, metric);
+            value_of(find_metric(current_traces[i], metric), o.current, metric);
+        }
     const TerminalStyle style = terminal_style(o.no_color, false);
     std::vector<std::string> dropped;
     std::size_t label_width = 6;
@@ -117,7 +128,8 @@ void run_compare(const CompareOptions& o) {
         std::cout << fmt::format("{:<{}} | {:>8} | {:>8} | {:>9}\n", "metric", label_width, "base",
                                  "current", "change");
         for (const auto& metric : o.metrics) {
-            const auto x = value_of(find_metric(b, metric)), y = value_of(find_metric(c, metric));
+            const auto x = value_of(find_metric(b, metric), o.base, metric);
+            const auto y = value_of(find_metric(c, metric), o.current, metric);
             const std::string base_text = x ? efficiency_text(*x, style) : "-";
             const std::string current_text = y ? efficiency_text(*y, style) : "-";
             std::string change = "-";

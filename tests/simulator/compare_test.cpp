@@ -50,6 +50,17 @@ TEST_CASE("compare: what it cannot compare is said") {
                       "--metrics: no efficiency named nope in " + json);
     test::check_fails(fmt::format("compare {} {} --max-drop 2", json, json), 1,
                       "--max-drop 2 is not between 0 and 1");
+    // Issue 35: a number JSON cannot hold exited 3 with the library's words and no file; a metric
+    // that is a string read as undefined, and the gate passed.
+    const auto huge = test::write_file(dir / "huge.json", "{\"traces\": [1e400]}");
+    test::check_fails(fmt::format("compare {} {}", json, huge), 2,
+                      huge + ": not JSON popsim can read: [json.exception.out_of_range.406] number "
+                             "overflow parsing '1e400'");
+    auto report = test::read_json(json);
+    report["traces"][0]["mpi_multiplicative"]["load_balance"] = "0.99";
+    const auto text = test::write_file(dir / "text.json", report.dump());
+    test::check_fails(fmt::format("compare {} {}", json, text), 2,
+                      text + ": load_balance is \"0.99\", not a number: not a report popsim wrote");
     // The same run against itself: no change, exit 0; load balance 1.5 / 2 = 75 %.
     const auto same = test::run_popsim(fmt::format("compare {} {} --max-drop 0", json, json));
     CHECK(same.status == 0);
