@@ -11,6 +11,7 @@
 #include <deque>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <oneapi/tbb/parallel_for.h>
@@ -888,6 +889,12 @@ std::vector<Communicator> communicators(const Definitions& d, std::uint32_t task
 /// Opens the archive at `content.path` for reading in this thread and reads its definitions;
 /// the library's messages go into `content.fail`'s errors, not to stderr.
 ReaderHandle open_archive(Content& content) {
+    // The library leaks what it allocated when it fails to open an anchor that is not one: the
+    // anchor's chunk header ("\x03BOTF2" for a big-endian one) is checked first.
+    char head[6] = {};
+    std::ifstream anchor(content.path, std::ios::binary);
+    if (!anchor.read(head, sizeof head) || std::string_view(head + 2, 4) != "OTF2")
+        content.fail("not an OTF2 archive: its anchor file does not begin with OTF2's header");
     begin_otf2_operation();
     ReaderHandle reader(OTF2_Reader_Open(content.path.c_str()), &OTF2_Reader_Close);
     if (!reader) content.fail("not an OTF2 archive the OTF2 library can open");

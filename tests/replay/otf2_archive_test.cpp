@@ -160,6 +160,18 @@ TEST_CASE("otf2: a missing local definitions file is the archive's error, named"
                                   anchor, (dir / "run" / "traces" / "1.def").string()));
 }
 
+TEST_CASE("otf2: an anchor file that is not OTF2's is refused before the library opens it") {
+    // Issue 35, item 5: the OTF2 library leaks what it allocated when it fails to open one (the
+    // ASan build then exited 1, not 2).
+    const auto dir = test::scratch_dir("otf2_garbage_anchor");
+    const auto anchor = test::write_file(dir / "traces.otf2", "garbage\n");
+    const auto r = test::run_popsim("analyze " + anchor);
+    CHECK(r.status == 2);
+    CHECK(r.output == "popsim: error: " + anchor +
+                          ": not an OTF2 archive: its anchor file does not begin with OTF2's "
+                          "header\n");
+}
+
 namespace {
 
 /// Writes, through the OTF2 library, a one-rank archive whose events name what its definitions
