@@ -220,3 +220,18 @@ std::optional<std::uint32_t> ThreadNumbering::find(std::uint32_t application, st
 }
 
 } // namespace popsim::replay
+
+namespace popsim::replay {
+
+void add_communicator(std::vector<Communicator>& communicators, Communicator c) {
+    for (const auto& known : communicators) {
+        if (known.application != c.application || known.id != c.id) continue;
+        if (known.tasks == c.tasks) break;
+        throw ParseError(fmt::format("communicator {} of application {} is defined twice, with "
+                                     "other tasks (its c: lines differ)",
+                                     c.id, c.application));
+    }
+    communicators.push_back(std::move(c));
+}
+
+} // namespace popsim::replay

@@ -65,5 +65,9 @@ ParaverHeader parse_paraver_header(std::string_view line);
 
 /// Parses a `c:` communicator line (also `C:`). Throws ParseError.
 Communicator parse_communicator_line(std::string_view line);
+/// Adds `c` to a header's communicators; a second line of the same application and id is the same
+/// communicator again (harmless) or a ParseError when it names other tasks (the readers would take
+/// one or the other: one input, one verdict).
+void add_communicator(std::vector<Communicator>& communicators, Communicator c);
 
 } // namespace popsim::replay

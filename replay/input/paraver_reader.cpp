@@ -354,7 +354,7 @@ void read_header(BlockReader& reader, TextBlock& first, Trace& trace,
             }
             if (next.starts_with("c:") || next.starts_with("C:")) {
                 try {
-                    trace.header.communicators.push_back(parse_communicator_line(next));
+                    add_communicator(trace.header.communicators, parse_communicator_line(next));
                 } catch (const ParseError& e) {
                     throw TraceError(trace.path, line_no, e.what());
                 }
@@ -372,6 +372,12 @@ void read_header(BlockReader& reader, TextBlock& first, Trace& trace,
         }
         text = first.text;
     }
+    // popsim cut writes its counts under the cutter's line: without it they would be read as a
+    // cut's by one reader and not by another.
+    if (!trace.collectives_before_cut.empty() && !trace.cut_at_end)
+        throw TraceError(trace.path, trace.collectives_before_cut.front().line,
+                         "a collectives-before-cut line in a trace that is not a cut (no CUTTER "
+                         "line, as popsim cut and Paraver's cutter write)");
     if (trace.header.communicators.size() < trace.header.declared_communicators) {
         throw TraceError(
             trace.path, line_no,

@@ -22,7 +22,7 @@ stream_paraver_records(const std::string& path,
         for (; more && (line.empty() || line[0] == '#' || line[0] == 'c' || line[0] == 'C');
              more = in.next(line)) {
             if (line.starts_with("c:") || line.starts_with("C:"))
-                preamble.header.communicators.push_back(parse_communicator_line(line));
+                add_communicator(preamble.header.communicators, parse_communicator_line(line));
             else if (!line.empty())
                 preamble.comments += fmt::format("{}\n", line);
         }
