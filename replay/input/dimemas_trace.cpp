@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <tuple>
+#include <utility>
 
 namespace popsim::replay {
 
@@ -108,7 +109,7 @@ class DimReader {
         std::ifstream in(path_);
         if (!in) throw TraceError(path_, 0, "cannot open");
         std::string line;
-        std::uint64_t n = 0;
+        std::uint64_t& n = line_;
         while (std::getline(in, line)) {
             ++n;
             if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -186,7 +187,14 @@ class DimReader {
         Communicator c;
         c.id = in.next_uint("communicator");
         const auto n = in.next_u32("size");
-        for (std::uint32_t i = 0; i < n; ++i) c.tasks.push_back(in.next_u32("task") + 1);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const auto t = in.next_u32("task");
+            if (t >= tasks_)
+                throw ParseError(fmt::format("communicator {} names task {}, which does not exist "
+                                             "(the header declares {})",
+                                             c.id, t, tasks_));
+            c.tasks.push_back(t + 1);
+        }
         communicators_.push_back(std::move(c));
     }
 
@@ -243,11 +251,25 @@ class DimReader {
     void read_receive(detail::FieldScanner& in) {
         const auto r = read_p2p(in, "source task");
         auto& m = message(r.partner, r.task, r.tag, r.id, r.bytes);
-        if (r.mode == 0 || r.mode == 1) ops_[r.task].push_back({OpKind::recv_post, 0, m.index});
-        if (r.mode == 0 || r.mode == 2) ops_[r.task].push_back({OpKind::recv_wait, 0, m.index});
         if (r.mode > 2)
             throw ParseError(
                 fmt::format("receive type {} is not 0 (Recv), 1 (Irecv) or 2 (Wait)", r.mode));
+        // A message is received once: a second receive would make the replays disagree.
+        const auto first_post = r.mode != 2 ? std::exchange(m.post_line, line_) : 0;
+        if (first_post != 0)
+            throw ParseError(fmt::format("a second receive of the same message (same tasks, tag "
+                                         "and id; the first on line {})",
+                                         first_post));
+        const auto first_wait = r.mode != 1 ? std::exchange(m.wait_line, line_) : 0;
+        if (first_wait != 0)
+            throw ParseError(fmt::format("a second wait for the same message (same tasks, tag "
+                                         "and id; the first on line {})",
+                                         first_wait));
+        if (r.mode == 2 && m.post_line == 0)
+            throw ParseError("a wait for a message whose receive was not posted before it (its "
+                             "Irecv, type 1)");
+        if (r.mode == 0 || r.mode == 1) ops_[r.task].push_back({OpKind::recv_post, 0, m.index});
+        if (r.mode == 0 || r.mode == 2) ops_[r.task].push_back({OpKind::recv_wait, 0, m.index});
     }
 
     void read_global_op(detail::FieldScanner& in) {
@@ -258,7 +280,8 @@ class DimReader {
                          in.next_uint("communicator"),
                          in.next_uint("is root") != 0,
                          0,
-                         0};
+                         0,
+                         line_};
         in.skip_field(); // root thread
         g.send = in.next_uint("bytes sent");
         g.recv = in.next_uint("bytes received");
@@ -272,6 +295,7 @@ class DimReader {
         std::uint32_t from, to;
         std::uint64_t bytes, tag;
         bool send_seen = false, immediate = false;
+        std::uint64_t post_line = 0, wait_line = 0; // of its receive's post and wait (0: none)
     };
     PendingMessage& message(std::uint32_t from, std::uint32_t to, std::uint64_t tag,
                             std::uint64_t id, std::uint64_t bytes) {
@@ -299,9 +323,11 @@ class DimReader {
         std::uint64_t communicator;
         bool root;
         std::uint64_t send, recv;
+        std::uint64_t line;
     };
 
     std::string path_;
+    std::uint64_t line_ = 0; // being read
     const ProgramOptions& options_;
     std::uint32_t tasks_ = 0;
     std::vector<std::vector<OpRecord>> ops_;
@@ -345,6 +371,11 @@ ReplayProgram DimReader::finish() {
             }
             if (r.kind == OpKind::collective) {
                 const auto& g = globals_[r.ref];
+                if (!communicators_.empty() && !members.contains(g.communicator))
+                    throw TraceError(path_, g.line,
+                                     fmt::format("a global operation on communicator {}, which "
+                                                 "no d: line defines",
+                                                 g.communicator));
                 auto& seq = sequence[{g.communicator, t}];
                 auto& list = by_comm[g.communicator];
                 if (seq == list.size()) {

@@ -8,6 +8,7 @@
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 using namespace popsim;
 using namespace popsim::replay;
@@ -43,6 +44,27 @@ TEST_CASE("dimemas trace: bad records name the file and line") {
     const auto lonely = test::write_file(dir / "lonely.dim", header + "2:0:0:1:-1:8:0:1:2\n");
     CHECK_THROWS_WITH_AS(read_dimemas_trace(lonely), doctest::Contains("lacks its receive"),
                          TraceError);
+    // Issue 34, item 9, and 35, item 6: what the event replay and the longest path would read
+    // differently, or what names nothing, is refused.
+    const std::string send = "2:0:0:1:-1:8:0:1:2\n";
+    const std::vector<std::pair<std::string, std::string>> refused = {
+        {send + "3:1:0:0:-1:8:0:1:0\n3:1:0:0:-1:8:0:1:0\n",
+         ":4: a second receive of the same message (same tasks, tag and id; the first on line 3)"},
+        {send + "3:1:0:0:-1:8:0:1:1\n3:1:0:0:-1:8:0:1:2\n3:1:0:0:-1:8:0:1:2\n",
+         ":5: a second wait for the same message (same tasks, tag and id; the first on line 4)"},
+        {send + "3:1:0:0:-1:8:0:1:2\n",
+         ":3: a wait for a message whose receive was not posted before it (its Irecv, type 1)"},
+        {"d:1:1:2:0:7\n", ":2: communicator 1 names task 7, which does not exist (the header "
+                          "declares 2)"},
+        {"d:1:1:2:0:1\n10:0:0:10:9:1:-1:8:8\n10:1:0:10:9:0:-1:8:8\n",
+         ":3: a global operation on communicator 9, which no d: line defines"}};
+    int i = 0;
+    for (const auto& [records, message] : refused) {
+        CAPTURE(records);
+        const auto path =
+            test::write_file(dir / fmt::format("refused{}.dim", i++), header + records);
+        CHECK_THROWS_WITH_AS(read_dimemas_trace(path), (path + message).c_str(), TraceError);
+    }
     const auto not_dim = test::write_file(dir / "x.dim", "hello\n");
     CHECK_THROWS_WITH_AS(
         read_dimemas_trace(not_dim),
