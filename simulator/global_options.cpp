@@ -1,5 +1,7 @@
 #include "simulator/global_options.hpp"
 
+#include <charconv>
+
 #include "simulator/units.hpp"
 
 namespace popsim::simulator {
@@ -19,7 +21,15 @@ void add_global_options(CLI::App& app) {
     app.add_option("--app", g_options.application,
                    "In a trace with several applications, analyse application N (default: the "
                    "one that calls MPI)")
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::Validator(
+            [](const std::string& value) {
+                std::uint32_t n = 0;
+                const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+                return ec == std::errc{} && end == value.data() + value.size() && n >= 1
+                           ? std::string()
+                           : "applications are numbered from 1, not '" + value + "'";
+            },
+            "N"));
     app.add_flag("--strict", g_options.strict,
                  "Refuse traces whose communications need repairs (mispaired or cancelled "
                  "receives) instead of repairing them");

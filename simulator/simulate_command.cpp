@@ -228,6 +228,10 @@ void convert_to_otf2(const std::string& path, const std::string& anchor) {
 /// Writes the OTF2 archive `anchor` as the Paraver trace `prv` (with its .pcf and .row): the
 /// records popsim reads it as, named by its definitions.
 void convert_to_paraver(const std::string& anchor, const std::string& prv) {
+    if (anchor.ends_with(".dim"))
+        throw replay::TraceError(anchor, 0,
+                                 "a Dimemas trace: convert reads OTF2 archives (simulate replays "
+                                 "a .dim, and its -o writes the run as a Paraver trace)");
     if (!replay::is_otf2_anchor(anchor))
         throw replay::TraceError(anchor, 0,
                                  "is a Paraver trace already (popsim cut writes a window of it)");

@@ -5,6 +5,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <optional>
+#include <utility>
 #include <isa-l/igzip_lib.h>
 #include <vector>
 
@@ -32,8 +34,12 @@ class ByteSource::Impl {
         if (compressed_) start_member();
     }
 
-    std::size_t read(std::span<char> out) { return compressed_ ? inflate(out) : read_plain(out); }
+    std::size_t read(std::span<char> out) {
+        if (deferred_error_) fail(*std::exchange(deferred_error_, std::nullopt));
+        return compressed_ ? inflate(out) : read_plain(out);
+    }
     bool compressed() const { return compressed_; }
+    ByteSource::Ending ending() const { return ending_; }
     std::uint64_t file_bytes_read() const { return file_bytes_; }
 
   private:
@@ -81,17 +87,36 @@ class ByteSource::Impl {
 
     std::size_t inflate(std::span<char> out) {
         std::size_t produced = 0;
+        try {
+            inflate_into(out, produced);
+        } catch (const TraceError& e) { // the data before the error is returned first
+            if (produced == 0) throw;
+            deferred_error_ = e.cause();
+        }
+        return produced;
+    }
+
+    void inflate_into(std::span<char> out, std::size_t& produced) {
         while (produced < out.size() && !finished_) {
             if (state_.block_state == ISAL_BLOCK_FINISH) {
-                // End of one gzip member: another may follow (concatenated .gz files are valid).
+                // End of one gzip member: another may follow (concatenated .gz files are valid);
+                // other bytes are trailing garbage, ignored as gzip(1) ignores them.
                 if (!refill_input()) {
+                    finished_ = true;
+                    break;
+                }
+                if (state_.avail_in >= 2 && (state_.next_in[0] != 0x1f || state_.next_in[1] != 0x8b)) {
+                    ending_ = ByteSource::Ending::trailing_garbage;
                     finished_ = true;
                     break;
                 }
                 start_member();
             }
-            if (!refill_input())
-                fail("truncated gzip stream: the file ends before the compressed data does");
+            if (!refill_input()) { // the file ends inside a member: a truncated trace
+                ending_ = ByteSource::Ending::truncated;
+                finished_ = true;
+                break;
+            }
             state_.next_out = reinterpret_cast<std::uint8_t*>(out.data() + produced);
             state_.avail_out = static_cast<std::uint32_t>(out.size() - produced);
             const std::uint32_t out_before = state_.avail_out;
@@ -103,7 +128,6 @@ class ByteSource::Impl {
                                  state_.block_state != ISAL_BLOCK_FINISH;
             if (stalled) fail("corrupt gzip stream: the decompressor makes no progress");
         }
-        return produced;
     }
 
     static std::string fmt_inflate_error(int rc) {
@@ -125,6 +149,8 @@ class ByteSource::Impl {
     std::string path_;
     bool compressed_ = false;
     bool finished_ = false;
+    ByteSource::Ending ending_ = ByteSource::Ending::whole;
+    std::optional<std::string> deferred_error_;
     std::uint64_t file_bytes_ = 0;
     std::vector<unsigned char> pending_;
     std::vector<std::uint8_t> input_;
@@ -147,6 +173,9 @@ std::uint64_t ByteSource::file_bytes_read() const {
 }
 bool ByteSource::compressed() const {
     return impl_->compressed();
+}
+ByteSource::Ending ByteSource::ending() const {
+    return impl_->ending();
 }
 
 } // namespace popsim::replay

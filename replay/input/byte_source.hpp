@@ -18,8 +18,15 @@ class ByteSource {
     ByteSource& operator=(const ByteSource&) = delete;
 
     /// Fills `out` as far as possible; returns the number of bytes written, 0 at the end of the
-    /// data. Throws TraceError (line 0) on a truncated or corrupt gzip stream or a read error.
+    /// data. Throws TraceError (line 0) on a corrupt gzip stream or a read error, once the data
+    /// before it has been returned. A gzip stream that stops early ends the data (ending()).
     std::size_t read(std::span<char> out);
+
+    /// How a gzip file's data ended, as gzip(1) says it: whole, cut short (the file ends inside
+    /// a member: what was decompressed is returned, as a truncated trace), or followed by bytes
+    /// that are not another member (ignored, as gzip ignores "trailing garbage").
+    enum class Ending : std::uint8_t { whole, truncated, trailing_garbage };
+    Ending ending() const;
 
     bool compressed() const;
     /// The bytes read from the file so far: compressed ones for a gzip file (progress against

@@ -35,6 +35,7 @@ bool LineReader::next(std::string_view& line) {
 ParaverHeader read_header_line(LineReader& in) {
     std::string_view line;
     if (!in.next(line)) throw ParseError("empty file: no Paraver header");
+    line = paraver_first_line(line);
     if (line == "new format" && !in.next(line)) throw ParseError("no Paraver header");
     return parse_paraver_header(line);
 }

@@ -235,3 +235,25 @@ void add_communicator(std::vector<Communicator>& communicators, Communicator c) 
 }
 
 } // namespace popsim::replay
+
+namespace popsim::replay {
+
+std::string_view paraver_first_line(std::string_view line) {
+    const std::pair<std::string_view, std::string_view> formats[] = {
+        {"\x7f" "ELF", "an executable (ELF), not a trace"},
+        {"BZh", "bzip2-compressed data: decompress it first (popsim reads plain and gzip-compressed "
+                "traces)"},
+        {"\xfd" "7zXZ", "xz-compressed data: decompress it first (popsim reads plain and "
+                       "gzip-compressed traces)"},
+        {"\x28\xb5\x2f\xfd", "zstd-compressed data: decompress it first (popsim reads plain and "
+                             "gzip-compressed traces)"},
+        {"PK\x03\x04", "a zip archive: extract the trace first"}};
+    for (const auto& [magic, what] : formats)
+        if (line.starts_with(magic)) throw ParseError(std::string(what));
+    if (line.find('\0') != std::string_view::npos)
+        throw ParseError("binary data (a NUL byte), not a Paraver trace");
+    if (line.starts_with("\xef\xbb\xbf")) line.remove_prefix(3); // a UTF-8 byte-order mark
+    return line;
+}
+
+} // namespace popsim::replay

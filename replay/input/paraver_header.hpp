@@ -64,6 +64,10 @@ class ThreadNumbering {
 ParaverHeader parse_paraver_header(std::string_view line);
 
 /// Parses a `c:` communicator line (also `C:`). Throws ParseError.
+/// The first line of a file read as a Paraver trace, without a UTF-8 byte-order mark; a
+/// ParseError naming what the file is instead when its first bytes say so (an executable,
+/// bzip2, xz, zstd or zip data, binary data).
+std::string_view paraver_first_line(std::string_view line);
 Communicator parse_communicator_line(std::string_view line);
 /// Adds `c` to a header's communicators; a second line of the same application and id is the same
 /// communicator again (harmless) or a ParseError when it names other tasks (the readers would take

@@ -78,6 +78,7 @@ class BlockReader {
     }
 
     std::uint64_t bytes() const { return bytes_; }
+    ByteSource::Ending ending() const { return source_.ending(); }
 
   private:
     void fill(TextBlock& out) {
@@ -314,6 +315,11 @@ void read_header(BlockReader& reader, TextBlock& first, Trace& trace,
     std::uint64_t line_no = 1; // of the line being read
     if (text.empty()) throw TraceError(trace.path, 1, "empty file: no Paraver header");
     std::string_view line = take_line(text);
+    try {
+        line = paraver_first_line(line);
+    } catch (const ParseError& e) {
+        throw TraceError(trace.path, 1, e.what());
+    }
     if (line.find('\r') != std::string_view::npos) {
         throw TraceError(trace.path, 1,
                          "lines end with a lone carriage return (\\r, old Mac line ends), not "
@@ -498,6 +504,18 @@ std::string trace_base_name(const std::string& path) {
 namespace {
 using Observe = std::function<TimelineObserver&(const Trace&)>;
 
+/// What gzip(1) would say about how the data ended.
+void note_gzip_ending(ByteSource::Ending ending, WarningLog& warnings) {
+    if (ending == ByteSource::Ending::trailing_garbage)
+        warnings.add("gzip-trailing-garbage",
+                     "bytes after the gzip data are not another gzip member: ignored, as gzip -d "
+                     "ignores them ('trailing garbage ignored')");
+    if (ending == ByteSource::Ending::truncated)
+        warnings.add("gzip-truncated",
+                     "the gzip stream stops inside its data (the file was cut short): the data "
+                     "before the cut is read, as a truncated trace");
+}
+
 Trace read_trace(const std::string& path, const ReadOptions& options, const Observe& observe) {
     Trace trace;
     trace.path = path;
@@ -532,6 +550,7 @@ Trace read_trace(const std::string& path, const ReadOptions& options, const Obse
         archive->feed(window ? static_cast<RecordSink&>(*window) : input, trace.warnings);
     } else {
         read_body(*reader, std::move(first), trace, input, window ? &*window : nullptr, options);
+        note_gzip_ending(reader->ending(), trace.warnings);
     }
     if (window) {
         window->finish();

@@ -217,3 +217,42 @@ TEST_CASE("cli inputs: lines, .pcf and .row files that never end or are not text
     test::check_fails("analyze " + trace, 2,
                       row + ": not a regular file (a FIFO or a device): it cannot be read whole");
 }
+
+TEST_CASE("cli inputs: messages name the cause (issue 35, item 7)") {
+    const auto dir = test::scratch_dir("cli_inputs_causes");
+    const auto trace = write_run(dir, "run", 2);
+    auto copy_as = [&](const std::string& name, const std::string& command) {
+        const auto path = (dir / name).string();
+        REQUIRE(test::run_shell(fmt::format(fmt::runtime(command), trace, path)).status == 0);
+        return path;
+    };
+    // An executable or bzip2 data was "lines end with a lone carriage return".
+    const auto elf = copy_as("elf.prv", "cp /bin/true {1}");
+    test::check_fails("analyze " + elf, 2, elf + ":1: an executable (ELF), not a trace");
+    const auto bz = copy_as("bz.prv", "bzip2 -c {0} > {1}");
+    test::check_fails("analyze " + bz, 2,
+                      bz + ":1: bzip2-compressed data: decompress it first (popsim reads plain and "
+                           "gzip-compressed traces)");
+    test::check_fails("events " + bz, 2,
+                      bz + ":1: bzip2-compressed data: decompress it first (popsim reads plain and "
+                           "gzip-compressed traces)");
+    // A UTF-8 byte-order mark before #Paraver was "not a Paraver trace".
+    const auto bom = copy_as("bom.prv", "(printf '\\357\\273\\277'; cat {0}) > {1}");
+    CHECK(test::run_popsim("analyze --quiet " + bom).status == 0);
+    // gzip(1) ignores bytes after the last member with a warning; popsim said "invalid header".
+    const auto trailing = copy_as("trailing.prv.gz", "(gzip -c {0}; echo garbage) > {1}");
+    const auto r = test::run_popsim("analyze " + trailing);
+    CHECK(r.status == 0);
+    CHECK(r.output.find("popsim: warning: " + trailing +
+                        ": bytes after the gzip data are not another gzip member: ignored, as "
+                        "gzip -d ignores them ('trailing garbage ignored')") != std::string::npos);
+    // A .dim given to convert was "a Paraver trace already"; --app 0 printed a 300-digit range.
+    const auto dim = test::write_file(dir / "x.dim", "#DIMEMAS:\"x\":1,0:1(1),0\n");
+    test::check_fails("convert " + dim + " " + (dir / "o.prv").string(), 2,
+                      dim + ": a Dimemas trace: convert reads OTF2 archives (simulate replays a "
+                            ".dim, and its -o writes the run as a Paraver trace)");
+    const auto app = test::run_popsim("analyze --app 0 " + trace);
+    CHECK(app.status == 1);
+    CHECK(app.output.starts_with(
+        "popsim: error: --app: applications are numbered from 1, not '0'\n"));
+}
