@@ -28,10 +28,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         popsim::fuzz::check_replays_agree(popsim::replay::build_replay_program(trace));
         // The middle third as --from/--to would analyse it: a window of a trace that replays
         // must replay too (its records come from the model, so a TraceError there is a bug).
+        // (2 * end / 3 overflowed for ends near 2^62 ns, which the reader accepts.)
         const popsim::Time end = trace.end_time();
         if (end < 3) return 0;
         try {
-            const auto window = popsim::replay::window_of(trace, {end / 3, 2 * end / 3});
+            const auto window = popsim::replay::window_of(trace, {end / 3, end - end / 3});
             popsim::fuzz::check_replays_agree(popsim::replay::build_replay_program(window));
         } catch (const popsim::replay::TraceError& e) {
             std::fprintf(stderr, "the window of a trace that replays fails: %s\n", e.what());
