@@ -226,10 +226,16 @@ class DescriptionParser {
 
     void parse_requests(std::string_view value, Op& op) {
         auto& names = requests_[current_thread_];
+        const auto cls = mpi_call_by_id(op.call)->cls;
+        const bool creates = cls == CallClass::immediate_send || cls == CallClass::immediate_recv;
         while (!value.empty()) {
             const auto comma = value.find(',');
             const std::string name(value.substr(0, comma));
             value.remove_prefix(comma == std::string_view::npos ? value.size() : comma + 1);
+            if (!creates && !names.contains(name))
+                fail(fmt::format("req={} names a request that no earlier Irecv or Isend of this "
+                                 "thread creates",
+                                 name));
             const auto [it, inserted] =
                 names.emplace(name, static_cast<std::uint32_t>(names.size()));
             op.requests.push_back(it->second);
@@ -271,6 +277,49 @@ RecordOwner owner_of(const Program& p, std::uint32_t thread) {
 [[noreturn]] void fail_at(const Program& p, const OpRef& r, const std::string& output,
                           const std::string& cause) {
     throw TraceError(p.source.empty() ? output : p.source, p.threads[r.thread][r.op].line, cause);
+}
+
+/// The ranks that call collectives on each communicator (1, MPI_COMM_WORLD, is every rank), each
+/// with its collective operations on it; every member must call each of them (as MPI requires: a
+/// trace where one does not is refused by every reader).
+std::map<std::uint64_t, std::map<std::uint32_t, std::vector<OpRef>>>
+collectives_by_communicator(const Program& p, const std::string& path) {
+    std::map<std::uint64_t, std::map<std::uint32_t, std::vector<OpRef>>> out;
+    for (std::uint32_t r = 0; r < p.ranks; ++r) out[1][r];
+    for (std::uint32_t th = 0; th < p.threads.size(); ++th) {
+        for (std::uint32_t i = 0; i < p.threads[th].size(); ++i) {
+            const auto& op = p.threads[th][i];
+            if (op.kind != Op::Kind::mpi) continue;
+            const auto cls = mpi_call_by_id(op.call)->cls;
+            if (cls == CallClass::collective || cls == CallClass::immediate_collective)
+                out[op.communicator][th / p.threads_per_rank].push_back({th, i});
+        }
+    }
+    for (const auto& [comm, members] : out) {
+        const auto most = std::ranges::max_element(
+            members, {}, [](const auto& member) { return member.second.size(); });
+        for (const auto& [rank, ops] : members) {
+            if (ops.size() != most->second.size())
+                fail_at(p, most->second[ops.size()], path,
+                        fmt::format("rank {} makes {} collectives on communicator {}, rank {} "
+                                    "makes {}: every rank of a communicator calls each of its "
+                                    "collectives",
+                                    most->first, most->second.size(), comm, rank, ops.size()));
+            for (std::size_t k = 0; k < ops.size(); ++k) {
+                const auto& mine = p.threads[ops[k].thread][ops[k].op];
+                const auto& first = members.begin()->second[k];
+                if (mine.call != p.threads[first.thread][first.op].call)
+                    fail_at(
+                        p, ops[k], path,
+                        fmt::format("collective {} on communicator {} is MPI_{} on rank {} "
+                                    "and MPI_{} on rank {}",
+                                    k + 1, comm, mpi_call_by_id(mine.call)->name, rank,
+                                    mpi_call_by_id(p.threads[first.thread][first.op].call)->name,
+                                    members.begin()->first));
+            }
+        }
+    }
+    return out;
 }
 
 OpTimes compute_times(const Program& p, const std::string& path) {
@@ -521,15 +570,20 @@ bool uses_openmp(const Program& p) {
     return false;
 }
 
-ParaverHeader header_for(const Program& p, Time end) {
+/// `communicators`: the ranks of each (collectives_by_communicator); world, 1, first.
+ParaverHeader header_for(
+    const Program& p, Time end,
+    const std::map<std::uint64_t, std::map<std::uint32_t, std::vector<OpRef>>>& communicators) {
     ParaverHeader h;
     h.end_time = end;
     h.cpus_per_node.assign(p.ranks, p.threads_per_rank);
     auto& app = h.applications.emplace_back();
     for (std::uint32_t r = 0; r < p.ranks; ++r) app.tasks.push_back({p.threads_per_rank, r + 1});
-    Communicator world{1, 1, {}};
-    for (std::uint32_t r = 1; r <= p.ranks; ++r) world.tasks.push_back(r);
-    h.communicators.push_back(std::move(world));
+    for (const auto& [id, members] : communicators) {
+        Communicator c{1, id, {}};
+        for (const auto& member : members) c.tasks.push_back(member.first + 1);
+        h.communicators.push_back(std::move(c));
+    }
     if (p.other_application_tasks > 0) {
         auto& other = h.applications.emplace_back();
         for (std::uint32_t r = 0; r < p.other_application_tasks; ++r) other.tasks.push_back({1, 1});
@@ -552,6 +606,7 @@ Program read_description(const std::string& path) {
 }
 
 void write_paraver(const Program& p, const std::string& prv_path) {
+    const auto communicators = collectives_by_communicator(p, prv_path);
     const OpTimes times = compute_times(p, prv_path);
     auto sends = match_messages(p, times, prv_path);
     Time end = 0;
@@ -564,7 +619,8 @@ void write_paraver(const Program& p, const std::string& prv_path) {
                 fmt::format("'end {}ns' is before the last operation ends ({} ns)", *p.end, end));
         end = *p.end;
     }
-    ParaverWriter writer(prv_path, header_for(p, p.declared_end.value_or(end)));
+    const ParaverHeader header = header_for(p, p.declared_end.value_or(end), communicators);
+    ParaverWriter writer(prv_path, header);
     for (std::uint32_t task = 1; task <= p.other_application_tasks; ++task)
         writer.state({1, 2, task, 1}, 0, end, extrae::k_state_running);
     std::vector<ThreadEmitter> emitters;
@@ -589,7 +645,7 @@ void write_paraver(const Program& p, const std::string& prv_path) {
     writer.close();
     const std::string base = trace_base_name(prv_path);
     write_standard_pcf(base + ".pcf", uses_openmp(p) ? PcfOpenmp::with : PcfOpenmp::without);
-    write_row(base + ".row", header_for(p, p.declared_end.value_or(end)));
+    write_row(base + ".row", header);
 }
 
 namespace {

@@ -224,12 +224,33 @@ TEST_CASE("replay: cyclic dependencies are reported as a deadlock naming the tas
 }
 
 TEST_CASE("replay: collectives that do not match across the communicator are refused") {
-    const std::string d = "ranks 2\n0 Allreduce 1s\n0 Allreduce 1s\n1 Allreduce 1s\n";
-    const auto trace = test::read_quiet(test::synth_trace("coll_mismatch", d));
+    // Written by hand: synth refuses such a program (rank 1 calls Allreduce twice, rank 2 once).
+    const auto mismatch = test::write_file(
+        test::scratch_dir("coll_mismatch") / "coll_mismatch.prv",
+        "#Paraver (01/01/2026 at 00:00):2000000000_ns:2(1,1):1:2(1:1,1:2),1\nc:1:1:2:1:2\n"
+        "2:1:1:1:1:0:50000002:10:50100001:0:50100002:0:50100004:1\n"
+        "1:1:1:1:1:0:1000000000:13\n"
+        "2:2:1:2:1:0:50000002:10:50100001:0:50100002:0:50100004:1\n"
+        "1:2:1:2:1:0:1000000000:13\n"
+        "2:1:1:1:1:1000000000:50000002:0\n"
+        "2:1:1:1:1:1000000000:50000002:10:50100001:0:50100002:0:50100004:1\n"
+        "1:1:1:1:1:1000000000:2000000000:13\n"
+        "2:2:1:2:1:1000000000:50000002:0\n"
+        "1:2:1:2:1:1000000000:2000000000:1\n"
+        "2:1:1:1:1:2000000000:50000002:0\n");
+    const auto trace = test::read_quiet(mismatch);
     CHECK_THROWS_WITH_AS(build_replay_program(trace),
                          doctest::Contains("is called by 1 of its 2 tasks"), TraceError);
-    const std::string e = "ranks 2\n0 Allreduce 1s\n1 Bcast 1s root=0\n";
-    const auto trace2 = test::read_quiet(test::synth_trace("coll_kind", e));
+    const auto kind = test::write_file(
+        test::scratch_dir("coll_kind") / "coll_kind.prv",
+        "#Paraver (01/01/2026 at 00:00):1000000000_ns:2(1,1):1:2(1:1,1:2),1\nc:1:1:2:1:2\n"
+        "2:1:1:1:1:0:50000002:10:50100001:0:50100002:0:50100004:1\n"
+        "1:1:1:1:1:0:1000000000:13\n"
+        "2:2:1:2:1:0:50000002:7:50100001:0:50100002:0:50100003:0:50100004:1\n"
+        "1:2:1:2:1:0:1000000000:13\n"
+        "2:1:1:1:1:1000000000:50000002:0\n"
+        "2:2:1:2:1:1000000000:50000002:0\n");
+    const auto trace2 = test::read_quiet(kind);
     CHECK_THROWS_WITH_AS(build_replay_program(trace2), doctest::Contains("task 2 calls MPI_Bcast"),
                          TraceError);
 }

@@ -72,6 +72,31 @@ TEST_CASE("synth: operations that contradict each other are named by their descr
           "d.synth:3: rank 0 thread 0 operation 2: no later Wait/Test completes its request");
     check("ranks 1\n0 compute 2s\n0 at 1s\n",
           "d.synth:3: rank 0 thread 0 operation 2 jumps back in time to 1000000000 ns");
+    // Issue 35, item 6: synth wrote traces that analyze refuses.
+    check("ranks 2\n0 Allreduce 1us\n0 Allreduce 1us\n1 Allreduce 1us\n",
+          "d.synth:3: rank 0 makes 2 collectives on communicator 1, rank 1 makes 1: every rank of "
+          "a communicator calls each of its collectives");
+    check("ranks 2\n0 Allreduce 1us\n1 Bcast 1us root=0\n",
+          "d.synth:3: collective 1 on communicator 1 is MPI_Bcast on rank 1 and MPI_Allreduce on "
+          "rank 0");
+}
+
+TEST_CASE("synth: a Wait naming an unknown request is refused as docs/synth.md says") {
+    CHECK_THROWS_WITH_AS(
+        replay::synth::parse_description("ranks 1\n0 Irecv 1us from=0 req=a\n0 Wait 1us req=b\n",
+                                         "d.synth"),
+        "d.synth:3: req=b names a request that no earlier Irecv or Isend of this thread creates",
+        replay::TraceError);
+}
+
+TEST_CASE("synth: a communicator other than the world is its callers', with its c: line") {
+    // Ranks 1 and 2 of three call Allreduce on communicator 5: it is theirs, and analyze reads it
+    // (it said "communicator 5, which no c: line defines").
+    const auto prv = test::synth_trace(
+        "synth_comm", "ranks 3\n1 Allreduce 1us comm=5\n2 Allreduce 1us comm=5\n0 compute 1us\n");
+    const auto text = test::read_file(prv);
+    CHECK(text.find("\nc:1:1:3:1:2:3\nc:1:5:2:2:3\n") != std::string::npos);
+    CHECK(test::read_quiet(prv).header.communicators.size() == 2);
 }
 
 TEST_CASE("synth: the .pcf declares OpenMP's event types only for a program with OpenMP") {
