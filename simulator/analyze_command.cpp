@@ -664,12 +664,15 @@ void add_analyze_command(CLI::App& app, CommandOutput& output) {
            "the series, or folders of them (a Score-P experiment folder is one run; "
            "simulated *.sim.prv left out)")
         ->required();
-    cmd->add_option("--csv", command->csv_path, "Write BSC modelfactors' CSV layout to FILE");
+    cmd->add_option("--csv", command->csv_path, "Write BSC modelfactors' CSV layout to FILE")
+        ->check(output_file_name());
     cmd->add_option("--json", command->json_path,
-                    "Write every number, with names and units, to FILE");
+                    "Write every number, with names and units, to FILE")
+        ->check(output_file_name());
     cmd->add_option(
-        "--html", command->html_path,
-        "Write a self-contained HTML report (table, scaling plots, per-rank breakdown) to FILE");
+           "--html", command->html_path,
+           "Write a self-contained HTML report (table, scaling plots, per-rank breakdown) to FILE")
+        ->check(output_file_name());
     cmd->add_option("--scaling", options->scaling,
                     "Scaling kind of the series (auto = detect as modelfactors)")
         ->check(CLI::IsMember({"auto", "strong", "weak"}));

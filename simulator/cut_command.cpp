@@ -70,7 +70,9 @@ void add_cut_command(CLI::App& app) {
         "cut", "Write the part of a trace in a window, a region instance or a phase as a trace "
                "of its own (.prv, .pcf, .row) that popsim, Paraver and prv2dim read");
     add_trace_argument(cmd, options->trace);
-    cmd->add_option("-o,--output", options->output, "The cut trace to write (.prv)")->required();
+    cmd->add_option("-o,--output", options->output, "The cut trace to write (.prv)")
+        ->required()
+        ->check(output_file_name());
     add_focus_options(cmd, options->focus);
     auto* instance = cmd->add_option("--instance", options->number,
                                      "With --region: the instance to cut (1 = the first)");

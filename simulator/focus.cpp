@@ -34,6 +34,13 @@ void add_focus_options(CLI::App* command, FocusOptions& o) {
         "Split the run at each occurrence of an event (SPEC as for --region) and analyse each "
         "phase");
     region->excludes(phases);
+    for (auto* focus : {region, phases}) {
+        focus->check(CLI::Validator(
+            [](const std::string& spec) {
+                return spec.empty() ? std::string("an empty SPEC names no event") : std::string();
+            },
+            "SPEC"));
+    }
     for (auto* focus : {region, phases})
         for (const char* window : {"--from", "--to"}) focus->excludes(window);
 }

@@ -24,7 +24,8 @@ void add_global_options(CLI::App& app) {
         ->check(CLI::Validator(
             [](const std::string& value) {
                 std::uint32_t n = 0;
-                const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+                const auto [end, ec] =
+                    std::from_chars(value.data(), value.data() + value.size(), n);
                 return ec == std::errc{} && end == value.data() + value.size() && n >= 1
                            ? std::string()
                            : "applications are numbered from 1, not '" + value + "'";

@@ -154,9 +154,11 @@ void add_simulate_command(CLI::App& app, CommandOutput& output) {
     add_window_options(cmd, options->window);
     cmd->add_option("-o,--output", options->output,
                     "Write the simulated timeline as a Paraver trace (.prv, with .pcf/.row) or "
-                    "as an OTF2 archive (.otf2)");
+                    "as an OTF2 archive (.otf2)")
+        ->check(output_file_name());
     cmd->add_option("--json", options->json_path,
-                    "Write the predicted times (predicted_runtime_ns, per task) to FILE");
+                    "Write the predicted times (predicted_runtime_ns, per task) to FILE")
+        ->check(output_file_name());
     add_in_memory_option(cmd, options->in_memory);
     cmd->callback([options, &output] { run_simulate(*options, output); });
 }

@@ -63,7 +63,8 @@ void add_synth_command(CLI::App& app) {
         ->check(existing_input_file());
     cmd->add_option("-o,--output", options->output,
                     "Output .prv path (the .pcf and .row are written beside it)")
-        ->required();
+        ->required()
+        ->check(output_file_name());
     cmd->add_option("--halo", options->halo_ranks,
                     "Instead of a description: a halo-exchange benchmark with RANKS ranks");
     cmd->add_option("--steps", options->halo_steps, "Iterations of the halo-exchange benchmark")

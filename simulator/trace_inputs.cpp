@@ -138,4 +138,12 @@ CLI::Validator existing_input_file() {
         "FILE");
 }
 
+CLI::Validator output_file_name() {
+    return CLI::Validator(
+        [](const std::string& path) {
+            return path.empty() ? std::string("the file name is empty") : std::string();
+        },
+        "FILE");
+}
+
 } // namespace popsim::simulator

@@ -389,12 +389,15 @@ void add_whatif_command(CLI::App& app, CommandOutput& output) {
     add_window_options(cmd, options->window);
     cmd->add_option("--csv", options->csv_path,
                     "Write one row per configuration to FILE: each swept parameter as typed and "
-                    "every parameter in its base unit, the predicted runtime and efficiencies");
+                    "every parameter in its base unit, the predicted runtime and efficiencies")
+        ->check(output_file_name());
     cmd->add_option("--json", options->json_path,
-                    "Write every configuration's parameters and predictions to FILE");
+                    "Write every configuration's parameters and predictions to FILE")
+        ->check(output_file_name());
     cmd->add_option("--html", options->html_path,
                     "Write an HTML report charting the predicted runtime and efficiencies "
-                    "against each swept parameter to FILE");
+                    "against each swept parameter to FILE")
+        ->check(output_file_name());
     cmd->add_flag("--fraction", options->fraction,
                   "Show efficiencies as fractions (0-1) instead of %");
     cmd->add_flag("--no-color", options->no_color, "No colours, even on a terminal");

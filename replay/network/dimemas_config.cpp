@@ -29,6 +29,21 @@ std::string slurp(const std::string& path) {
     return buffer.str();
 }
 
+/// Where the brace opened at `open` closes (braces nest, as in "[N] {nodes}"; quoted text does not
+/// count); npos without one.
+std::size_t matching_brace(const std::string& text, std::size_t open) {
+    if (open == std::string::npos) return open;
+    int depth = 0;
+    bool quoted = false;
+    for (std::size_t k = open; k < text.size(); ++k) {
+        if (text[k] == '"') quoted = !quoted;
+        if (quoted) continue;
+        if (text[k] == '{') ++depth;
+        if (text[k] == '}' && --depth == 0) return k;
+    }
+    return std::string::npos;
+}
+
 /// The records of a .cfg: `"name" {field, field, ...};;`, skipping /* */ comments and # lines.
 std::vector<Record> parse_records(const std::string& path, const std::string& text) {
     std::vector<Record> records;
@@ -67,9 +82,11 @@ std::vector<Record> parse_records(const std::string& path, const std::string& te
         if (name_end == std::string::npos) fail("unterminated record name");
         r.name = text.substr(i + 1, name_end - i - 1);
         i = text.find('{', name_end);
-        const auto close = text.find("};;", i);
+        const auto close = matching_brace(text, i);
         if (i == std::string::npos || close == std::string::npos)
             fail(fmt::format("record \"{}\" is not {{...}};;", r.name));
+        if (text.compare(close, 3, "};;") != 0)
+            fail(fmt::format("record \"{}\" ends with '}}' without ';;'", r.name));
         std::string field;
         bool quoted = false;
         for (std::size_t k = i + 1; k < close; ++k) {
@@ -386,6 +403,11 @@ void read_collectives_file(const std::string& path, DimemasParameters& p) {
         std::uint32_t glop = 0;
         if (std::from_chars(id.data(), id.data() + id.size(), glop).ec != std::errc{})
             throw TraceError(path, line, fmt::format("'{}' is not an operation id", id));
+        if (machine != "0")
+            throw TraceError(path, line,
+                             fmt::format("machine {}: popsim models one machine, 0 (\"environment "
+                                         "information\" field 2)",
+                                         machine));
         p.collectives[glop] =
             CollectiveModel{stages(in_model), size(in_size), stages(out_model), size(out_size)};
     }

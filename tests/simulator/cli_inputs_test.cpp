@@ -256,3 +256,36 @@ TEST_CASE("cli inputs: messages name the cause (issue 35, item 7)") {
     CHECK(app.output.starts_with(
         "popsim: error: --app: applications are numbered from 1, not '0'\n"));
 }
+
+TEST_CASE("cli inputs: what was accepted silently is refused (issue 35, item 6)") {
+    const auto dir = test::scratch_dir("cli_inputs_silent");
+    const auto trace = write_run(dir, "run", 2);
+    // A .cfg record without its ;; swallowed the next record.
+    const auto no_semicolons = test::write_file(
+        dir / "no_semicolons.cfg",
+        "#DIMEMAS_CONFIGURATION\n\"environment information\" {\"\", 0, \"\", 2, 250.0, 0, 1}\n"
+        "\"multi node information\" {0, 2, \"\", 4, 1.0, 0.0, 0.0, 0, 1, 0, 5e-6, 1, 1, 0.0};;\n");
+    test::check_fails("simulate " + trace + " --config " + no_semicolons, 2,
+                      no_semicolons +
+                          ":2: record \"environment information\" ends with '}' without ';;'");
+    // Collectives for a machine that does not exist were read as the machine's.
+    const auto collectives =
+        test::write_file(dir / "dimemas.collectives", "Machine globalop: 3 0 LOG MAX 0 MAX\n");
+    const auto with_collectives = test::write_file(
+        dir / "collectives.cfg",
+        "#DIMEMAS_CONFIGURATION\n\"environment information\" {\"\", 0, \"\", 2, 250.0, 0, 1};;\n"
+        "\"configuration files\" {\"\", \"\", \"dimemas.collectives\", \"\"};;\n");
+    test::check_fails("simulate " + trace + " --config " + with_collectives, 2,
+                      collectives + ":1: machine 3: popsim models one machine, 0 (\"environment "
+                                    "information\" field 2)");
+    // An empty output name, or region, was taken as not given (or as a file named "").
+    const std::pair<std::string, std::string> usage[] = {
+        {"cut " + trace + " --from 0 --to 1s -o ''", "--output: the file name is empty"},
+        {"analyze " + trace + " --json ''", "--json: the file name is empty"},
+        {"analyze " + trace + " --region ''", "--region: an empty SPEC names no event"}};
+    for (const auto& [args, message] : usage) {
+        const auto r = test::run_popsim(args);
+        CHECK(r.status == 1);
+        CHECK(r.output.starts_with("popsim: error: " + message + "\n"));
+    }
+}
