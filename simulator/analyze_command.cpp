@@ -163,6 +163,51 @@ void note_mixed_series(const metrics::SeriesAnalysis& series, Analyzed& analyzed
     }
 }
 
+/// Efficiencies are fractions of an ideal: one above 100 % (or below 0) says that the times it
+/// compares come from records that disagree. Each is shown with a warning saying so, unless the
+/// trace already has the one that explains it (ideal-after-real, for the network's efficiencies).
+/// Scalabilities, and Global efficiency with them, may exceed 100 % (super-linear speed-up).
+void note_out_of_range(const MetricTable& table, const metrics::SeriesAnalysis& series,
+                       Analyzed& analyzed) {
+    const auto bounded = [](const std::string& key) {
+        return (key.find("efficiency") != std::string::npos ||
+                key.find("load_balance") != std::string::npos) &&
+               key.find("global") == std::string::npos && key.find("scalab") == std::string::npos;
+    };
+    for (std::size_t i = 0; i < series.traces.size() && i < table.columns.size(); ++i) {
+        const auto& path = series.traces[i].path;
+        const auto at = std::find_if(analyzed.summaries.begin(), analyzed.summaries.end(),
+                                     [&](const auto& s) { return s.path == path; });
+        if (at == analyzed.summaries.end()) continue;
+        auto& warnings =
+            analyzed.warnings[static_cast<std::size_t>(at - analyzed.summaries.begin())];
+        const bool explained = warnings.find("ideal-after-real") != nullptr;
+        std::vector<std::string> out;
+        for (const auto& row : table.factors) {
+            if (row.kind != ValueKind::efficiency || !bounded(row.key) || i >= row.values.size() ||
+                !row.values[i])
+                continue;
+            const double v = *row.values[i];
+            if (v >= 0 && v <= 1 + 1e-9) continue;
+            const bool network = row.key.find("transfer") != std::string::npos ||
+                                 row.key.find("serialization") != std::string::npos ||
+                                 row.key.find("communication") != std::string::npos;
+            if (!(explained && network))
+                out.push_back(fmt::format("{} {:.2f}%", row.label, 100 * v));
+        }
+        if (out.empty()) continue;
+        replay::WarningLog log;
+        log.add("efficiency-out-of-range",
+                fmt::format("{} outside 0-100 %: an efficiency is a fraction of an ideal, so the "
+                            "times it compares come from records that disagree (state records "
+                            "missing on some threads, MPI calls without states, clocks out of "
+                            "step); read it as a sign of the trace, not of the run",
+                            fmt::join(out, ", ")));
+        print_warnings(path, log);
+        warnings.merge(log);
+    }
+}
+
 /// The meters of analyze's progress bar.
 constexpr std::size_t k_reading = 0, k_replaying = 1;
 
@@ -540,6 +585,7 @@ Computed compute_analysis(AnalyzeOptions o) {
     AnalysisTable shown{.model = model,
                         .description = describe_model(model, series),
                         .table = model_table(model, series, omp)};
+    note_out_of_range(shown.table, series, analyzed);
     return {.options = std::move(o),
             .analyzed = std::move(analyzed),
             .series = series,

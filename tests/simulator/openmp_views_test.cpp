@@ -132,3 +132,36 @@ TEST_CASE("openmp views: parallel regions are listed by the names of the .pcf") 
     REQUIRE(regions.size() == 1);
     CHECK(regions[0]["name"] == "compute_flux");
 }
+
+TEST_CASE(
+    "openmp views: an efficiency outside 0-100 % is shown with the warning that explains it") {
+    // Issue 34, item 4: a hybrid trace whose master threads lost their state records printed an
+    // MPI Transfer efficiency above 100 % without a word. Here the workers compute and the
+    // masters have no states: the hybrid models' MPI efficiencies leave 0-100 %.
+    const auto dir = test::scratch_dir("openmp_out_of_range");
+    const auto whole = test::synth_trace(
+        "out_of_range_whole",
+        "ranks 2 threads 2\n0.0 event 60000001 1\n0.0 compute 2s\n0.0 event 60000001 0\n0.1 "
+        "compute 1s\n0.0 Send 1us to=1 size=8\n1.0 event 60000001 1\n1.0 compute 1s\n1.0 event "
+        "60000001 0\n1.1 compute 1s\n1.0 Recv 3s from=0 size=8\n");
+    const auto trace = (dir / "masters_without_states.prv").string();
+    REQUIRE(test::run_shell(
+                fmt::format("awk -F: '!($1 == \"1\" && $5 == \"1\")' {} > {}", whole, trace))
+                .status == 0);
+    const auto json = (dir / "r.json").string();
+    const auto r = test::run_popsim(
+        fmt::format("analyze {} --model hybrid-multiplicative --json {}", trace, json));
+    REQUIRE(r.status == 0);
+    CHECK(r.output.find("popsim: warning: " + trace +
+                        ": MPI parallel efficiency 150.00%, MPI communication efficiency 200.00%, "
+                        "MPI transfer efficiency 200.00% outside 0-100 %: an efficiency is a "
+                        "fraction of an ideal") != std::string::npos);
+    bool listed = false;
+    const auto report = test::read_json(json);
+    for (const auto& w : report["traces"][0]["warnings"])
+        listed = listed || w["kind"] == "efficiency-out-of-range";
+    CHECK(listed);
+    // The same trace whole: nothing is out of range, and nothing is said.
+    const auto fine = test::run_popsim("analyze " + whole + " --model hybrid-multiplicative");
+    CHECK(fine.output.find("outside 0-100 %") == std::string::npos);
+}
