@@ -213,7 +213,10 @@ class DimReader {
             throw ParseError(fmt::format("burst duration '{}' is not a number of seconds",
                                          line.substr(last + 1)));
         }
-        if (!(seconds >= 0)) throw ParseError("negative burst duration");
+        if (!std::isfinite(seconds))
+            throw ParseError(fmt::format("burst duration '{}' is not a finite number of seconds",
+                                         line.substr(last + 1)));
+        if (seconds < 0) throw ParseError("negative burst duration");
         if (seconds * 1e9 > static_cast<double>(k_max_time))
             throw ParseError(fmt::format("burst duration {} s is longer than 2^62 ns", seconds));
         ops_[t].push_back({OpKind::burst, static_cast<Time>(std::llround(seconds * 1e9)), 0});

@@ -57,7 +57,8 @@ TEST_CASE("dimemas trace: bad records name the file and line") {
         {"d:1:1:2:0:7\n", ":2: communicator 1 names task 7, which does not exist (the header "
                           "declares 2)"},
         {"d:1:1:2:0:1\n10:0:0:10:9:1:-1:8:8\n10:1:0:10:9:0:-1:8:8\n",
-         ":3: a global operation on communicator 9, which no d: line defines"}};
+         ":3: a global operation on communicator 9, which no d: line defines"},
+        {"1:0:0:nan\n", ":2: burst duration 'nan' is not a finite number of seconds"}};
     int i = 0;
     for (const auto& [records, message] : refused) {
         CAPTURE(records);
