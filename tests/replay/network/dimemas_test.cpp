@@ -663,7 +663,11 @@ TEST_CASE("dimemas: with shared CPUs, who takes a freed CPU first, as Dimemas 5.
                                  p);
         CHECK(r.runtime == 21 * us);
     }
-    // Two nodes of 1 CPU, ranks 0-1 and 2-3; everything else free.
+    // Two nodes of 1 CPU, ranks 0-1 and 2-3; everything else free. Then rank 0 computes 10 us while
+    // rank 1 sends to rank 2, which computes 10 us: whoever of ranks 0 and 1 takes node 0's CPU
+    // first sets the runtime.
+    const std::string who_goes_first = "0 compute 10us\n1 compute 1us\n1 Send 1us to=2 size=8\n"
+                                       "2 compute 1ns\n2 Recv 5us from=1 size=8\n2 compute 10us\n";
     DimemasParameters one_cpu;
     one_cpu.cpus_per_node = 1;
     one_cpu.tasks_per_node = 2;
@@ -675,13 +679,7 @@ TEST_CASE("dimemas: with shared CPUs, who takes a freed CPU first, as Dimemas 5.
 1 Gather 20us size=8 root=0
 2 Gather 20us size=8 root=0
 3 Gather 20us size=8 root=0
-0 compute 10us
-1 compute 1us
-1 Send 1us to=2 size=8
-2 compute 1ns
-2 Recv 5us from=1 size=8
-2 compute 10us
-)" + closing,
+)" + who_goes_first + closing,
                                  one_cpu);
         CHECK(r.runtime == 11 * us);
     }
@@ -703,13 +701,7 @@ TEST_CASE("dimemas: with shared CPUs, who takes a freed CPU first, as Dimemas 5.
 2 Barrier 1us
 3 compute 1us
 3 Barrier 21us
-0 compute 10us
-1 compute 1us
-1 Send 1us to=2 size=8
-2 compute 1ns
-2 Recv 5us from=1 size=8
-2 compute 10us
-)" + closing,
+)" + who_goes_first + closing,
                                  one_cpu);
         CHECK(r.runtime == 32'001);
     }
