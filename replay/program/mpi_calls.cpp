@@ -134,6 +134,9 @@ std::optional<MpiCall> mpi_call_by_id(std::uint16_t id) {
 
 std::optional<MpiCall> mpi_call_by_name(std::string_view name) {
     if (name.size() > 4 && iequals(name.substr(0, 4), "MPI_")) name.remove_prefix(4);
+    // Extrae records MPI_Init_thread as MPI_Init (its wrappers emit MPI_INIT_EV for both): so do
+    // the readers of other tools' traces (Score-P's region MPI_Init_thread).
+    if (iequals(name, "Init_thread")) name = "Init";
     for (const auto& c : k_calls)
         if (iequals(c.name, name)) return c;
     return std::nullopt;

@@ -4,6 +4,7 @@
 #include "metrics/pop_mpi.hpp"
 #include "metrics/root_causes.hpp"
 #include "metrics/streaming_analysis.hpp"
+#include "replay/program/mpi_calls.hpp"
 #include "simulator/metric_table.hpp"
 #include "simulator/modelfactors_csv.hpp"
 #include "test_support.hpp"
@@ -128,4 +129,17 @@ TEST_CASE("start-up and shut-down in the per-rank table, the root causes and the
     CHECK(causes.critical_path.per_task == std::vector<Time>{2 * s, 0});
     CHECK(causes.critical_path.startup == std::vector<Time>{0, 2 * s});
     CHECK(causes.delays.caused == std::vector<Time>{1 * s, 0});
+}
+
+TEST_CASE("start-up and shut-down: MPI_Init_thread is MPI_Init, as Extrae records it") {
+    // Extrae's wrappers emit MPI_Init's event (50000003:31) for MPI_Init_thread; a Score-P
+    // archive names the region MPI_Init_thread, and its readers take it for MPI_Init.
+    const auto init = replay::mpi_call_by_name("MPI_Init_thread");
+    REQUIRE(init);
+    CHECK(init->id == 31);
+    CHECK(init->cls == replay::CallClass::init);
+    const auto synth = test::synth_trace("init_thread", "ranks 2\n0 Init_thread 2s\n1 at 1s\n1 "
+                                                        "MPI_Init_thread 1s\n0 compute 1s\n1 "
+                                                        "compute 1s\n");
+    CHECK(metrics::summarize(test::read_quiet(synth)).startup.traced == 2 * s);
 }
