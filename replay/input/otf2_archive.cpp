@@ -277,8 +277,9 @@ struct ThreadRecords {
     std::vector<ReceiveHalf> receives;
     std::map<std::uint64_t, std::size_t> posted;        // Irecv request -> its call
     std::map<std::string, std::uint64_t> unknown_calls; // MPI regions by name, not known
-    std::vector<Span> parallel, synchronising;          // outermost, in time order
-    std::vector<std::pair<Time, std::uint64_t>> user;   // entries (region + 1) and exits (0)
+    std::uint64_t messages_outside_calls = 0;         // message records in no MPI region: left out
+    std::vector<Span> parallel, synchronising;        // outermost, in time order
+    std::vector<std::pair<Time, std::uint64_t>> user; // entries (region + 1) and exits (0)
     // In an archive popsim wrote: the Paraver states (`region`: the state) and events as written.
     std::vector<Span> states;
     std::vector<std::tuple<Time, std::uint32_t, std::uint64_t>> events;
@@ -546,6 +547,8 @@ void sent(EventContext& c, std::uint32_t receiver, OTF2_CommRef comm, std::uint3
           std::uint64_t bytes) {
     if (const auto call = current_call(c))
         c.thread->sends.push_back({*call, receiver, comm, tag, bytes});
+    else
+        ++c.thread->messages_outside_calls;
 }
 
 OTF2_CallbackCode on_send(OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t, void* data,
@@ -571,6 +574,8 @@ OTF2_CallbackCode on_recv(OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t, 
     saw(c, time, k_MpiRecv);
     if (const auto call = current_call(c))
         c.thread->receives.push_back({*call, *call, sender, comm, tag, bytes});
+    else
+        ++c.thread->messages_outside_calls;
     return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode on_irecv_request(OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t, void* data,
@@ -586,7 +591,10 @@ OTF2_CallbackCode on_irecv(OTF2_LocationRef, OTF2_TimeStamp time, std::uint64_t,
     auto& c = context(data);
     saw(c, time, k_MpiIrecv);
     const auto call = current_call(c);
-    if (!call) return OTF2_CALLBACK_SUCCESS;
+    if (!call) {
+        ++c.thread->messages_outside_calls;
+        return OTF2_CALLBACK_SUCCESS;
+    }
     const auto posted = c.thread->posted.find(request);
     const std::size_t post = posted == c.thread->posted.end() ? *call : posted->second;
     if (posted != c.thread->posted.end()) c.thread->posted.erase(posted);
@@ -1242,10 +1250,11 @@ void Otf2Archive::feed(RecordSink& sink, WarningLog& warnings) {
     const auto comms = messages(c, unmatched);
     std::map<std::string, std::uint64_t> unknown_calls;
     std::uint64_t other_threads = 0; // besides the first, in no OpenMP parallel region
-    std::uint64_t undefined = 0;
+    std::uint64_t undefined = 0, outside_calls = 0;
     for (std::size_t th = 0; th < c.threads.size(); ++th) {
         const auto& t = c.threads[th];
         undefined += t.undefined_regions;
+        outside_calls += t.messages_outside_calls;
         for (const auto& [name, count] : t.unknown_calls) unknown_calls[name] += count;
         if (c.owners[th].thread > 1 && t.parallel.empty() && !c.defs.from_paraver) ++other_threads;
     }
@@ -1305,6 +1314,13 @@ void Otf2Archive::feed(RecordSink& sink, WarningLog& warnings) {
         warnings.add_many("otf2-unknown-mpi-calls",
                           "MPI calls popsim does not know are counted as computation", count,
                           {name});
+    }
+    if (outside_calls > 0) {
+        warnings.add_many("otf2-messages-outside-calls",
+                          "message records (MpiSend, MpiIsend, MpiRecv, MpiIrecv) lie in no MPI "
+                          "call region and are left out: the replay has no call to attach them "
+                          "to (APEX records HPX parcels so)",
+                          outside_calls, {});
     }
     if (undefined > 0) {
         warnings.add_many("otf2-undefined-regions",

@@ -176,7 +176,8 @@ namespace {
 
 /// Writes, through the OTF2 library, a one-rank archive whose events name what its definitions
 /// lack: MPI_Send [100, 200) ns sends 8 bytes to rank 0 that nothing receives, and region 7
-/// (undefined) is entered at 300 and left at 400.
+/// (undefined) is entered at 300 and left at 400; a send and a receive at 250 and 260 ns lie in no
+/// MPI region.
 std::string faulty_archive(const std::filesystem::path& dir) {
     OTF2_Archive* a = OTF2_Archive_Open(dir.c_str(), "faulty", OTF2_FILEMODE_WRITE, 1 << 20,
                                         1 << 20, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
@@ -193,6 +194,8 @@ std::string faulty_archive(const std::filesystem::path& dir) {
     OTF2_EvtWriter_Enter(w, nullptr, 100, 0);
     OTF2_EvtWriter_MpiSend(w, nullptr, 100, 0, 0, 1, 8);
     OTF2_EvtWriter_Leave(w, nullptr, 200, 0);
+    OTF2_EvtWriter_MpiSend(w, nullptr, 250, 0, 0, 2, 8); // in no MPI region (as APEX writes them)
+    OTF2_EvtWriter_MpiRecv(w, nullptr, 260, 0, 0, 2, 8);
     OTF2_EvtWriter_Enter(w, nullptr, 300, 7);
     OTF2_EvtWriter_Leave(w, nullptr, 400, 7);
     std::uint64_t events = 0;
@@ -233,6 +236,9 @@ TEST_CASE("otf2: undefined regions and unmatched messages are left out, each wit
                         "are left out") != std::string::npos);
     CHECK(r.output.find(": message halves (sends or receives) found no partner and are left out") !=
           std::string::npos);
+    // Issue 34, item 5: messages outside MPI regions were dropped without the promised warning.
+    CHECK(r.output.find(": 2 message records (MpiSend, MpiIsend, MpiRecv, MpiIrecv) lie in no MPI "
+                        "call region and are left out") != std::string::npos);
     // By hand: of the run's 400 ns (from the clock's start), the rank is in MPI_Send for 100 and
     // computes in the last 200 (the undefined region counts as computation): CommE 200/400.
     CHECK(test::table_row(r.output, "Communication efficiency") == test::Cells{"50.00%"});
