@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 #include <iostream>
+#include <optional>
 
 namespace popsim::simulator {
 
@@ -19,7 +20,7 @@ struct CutOptions {
     std::string trace;
     std::string output;
     FocusOptions focus;
-    std::size_t number = 0; // --instance or --phase, 1-based
+    std::optional<std::size_t> number; // --instance or --phase, 1-based
 };
 
 /// The window to cut: the one --from/--to give, or instance/phase N.
@@ -27,13 +28,16 @@ replay::TimeWindow chosen_window(const FocusedTrace& f, const CutOptions& o) {
     const auto& parts = f.focus.parts;
     const char* option = f.focus.kind == TraceFocus::Kind::phases ? "--phase" : "--instance";
     if (f.focus.kind == TraceFocus::Kind::window) return parts[0].window;
-    if (o.number == 0 && parts.size() == 1) return parts[0].window;
-    if (o.number == 0 || o.number > parts.size()) {
+    if (!o.number && parts.size() == 1) return parts[0].window;
+    if (!o.number)
         throw replay::TraceError(f.trace.path, 0,
                                  fmt::format("{}: name the one to cut with {} N (1 to {})",
                                              f.focus.description, option, parts.size()));
-    }
-    return parts[o.number - 1].window;
+    if (*o.number == 0 || *o.number > parts.size())
+        throw replay::TraceError(f.trace.path, 0,
+                                 fmt::format("{}: {} {} is not one of them (1 to {})",
+                                             f.focus.description, option, *o.number, parts.size()));
+    return parts[*o.number - 1].window;
 }
 
 void run_cut(const CutOptions& o) {
@@ -43,7 +47,7 @@ void run_cut(const CutOptions& o) {
     if (replay::is_otf2_anchor(o.trace))
         throw std::invalid_argument("cut copies a Paraver trace's records; an OTF2 archive is "
                                     "analysed in a window with analyze --from/--to instead");
-    if (o.number > 0 && o.focus.region.empty() && o.focus.phases.empty())
+    if (o.number && o.focus.region.empty() && o.focus.phases.empty())
         throw std::invalid_argument("--instance and --phase choose among --region's instances or "
                                     "--phases' phases");
     // The first pass reads the trace as analyze does (every check) and finds the window.

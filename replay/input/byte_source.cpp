@@ -5,9 +5,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fmt/format.h>
+#include <isa-l/igzip_lib.h>
 #include <optional>
 #include <utility>
-#include <isa-l/igzip_lib.h>
 #include <vector>
 
 namespace popsim::replay {
@@ -65,6 +66,21 @@ class ByteSource::Impl {
         state_.crc_flag = ISAL_GZIP;
         state_.next_in = next_in;
         state_.avail_in = avail_in;
+        member_header_checked_ = false;
+    }
+
+    /// gzip(1) refuses a member whose header sets the reserved flag bits (RFC 1952: they must be
+    /// zero); ISA-L does too, but calls it invalid compressed data. Checked when the header's
+    /// first four bytes are in the input buffer (a header split across two reads is left to
+    /// ISA-L).
+    void check_member_header() {
+        if (member_header_checked_ || state_.avail_in < 4) return;
+        member_header_checked_ = true;
+        constexpr std::uint8_t k_reserved_flags = 0xe0;
+        if (const std::uint8_t flags = state_.next_in[3]; flags & k_reserved_flags)
+            fail(fmt::format("corrupt gzip stream: the gzip header sets reserved flag bits "
+                             "(flags 0x{:02x}; RFC 1952 requires bits 5-7 to be zero)",
+                             flags));
     }
 
     bool refill_input() {
@@ -105,7 +121,8 @@ class ByteSource::Impl {
                     finished_ = true;
                     break;
                 }
-                if (state_.avail_in >= 2 && (state_.next_in[0] != 0x1f || state_.next_in[1] != 0x8b)) {
+                if (state_.avail_in >= 2 &&
+                    (state_.next_in[0] != 0x1f || state_.next_in[1] != 0x8b)) {
                     ending_ = ByteSource::Ending::trailing_garbage;
                     finished_ = true;
                     break;
@@ -117,6 +134,7 @@ class ByteSource::Impl {
                 finished_ = true;
                 break;
             }
+            check_member_header();
             state_.next_out = reinterpret_cast<std::uint8_t*>(out.data() + produced);
             state_.avail_out = static_cast<std::uint32_t>(out.size() - produced);
             const std::uint32_t out_before = state_.avail_out;
@@ -149,6 +167,7 @@ class ByteSource::Impl {
     std::string path_;
     bool compressed_ = false;
     bool finished_ = false;
+    bool member_header_checked_ = false;
     ByteSource::Ending ending_ = ByteSource::Ending::whole;
     std::optional<std::string> deferred_error_;
     std::uint64_t file_bytes_ = 0;

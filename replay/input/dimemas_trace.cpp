@@ -206,13 +206,14 @@ class DimReader {
         detail::FieldScanner head(std::string_view(line).substr(0, last), "burst record");
         (void)head.next_uint("kind");
         const std::uint32_t t = task(head);
+        // from_chars, not stod: a decimal and nothing else (no hex float, no trailing text).
+        const std::string_view text = std::string_view(line).substr(last + 1);
         double seconds = 0;
-        try {
-            seconds = std::stod(line.substr(last + 1));
-        } catch (const std::exception&) {
-            throw ParseError(fmt::format("burst duration '{}' is not a number of seconds",
-                                         line.substr(last + 1)));
-        }
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds,
+                                               std::chars_format::general);
+        if (ec != std::errc{} || end != text.data() + text.size())
+            throw ParseError(
+                fmt::format("burst duration '{}' is not a decimal number of seconds", text));
         if (!std::isfinite(seconds))
             throw ParseError(fmt::format("burst duration '{}' is not a finite number of seconds",
                                          line.substr(last + 1)));

@@ -308,8 +308,8 @@ void read_header(BlockReader& reader, TextBlock& first, Trace& trace,
                  std::uint64_t max_memory_bytes) {
     // A header declaring millions of tasks is one line of tens of MB: read on until it ends (or
     // passes k_max_line_bytes).
-    while (first.text.empty() && !first.read_error && reader.next(first) && first.text.empty()) {
-    }
+    for (bool more = true; more && first.text.empty() && !first.read_error;)
+        more = reader.next(first);
     if (first.read_error) throw TraceError(trace.path, 1, *first.read_error);
     std::string_view text = first.text;
     std::uint64_t line_no = 1; // of the line being read

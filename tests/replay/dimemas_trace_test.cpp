@@ -58,7 +58,9 @@ TEST_CASE("dimemas trace: bad records name the file and line") {
                           "declares 2)"},
         {"d:1:1:2:0:1\n10:0:0:10:9:1:-1:8:8\n10:1:0:10:9:0:-1:8:8\n",
          ":3: a global operation on communicator 9, which no d: line defines"},
-        {"1:0:0:nan\n", ":2: burst duration 'nan' is not a finite number of seconds"}};
+        {"1:0:0:nan\n", ":2: burst duration 'nan' is not a finite number of seconds"},
+        {"1:0:0:0x1p-3\n", ":2: burst duration '0x1p-3' is not a decimal number of seconds"},
+        {"1:0:0:1.5s\n", ":2: burst duration '1.5s' is not a decimal number of seconds"}};
     int i = 0;
     for (const auto& [records, message] : refused) {
         CAPTURE(records);
@@ -66,6 +68,10 @@ TEST_CASE("dimemas trace: bad records name the file and line") {
             test::write_file(dir / fmt::format("refused{}.dim", i++), header + records);
         CHECK_THROWS_WITH_AS(read_dimemas_trace(path), (path + message).c_str(), TraceError);
     }
+    // Dimemas writes decimals, some with an exponent: 1.5e-06 s is 1500 ns.
+    const auto exponent = test::write_file(dir / "exponent.dim", header + "1:0:0:1.5e-06\n");
+    network::IdealNetwork ideal;
+    CHECK(replay_events(read_dimemas_trace(exponent), ideal).runtime == 1500);
     const auto not_dim = test::write_file(dir / "x.dim", "hello\n");
     CHECK_THROWS_WITH_AS(
         read_dimemas_trace(not_dim),

@@ -205,8 +205,8 @@ TEST_CASE("paraver_reader: empty, non-Paraver and truncated files") {
     const std::string content = k_header + [] {
         std::string body;
         for (int i = 0; i < 20000; ++i)
-            body += "2:1:1:1:1:" + std::to_string(i / 20) + ":42000050:" +
-                    std::to_string(i * 7919) + "\n";
+            body += "2:1:1:1:1:" + std::to_string(i / 20) +
+                    ":42000050:" + std::to_string(i * 7919) + "\n";
         return body;
     }();
     const auto full = gzip_file("truncated", content);
@@ -232,6 +232,17 @@ TEST_CASE("paraver_reader: empty, non-Paraver and truncated files") {
         test::write_file(std::filesystem::path(full).parent_path() / "corrupt.prv.gz", corrupt);
     CHECK_THROWS_WITH_AS(test::read_quiet(bad), doctest::Contains("corrupt gzip stream"),
                          TraceError);
+    // Issue 35, item 6: reserved flag bits, refused by gzip(1), are named.
+    std::string reserved = bytes;
+    reserved[3] = static_cast<char>(reserved[3] | 0x20);
+    const auto flags =
+        test::write_file(std::filesystem::path(full).parent_path() / "flags.prv.gz", reserved);
+    CHECK_THROWS_WITH_AS(
+        test::read_quiet(flags),
+        (flags + ":1: corrupt gzip stream: the gzip header sets reserved flag bits (flags 0x20; "
+                 "RFC 1952 requires bits 5-7 to be zero)")
+            .c_str(),
+        TraceError);
     CHECK_THROWS_WITH_AS(test::read_quiet("/nonexistent/x.prv"),
                          "/nonexistent/x.prv: cannot open: No such file or directory", TraceError);
 }

@@ -433,6 +433,8 @@ TEST_CASE("cli: an output that cannot be written whole is not written at all (ex
     }
     for (const auto& [command, output] : std::vector<std::pair<std::string, std::string>>{
              {"convert " + epoch + " ", mount_point + "/e.dim"},
+             {"convert " + test::shared_data("otf2/pipit-ping-pong/traces.otf2") + " ",
+              mount_point + "/p.prv"}, // a Paraver trace from OTF2 (issue 35, item 7)
              {"simulate " + epoch + " -o ", mount_point + "/e.prv"},
              {"analyze " + epoch + " --json ", mount_point + "/e.json"}}) {
         CAPTURE(command);

@@ -164,6 +164,13 @@ TEST_CASE("focus cli: bad windows and names are errors naming the trace and what
     test::check_fails(fmt::format("cut {} --phases 1000 -o {}.cut.prv", trace, trace), 2,
                       trace + ": 2 phases split at event type 1000: name the one to cut with "
                               "--phase N (1 to 2)");
+    // Issue 35, item 6: phase 0 was taken for "not given" and cut the only instance.
+    for (const char* number : {"0", "3"})
+        test::check_fails(
+            fmt::format("cut {} --phases 1000 --phase {} -o {}.cut.prv", trace, number, trace), 2,
+            fmt::format("{}: 2 phases split at event type 1000: --phase {} is not "
+                        "one of them (1 to 2)",
+                        trace, number));
     const auto piped = test::run_shell(
         fmt::format("cat {} | {} analyze /dev/stdin --from 1s", trace, POPSIM_BINARY));
     CHECK(piped.status == 2);
