@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <utility>
 
 namespace popsim::metrics {
 
@@ -50,6 +51,23 @@ std::uint64_t region_key(const replay::ThreadTimeline& master, Time begin) {
             if (s->value[i] != 0) return s->value[i];
     }
     return 0;
+}
+
+/// v[p], or 0 when the run carries no such figure (a HybridRun made without start-up figures).
+Time at_or_zero(const std::vector<Time>& v, std::size_t p) {
+    return p < v.size() ? v[p] : 0;
+}
+
+/// Process p's MPI time outside parallel regions without its MPI_Init and MPI_Finalize, traced
+/// and in the ideal replay (where MPI_Init is a barrier waiting for tasks not created yet).
+Time mpi_after_startup(const HybridRun& r, std::size_t p) {
+    return std::max<Time>(0, r.threads[r.master[p]].mpi_outside_omp -
+                                 at_or_zero(r.startup.task_in_init_finalize, p));
+}
+Time ideal_mpi_after_startup(const HybridRun& r, std::size_t p) {
+    const Time init_wait = std::max<Time>(0, at_or_zero(r.startup.task_ideal_startup, p) -
+                                                 at_or_zero(r.startup.task_not_created, p));
+    return std::max<Time>(0, r.ideal->task_mpi_outside_omp[p] - init_wait);
 }
 
 } // namespace
@@ -126,8 +144,13 @@ void HybridRun::add_region(std::uint32_t process, std::uint64_t region, Time len
 }
 
 HybridRun hybrid_run(const replay::Trace& trace) {
+    return hybrid_run(trace, startup_shutdown(trace, {{0, trace.end_time()}}));
+}
+
+HybridRun hybrid_run(const replay::Trace& trace, StartupShutdown startup) {
     HybridRun run;
     run.set_shape(trace);
+    run.startup = std::move(startup);
     run.threads = thread_breakdowns(trace);
     std::vector<Time> useful;
     for (std::uint32_t p = 0; p < run.processes; ++p) {
@@ -230,17 +253,22 @@ HybridAdditive hybrid_additive(const HybridRun& r) {
     a.process = avg_n / T;
     a.process_load_balance = 1 - (max_n - avg_n) / T;
     a.process_communication = max_n / T;
+    // Start-up and shut-down on their own term, as in the MPI additive model: 1 - CommE =
+    // (1 - start-up) + (1 - SerE) + (1 - TE).
+    const double S = as_double(r.startup.traced);
+    a.process_startup = 1 - ratio(S, T);
     if (r.ideal) {
         Time min_mpi = std::numeric_limits<Time>::max(),
              min_ideal = std::numeric_limits<Time>::max();
         for (std::uint32_t p = 0; p < r.processes; ++p) {
-            min_mpi = std::min(min_mpi, r.threads[r.master[p]].mpi_outside_omp);
-            min_ideal = std::min(min_ideal, r.ideal->task_mpi_outside_omp[p]);
+            min_mpi = std::min(min_mpi, mpi_after_startup(r, p));
+            min_ideal = std::min(min_ideal, ideal_mpi_after_startup(r, p));
         }
         a.process_transfer = (T - as_double(min_mpi) + as_double(min_ideal)) / T;
         a.process_serialization = (T - as_double(min_ideal)) / T;
-        a.process_transfer_s1 = as_double(r.ideal->runtime) / T;
-        a.process_serialization_s1 = 1 - (as_double(r.ideal->runtime) - max_n) / T;
+        const double ideal = as_double(r.ideal->runtime) - as_double(r.startup.ideal);
+        a.process_transfer_s1 = 1 - (T - S - ideal) / T;
+        a.process_serialization_s1 = 1 - (ideal - max_n) / T;
     }
     return a;
 }
@@ -264,9 +292,13 @@ HybridMultiplicative hybrid_multiplicative(const HybridRun& r) {
     m.mpi_parallel = avg_n / T;
     m.mpi_load_balance = ratio(avg_n, max_n);
     m.mpi_communication = max_n / T;
+    // As the MPI model's POP convention: MPI CommE = start-up x SerE x TE, with TE the ideal run
+    // over the traced one, both without their start-up.
+    const double S = as_double(r.startup.traced);
+    m.mpi_startup = ratio(T - S, T);
     if (r.ideal) {
-        m.mpi_transfer = as_double(r.ideal->runtime) / T;
-        m.mpi_serialization = m.mpi_communication / *m.mpi_transfer;
+        m.mpi_transfer = ratio(as_double(r.ideal->runtime) - as_double(r.startup.ideal), T - S);
+        m.mpi_serialization = ratio(m.mpi_communication, m.mpi_startup * *m.mpi_transfer);
     }
     m.omp_parallel = ratio(m.hybrid_parallel, m.mpi_parallel);
     m.omp_load_balance = ratio(m.hybrid_load_balance, m.mpi_load_balance);
@@ -275,16 +307,20 @@ HybridMultiplicative hybrid_multiplicative(const HybridRun& r) {
 }
 
 TalpEfficiencies talp(const HybridRun& r) {
-    const double E = as_double(r.runtime);
+    // TALP measures from the end of MPI_Init to the start of MPI_Finalize: the run without its
+    // start-up and shut-down, the MPI time without MPI_Init and MPI_Finalize, the useful time
+    // without the computation before MPI_Init.
+    const double E = std::max(0.0, as_double(r.runtime) - as_double(r.startup.traced));
     double useful = 0, mpi = 0, worker_idle_in_mpi = 0, serialization = 0, load_imbalance = 0,
            scheduling = 0;
     double min_mpi_per_cpu = std::numeric_limits<double>::max();
     for (std::uint32_t p = 0; p < r.processes; ++p) {
         const std::uint32_t end = r.threads_end(p);
         const double cpus = end - r.master[p];
-        const double master_mpi_out = as_double(r.threads[r.master[p]].mpi_outside_omp);
+        const double master_mpi_out = as_double(mpi_after_startup(r, p));
         const double region_time = as_double(r.region_time[p]);
-        double process_mpi = 0;
+        double process_mpi = -as_double(at_or_zero(r.startup.task_in_init_finalize, p));
+        useful -= as_double(at_or_zero(r.startup.task_useful_before_init, p));
         for (std::uint32_t t = r.master[p]; t < end; ++t) {
             useful += as_double(r.threads[t].useful);
             process_mpi += as_double(r.threads[t].mpi);
@@ -295,12 +331,14 @@ TalpEfficiencies talp(const HybridRun& r) {
         // which only the MPI metrics use).
         worker_idle_in_mpi += (cpus - 1) * master_mpi_out;
         serialization += (cpus - 1) * std::max(0.0, E - region_time);
-        min_mpi_per_cpu =
-            std::min(min_mpi_per_cpu, (process_mpi + (cpus - 1) * master_mpi_out) / cpus);
+        // DLB's min_double_non_zero: a process without MPI time is left out of the minimum.
+        if (const double per_cpu = (process_mpi + (cpus - 1) * master_mpi_out) / cpus; per_cpu > 0)
+            min_mpi_per_cpu = std::min(min_mpi_per_cpu, per_cpu);
         load_imbalance += as_double(r.omp_load_imbalance[p]);
         scheduling += as_double(r.omp_scheduling[p]);
     }
-    const double active = useful + mpi; // TALP's A
+    if (min_mpi_per_cpu == std::numeric_limits<double>::max()) min_mpi_per_cpu = 0; // no MPI
+    const double active = useful + mpi;                                             // TALP's A
     const double all = active + serialization + load_imbalance + scheduling;
     const double m = (mpi + worker_idle_in_mpi) / r.total_threads;
     TalpEfficiencies e;

@@ -37,6 +37,9 @@ struct HybridRun {
         return static_cast<std::uint32_t>(t) - master[process_of[t]];
     }
     std::optional<IdealRun> ideal; // from the ideal-network replay
+    /// Start-up and shut-down (TraceSummary::startup), which the hybrid models keep out of MPI
+    /// transfer and serialisation, and TALP out of every quantity, as the MPI models do.
+    StartupShutdown startup;
     std::vector<Time> region_time; // per process: the length of its master's parallel regions
     /// Per process, TALP's split of its threads' idle time inside parallel regions: per region
     /// instance, with idle_j = region length - useful of thread j, load imbalance = sum(idle_j -
@@ -73,7 +76,10 @@ struct HybridRun {
                     std::span<const Time> useful);
 };
 
+/// `startup`: the run's start-up and shut-down as summarize found them (TraceSummary::startup);
+/// the first form finds them over the whole trace.
 HybridRun hybrid_run(const replay::Trace& trace);
+HybridRun hybrid_run(const replay::Trace& trace, StartupShutdown startup);
 
 struct OpenMpEfficiencies {
     double omp_region = 1;
@@ -97,6 +103,7 @@ OpenMpSeries analyze_openmp_series(std::vector<HybridRun> runs);
 
 struct HybridAdditive {
     double parallel = 1, process = 1, process_load_balance = 1, process_communication = 1;
+    double process_startup = 1; // 1 - S / T, S the start-up and shut-down (HybridRun::startup)
     std::optional<double> process_transfer,
         process_serialization; // S0: from per-process MPI time, real and ideal
     std::optional<double> process_transfer_s1,
@@ -107,11 +114,14 @@ struct HybridAdditive {
 struct HybridMultiplicative {
     double hybrid_parallel = 1, hybrid_load_balance = 1, hybrid_communication = 1;
     double mpi_parallel = 1, mpi_load_balance = 1, mpi_communication = 1;
+    double mpi_startup = 1; // (T - S) / T: CommE = start-up x SerE x TE
     std::optional<double> mpi_serialization, mpi_transfer;
     double omp_parallel = 1, omp_load_balance = 1, omp_communication = 1;
 };
 
-/// TALP's model (hybrid-v2), from CPU-time sums over all threads.
+/// TALP's model (hybrid-v2), from CPU-time sums over all threads, in the run from the end of
+/// MPI_Init to the start of MPI_Finalize (TALP's Global region): start-up and shut-down are left
+/// out of every sum.
 struct TalpEfficiencies {
     double parallel = 1;
     double mpi_parallel = 1, mpi_communication = 1, mpi_load_balance = 1;

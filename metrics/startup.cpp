@@ -102,6 +102,10 @@ StartupShutdown StartupRecorder::finish(const replay::Intervals& windows) const 
         out.task_useful_before_init.push_back(task.init_first ? task.running_before_call : 0);
         out.task_not_created.push_back(
             replay::total_length(replay::intersect({{0, first}}, windows)));
+        replay::Intervals calls = task.init;
+        calls.insert(calls.end(), task.finalize.begin(), task.finalize.end());
+        out.task_in_init_finalize.push_back(
+            replay::total_length(replay::intersect(merged(std::move(calls)), windows)));
         startup.insert(startup.end(), shutdown.begin(), shutdown.end());
         traced.push_back(merged(std::move(startup)));
         replay::Intervals waiting = {{0, first}};

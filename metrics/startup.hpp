@@ -43,6 +43,9 @@ struct StartupShutdown {
     /// Per MPI task, its start-up in the ideal replay: not created, then waiting in MPI_Init's
     /// barrier for the last task to enter it.
     std::vector<Time> task_ideal_startup;
+    /// Per MPI task, the time of its MPI_Init and MPI_Finalize calls: the part of its MPI time
+    /// that is start-up and shut-down (the hybrid models take it out of the MPI time).
+    std::vector<Time> task_in_init_finalize;
 };
 
 /// The start-up bursts of a replay program of `trace`: a thread's bursts before the barrier of its

@@ -106,7 +106,7 @@ StreamedAnalysis analyze_streaming(const std::string& path, const replay::ReadOp
     std::vector<Time> useful;
     for (const auto& b : out.run.threads) useful.push_back(b.useful);
     out.summary = summarize(trace, {}, std::move(useful));
-    out.summary.startup = totals->startup(out.summary.windows);
+    out.summary.startup = out.run.startup = totals->startup(out.summary.windows);
     if (ideal) {
         out.trace.warnings.merge(run.warnings);
         out.summary.ideal = out.run.ideal = ideal_run_of(run.tasks, run.runtime);

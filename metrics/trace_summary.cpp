@@ -92,6 +92,7 @@ TraceSummary concatenate(const std::vector<TraceSummary>& parts, replay::Interva
         all.startup.ideal = add_times(all.startup.ideal, p.startup.ideal);
         add_each(all.startup.task_startup, p.startup.task_startup);
         add_each(all.startup.task_shutdown, p.startup.task_shutdown);
+        add_each(all.startup.task_in_init_finalize, p.startup.task_in_init_finalize);
         ideal = ideal && p.ideal.has_value();
         if (!p.ideal) continue;
         sum.runtime = add_times(sum.runtime, p.ideal->runtime);

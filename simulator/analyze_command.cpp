@@ -231,7 +231,7 @@ void summarize_one(const replay::Trace& trace, const AnalyzeOptions& o,
             // The program found the untraced spans already (none with --whole-trace).
             summary = o.replay ? metrics::summarize(trace, program.untraced)
                                : metrics::summarize(trace, o.whole_trace);
-            run = metrics::hybrid_run(trace);
+            run = metrics::hybrid_run(trace, summary.startup);
         },
         [&] {
             if (!o.replay) return;

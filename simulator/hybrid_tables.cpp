@@ -32,6 +32,22 @@ nlohmann::json optional_number(const std::optional<double>& v) {
     return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
 
+/// Start-up and shut-down efficiency, a child of communication efficiency that PyPOP's CSV has
+/// not (its Transfer holds it: with_startup_in_csv).
+template <class Get>
+MetricRow startup_row(std::size_t n, std::string label, std::string key, Get get) {
+    auto row = make_row(n, std::move(label), std::move(key), 3, K::efficiency, get);
+    row.in_csv = false;
+    return row;
+}
+
+/// The transfer row, with the value its CSV layout gives it: with the start-up folded in.
+template <class Get> MetricRow with_startup_in_csv(MetricRow row, Get with_startup) {
+    row.csv_values =
+        make_row(row.values.size(), "", "", row.level, K::efficiency, with_startup).values;
+    return row;
+}
+
 } // namespace
 
 MetricTable openmp_table(const metrics::OpenMpSeries& s) {
@@ -88,11 +104,18 @@ MetricTable hybrid_additive_table(const std::vector<metrics::HybridRun>& runs) {
     rows.push_back(make_row(n, "Process communication efficiency",
                             "process_communication_efficiency", 2, K::efficiency,
                             [&](auto i) { return a[i].process_communication; }));
+    rows.push_back(startup_row(n, "Process start-up and shut-down", "process_startup_efficiency",
+                               [&](auto i) { return a[i].process_startup; }));
     rows.push_back(make_row(n, "Process serialisation efficiency",
                             "process_serialization_efficiency", 3, K::efficiency,
                             [&](auto i) { return a[i].process_serialization; }));
-    rows.push_back(make_row(n, "Process transfer efficiency", "process_transfer_efficiency", 3,
-                            K::efficiency, [&](auto i) { return a[i].process_transfer; }));
+    rows.push_back(with_startup_in_csv(make_row(n, "Process transfer efficiency",
+                                                "process_transfer_efficiency", 3, K::efficiency,
+                                                [&](auto i) { return a[i].process_transfer; }),
+                                       [&](auto i) -> std::optional<double> {
+                                           if (!a[i].process_transfer) return std::nullopt;
+                                           return *a[i].process_transfer + a[i].process_startup - 1;
+                                       }));
     rows.push_back(make_row(n, "Thread efficiency", "thread_efficiency", 1, K::efficiency,
                             [&](auto i) { return a[i].thread; }));
     rows.push_back(make_row(n, "OpenMP region efficiency", "omp_region_efficiency", 2,
@@ -119,10 +142,17 @@ MetricTable hybrid_multiplicative_table(const std::vector<metrics::HybridRun>& r
                             [&](auto i) { return m[i].mpi_load_balance; }));
     rows.push_back(make_row(n, "MPI communication efficiency", "mpi_communication_efficiency", 2,
                             K::efficiency, [&](auto i) { return m[i].mpi_communication; }));
+    rows.push_back(startup_row(n, "MPI start-up and shut-down", "mpi_startup_efficiency",
+                               [&](auto i) { return m[i].mpi_startup; }));
     rows.push_back(make_row(n, "MPI serialisation efficiency", "mpi_serialization_efficiency", 3,
                             K::efficiency, [&](auto i) { return m[i].mpi_serialization; }));
-    rows.push_back(make_row(n, "MPI transfer efficiency", "mpi_transfer_efficiency", 3,
-                            K::efficiency, [&](auto i) { return m[i].mpi_transfer; }));
+    rows.push_back(
+        with_startup_in_csv(make_row(n, "MPI transfer efficiency", "mpi_transfer_efficiency", 3,
+                                     K::efficiency, [&](auto i) { return m[i].mpi_transfer; }),
+                            [&](auto i) -> std::optional<double> {
+                                if (!m[i].mpi_transfer) return std::nullopt;
+                                return *m[i].mpi_transfer * m[i].mpi_startup;
+                            }));
     rows.push_back(make_row(n, "OpenMP parallel efficiency", "omp_parallel_efficiency", 1,
                             K::efficiency, [&](auto i) { return m[i].omp_parallel; }));
     rows.push_back(make_row(n, "OpenMP load balance", "omp_load_balance", 2, K::efficiency,
@@ -153,6 +183,12 @@ MetricTable talp_table(const std::vector<metrics::HybridRun>& runs) {
                             [&](auto i) { return e[i].omp_load_balance; }));
     rows.push_back(make_row(n, "OpenMP scheduling efficiency", "omp_scheduling_efficiency", 2,
                             K::efficiency, [&](auto i) { return e[i].omp_scheduling; }));
+    // TALP measures from the end of MPI_Init to the start of MPI_Finalize: what it leaves out.
+    auto left_out =
+        make_row(n, "Start-up and shut-down, left out (s)", "startup_shutdown_ns", 0, K::time_ns,
+                 [&](auto i) { return static_cast<double>(runs[i].startup.traced); });
+    left_out.in_csv = false;
+    t.raw.push_back(std::move(left_out));
     return t;
 }
 
@@ -196,6 +232,7 @@ nlohmann::json hybrid_json(const metrics::HybridRun& r) {
           {"process_efficiency", a.process},
           {"process_load_balance", a.process_load_balance},
           {"process_communication_efficiency", a.process_communication},
+          {"process_startup_efficiency", a.process_startup},
           {"process_transfer_efficiency", optional_number(a.process_transfer)},
           {"process_serialization_efficiency", optional_number(a.process_serialization)},
           {"process_transfer_efficiency_s1", optional_number(a.process_transfer_s1)},
@@ -210,6 +247,7 @@ nlohmann::json hybrid_json(const metrics::HybridRun& r) {
           {"mpi_parallel_efficiency", m.mpi_parallel},
           {"mpi_load_balance", m.mpi_load_balance},
           {"mpi_communication_efficiency", m.mpi_communication},
+          {"mpi_startup_efficiency", m.mpi_startup},
           {"mpi_serialization_efficiency", optional_number(m.mpi_serialization)},
           {"mpi_transfer_efficiency", optional_number(m.mpi_transfer)},
           {"omp_parallel_efficiency", m.omp_parallel},

@@ -116,6 +116,140 @@ TEST_CASE("TALP: DLB's functional test talp/hybrid gives DLB's numbers") {
     CHECK(t.omp_serialization == doctest::Approx(3.75 / 5.25).epsilon(1e-4));
 }
 
+// DLB's functional test tests/functional/talp/mpi (test_mpi.c, test_mpi.py), one repetition, 2
+// ranks: rank 0 computes 1 s, sends, and waits for the reply; rank 1 computes 0.5 s, waits 0.5 s
+// in MPI_Recv, computes 1 s and replies at 2 s. DLB expects elapsed 2 s, useful 2.5 s, MPI 1.5 s,
+// MPI PE 0.625, MPI communication 0.75, MPI LB 0.83 (+-0.02).
+const char* k_dlb_talp_mpi = R"(ranks 2
+0.0 compute 1s
+0.0 Send 1us to=1 size=4
+0.0 Recv 1000001us from=1 size=4
+1.0 compute 500ms
+1.0 Recv 500001us from=0 size=4
+1.0 compute 1s
+1.0 Send 1us to=0 size=4
+)";
+
+// DLB's functional test tests/functional/talp/omp (test_omp.c, test_omp.py), one repetition, 1
+// process x 4 threads: the master computes 1 s serially; in the parallel region thread k computes
+// 1 - 0.25 k s and waits at a barrier for thread 0, then each runs a quarter of a 100 x 5 ms
+// dynamic loop (125 ms). DLB expects OpenMP PE 0.48, LB 0.83, serialisation 0.58, scheduling
+// 0.99 (+-0.02); useful 4 s, serialisation 3 s, load imbalance 1.5 s, elapsed 2.1 s.
+std::string dlb_talp_omp() {
+    std::string d = "ranks 1 threads 4\n0.0 compute 1s\n0.0 event 60000001 1\n0.0 compute 1125ms\n"
+                    "0.0 event 60000001 0\n";
+    for (int k = 1; k < 4; ++k) {
+        const auto t = "0." + std::to_string(k);
+        d += t + " at 1s\n" + t + " event 60000018 1\n" + t + " compute " +
+             std::to_string(1000 - 250 * k) + "ms\n" + t + " state 5 " + std::to_string(250 * k) +
+             "ms\n" + t + " compute 125ms\n" + t + " event 60000018 0\n";
+    }
+    return d;
+}
+
+TEST_CASE("TALP: DLB's functional tests talp/mpi and talp/omp give DLB's numbers") {
+    const auto dlb = [](double expected) {
+        return doctest::Approx(expected).epsilon(0.02 / expected);
+    };
+    const auto mpi = metrics::talp(run_of("dlb_talp_mpi", k_dlb_talp_mpi));
+    CHECK(mpi.mpi_parallel == dlb(0.625));
+    CHECK(mpi.mpi_communication == dlb(0.75));
+    CHECK(mpi.mpi_load_balance == dlb(0.83));
+    CHECK(mpi.omp_parallel == 1.0); // one thread per process: no OpenMP inefficiency
+    // By hand: useful 2.5 s and MPI 1.5 s (+ 4 us) over 2 CPUs x 2.000002 s; rank 1 waits least.
+    CHECK(mpi.mpi_parallel == doctest::Approx(2.5 / 4.000004).epsilon(1e-9));
+    CHECK(mpi.mpi_communication == doctest::Approx(1.5 / 2.000002).epsilon(1e-9));
+
+    const auto omp = metrics::talp(run_of("dlb_talp_omp", dlb_talp_omp()));
+    CHECK(omp.omp_parallel == dlb(0.48));
+    CHECK(omp.omp_load_balance == dlb(0.83));
+    CHECK(omp.omp_serialization == dlb(0.58));
+    CHECK(omp.omp_scheduling == dlb(0.99));
+    CHECK(omp.mpi_parallel == 1.0); // no MPI
+    // By hand, on 4 CPUs x 2.125 s = 8.5 s: useful 4 s, serialisation 3 s, imbalance 1.5 s, and
+    // no scheduling loss (the synthetic loop splits evenly; DLB measures a few ms).
+    CHECK(omp.omp_serialization == doctest::Approx(4.0 / 7.0));
+    CHECK(omp.omp_load_balance == doctest::Approx(7.0 / 8.5));
+    CHECK(omp.omp_parallel == doctest::Approx(4.0 / 8.5));
+    CHECK(omp.parallel == doctest::Approx(4.0 / 8.5));
+}
+
+// Issue 34, item 1, in the hybrid models: 2 ranks x 2 threads spend 3 s in MPI_Init (as Score-P
+// records it), then a parallel region (rank 0: 1 s, rank 1: 0.5 s), an Allreduce and
+// MPI_Finalize. T = 4.000002 s, of which S = 3.000001 s is start-up and shut-down; the ideal run
+// takes 1 s.
+const char* k_hybrid_long_init = R"(ranks 2 threads 2
+0.0 Init 3s
+0.0 event 60000001 1
+0.0 compute 1s
+0.0 event 60000001 0
+0.0 Allreduce 1us size=8
+0.0 Finalize 1us
+0.1 at 3s
+0.1 event 60000018 1
+0.1 compute 1s
+0.1 event 60000018 0
+1.0 Init 3s
+1.0 event 60000001 1
+1.0 compute 500ms
+1.0 event 60000001 0
+1.0 Allreduce 500001us size=8
+1.0 Finalize 1us
+1.1 at 3s
+1.1 event 60000018 1
+1.1 compute 500ms
+1.1 event 60000018 0
+)";
+
+TEST_CASE("hybrid: start-up and shut-down stay out of MPI transfer, and out of TALP") {
+    const auto run = run_of("hybrid_long_init", k_hybrid_long_init, true);
+    const double T = 4.000002, S = 3.000001;
+    REQUIRE(run.runtime == 4000002000);
+    REQUIRE(run.ideal->runtime == 1000000000);
+    CHECK(run.startup.traced == 3000001000);
+    // Multiplicative: CommE 1/T = start-up (T - S)/T x SerE x TE, TE = (1 s - 0) / (T - S).
+    const auto m = metrics::hybrid_multiplicative(run);
+    CHECK(m.mpi_communication == doctest::Approx(1 / T));
+    CHECK(m.mpi_startup == doctest::Approx((T - S) / T));
+    CHECK(*m.mpi_transfer == doctest::Approx(1 / (T - S)));
+    CHECK(*m.mpi_serialization == doctest::Approx(1.0));
+    // Additive: 1 - CommE = (1 - start-up) + (1 - SerE) + (1 - TE). Per process (S0), the MPI
+    // time without MPI_Init and MPI_Finalize: rank 0's Allreduce of 1 us is the least; the ideal
+    // run's least is 0.
+    const auto a = metrics::hybrid_additive(run);
+    CHECK(a.process_startup == doctest::Approx(1 - S / T));
+    CHECK(*a.process_transfer == doctest::Approx((T - 1e-6) / T));
+    CHECK(*a.process_serialization == doctest::Approx(1.0));
+    CHECK(*a.process_transfer_s1 == doctest::Approx(1 - (T - S - 1) / T));
+    CHECK(*a.process_serialization_s1 == doctest::Approx(1.0));
+    CHECK((1 - a.process_startup) + (1 - *a.process_serialization_s1) +
+              (1 - *a.process_transfer_s1) ==
+          doctest::Approx(1 - a.process_communication));
+    // TALP, from the end of MPI_Init to the start of MPI_Finalize (E = 1.000001 s): useful 3 s;
+    // MPI 0.500002 s plus as much worker idle; serialisation 1 us + 0.500001 s.
+    const auto t = metrics::talp(run);
+    const double E = T - S, mpi = 0.500002;
+    CHECK(t.parallel == doctest::Approx(3 / (3 + mpi + 0.500002)));
+    CHECK(t.omp_serialization == doctest::Approx((3 + mpi) / (3 + mpi + 0.500002)));
+    CHECK(t.mpi_parallel == doctest::Approx((E - 2 * mpi / 4) / E));
+    CHECK(t.mpi_communication == doctest::Approx((E - 1e-6) / E)); // rank 0: 2 x 1 us / 2 CPUs
+}
+
+TEST_CASE("TALP: a process without MPI time is left out of the communication minimum, as DLB") {
+    // DLB's min_double_non_zero (perf_metrics.c): rank 2 never calls MPI, so the least MPI time
+    // per CPU is rank 1's 0.2 s, not 0. E = 1.2 s; MPI 0.9 s on 3 CPUs.
+    const auto t = metrics::talp(run_of("talp_no_mpi_rank", R"(ranks 3
+0.0 compute 500ms
+0.0 Recv 700ms from=1 size=8
+1.0 compute 1s
+1.0 Send 200ms to=0 size=8
+2.0 compute 1200ms
+)"));
+    CHECK(t.mpi_communication == doctest::Approx(1.0 / 1.2));
+    CHECK(t.mpi_parallel == doctest::Approx(0.9 / 1.2));
+    CHECK(t.mpi_load_balance == doctest::Approx(0.9));
+}
+
 TEST_CASE(
     "hybrid: the S1 multiplicative example (66.7 / 80 / 83.3 % and 62.5 / 75 / 83.3 / 93.8 %)") {
     const auto run = run_of("mult_example", multiplicative_example(), true);
