@@ -33,6 +33,8 @@
 #include <map>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/parallel_invoke.h>
+#include <optional>
+#include <span>
 #include <unistd.h>
 
 namespace popsim::simulator {
@@ -163,19 +165,40 @@ void note_mixed_series(const metrics::SeriesAnalysis& series, Analyzed& analyzed
     }
 }
 
+/// The names in a trace's .pcf (an OTF2 archive's definitions), for its parallel regions, call
+/// sites and code regions; none when it has no readable .pcf (the reader has said so).
+replay::TraceLabels pcf_labels(const std::string& trace_path) {
+    try {
+        return replay::read_trace_labels(trace_path);
+    } catch (const replay::TraceError&) {
+        return {};
+    }
+}
+
+/// Each trace's warnings, for the HTML report.
+std::vector<TraceWarnings> trace_warnings(const Analyzed& analyzed) {
+    std::vector<TraceWarnings> out;
+    for (std::size_t i = 0; i < analyzed.summaries.size(); ++i)
+        out.push_back({analyzed.summaries[i].path, analyzed.warnings[i].all()});
+    return out;
+}
+
+/// Whether `model` (--model) is one of the MPI models, whose columns are the MPI series' traces;
+/// the others list runs by threads and layout (metrics::OpenMpSeries).
+bool is_mpi_model(const std::string& model) {
+    return model == "mpi" || model == "additive";
+}
+
 /// Efficiencies are fractions of an ideal: one above 100 % (or below 0) says that the times it
 /// compares come from records that disagree. Each is shown with a warning saying so, unless the
 /// trace already has the one that explains it (ideal-after-real, for the network's efficiencies).
 /// Scalabilities, and Global efficiency with them, may exceed 100 % (super-linear speed-up).
-void note_out_of_range(const MetricTable& table, const metrics::SeriesAnalysis& series,
-                       Analyzed& analyzed) {
-    const auto bounded = [](const std::string& key) {
-        return (key.find("efficiency") != std::string::npos ||
-                key.find("load_balance") != std::string::npos) &&
-               key.find("global") == std::string::npos && key.find("scalab") == std::string::npos;
-    };
-    for (std::size_t i = 0; i < series.traces.size() && i < table.columns.size(); ++i) {
-        const auto& path = series.traces[i].path;
+/// `column_paths`: the trace of each column of `table`; `region_runs`: the runs whose parallel
+/// regions the report lists (the OpenMP and hybrid models), else empty.
+void note_out_of_range(const MetricTable& table, const std::vector<std::string>& column_paths,
+                       std::span<const metrics::HybridRun> region_runs, Analyzed& analyzed) {
+    for (std::size_t i = 0; i < column_paths.size(); ++i) {
+        const auto& path = column_paths[i];
         const auto at = std::find_if(analyzed.summaries.begin(), analyzed.summaries.end(),
                                      [&](const auto& s) { return s.path == path; });
         if (at == analyzed.summaries.end()) continue;
@@ -184,16 +207,35 @@ void note_out_of_range(const MetricTable& table, const metrics::SeriesAnalysis& 
         const bool explained = warnings.find("ideal-after-real") != nullptr;
         std::vector<std::string> out;
         for (const auto& row : table.factors) {
-            if (row.kind != ValueKind::efficiency || !bounded(row.key) || i >= row.values.size() ||
-                !row.values[i])
+            if (!is_bounded_efficiency(row) || i >= row.values.size() || !row.values[i] ||
+                !outside_0_100(*row.values[i]))
                 continue;
-            const double v = *row.values[i];
-            if (v >= 0 && v <= 1 + 1e-9) continue;
             const bool network = row.key.find("transfer") != std::string::npos ||
                                  row.key.find("serialization") != std::string::npos ||
                                  row.key.find("communication") != std::string::npos;
             if (!(explained && network))
-                out.push_back(fmt::format("{} {:.2f}%", row.label, 100 * v));
+                out.push_back(fmt::format("{} {:.2f}%", row.label, 100 * *row.values[i]));
+        }
+        for (const auto& run : region_runs) {
+            if (run.path != path) continue;
+            std::optional<replay::TraceLabels> labels; // read for the first region named only
+            for (const auto& g : metrics::region_metrics(run)) {
+                // Its efficiencies, and its shares of the run (the table's "of run", "ORE loss").
+                const double of_run = static_cast<double>(g.total_length) /
+                                      static_cast<double>(std::max<Time>(run.processes, 1)) /
+                                      static_cast<double>(std::max<Time>(run.runtime, 1));
+                for (const auto& [what, v] :
+                     {std::pair{"parallel efficiency", g.parallel_efficiency},
+                      std::pair{"load balance", g.load_balance},
+                      std::pair{"share of the run", of_run},
+                      std::pair{"share of the OpenMP region loss",
+                                g.parallel_inefficiency_contribution}}) {
+                    if (!outside_0_100(v)) continue;
+                    if (!labels) labels = pcf_labels(path);
+                    out.push_back(fmt::format("parallel region \"{}\" {} {:.2f}%",
+                                              region_name(g.region, *labels), what, 100 * v));
+                }
+            }
         }
         if (out.empty()) continue;
         replay::WarningLog log;
@@ -412,16 +454,6 @@ nlohmann::json parts_json(const FocusParts& parts, const MetricTable& table) {
     return j;
 }
 
-/// The names in a trace's .pcf (an OTF2 archive's definitions), for its parallel regions, call
-/// sites and code regions; none when it has no readable .pcf (the reader has said so).
-replay::TraceLabels pcf_labels(const std::string& trace_path) {
-    try {
-        return replay::read_trace_labels(trace_path);
-    } catch (const replay::TraceError&) {
-        return {};
-    }
-}
-
 /// Each trace's label: --label's, else its file name.
 std::vector<std::string> run_labels(const std::vector<std::string>& traces,
                                     const std::vector<std::string>& given) {
@@ -585,7 +617,16 @@ Computed compute_analysis(AnalyzeOptions o) {
     AnalysisTable shown{.model = model,
                         .description = describe_model(model, series),
                         .table = model_table(model, series, omp)};
-    note_out_of_range(shown.table, series, analyzed);
+    std::vector<std::string> column_paths;
+    if (is_mpi_model(model)) {
+        for (const auto& t : series.traces) column_paths.push_back(t.path);
+    } else {
+        for (const auto& r : omp.runs) column_paths.push_back(r.path);
+    }
+    note_out_of_range(shown.table, column_paths,
+                      is_mpi_model(model) ? std::span<const metrics::HybridRun>{}
+                                          : std::span<const metrics::HybridRun>(omp.runs),
+                      analyzed);
     return {.options = std::move(o),
             .analyzed = std::move(analyzed),
             .series = series,
@@ -635,7 +676,7 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
         if (parts.focus.kind == TraceFocus::Kind::region)
             out << fmt::format("{}: {}, all together\n", parts.focus.path, parts.focus.description);
     }
-    const bool mpi_model = model == "mpi" || model == "additive";
+    const bool mpi_model = is_mpi_model(model);
     out << model_description << "\n\n" << format_terminal_table(table, style);
     if (mpi_model) {
         for (const auto& trace : series.traces) out << format_rank_breakdown(trace, style);
@@ -680,13 +721,15 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
     if (!output.print || !command.json_path.empty()) output.report = report_of(c);
     if (!command.json_path.empty()) write_text_file(command.json_path, report_text(output.report));
     if (!command.html_path.empty())
-        write_text_file(command.html_path, render_analysis_html({.table = table,
-                                                                 .description = model_description,
-                                                                 .series = series,
-                                                                 .runs = omp.runs,
-                                                                 .per_thread = !mpi_model,
-                                                                 .parts = reports,
-                                                                 .root_causes = causes}));
+        write_text_file(command.html_path,
+                        render_analysis_html({.table = table,
+                                              .description = model_description,
+                                              .series = series,
+                                              .runs = omp.runs,
+                                              .per_thread = !mpi_model,
+                                              .parts = reports,
+                                              .root_causes = causes,
+                                              .warnings = trace_warnings(c.analyzed)}));
     if (!output.print) output.analysis = std::move(c.shown);
 }
 

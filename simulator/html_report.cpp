@@ -26,6 +26,8 @@ table.metrics { border-collapse: collapse; font-size: 14px; }
 table.metrics th, table.metrics td { border: 1px solid #ddd; padding: 4px 10px; text-align: right; }
 table.metrics td.label { text-align: left; }
 table.metrics tr.raw td { color: #555; }
+table.metrics td.out-of-range { background: #eee; color: #000; font-style: italic; }
+ul.warnings { font-size: 13px; } ul.warnings code { color: #555; }
 .meta { color: #555; font-size: 13px; }
 .charts { display: flex; flex-wrap: wrap; gap: 16px; }
 .chart-title { font-size: 15px; font-weight: bold; } .tick { font-size: 11px; fill: #444; }
@@ -373,6 +375,19 @@ std::string parts_section(const PartsReport& parts) {
                               n, kind));
 }
 
+/// Every trace's warnings, one line per kind as the terminal prints them, with the kind.
+std::string warnings_section(const std::vector<TraceWarnings>& traces) {
+    std::string out;
+    for (const auto& t : traces) {
+        if (t.warnings.empty()) continue;
+        out += "<p class=\"meta\">" + escape_xml(t.path) + "</p><ul class=\"warnings\">";
+        for (const auto& w : t.warnings)
+            out += "<li>" + escape_xml(w.line()) + " <code>" + escape_xml(w.kind) + "</code></li>";
+        out += "</ul>";
+    }
+    return out.empty() ? out : "<h2>Warnings</h2>" + out;
+}
+
 } // namespace
 
 std::string metric_table_html(const MetricTable& t) {
@@ -384,7 +399,15 @@ std::string metric_table_html(const MetricTable& t) {
             out +=
                 fmt::format(R"(<tr class="{}"><td class="label" style="padding-left:{}px">{}</td>)",
                             cls, 10 + 22 * r.level, escape_xml(r.label));
-            for (const auto& v : r.values) out += cell(v, r.kind);
+            for (const auto& v : r.values) {
+                // Not on the POP scale: a sign of the trace, which the warnings explain.
+                if (v && is_bounded_efficiency(r) && outside_0_100(*v))
+                    out += fmt::format(R"(<td class="out-of-range" title="outside 0-100 %: see )"
+                                       R"(the warnings">{:.2f}% (!)</td>)",
+                                       100 * *v);
+                else
+                    out += cell(v, r.kind);
+            }
             out += "</tr>";
         }
     };
@@ -415,6 +438,7 @@ std::string render_analysis_html(const AnalysisReport& r) {
             (r.per_thread ? thread_breakdown_charts(r.runs) : breakdown_charts(r.series));
     for (const auto& p : r.parts) body += parts_section(p);
     body += root_causes_section(r.root_causes);
+    body += warnings_section(r.warnings);
     return page("popsim report", body);
 }
 

@@ -1,9 +1,10 @@
 #pragma once
 // The self-contained HTML report (inline CSS and SVG; no scripts, fonts or network access):
 // the metric hierarchy coloured on the POP scale, scaling plots, the per-rank communication
-// breakdown, and for `whatif` the predicted runtimes.
+// breakdown, the warnings, and for `whatif` the predicted runtimes.
 #include "metrics/pop_openmp.hpp"
 #include "metrics/scaling.hpp"
+#include "replay/warnings.hpp"
 #include "simulator/metric_table.hpp"
 #include "simulator/root_causes_report.hpp"
 
@@ -27,6 +28,12 @@ struct PartsReport {
     std::string title; // "run.prv: 12 phases split at ..."
     MetricTable table; // one column per part
 };
+/// One trace's warnings, as the terminal and the JSON report give them.
+struct TraceWarnings {
+    std::string path;
+    std::vector<replay::Warning> warnings;
+};
+
 /// What `analyze --html` shows: the model's table and scaling plots, the breakdowns (per rank for
 /// the MPI models, per thread for the OpenMP and hybrid ones), the parts of a focus, the root
 /// causes.
@@ -38,6 +45,7 @@ struct AnalysisReport {
     bool per_thread = false;
     const std::vector<PartsReport>& parts;
     std::vector<RootCausesReport> root_causes = {};
+    std::vector<TraceWarnings> warnings = {}; // shown last, with out-of-range cells marked
 };
 std::string render_analysis_html(const AnalysisReport& report);
 

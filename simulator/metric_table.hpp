@@ -57,6 +57,21 @@ struct MetricTable {
     std::vector<MetricRow> raw;
 };
 
+/// Whether the row is an efficiency bounded by 0 and 1: a value outside says that the records
+/// it comes from disagree. Scalabilities, and Global efficiency with them, are not bounded
+/// (super-linear speed-up).
+inline bool is_bounded_efficiency(const MetricRow& row) {
+    const auto& key = row.key;
+    return row.kind == ValueKind::efficiency &&
+           (key.find("efficiency") != std::string::npos ||
+            key.find("load_balance") != std::string::npos) &&
+           key.find("global") == std::string::npos && key.find("scalab") == std::string::npos;
+}
+/// Whether a bounded efficiency's value lies outside 0-100 %.
+inline bool outside_0_100(double v) {
+    return v < 0 || v > 1 + 1e-9;
+}
+
 /// modelfactors' table: multiplicative MPI model and scalings, plus its raw rows.
 MetricTable modelfactors_table(const metrics::SeriesAnalysis& series);
 /// PyPOP's additive MPI model (MPI_Metrics) with the same scalings.

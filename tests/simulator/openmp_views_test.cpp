@@ -150,14 +150,21 @@ TEST_CASE(
                 fmt::format("awk -F: '!($1 == \"1\" && $5 == \"1\")' {} > {}", whole, trace))
                 .status == 0);
     const auto json = (dir / "r.json").string();
-    const auto r = test::run_popsim(
-        fmt::format("analyze {} --model hybrid-multiplicative --json {}", trace, json));
+    const auto html = (dir / "r.html").string();
+    const auto r = test::run_popsim(fmt::format(
+        "analyze {} --model hybrid-multiplicative --json {} --html {}", trace, json, html));
     REQUIRE(r.status == 0);
+    // The HTML report marks the cell instead of colouring it, and lists the warning.
+    const auto page = test::read_file(html);
+    CHECK(page.find(R"(<td class="out-of-range" title="outside 0-100 %: see the warnings">150.00% )"
+                    R"((!)</td>)") != std::string::npos);
+    CHECK(page.find("<h2>Warnings</h2>") != std::string::npos);
+    CHECK(page.find("<code>efficiency-out-of-range</code>") != std::string::npos);
     CHECK(r.output.find("popsim: warning: " + trace +
                         ": MPI parallel efficiency 150.00%, MPI communication efficiency 200.00%, "
                         "MPI start-up and shut-down -300.00%, MPI serialisation efficiency "
-                        "-100.00% outside 0-100 %: an efficiency is a fraction of an ideal") !=
-          std::string::npos);
+                        "-100.00%, parallel region \"region 1\" share of the run 150.00% outside "
+                        "0-100 %: an efficiency is a fraction of an ideal") != std::string::npos);
     bool listed = false;
     const auto report = test::read_json(json);
     for (const auto& w : report["traces"][0]["warnings"])
@@ -166,4 +173,14 @@ TEST_CASE(
     // The same trace whole: nothing is out of range, and nothing is said.
     const auto fine = test::run_popsim("analyze " + whole + " --model hybrid-multiplicative");
     CHECK(fine.output.find("outside 0-100 %") == std::string::npos);
+    // In a series, the warning names the run whose column it is: the hybrid tables order runs by
+    // threads (1x8 after 2x2), the MPI series by processes (1x8 first).
+    const auto wide = test::synth_trace(
+        "out_of_range_1x8", "ranks 1 threads 8\n0.0 event 60000001 1\n0.0 compute 1s\n0.0 event "
+                            "60000001 0\n");
+    const auto series_run =
+        test::run_popsim(fmt::format("analyze {} {} --model hybrid-multiplicative", wide, trace));
+    CHECK(series_run.output.find("popsim: warning: " + trace +
+                                 ": MPI parallel efficiency 150.00%") != std::string::npos);
+    CHECK(series_run.output.find("popsim: warning: " + wide + ": MPI") == std::string::npos);
 }
