@@ -307,9 +307,10 @@ HybridMultiplicative hybrid_multiplicative(const HybridRun& r) {
 }
 
 TalpEfficiencies talp(const HybridRun& r) {
-    // TALP measures from the end of MPI_Init to the start of MPI_Finalize: the run without its
-    // start-up and shut-down, the MPI time without MPI_Init and MPI_Finalize, the useful time
-    // without the computation before MPI_Init.
+    // TALP measures from the end of MPI_Init to the start of MPI_Finalize: here the run without
+    // its start-up and shut-down S, and the MPI time without MPI_Init and MPI_Finalize. Running
+    // before MPI_Init stays computation, as in the MPI models (on Extrae traces it is the MPI
+    // library's own start-up; docs/metrics.md).
     const double E = std::max(0.0, as_double(r.runtime) - as_double(r.startup.traced));
     double useful = 0, mpi = 0, worker_idle_in_mpi = 0, serialization = 0, load_imbalance = 0,
            scheduling = 0;
@@ -320,7 +321,6 @@ TalpEfficiencies talp(const HybridRun& r) {
         const double master_mpi_out = as_double(mpi_after_startup(r, p));
         const double region_time = as_double(r.region_time[p]);
         double process_mpi = -as_double(at_or_zero(r.startup.task_in_init_finalize, p));
-        useful -= as_double(at_or_zero(r.startup.task_useful_before_init, p));
         for (std::uint32_t t = r.master[p]; t < end; ++t) {
             useful += as_double(r.threads[t].useful);
             process_mpi += as_double(r.threads[t].mpi);

@@ -119,9 +119,9 @@ struct HybridMultiplicative {
     double omp_parallel = 1, omp_load_balance = 1, omp_communication = 1;
 };
 
-/// TALP's model (hybrid-v2), from CPU-time sums over all threads, in the run from the end of
-/// MPI_Init to the start of MPI_Finalize (TALP's Global region): start-up and shut-down are left
-/// out of every sum.
+/// TALP's model (hybrid-v2), from CPU-time sums over all threads, with start-up and shut-down
+/// (HybridRun::startup) left out of every sum, as TALP's Global region spans the run from the end
+/// of MPI_Init to the start of MPI_Finalize.
 struct TalpEfficiencies {
     double parallel = 1;
     double mpi_parallel = 1, mpi_communication = 1, mpi_load_balance = 1;
