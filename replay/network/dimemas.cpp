@@ -181,19 +181,33 @@ void DimemasNetwork::give_back_link(std::map<std::uint32_t, Links>& links, std::
     advance(next, now, sink);
 }
 
+bool DimemasNetwork::take_sending_link(std::uint32_t transfer) {
+    auto& t = moving_.at(transfer);
+    if (t.out_link ||
+        (t.out_link = take_link(sending_links(t), t.from, sending_link_count(t), transfer)) ||
+        (!t.within_node && steal_output_link(transfer)))
+        return true;
+    sending_links(t).at(t.from).waiting.push_back(transfer);
+    return false;
+}
+
+bool DimemasNetwork::take_receiving_link(std::uint32_t transfer) {
+    auto& t = moving_.at(transfer);
+    if (t.in_link ||
+        (t.in_link = take_link(receiving_links(t), t.to, receiving_link_count(t), transfer)))
+        return true;
+    receiving_links(t).at(t.to).waiting.push_back(transfer);
+    return false;
+}
+
 void DimemasNetwork::advance(std::uint32_t transfer, Time now, TransferSink& sink) {
     auto& t = moving_.at(transfer);
-    if (!t.out_link &&
-        !(t.out_link = take_link(sending_links(t), t.from, sending_link_count(t), transfer)) &&
-        (t.within_node || !steal_output_link(transfer))) {
-        sending_links(t).at(t.from).waiting.push_back(transfer);
-        return;
-    }
-    if (!t.in_link &&
-        !(t.in_link = take_link(receiving_links(t), t.to, receiving_link_count(t), transfer))) {
-        receiving_links(t).at(t.to).waiting.push_back(transfer);
-        return;
-    }
+    // Half-duplex links within a node are one pool per task, taken the lower task's first, as
+    // Dimemas' LINKS_get_mem_links takes them: two tasks sending to each other at once would
+    // otherwise each hold the link the other waits for, and the replay would deadlock.
+    const bool receiver_first = t.within_node && half_duplex_within_nodes() && t.from > t.to;
+    if (receiver_first && !take_receiving_link(transfer)) return;
+    if (!take_sending_link(transfer) || !take_receiving_link(transfer)) return;
     if (t.within_node) { // the memory path: no buses
         sink.call_at(add_times(now, transmission(t.bytes, p_.intra_bandwidth_mbps)), transfer);
         return;

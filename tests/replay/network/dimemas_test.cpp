@@ -159,6 +159,34 @@ TEST_CASE("dimemas model: within a node each task has its own links, half-duplex
     CHECK(replay_on("dim_task_links_free", d, p).runtime == 1000 * us);
 }
 
+TEST_CASE("dimemas model: half-duplex links within a node are taken the lower task's first") {
+    // Issue 34, item 6: 4 tasks per node with 4 CPUs deadlocked on LAMMPS traces. Three tasks on a
+    // node, one half-duplex link each (links 1 in / 0 out), 16 KiB = 1 ms. Rank 2 sends to rank 1
+    // at 0 (links 1 and 2: 0-1 ms); rank 1 sends to rank 0 at 100 us, rank 0 to rank 1 at 200 us.
+    // Taking the sender's link first, rank 1's message would wait for link 1 holding none, rank
+    // 0's would hold link 0 and wait for link 1; at 1 ms rank 1's gets link 1 and waits for link 0:
+    // a cycle. Dimemas (LINKS_get_mem_links) takes the lower task's link first: rank 1's message
+    // holds link 0 and waits for link 1 (1-2 ms), rank 0's then waits for link 0 (2-3 ms).
+    // Dimemas 5.5.0: 3000000 ns.
+    const std::string d = "ranks 3\n2 Isend 1us to=1 size=16384 req=a\n2 compute 1ns\n"
+                          "2 Waitall 5ms req=a\n"
+                          "1 compute 100us\n1 Irecv 1us from=2 size=16384 req=r\n1 compute 1ns\n"
+                          "1 Irecv 1us from=0 size=16384 req=q\n1 compute 1ns\n"
+                          "1 Isend 1us to=0 size=16384 req=s\n1 compute 1ns\n"
+                          "1 Waitall 5ms req=r,q,s\n"
+                          "0 compute 200us\n0 Irecv 1us from=1 size=16384 req=r\n0 compute 1ns\n"
+                          "0 Isend 1us to=1 size=16384 req=s\n0 compute 1ns\n"
+                          "0 Waitall 5ms req=r,s\n";
+    auto p = latency_bandwidth(0, 0);
+    p.tasks_per_node = 3;
+    p.intra_bandwidth_mbps = 15.625;
+    p.intra_in_links = 1;
+    const auto r = replay_on("dim_half_duplex_order", d, p);
+    CHECK(r.threads[0].end == 2000 * us); // rank 1's message arrives; its own send is eager
+    CHECK(r.threads[1].end == 3000 * us); // rank 0's message arrives
+    CHECK(r.runtime == 3000 * us);
+}
+
 TEST_CASE("dimemas model: tasks on one node use the intra-node parameters") {
     auto p = latency_bandwidth(5 * us, 1000);
     p.tasks_per_node = 2; // both ranks on node 0: intra-node latency 0 and instantaneous
@@ -336,6 +364,30 @@ TEST_CASE("dimemas model: LAMMPS melt with Dimemas' what-if configurations") {
                   row.bound * static_cast<double>(row.dimemas));
         }
     }
+}
+
+TEST_CASE("dimemas model: LAMMPS melt, 4 tasks and 4 CPUs on one node, finishes as Dimemas") {
+    // Issue 34, item 6: this shape deadlocked (the half-duplex links within the node). Dimemas
+    // 5.5.0 predicts 280572673 ns; popsim is 3.9e-5 longer (measured).
+    const auto dir = test::scratch_dir("dim_lammps_one_node");
+    std::filesystem::copy_file(test::shared_data("lammps-melt/dimemas/dimemas.collectives"),
+                               dir / "dimemas.collectives",
+                               std::filesystem::copy_options::overwrite_existing);
+    const auto cfg = test::write_file(
+        dir / "one_node.cfg",
+        "#DIMEMAS_CONFIGURATION\n"
+        "\"wide area network information\" {\"\", 1, 0, 4, 0.0, 0.0, 1};;\n"
+        "\"environment information\" {\"\", 0, \"\", 1, 1000.0, 1, 1};;\n"
+        "\"multi node information\" {0, 1, \"x\", 4, 1.0, 0.5e-6, 10000.0, 0, 1, 0, 5e-6, 1, 1, "
+        "0.0};;\n"
+        "\"predefined mapping information\" {\"4 TASKS_PER_NODE\"};;\n"
+        "\"configuration files\" {\"\", \"\", \"dimemas.collectives\", \"\"};;\n"
+        "\"file system parameters\" {0.0, 0.0, 8.0, 0, 1.0};;\n");
+    const auto program = build_replay_program(
+        test::read_quiet(test::shared_data("lammps-melt/lammps_melt_4.prv.gz")));
+    network::DimemasNetwork net(network::read_dimemas_config(cfg));
+    const Time predicted = replay_events(program, net, {.timeline = false}).runtime;
+    CHECK(std::abs(static_cast<double>(predicted) - 280572673.0) <= 5e-5 * 280572673.0);
 }
 
 TEST_CASE("dimemas model: task by task against Dimemas' simulated trace (5 us, 1000 MB/s)") {
