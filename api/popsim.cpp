@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The library runs the commands themselves: their options parsed by the same CLI11 definitions
 // (so every option, unit and check is the program's), their results returned instead of printed.
 #include "popsim/popsim.hpp"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Prints popsim analyze's peak memory and time against the trace's length: the halo-exchange trace of
 # 64 ranks (ring + allreduce) at 1.08 GB and, with --10gb, at 10.8 GB (ten times the steps; ~11 GB
 # of disk, made once and cached), streamed and (1 GB only) read into memory with --in-memory and with --root-causes; then

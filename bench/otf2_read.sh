@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Prints how fast popsim reads an OTF2 archive, in records per second, against Debian's otf2-print
 # writing its listing to /dev/null: best of 3 wall times each, with popsim's peak memory.
 #   bench/otf2_read.sh BUILD_DIR [ANCHOR]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reader benchmark: throughput (MB/s of uncompressed text, records/s) sequentially and in
 // parallel, and peak memory per record. Usage: popsim_reader_bench TRACE.prv
 #include "replay/allocator_tuning.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Replay benchmark: where the time of an ideal-network analysis goes, on one trace.
 // Usage: popsim_replay_bench TRACE.prv   (bench/run.sh makes a >= 1 GB synthetic one)
 #include "replay/allocator_tuning.hpp"

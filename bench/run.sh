@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Prints popsim's speed and memory figures on a >= 1 GB synthetic trace (made once, then cached).
 #   bench/run.sh BUILD_DIR [WORK_DIR]
 # Figures: reader throughput and memory per record; `popsim analyze` on the .prv.gz against

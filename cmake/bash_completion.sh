@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Writes popsim's bash completion from the program's own --help texts: its commands, and each
 # command's options, so the completion never drifts from the program.
 # usage: bash_completion.sh POPSIM OUTPUT

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Writes popsim's man page from the program's own --help texts (help2man), every command's help
 # in its own section, so the page never drifts from the program.
 # usage: man_page.sh POPSIM OUTPUT

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Fuzz target: arbitrary bytes as a Dimemas configuration (.cfg) and as a collectives file. Only
 // TraceError may come out; anything else (a crash, a sanitizer report) is a bug.
 #include "fuzz_support.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Fuzz target: arbitrary bytes as a Dimemas trace (.dim) through its reader and, when it reads,
 // both ideal replays, which must agree. Only popsim's documented errors may come out.
 #include "fuzz_support.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What the fuzz targets share: inputs as in-memory files, so each costs no disk I/O, and the
 // check that both ideal replays of a program agree.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Fuzz target: arbitrary bytes as a Paraver trace (plain or gzip) through the reader and, when it
 // reads, the replay program builder and the ideal replay, of the whole trace and of a window. Only
 // popsim's documented errors may come out; anything else (a crash, a sanitizer report, another

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # A short fuzzing run for CI: BUILD_DIR has the fuzz targets (./dev test builds them with clang).
 # Fails on a crash, a sanitizer report or an unexpected exception; each corpus is copied first so
 # the run leaves the tree as it was.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Fuzz target: arbitrary text as a `popsim synth` description; a small program is also written
 // and read back, which must succeed. Only TraceError may come out of the parser and writer.
 #include "replay/input/paraver_reader.hpp"

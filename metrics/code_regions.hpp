@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Which code region each replay thread was in (docs/metrics.md, "Code regions"): the root causes
 // say where, in the code, waiting happens, the critical path runs and the delaying computation

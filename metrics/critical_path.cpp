@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "metrics/critical_path.hpp"
 
 #include "metrics/dependency_walk.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The critical path of a replay on the ideal network (docs/metrics.md, "Root causes"): the chain
 // of computation and dependencies whose length is the runtime. Found as Scalasca does, backwards

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "metrics/delay_costs.hpp"
 
 #include "metrics/dependency_walk.hpp"

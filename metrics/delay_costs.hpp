@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Who caused the waiting (docs/metrics.md, "Root causes"): each wait state of the ideal replay
 // charged to the computation that made its partner late. While W waited, from its entry a_W to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "metrics/dependency_walk.hpp"
 
 namespace popsim::metrics {

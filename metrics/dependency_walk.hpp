@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Walks a replay on the ideal network backwards in time along its dependencies: along a thread
 // from operation to operation and, at each operation that waited, to the partner it waited for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The ideal-network numbers of a trace (Runtime (ideal), Useful duration (ideal, max)), from
 // popsim's own replay instead of prv2dim + Dimemas + paramedir.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "metrics/pop_mpi.hpp"
 
 #include "metrics/ratio.hpp"

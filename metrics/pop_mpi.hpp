@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The POP MPI efficiencies of one trace (docs/metrics.md gives every formula and its source).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The OpenMP and hybrid MPI+OpenMP POP models (docs/metrics.md gives every formula and source):
 //  - PyPOP's OpenMP metrics (OpenMP Region / Serial Region / Parallel efficiency, scalings);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Ratios of times and counts that may be undefined: a zero-length trace, a run without useful
 // computation. Undefined is NaN, never 0 or 1, so that no report shows a made-up number; every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "metrics/root_causes.hpp"
 
 #include "replay/engine/engine.hpp"

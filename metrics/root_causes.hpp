@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Where the time lost to waiting goes, and why (docs/metrics.md, "Root causes"): the wait states
 // of the traced run and of its ideal-network replay, whose waits are the serialisation the ideal

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Scaling across a series of traces of one code at different process counts (modelfactors'
 // rules: reference = fewest processes, strong or weak scaling detected from instructions).

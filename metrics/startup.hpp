@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Start-up and shut-down of an MPI run: the time before a task's first record ("Not created"),
 // in MPI_Init and MPI_Finalize, and after its last record. Score-P records the whole of MPI_Init

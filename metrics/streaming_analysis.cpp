@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "metrics/streaming_analysis.hpp"
 
 #include "metrics/streaming_openmp.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // A trace's POP inputs (TraceSummary, HybridRun and the ideal replay) in one pass over its
 // records, in memory bounded by the trace's width, not its length (docs/replay.md, "Streaming").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The OpenMP quantities of the thread breakdowns and of HybridRun (thread_breakdown.hpp,
 // pop_openmp.hpp) computed as the records go by, for the streaming analysis: each thread's

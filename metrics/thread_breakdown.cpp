@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "metrics/thread_breakdown.hpp"
 
 #include "replay/extrae_events.hpp"

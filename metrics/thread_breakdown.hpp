@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Per-thread raw quantities of the OpenMP and hybrid models (metrics-reference §1.3, §1.5).
 //

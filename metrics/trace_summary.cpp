@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "metrics/trace_summary.hpp"
 
 #include "replay/extrae_events.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The raw quantities of one trace that the POP metrics are computed from, per thread and in ns.
 //

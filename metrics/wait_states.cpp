@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "metrics/wait_states.hpp"
 
 #include "replay/extrae_events.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Wait states (docs/metrics.md, "Wait states"): MPI calls that wait for a late partner, by
 // Scalasca's patterns, in one timeline of the calls: the traced run or a replay of it. The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The compiled half of the Python module: the library's calls with the GIL released, their tables
 // as Python dicts and lists; popsim/__init__.py makes pandas tables of them.
 #include "popsim/popsim.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Process-wide allocator policy for popsim's executables (keep_freed_memory_in_heap is never
 // called by the library itself).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // An append-only column for the trace model: chunks that double from 64 to 65536 elements, then
 // stay at 65536. An empty column allocates nothing (traces declare up to millions of threads),

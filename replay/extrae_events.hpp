@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Extrae's Paraver encoding of the event types and values popsim interprets
 // (docs/file-formats.md lists their origin).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The OTF2 library prints its errors on stderr; popsim's readers and writers of OTF2 archives put
 // the library's message into their own error instead (file and cause, exit status 2 or 3).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Synthetic Paraver traces: a program of per-thread operations (compute bursts, MPI calls with
 // their messages, states, events) written as a valid Extrae-style .prv/.pcf/.row. Used by the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Simulated and traced time: integer nanoseconds, never floating point, so replays are exact and
 // reproducible. Paraver traces in other units are converted to ns on reading.

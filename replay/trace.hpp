@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The in-memory trace model: what popsim keeps of a Paraver trace, compactly.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "replay/trace_error.hpp"
 
 #include <fmt/format.h>

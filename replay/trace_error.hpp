@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The one error type of the replay library: every bad input is reported as "file:line: cause".
 #include <cstdint>

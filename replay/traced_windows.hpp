@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Spans where tracing was switched off on every thread (Extrae_shutdown ... Extrae_restart, state
 // 14 "Tracing disabled"): users mark the region to measure this way, so by default the analysis

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Numbers with unit suffixes, as people write them ("8s", "250ms", "64KiB"): one parser for the
 // synthetic-trace language and the command line.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Warnings about a trace, grouped by kind: people read one line per kind (how many, the first
 // example), scripts read every instance from the JSON report.

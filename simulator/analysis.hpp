@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What `popsim analyze` computes, apart from how it is shown: the command prints and writes it,
 // the library (include/popsim/popsim.hpp) returns it.

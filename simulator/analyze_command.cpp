@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "metrics/ideal_replay.hpp"
 #include "metrics/scaling.hpp"
 #include "metrics/streaming_analysis.hpp"

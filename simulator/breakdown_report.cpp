@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/breakdown_report.hpp"
 
 #include "metrics/ideal_replay.hpp"

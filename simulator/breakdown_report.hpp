@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The breakdowns of the runtime for people at a terminal: per rank for the MPI models (useful,
 // load imbalance, serialisation, transfer), per thread for the OpenMP and hybrid models.

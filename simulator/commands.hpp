@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The popsim subcommands. Each registers itself on the CLI11 app and runs when selected; errors
 // propagate as exceptions to main(), which maps them to exit codes (docs/user-guide.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // popsim compare: two results side by side, failing when an efficiency drops by more than allowed:
 // the check a project runs in CI after each merge.
 #include "replay/trace_error.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "replay/focus/event_inventory.hpp"
 #include "replay/input/otf2_archive.hpp"
 #include "replay/input/paraver_labels.hpp"

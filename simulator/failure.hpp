@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What a failed command tells its user: the exit status and the message, one mapping for the
 // program (main) and the library (include/popsim/popsim.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/focus.hpp"
 
 #include "replay/extrae_events.hpp"

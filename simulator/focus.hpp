@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The focus of analysis (docs/focus.md): `--from/--to` windows, `--region` instances and
 // `--phases`, resolved against each trace.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Options every command takes, about how traces are read and what is printed about them. They
 // may stand before the command or after its arguments (`popsim analyze run.prv --quiet`).

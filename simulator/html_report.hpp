@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The self-contained HTML report (inline CSS and SVG; no scripts, fonts or network access):
 // the metric hierarchy coloured on the POP scale, scaling plots, the per-rank communication

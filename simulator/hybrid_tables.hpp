@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Tables and CSV for the OpenMP and hybrid models (metrics/pop_openmp.hpp).
 #include "metrics/pop_openmp.hpp"

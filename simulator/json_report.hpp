@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Every number of an analysis as JSON, with units in the key names (_ns, _us, _ghz; efficiencies
 // are fractions).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/load_program.hpp"
 
 #include "replay/focus/trace_window.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What `simulate`, `whatif` and `convert` replay: a Paraver trace (translated to a replay program)
 // or a Dimemas .dim trace (read as one). A whole Paraver trace's program is written down in one

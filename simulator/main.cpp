@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // popsim: POP efficiency metrics and MPI replay from Paraver traces.
 #include "popsim/version.hpp"
 #include "replay/allocator_tuning.hpp"

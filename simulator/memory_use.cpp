@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/memory_use.hpp"
 
 #include <fstream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // How much memory popsim holds: for --json reports (peak_memory_bytes) and the progress bar.
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The metric hierarchy as rows and columns, the one structure every report (terminal, CSV, JSON,
 // HTML) is rendered from.

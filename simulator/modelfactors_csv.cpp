@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/modelfactors_csv.hpp"
 
 #include "replay/output/output_file.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // BSC modelfactors' CSV layout: ';'-separated, efficiencies in % with 6 decimals, raw '#' rows
 // with 2 decimals, "NaN" for what was not computed, columns ordered by process count.

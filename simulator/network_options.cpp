@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/network_options.hpp"
 
 #include "replay/network/dimemas_config.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The network options `simulate` and `whatif` share: a model, a Dimemas configuration file, and
 // overrides of its parameters.

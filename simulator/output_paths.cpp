@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/output_paths.hpp"
 
 #include "replay/input/paraver_reader.hpp"

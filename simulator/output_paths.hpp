@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // popsim never replaces its input, and never writes two outputs to one file: every command checks
 // its output paths before any work (a trace's .pcf and .row count as part of it).

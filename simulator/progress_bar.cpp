@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/progress_bar.hpp"
 
 #include "simulator/memory_use.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Progress on stderr for long work: one line of meters ("reading 45% 610 MB at 250 MB/s ·
 // replaying 12%"), shown only when stderr is a terminal and the work has taken more than a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/root_causes_report.hpp"
 
 #include "replay/extrae_events.hpp"

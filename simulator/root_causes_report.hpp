@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The root-cause section of analyze (--root-causes): the wait states by pattern in the traced run
 // and on the ideal network, who waited longest for whom, where, whose computation caused it, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "replay/synth.hpp"
 #include "simulator/commands.hpp"
 #include "simulator/global_options.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/terminal_report.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The metric table for people at a terminal: hierarchy indented, one column per trace, efficiencies
 // on the POP scale's background colours (green from 0.8, light red below, red below 0.5, black

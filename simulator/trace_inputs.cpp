@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/trace_inputs.hpp"
 
 #include "replay/input/line_reader.hpp"

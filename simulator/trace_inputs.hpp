@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The traces a command is given, checked before any work: files as named, folders expanded to the
 // traces they hold (as modelfactors takes a folder of runs), simulated traces told apart.

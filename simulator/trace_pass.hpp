@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Which pass read a trace: the streaming one, in memory bounded by the trace's width
 // (docs/replay.md, "Streaming"), or the in-memory one; and the attempt at the first.

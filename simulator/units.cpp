@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/units.hpp"
 
 #include "replay/units.hpp"

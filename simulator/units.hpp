@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Strict parsing of the quantities users type: times, bandwidths and sizes. Each throws
 // std::invalid_argument naming the text and the accepted forms.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/warning_output.hpp"
 
 #include "simulator/global_options.hpp"

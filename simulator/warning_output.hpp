@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // How popsim shows the warnings about a trace: one line per kind on stderr, every instance in
 // the JSON reports.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "metrics/ideal_replay.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/input/paraver_reader.hpp"

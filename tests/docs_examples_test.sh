@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs every ```sh block of the user guide, so the documented commands cannot rot.
 # usage: docs_examples_test.sh POPSIM SOURCE_DIR SHARED_DATA WORK_DIR
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Every kind of JSON report popsim writes validates against docs/popsim-1.schema.json (Debian's
 # python3-jsonschema): analyze (a series, without replay, a window, phases, a region, root causes,
 # OpenMP and hybrid traces), simulate and whatif; on the validation data too when it is there.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Builds the Debian package (cpack -G DEB), unpacks it into a scratch root and runs what it
 # installs: the program, its man page (every command), its bash completion; its dependencies are
 # Debian's runtime packages.
@@ -31,6 +32,18 @@ completion="$work/root/usr/share/bash-completion/completions/popsim"
 (source "$completion"; COMP_WORDS=(popsim whatif --lat); COMP_CWORD=2; _popsim; [ "${COMPREPLY[*]}" = --latency ]) ||
     fail "the completion does not complete whatif --lat"
 [ -f "$work/root/usr/share/doc/popsim/user-guide.md" ] || fail "no user guide in the package"
+# What Debian's policy asks of a package (issue 36, item 2), and what the documentation names.
+for file in doc/popsim/copyright doc/popsim/changelog.gz doc/popsim/LICENSE popsim/paraver/popsim.cfg \
+    popsim/paraver/popsim_critical_path.cfg; do
+    [ -f "$work/root/usr/share/$file" ] || fail "the package lacks /usr/share/$file"
+done
+zcat "$work/root/usr/share/doc/popsim/changelog.gz" | head -1 | grep -q "^popsim (" || fail "the changelog's first line"
+[[ $depends == *"python3 (>= 3.11~)"* ]] || fail "Depends lacks python3 (the module): $depends"
+[[ $(dpkg-deb -f "$deb" Recommends) == *bash-completion* ]] || fail "Recommends lacks bash-completion"
+[ "$(dpkg-deb -I "$deb" triggers 2> /dev/null)" = "activate-noawait ldconfig" ] || fail "no ldconfig trigger"
+if command -v lintian > /dev/null; then
+    lintian --fail-on error "$deb" > "$work/lintian.log" 2>&1 || fail "lintian finds errors: $(grep '^E:' "$work/lintian.log")"
+fi
 client="$work/client"
 cmake -S "$source/examples/library" -B "$client" -G Ninja -DCMAKE_PREFIX_PATH="$work/root/usr" > "$work/client.log" ||
     fail "find_package(popsim) on the installed files: $(cat "$work/client.log")"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Helpers shared by the tests: where the validation data is, scratch files, synthetic traces.
 #include "replay/input/paraver_reader.hpp"

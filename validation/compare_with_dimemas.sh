@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs an installed Dimemas (prv2dim + Dimemas) and popsim on the same trace and configuration and
 # prints the predicted runtimes side by side.
 #   validation/compare_with_dimemas.sh TRACE.prv CONFIG.cfg [PRV2DIM DIMEMAS]

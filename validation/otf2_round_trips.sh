@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Converts every real Paraver trace popsim analyses to OTF2 (popsim convert), reads the archive
 # back and compares the two reports: every number, name and warning must be the same, but for the
 # warnings about the Paraver files themselves that the archive no longer has (a cut's marks, records

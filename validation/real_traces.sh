@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Analyses every real trace of ../shared/data (the collected ones, HPCC, prime, LAMMPS, epoch) and
 # prints one row each: exit status, runtime, ideal runtime, PE, SerE, TE and the kinds of warnings.
 #   validation/real_traces.sh [POPSIM [DATA]]

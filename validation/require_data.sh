@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Sourced by the test scripts that read the validation data: `require_data DIR` exits with status
 # 77, which CTest reports as a skipped test, when DIR is absent (a clone of the repository alone).
 require_data() {

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Sourced first by the validation scripts that run as tests: `. "$(dirname "$0")/setup.sh" "$@"`.
 # Sets strict mode without -e (the scripts count their failures), `popsim` and `data` from the
 # arguments POPSIM [DATA] (defaults: build/popsim; $POPSIM_DATA, else ../shared/data), skips the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Cuts a real trace at random byte offsets (mid-line or at a line start, as an interrupted merge,
 # copy or download leaves it) and checks that popsim never analyses a cut silently: each cut is
 # refused with exit 2, and with --allow-truncated it is analysed only with a warning naming how

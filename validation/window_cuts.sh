@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # For every real trace of ../shared/data that popsim analyses: `popsim cut` of its middle third,
 # analysed, must print the numbers `analyze --from --to` prints for the same window of the
 # original, and the cut must pass the strict reader (--strict) when the original does. One row per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Prints the POP metrics of a scaling series as a tab-separated table, with the runs' ideal-network
 // runtimes: what a tool built on popsim's library looks like.
 //   pop_table run_2.prv run_4.prv

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // popsim as a library: the POP efficiency metrics of Paraver traces and their replay on ideal and
 // Dimemas-style networks, computed exactly as `popsim analyze`, `simulate` and `whatif` compute

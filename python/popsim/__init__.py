@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """popsim: the POP efficiency metrics of Paraver traces, and their replay on ideal and
 Dimemas-style networks, as pandas tables.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // CPUs shared by the threads of a node, as Dimemas' default FIFO scheduler shares them: a thread
 // needs a CPU for each piece of CPU work (a burst, a communication startup, the instant it takes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "replay/engine/engine.hpp"
 
 #include "replay/engine/cpu_scheduler.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The discrete-event replay engine: walks every task's operations in simulated time on a network
 // model. Deterministic (events ordered by time then scheduling order).

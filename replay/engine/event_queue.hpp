@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The future-event list, ordered by (time, sequence number), so events at the same time run in
 // the order they were scheduled and every replay is deterministic.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What a replay produces: per replay thread its simulated end, useful (burst) time, time in OpenMP
 // fork/join barriers and MPI time split into waiting for a partner and transfer, plus the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What event types a trace holds and how often, with the .pcf's names: what an analyst looks at
 // to pick a region or the event that starts each iteration (`popsim events`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "replay/focus/event_spec.hpp"
 
 #include "replay/program/mpi_calls.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What `--region` and `--phases` name: an Extrae event type and the values that mark it, given as
 // numbers or as names from the .pcf ("60000019:12", "Iteration", "solve*", "MPI_Allreduce", and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "replay/focus/focus_windows.hpp"
 
 #include "replay/extrae_events.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The windows a focus of analysis names: the instances of a region, or the phases between the
 // occurrences of an event (docs/focus.md).

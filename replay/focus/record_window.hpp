@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Cuts a stream of Paraver records to a time window: states clipped to its edges, events and
 // messages inside it kept, times rebased to its start; what is in effect at the start (the open

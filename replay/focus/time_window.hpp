@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // A window [from, to) of a trace and the rules that decide what of each record lies in it. One set
 // of rules for every way popsim cuts a trace: `popsim cut` writing a file, and `--from/--to`,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // `popsim cut`: writes the part of a Paraver trace in a time window as a trace of its own, with
 // every record of the window (not only those popsim analyses), the .pcf and .row copied, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // A window of a trace in memory, as if the trace had been cut there: the trace `popsim cut` would
 // write for the same window, read back (record_window.hpp), without a second pass over the file.

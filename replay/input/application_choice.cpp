@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "replay/input/application_choice.hpp"
 
 #include "replay/trace_error.hpp"

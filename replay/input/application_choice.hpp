@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Traces with several applications (Paraver's header lists them): PROFET's LULESH traces add an
 // application of uncore-counter readers beside the MPI program. popsim analyses one application;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Streams the bytes of a plain or gzip-compressed file in chunks: a multi-GB .prv.gz is never
 // decompressed into memory. Gzip is detected from the magic bytes, not the file name.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "replay/input/communication_repair.hpp"
 
 #include "replay/program/mpi_calls.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Communication records that break MPI's matching rules, re-paired before anything is replayed.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Dimemas' own trace format (.dim, as prv2dim writes it; docs/file-formats.md): written from a
 // replay program, and read back into one, so users can bring the Dimemas traces they already have.

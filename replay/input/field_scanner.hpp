@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // A fast scanner over ':'-separated decimal fields, the building block of every Paraver line
 // parser. No sscanf or streams: the reader's throughput depends on this loop.

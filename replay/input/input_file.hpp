@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The small files popsim reads whole beside a trace or a network model (.pcf, .row, Dimemas
 // configurations and collectives files): only regular files of a bounded size, so that a folder,

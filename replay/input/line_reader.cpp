@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "replay/input/line_reader.hpp"
 
 #include "replay/input/parse_error.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The lines of a Paraver file (plain or gzipped), one at a time, for the passes that need every
 // record in file order and little memory (popsim cut, popsim events).

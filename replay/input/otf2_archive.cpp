@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "replay/input/otf2_archive.hpp"
 
 #include "replay/extrae_events.hpp"

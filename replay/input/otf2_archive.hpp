@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Score-P's OTF2 archives (docs/file-formats.md, "OTF2 archives"), read through the OTF2 library
 // as the Paraver records Extrae would have written for the same run, so every command treats

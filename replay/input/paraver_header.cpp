@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "replay/input/paraver_header.hpp"
 
 #include "replay/input/field_scanner.hpp"

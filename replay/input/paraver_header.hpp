@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The Paraver header line: trace length, resources (nodes/CPUs), applications with their tasks and
 // threads, and the communicator lines that follow it. Grammar: docs/file-formats.md.

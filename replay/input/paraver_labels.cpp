@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "replay/input/paraver_labels.hpp"
 
 #include "replay/input/input_file.hpp"

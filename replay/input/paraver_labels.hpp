@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The .pcf (state and event names) and .row (thread names) files that accompany a .prv.
 #include "replay/trace.hpp"

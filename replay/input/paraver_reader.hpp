@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Reads a Paraver trace (.prv or .prv.gz, with the .pcf and .row beside it) into the Trace model.
 //

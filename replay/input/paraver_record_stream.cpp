@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "replay/input/paraver_record_stream.hpp"
 
 #include "replay/focus/record_window.hpp"

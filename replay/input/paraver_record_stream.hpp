@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // A Paraver trace's records as written, one by one, to a RecordSink: for the commands that copy
 // every record (popsim cut, convert to OTF2), where the trace model keeps only what analyses use.

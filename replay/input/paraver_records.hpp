@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Parsers for single Paraver body records (state 1, event 2, communication 3), each on the text of
 // one line. They check syntax only; the reader checks records against the header.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // A syntax error found while parsing one line; the reader adds the file name and line number and
 // rethrows it as TraceError.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What the trace builder derives from a trace's records, handed over as it goes instead of kept:
 // for analyses that stream a trace (replay/streaming/) in memory bounded by its width, not its

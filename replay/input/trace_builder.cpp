@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "replay/input/trace_builder.hpp"
 
 #include "replay/extrae_events.hpp"

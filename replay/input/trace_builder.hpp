@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Turns parsed Paraver records, in file order, into the compact Trace model, checking them against
 // the header and each other. Every violation is a TraceError naming the file and line.

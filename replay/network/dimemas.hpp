@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Dimemas' parametric network model (after Dimemas 5.5, docs/network-model.md):
 //   point to point: the latency is CPU time (Dimemas' startup) the sender pays before its data

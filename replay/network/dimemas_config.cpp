@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "replay/network/dimemas_config.hpp"
 
 #include "replay/input/input_file.hpp"

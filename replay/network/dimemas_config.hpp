@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Reads Dimemas configuration files (.cfg, SDDF records) and collectives files into
 // DimemasParameters. Supported: one machine, the records Dimemas' own tools write for it (listed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The ideal network of the POP Transfer/Serialisation metrics: zero latency, infinite bandwidth,
 // no contention, CPUs as traced. Only the program's dependencies remain (Dimemas' ideal config).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The contract between the replay engine and a network model (after SimGrid's engine/model
 // split): the engine knows no concrete model; a model answers when a transfer or a collective

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Writes Paraver records as an OTF2 archive through the OTF2 library (docs/file-formats.md, "OTF2
 // archives written"), so Vampir, Scalasca, otf2-print and pipit open an Extrae run:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Files popsim writes, whole or not at all: the bytes go to "PATH.partial", which commit()
 // flushes, closes and renames to PATH. A full disk, an error or an interruption before commit()

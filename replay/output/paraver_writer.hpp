@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Writes Paraver files: the .prv header and records, and the .pcf/.row companions. Shared by the
 // synthetic trace writer and the simulated-timeline output, so both open in Paraver alike.

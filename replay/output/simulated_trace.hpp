@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Writes a replay's simulated timeline as a Paraver trace (.prv/.pcf/.row): per task, Running
 // states for its bursts, the MPI call's state and call events for its MPI operations, and one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Streams of fixed-size items too long to hold in memory, kept on disk: written stream by stream
 // in any interleaving, then read back each from its start, several readers at once. The

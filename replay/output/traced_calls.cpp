@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "replay/output/traced_calls.hpp"
 
 namespace popsim::replay {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The original trace's MPI calls as a simulated trace needs them
 // (replay/output/simulated_trace.hpp): each call's traced entry and exit, which anchor the

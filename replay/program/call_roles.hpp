@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Which MPI call of a thread plays a part (send, post, completion) in a communication record: the
 // rule both replay programs follow, the in-memory one (replay_program.cpp) and the streaming one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Dependency cycles that a trace of a program that ran can still form in the replay, and how the
 // replay breaks them (docs/replay.md, "Dependency cycles").

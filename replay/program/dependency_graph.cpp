@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "replay/program/dependency_graph.hpp"
 
 #include "replay/engine/engine.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The replay program as a dependency graph (a Boost.Graph compressed sparse row graph, built
 // once): one vertex per operation, whose value is the time the task leaves it, plus one vertex per

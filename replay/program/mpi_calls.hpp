@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Extrae's MPI call ids (the values of events 50000001-50000005), what each call does for the
 // replay, and the Paraver state Extrae shows during it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // OpenMP parallel regions as Extrae marks them on a thread (event 60000001: non-zero opens, 0
 // closes), shared by the replay (fork/join of threads) and the OpenMP metrics.

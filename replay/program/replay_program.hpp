@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The program popsim replays: per MPI task, the sequence of CPU bursts and MPI operations that
 // Dimemas would replay after prv2dim's translation (docs/network-model.md), with the messages and

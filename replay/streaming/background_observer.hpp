@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Hands a TimelineObserver's callbacks over to it in batches, out of the reader's ordered stage:
 // the streaming replay then runs beside the reader. The Paraver reader runs each block's batch in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "replay/streaming/background_replay.hpp"
 
 #include <optional>

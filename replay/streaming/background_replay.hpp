@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The streaming replay beside the reader: a StreamingReplay on a thread of its own
 // (BackgroundObserver), handed only the callbacks it reads; and the replay program read in one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "replay/streaming/program_recorder.hpp"
 
 #include "replay/allocator_tuning.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The in-memory replay program (replay_program.hpp), written down by the streaming replay as it
 // leaves calls behind, for the replays that need the whole program: networks with contention,

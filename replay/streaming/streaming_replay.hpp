@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The ideal-network replay computed while the trace is read, in memory bounded by the trace's
 // width (threads, messages in flight, open collectives), not its length (docs/replay.md,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The C++ library (include/popsim/popsim.hpp) against hand-computed examples: its tables and
 // reports are the commands', its errors say what the program says, with the same kinds.
 #include "popsim/popsim.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Issue 18: the critical path of the ideal replay, by hand on a chain of late senders, and its
 // length equal to the ideal runtime on the validation traces.
 #include "metrics/critical_path.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Issue 18: delay costs on hand-computed cases, and their identity on the validation traces:
 // every instant of every wait of the ideal replay is some rank's computation.
 #include "metrics/root_causes.hpp"

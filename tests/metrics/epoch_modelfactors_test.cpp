@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Issue 2, must show 1: on the epoch traces popsim reproduces BSC modelfactors' published CSV
 // (rows that need no ideal network) to 0.001 percentage points, raw rows to 1e-6 relative.
 #include "metrics/scaling.hpp"

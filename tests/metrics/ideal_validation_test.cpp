@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Issue 3, must show 1 and 2: the ideal-network replay against Dimemas' published results, and
 // the event engine against the longest-path pass on the real traces.
 #include "metrics/ideal_replay.hpp"

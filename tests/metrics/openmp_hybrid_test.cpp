@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // OpenMP and hybrid models: the seed documents' worked examples as synthetic traces, hand-computed
 // hybrid cases, and PyPOP's published numbers on the ImageMagick OpenMP traces.
 #include "metrics/ideal_replay.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The worked examples of the POP documents (metrics-reference.md §3), built as synthetic traces
 // and checked against the published, hand-computed values.
 #include "metrics/pop_mpi.hpp"

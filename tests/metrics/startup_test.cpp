@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Issue 34, item 1: start-up and shut-down (not created, MPI_Init, MPI_Finalize) have a line of
 // their own and stay out of Serialisation and Transfer. Expected values computed by hand.
 #include "metrics/ideal_replay.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Issue 17, must show 3: the streaming analysis gives the in-memory one's numbers to the ns (and
 // the same warnings) on every real trace it streams, and says why for the others. The in-memory
 // analysis is the one validated against modelfactors, PyPOP and Dimemas.

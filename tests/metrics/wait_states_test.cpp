@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Issue 18: wait states by Scalasca's patterns, on hand-computed synthetic traces, in the traced
 // run and in the ideal replay.
 #include "metrics/ideal_replay.hpp"

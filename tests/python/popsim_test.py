@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The Python module against hand-computed examples: pandas tables in PyPOP's layout, the
 per-rank and per-thread data, a tidy what-if table, popsim's errors and warnings.
 

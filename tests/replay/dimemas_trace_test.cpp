@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Dimemas .dim traces: popsim's writer and reader round-trip a replay program, and bad records are
 // refused with file and line.
 #include "replay/engine/engine.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Issue 19: Score-P's OTF2 archives read through the OTF2 library. The expected counts are
 // otf2-print's (Debian's otf2-tools), saved in ../shared/data/otf2/summaries.txt and printed
 // again here per location; the ping-pong's times are read off otf2-print's listing.

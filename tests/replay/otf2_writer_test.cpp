@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Issue 19: Paraver traces written as OTF2 archives (popsim convert, simulate -o x.otf2). What
 // the archive holds is checked in otf2-print's listing (Debian's otf2-tools) against values worked
 // out by hand from the Paraver records; popsim reading an archive back must give the Paraver

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The Paraver reader: what real traces do (paraver-format.md's pitfalls checklist) and every kind
 // of bad input, each with its exact "file:line: cause" message.
 #include "replay/program/replay_program.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Traces as analysts bring them: cut by Paraver's cutter, with a second application, with
 // receives Extrae's merger paired wrongly. Each case is a synthetic reproduction whose expected
 // times are worked out by hand in the comment above it; both replay methods must agree.

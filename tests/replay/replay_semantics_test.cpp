@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // MPI semantics of the ideal-network replay on small synthetic traces. Each expected runtime is
 // worked out by hand in the comment above it; every case also checks that the event engine and
 // the longest-path pass give the same timeline.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // popsim synth on extreme descriptions: operations of zero length and times near the limit.
 #include "replay/trace_error.hpp"
 #include "test_support.hpp"

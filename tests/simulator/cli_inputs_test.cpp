@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What popsim checks about its inputs and outputs before any work: each trap a user can fall into
 // gets its exact message and exit status 2.
 #include "simulator/cli_support.hpp"

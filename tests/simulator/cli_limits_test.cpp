@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Values at the edges of what popsim takes: huge or non-finite network parameters, messages of
 // exabytes, sums over many threads. Each gives a clear error or the right number, never a
 // wrapped-around time (issue: hardening, item 2).

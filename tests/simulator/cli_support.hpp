@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Runs the popsim binary as users do, for the command-line tests.
 #include <cstdio>

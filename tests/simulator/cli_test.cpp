@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The popsim command line as users run it: exit codes, messages on stderr, files written.
 #include "simulator/cli_support.hpp"
 #include "test_support.hpp"

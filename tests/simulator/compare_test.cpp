@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // popsim compare, the check a CI pipeline runs: two results side by side, exit 4 when an
 // efficiency drops by more than --max-drop (a fraction of 1). Expected values: modelfactors'
 // published table for epoch (Parallel efficiency 97.349953 % on 4 ranks, 95.707736 % on 8).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The focus of analysis from the command line: `cut` and `--from/--to` give the same numbers,
 // `--phases` and `--region` report each part, `events` lists what they can name, and bad
 // specifications are errors naming the trace.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Renders each kind of HTML report in headless Chromium (the MPI model of the epoch series, the root
 # causes of its 8-rank run, the OpenMP model of the ImageMagick thread series, the hybrid model of
 # a synthetic 2x1, 2x2, 4x2 series, a what-if sweep of LAMMPS over latency x bandwidth), checks

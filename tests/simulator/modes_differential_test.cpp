@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One input, one verdict (issue 34, item 9; issue 35, must-show 2): every input of the test corpus
 // is analysed streamed, --in-memory, --replay-method longest-path and --root-causes, and simulated
 // streamed and --in-memory; all give the same numbers or the same error.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The OpenMP and hybrid models as their users read them: the model chosen for runs without MPI,
 // warnings for a model that does not fit the runs, a thread axis, per-thread breakdowns.
 #include "simulator/cli_support.hpp"

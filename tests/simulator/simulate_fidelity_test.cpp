@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // simulate -o keeps what the original trace holds, as Dimemas' simulated trace does: every event
 // of the analysed application (MPI calls and their attributes, hardware counters, callers, user
 // functions) on the same threads, the .pcf's names, the date. The expected counts come from the

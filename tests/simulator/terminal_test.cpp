@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The terminal report as people see it: the width of their terminal, colours only where wanted,
 // the model and scaling kind said, one spelling, one unit per quantity.
 #include "simulator/cli_support.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Quantities on the command line and in synth descriptions.
 #include "replay/units.hpp"
 #include "simulator/units.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What whatif reports, checked against a run computed by hand: rank 0 computes 1 s, then sends
 // 1 MiB (eager: --eager 2MiB) to rank 1, which computes 1 s and receives it. On a network of
 // latency L and bandwidth B the message arrives at 1 s + L + 1 MiB / B (the sender's startup L,

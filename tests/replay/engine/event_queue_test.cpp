@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The event queue pops by (time, scheduling order), whichever of its two stores holds an event.
 #include "replay/engine/event_queue.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Progress reports for the bars of long runs: the reader counts the file's own bytes (compressed
 // ones for gzip, so a .prv.gz shows a percentage), the replay its finished operations.
 #include "replay/engine/engine.hpp"

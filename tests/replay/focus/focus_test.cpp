@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Focus of analysis in the library: windows cut in memory, phases and region instances, and the
 // names that select them. Expected values are computed by hand from the descriptions.
 #include "metrics/ideal_replay.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The Dimemas-style network model: one hand-computed case per parameter, and the predictions of
 // Dimemas 5.5.0 itself for the epoch trace with five configurations.
 #include "replay/engine/engine.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Spilled streams come back as they were written, whatever the interleaving, the number of
 // streams (which sets the block size) or the readers reading at once; a spill that cannot be made
 // names the output it serves.

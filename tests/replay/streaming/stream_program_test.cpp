@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Issue 17: the program written down in one streaming pass (for what-if networks, which need it
 // whole) is build_replay_program's, array for array, on synthetic traces and on every real trace
 // that streams; so every replay of it, on any network, is the in-memory one's. The in-memory
