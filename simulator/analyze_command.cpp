@@ -8,6 +8,7 @@
 #include "replay/input/paraver_reader.hpp"
 #include "simulator/analysis.hpp"
 #include "simulator/breakdown_report.hpp"
+#include "simulator/cli_suggestions.hpp"
 #include "simulator/commands.hpp"
 #include "simulator/focus.hpp"
 #include "simulator/global_options.hpp"
@@ -765,25 +766,25 @@ void add_analyze_command(CLI::App& app, CommandOutput& output) {
         ->check(output_file_name());
     cmd->add_option("--scaling", options->scaling,
                     "Scaling kind of the series (auto = detect as modelfactors)")
-        ->check(CLI::IsMember({"auto", "strong", "weak"}));
+        ->transform(one_of({"auto", "strong", "weak"}));
     cmd->add_option("--convention", options->convention,
                     "Serialisation/Transfer split: modelfactors (SerE = ideal max useful / ideal "
                     "runtime) or pop (TE = ideal runtime / runtime)")
-        ->check(CLI::IsMember({"modelfactors", "pop"}));
+        ->transform(one_of({"modelfactors", "pop"}));
     cmd->add_option("--model", options->model,
                     "Table to print: mpi (multiplicative, modelfactors), additive (PyPOP MPI), "
                     "openmp (PyPOP; CSV in PyPOP's layout), hybrid-additive, "
                     "hybrid-multiplicative or talp; auto = openmp for runs without MPI, else mpi. "
                     "JSON always has all")
-        ->check(CLI::IsMember({"auto", "mpi", "additive", "openmp", "hybrid-additive",
-                               "hybrid-multiplicative", "talp"}))
+        ->transform(one_of({"auto", "mpi", "additive", "openmp", "hybrid-additive",
+                            "hybrid-multiplicative", "talp"}))
         ->capture_default_str();
     cmd->add_flag("!--no-replay", options->replay,
                   "Skip the ideal-network replay (no Serialisation/Transfer)");
     cmd->add_option("--replay-method", options->replay_method,
                     "How to replay on the ideal network: events (the event engine) or longest-path "
                     "(one pass over the dependency graph); same result")
-        ->check(CLI::IsMember({"longest-path", "events"}));
+        ->transform(one_of({"longest-path", "events"}));
     cmd->add_flag("--in-memory", options->in_memory,
                   "Read each trace into memory and replay it there, instead of analysing it in one "
                   "streaming pass (memory ~35 bytes per record instead of the trace's width; the "
@@ -816,7 +817,7 @@ void add_analyze_command(CLI::App& app, CommandOutput& output) {
         ->delimiter(',');
     cmd->add_flag("--fraction", command->fraction,
                   "Show efficiencies as fractions (0-1) instead of %");
-    cmd->add_flag("--no-color", command->no_color, "No colours, even on a terminal");
+    cmd->add_flag("--no-color,--no-colour", command->no_color, "No colours, even on a terminal");
     cmd->callback([command, &output] { run_analyze(*command, output); });
 }
 

@@ -49,7 +49,10 @@ class RegressionFound : public std::runtime_error {
 inline CLI::Option*
 add_trace_argument(CLI::App* command, std::string& trace,
                    const std::string& what = "Paraver trace (.prv or .prv.gz)") {
-    return command->add_option("trace", trace, what)->required()->check(existing_input_file());
+    return command->add_option("trace", trace, what)
+        ->required()
+        ->check(existing_input_file())
+        ->check(existing_trace_file());
 }
 
 /// simulate's and whatif's --in-memory: the program built from the trace read into memory.

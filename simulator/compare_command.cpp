@@ -179,7 +179,7 @@ void add_compare_command(CLI::App& app) {
                     "global_efficiency, omp_region_efficiency, ...)")
         ->delimiter(',')
         ->capture_default_str();
-    cmd->add_flag("--no-color", options->no_color, "No colours, even on a terminal");
+    cmd->add_flag("--no-color,--no-colour", options->no_color, "No colours, even on a terminal");
     cmd->callback([options] { run_compare(*options); });
 }
 

@@ -2,10 +2,12 @@
 // popsim: POP efficiency metrics and MPI replay from Paraver traces.
 #include "popsim/version.hpp"
 #include "replay/allocator_tuning.hpp"
+#include "simulator/cli_suggestions.hpp"
 #include "simulator/commands.hpp"
 #include "simulator/failure.hpp"
 #include "simulator/global_options.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -19,10 +21,14 @@ int main(int argc, char** argv) {
     CLI::App app{"popsim: POP efficiency metrics and ideal-network replay of MPI traces", "popsim"};
     app.set_version_flag("--version", popsim::k_version);
     app.require_subcommand(1);
-    app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    const std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
+    app.failure_message([&args](const CLI::App* failed, const CLI::Error& e) {
+        // The top-level app knows every command: a mistyped one is named with the nearest.
+        const CLI::App* top = failed;
+        while (top->get_parent() != nullptr) top = top->get_parent();
         return fmt::format("popsim: error: {}\nRun 'popsim --help' or 'popsim COMMAND --help' for "
                            "more information.\n",
-                           e.what());
+                           usage_error_message(*top, e, args));
     });
     add_global_options(app);
     CommandOutput output; // printed

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/network_options.hpp"
+#include "simulator/cli_suggestions.hpp"
 
 #include "replay/network/dimemas_config.hpp"
 #include "replay/network/ideal.hpp"
@@ -16,7 +17,7 @@ namespace popsim::simulator {
 void add_network_options(CLI::App* cmd, NetworkOptions& o, bool single_values) {
     const char* list = single_values ? "" : " (a comma-separated list sweeps it)";
     cmd->add_option("--network", o.model, "Network model: ideal or dimemas")
-        ->check(CLI::IsMember({"ideal", "dimemas"}))
+        ->transform(one_of({"ideal", "dimemas"}))
         ->capture_default_str();
     cmd->add_option("--config", o.config,
                     "A Dimemas configuration file (.cfg; implies --network dimemas)")
@@ -58,7 +59,7 @@ void add_collectives_option(CLI::App* cmd, std::string& value) {
                     "published POP numbers: every member waits for the last, but Reduce only at "
                     "its root) or mpi (only where data flows: Gather/Reduce roots wait for all, "
                     "Bcast/Scatter members for the root)")
-        ->check(CLI::IsMember({"dimemas", "mpi"}))
+        ->transform(one_of({"dimemas", "mpi"}))
         ->capture_default_str();
 }
 
@@ -105,10 +106,9 @@ std::vector<std::uint32_t> task_nodes(const std::string& mapping, std::uint32_t 
     return nodes;
 }
 
-} // namespace
-
-replay::network::DimemasParameters dimemas_parameters(const NetworkOptions& o,
-                                                      std::uint32_t tasks) {
+/// The parameters the options give, all but the mapping of tasks to nodes (which needs the
+/// trace's task count).
+replay::network::DimemasParameters parameters_without_mapping(const NetworkOptions& o) {
     replay::network::DimemasParameters p;
     if (!o.config.empty()) p = replay::network::read_dimemas_config(o.config);
     auto count = [](const std::string& text, const char* what) {
@@ -133,6 +133,18 @@ replay::network::DimemasParameters dimemas_parameters(const NetworkOptions& o,
     }
     if (o.cpu_ratio) p.cpu_ratio = parse_cpu_ratio(*o.cpu_ratio);
     if (o.cpus_per_node) p.cpus_per_node = at_least_one(*o.cpus_per_node, "--cpus-per-node");
+    return p;
+}
+
+} // namespace
+
+void check_network_options(const NetworkOptions& o) {
+    (void)parameters_without_mapping(o);
+}
+
+replay::network::DimemasParameters dimemas_parameters(const NetworkOptions& o,
+                                                      std::uint32_t tasks) {
+    auto p = parameters_without_mapping(o);
     if (o.mapping) {
         p.node_of_task = task_nodes(*o.mapping, tasks, p.tasks_per_node);
         p.task_map = replay::network::DimemasParameters::TaskMap::tasks_per_node;

@@ -36,6 +36,9 @@ void add_eager_option(CLI::App* cmd, std::string& value);
 /// --collectives dimemas|mpi on `cmd` (analyze takes it too).
 void add_collectives_option(CLI::App* cmd, std::string& value);
 replay::CollectiveSync collective_sync(const std::string& value);
+/// Refuses what the options hold wrong that needs no trace (units, numbers, the .cfg): a usage
+/// error before a long read of the trace.
+void check_network_options(const NetworkOptions& options);
 /// The Dimemas parameters the options describe (the .cfg, then the overrides) for `tasks` tasks.
 replay::network::DimemasParameters dimemas_parameters(const NetworkOptions& options,
                                                       std::uint32_t tasks);

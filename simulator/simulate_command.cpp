@@ -94,6 +94,7 @@ std::vector<std::vector<replay::AddedEvent>> critical_path_events(const replay::
 void run_simulate(const SimulateOptions& o, CommandOutput& output) {
     check_output_paths(
         {o.trace}, {{"-o", o.output, !replay::is_otf2_anchor(o.output)}, {"--json", o.json_path}});
+    check_network_options(o.network); // before reading the trace
     ProgressBar progress({{.label = "reading", .total = input_file_bytes({o.trace})},
                           {.label = "simulating", .unit = ProgressBar::Unit::operations}});
     // -o writes the trace's records at their simulated times: a streamed program's calls are

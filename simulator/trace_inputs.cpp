@@ -91,12 +91,31 @@ std::vector<std::string> traces_in_folder(const std::string& folder) {
     return traces;
 }
 
+/// A trace's .pcf or .row given where the trace is expected: names the trace beside it.
+void refuse_companion_file(const std::string& path) {
+    const fs::path p(path);
+    const auto extension = p.extension().string();
+    if (extension != ".pcf" && extension != ".row") return;
+    std::error_code error;
+    for (const char* trace_extension : {".prv", ".prv.gz"}) {
+        auto trace = p;
+        trace.replace_extension(trace_extension);
+        if (fs::is_regular_file(trace, error))
+            throw replay::TraceError(
+                path, 0,
+                fmt::format("the {} of a trace (its {}), not a trace: give the trace, {}",
+                            extension, extension == ".pcf" ? "names" : "resources",
+                            trace.string()));
+    }
+}
+
 } // namespace
 
 std::vector<std::string> expand_trace_inputs(const std::vector<std::string>& given) {
     std::vector<std::string> out;
     for (const auto& path : given) {
         require_existing(path);
+        refuse_companion_file(path);
         std::error_code error;
         if (!fs::is_directory(path, error)) {
             out.push_back(path);
@@ -125,6 +144,15 @@ bool is_simulated_trace(const std::string& path) {
         // Unreadable: the reader reports it with its line.
     }
     return false;
+}
+
+CLI::Validator existing_trace_file() {
+    return CLI::Validator(
+        [](const std::string& path) {
+            refuse_companion_file(path);
+            return std::string();
+        },
+        "TRACE");
 }
 
 CLI::Validator existing_input_file() {

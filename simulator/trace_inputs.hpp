@@ -20,6 +20,9 @@ bool is_simulated_trace(const std::string& path);
 /// A CLI11 check that an input file exists and is a file; it fails with TraceError (exit status 2,
 /// like every bad input), not as a usage error.
 CLI::Validator existing_input_file();
+/// After existing_input_file, for a trace argument: a trace's .pcf or .row is refused, naming the
+/// trace beside it.
+CLI::Validator existing_trace_file();
 /// An output file's name: not empty (an empty one means "not given" to the commands).
 CLI::Validator output_file_name();
 

@@ -292,6 +292,7 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
                        {{"--csv", o.csv_path}, {"--json", o.json_path}, {"--html", o.html_path}});
     const auto parameters = swept_parameters(o.network);
     const auto configs = configurations(o.network, parameters); // before reading the trace
+    for (const auto& c : configs) check_network_options(c.network);
     ProgressBar progress({{.label = "reading", .total = input_file_bytes({o.trace})},
                           {.label = "simulating", .unit = ProgressBar::Unit::operations}});
     auto loaded = load_program(o.trace, program_options(o.network),
@@ -401,7 +402,7 @@ void add_whatif_command(CLI::App& app, CommandOutput& output) {
         ->check(output_file_name());
     cmd->add_flag("--fraction", options->fraction,
                   "Show efficiencies as fractions (0-1) instead of %");
-    cmd->add_flag("--no-color", options->no_color, "No colours, even on a terminal");
+    cmd->add_flag("--no-color,--no-colour", options->no_color, "No colours, even on a terminal");
     add_in_memory_option(cmd, options->in_memory);
     cmd->callback([options, &output] { run_whatif(*options, output); });
 }

@@ -2,6 +2,7 @@
 #include "replay/focus/event_spec.hpp"
 
 #include "replay/program/mpi_calls.hpp"
+#include "replay/text/nearest_words.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -38,42 +39,17 @@ std::string type_name(std::uint32_t type, const TraceLabels& labels) {
     return fmt::format("event type {}", type);
 }
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0]++;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                              std::tolower(static_cast<unsigned char>(b[j - 1]));
-            const std::size_t next = std::min({row[j] + 1, row[j - 1] + 1, diagonal + !same});
-            diagonal = row[j];
-            row[j] = next;
-        }
-    }
-    return row[b.size()];
-}
-
 /// The three names of the .pcf closest to `spec` (wildcards dropped), for the error message.
 std::vector<std::string> nearest_names(std::string_view spec, const TraceLabels& labels) {
     std::string plain;
     for (char c : spec)
         if (c != '*' && c != '?') plain += c;
-    std::set<std::pair<std::size_t, std::string>> ranked;
-    auto consider = [&](const std::string& name) {
-        // Compare with the name's prefix too: "solv" is near "solve_system".
-        const std::size_t d =
-            std::min(edit_distance(plain, name),
-                     edit_distance(plain, std::string_view(name).substr(0, plain.size())) + 1);
-        ranked.insert({d, name});
-    };
-    for (const auto& [type, name] : labels.event_types) consider(name);
-    for (const auto& v : labels.event_values) consider(v.name);
+    std::vector<std::string> names;
+    for (const auto& [type, name] : labels.event_types) names.push_back(name);
+    for (const auto& v : labels.event_values) names.push_back(v.name);
+    std::sort(names.begin(), names.end()); // ties in the order of the names
     std::vector<std::string> out;
-    for (const auto& [d, name] : ranked) {
-        if (out.size() == 3) break;
-        out.push_back(fmt::format("'{}'", name));
-    }
+    for (const auto& name : nearest_words(plain, names)) out.push_back(fmt::format("'{}'", name));
     return out;
 }
 

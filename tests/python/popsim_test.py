@@ -139,7 +139,7 @@ class Errors(unittest.TestCase):
         with self.assertRaises(popsim.Error) as caught:
             popsim.analyze(synth("usage", UNEVEN), model="bogus")
         self.assertEqual(caught.exception.kind, "usage")
-        self.assertIn("--model: bogus", str(caught.exception))
+        self.assertIn("--model: 'bogus' is not one of auto, mpi", str(caught.exception))
 
     def test_warnings_are_python_warnings(self):
         trace = synth("cut", UNEVEN + "declared_end 2s\n")

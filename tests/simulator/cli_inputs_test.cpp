@@ -105,6 +105,54 @@ TEST_CASE("cli inputs: a latency or bandwidth without its unit is refused, namin
                       "'100' has no unit: write 100MB/s (10^6 bytes/s) or 100MiB/s (2^20 bytes/s, "
                       "the MB/s of Dimemas configuration files)");
     CHECK(test::run_popsim("simulate " + trace + " --latency 0 --bandwidth 0 --quiet").status == 0);
+    // Issue 36, item 9: found before the trace is read (it took 18.8 s of reading a 1 GB trace):
+    // with a trace that is no trace, the option's error is the one named.
+    const auto not_a_trace =
+        test::write_file(test::scratch_dir("cli_inputs_units") / "not_a_trace.prv", "hello\n");
+    test::check_fails("simulate " + not_a_trace + " --latency 5", 1,
+                      "'5' has no unit: write 5ns, 5us, 5ms or 5s");
+    test::check_fails("whatif " + not_a_trace + " --latency 1us,5", 1,
+                      "'5' has no unit: write 5ns, 5us, 5ms or 5s");
+    test::check_fails("simulate " + not_a_trace + " --buses two", 1,
+                      "--buses 'two' is not a whole number");
+}
+
+TEST_CASE("cli inputs: a mistyped command, option or value is named with what was meant") {
+    // Issue 36, item 9: usage errors exit 1, with the nearest command, option or value.
+    const auto trace = write_run(test::scratch_dir("cli_inputs_did_you_mean"), "run", 2);
+    const auto usage = [](const std::string& args, const std::string& first_line) {
+        const auto r = test::run_popsim(args);
+        CAPTURE(args);
+        CHECK(r.status == 1);
+        CHECK(r.output.substr(0, r.output.find('\n')) == "popsim: error: " + first_line);
+    };
+    usage("analyse " + trace,
+          "'analyse' is not a popsim command (commands: analyze, synth, simulate, whatif, convert, "
+          "cut, events, compare); did you mean 'analyze'?");
+    usage("analyze " + trace + " --model hybrid",
+          "--model: 'hybrid' is not one of auto, mpi, additive, openmp, hybrid-additive, "
+          "hybrid-multiplicative, talp; did you mean 'hybrid-additive' or "
+          "'hybrid-multiplicative'?");
+    usage("analyze " + trace + " --colour",
+          "The following argument was not expected: --colour (analyze takes no --colour; did you "
+          "mean '--no-color'?)");
+    usage("simulate " + trace + " --latancy=5us",
+          "The following argument was not expected: --latancy=5us (simulate takes no --latancy; "
+          "did you mean '--latency'?)");
+    usage("--versio", "A subcommand is required (popsim takes no --versio; did you mean "
+                      "'--version'?)");
+    // A value in another case is the value; --no-colour is --no-color.
+    CHECK(test::run_popsim("analyze " + trace + " --model OpenMP --no-colour --quiet").status == 0);
+    // A trace's .pcf or .row for the trace: bad input, naming the trace.
+    const auto base = trace.substr(0, trace.size() - 4);
+    test::check_fails(
+        "analyze " + base + ".pcf", 2,
+        base + ".pcf: the .pcf of a trace (its names), not a trace: give the trace, " + trace);
+    test::check_fails("simulate " + base + ".row", 2,
+                      base +
+                          ".row: the .row of a trace (its resources), not a trace: give the "
+                          "trace, " +
+                          trace);
 }
 
 TEST_CASE("cli inputs: a cut's collectives-before-cut counts far apart are read, not a crash") {
