@@ -140,7 +140,7 @@ void DimemasNetwork::begin_transfer(const TransferRequest& r, Time now, Transfer
 bool DimemasNetwork::take_link(std::map<std::uint32_t, Links>& links, std::uint32_t node,
                                std::uint32_t per_node, std::uint32_t transfer) {
     if (per_node == 0) return true; // unlimited
-    auto& l = links.try_emplace(node, Links{per_node, {}, {}}).first->second;
+    auto& l = links.try_emplace(node, Links{per_node, {}, {}, {}}).first->second;
     if (l.free == 0) return false;
     --l.free;
     l.holders.push_back(transfer);
@@ -170,16 +170,27 @@ bool DimemasNetwork::steal_output_link(std::uint32_t thief) {
 }
 
 void DimemasNetwork::give_back_link(std::map<std::uint32_t, Links>& links, std::uint32_t node,
-                                    std::uint32_t per_node, std::uint32_t transfer, Time now,
-                                    TransferSink& sink) {
+                                    std::uint32_t per_node, std::uint32_t transfer, bool as_sender,
+                                    Time now, TransferSink& sink) {
     if (per_node == 0) return;
     auto& l = links.at(node);
     l.holders.erase(std::find(l.holders.begin(), l.holders.end(), transfer));
     ++l.free;
-    if (l.waiting.empty()) return;
-    const std::uint32_t next = l.waiting.front();
-    l.waiting.pop_front();
-    advance(next, now, sink);
+    const auto wake_first = [&](std::deque<std::uint32_t>& queue) {
+        if (queue.empty()) return;
+        const std::uint32_t next = queue.front();
+        queue.pop_front();
+        advance(next, now, sink); // queues it again, at the back, if the link is gone
+    };
+    if (&links != &task_out_links_ || !half_duplex_within_nodes()) {
+        wake_first(l.waiting);
+        return;
+    }
+    // Dimemas' LINKS_free_mem_link on a half-duplex task: a link freed by a sender wakes the
+    // first message waiting to receive, then the first waiting to send; one freed by a receiver
+    // the other way round.
+    wake_first(as_sender ? l.waiting_to_receive : l.waiting);
+    wake_first(as_sender ? l.waiting : l.waiting_to_receive);
 }
 
 bool DimemasNetwork::take_sending_link(std::uint32_t transfer) {
@@ -197,7 +208,9 @@ bool DimemasNetwork::take_receiving_link(std::uint32_t transfer) {
     if (t.in_link ||
         (t.in_link = take_link(receiving_links(t), t.to, receiving_link_count(t), transfer)))
         return true;
-    receiving_links(t).at(t.to).waiting.push_back(transfer);
+    auto& links = receiving_links(t).at(t.to);
+    (t.within_node && half_duplex_within_nodes() ? links.waiting_to_receive : links.waiting)
+        .push_back(transfer);
     return false;
 }
 
@@ -238,8 +251,10 @@ void DimemasNetwork::on_event(std::uint32_t token, Time now, TransferSink& sink)
     const auto it = moving_.find(token);
     const Transfer done = it->second;
     moving_.erase(it);
-    give_back_link(sending_links(done), done.from, sending_link_count(done), token, now, sink);
-    give_back_link(receiving_links(done), done.to, receiving_link_count(done), token, now, sink);
+    give_back_link(sending_links(done), done.from, sending_link_count(done), token, true, now,
+                   sink);
+    give_back_link(receiving_links(done), done.to, receiving_link_count(done), token, false, now,
+                   sink);
     if (done.bus) {
         --buses_used_;
         hand_out_buses(now, sink);

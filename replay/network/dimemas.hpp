@@ -109,14 +109,18 @@ class DimemasNetwork final : public NetworkModel {
         std::uint32_t free = 0;
         std::deque<std::uint32_t> waiting;
         std::deque<std::uint32_t> holders; // in the order they took them
+        // Half-duplex links within a node: one pool per task, and, as Dimemas keeps them, two
+        // queues: `waiting` for messages it sends, this one for messages it receives.
+        std::deque<std::uint32_t> waiting_to_receive;
     };
     /// Takes what `transfer` still lacks, in Dimemas' order, or queues it for the first missing;
     /// once it has all, its data moves.
     void advance(std::uint32_t transfer, Time now, TransferSink& sink);
     bool take_link(std::map<std::uint32_t, Links>& links, std::uint32_t node,
                    std::uint32_t per_node, std::uint32_t transfer);
+    /// `as_sender`: the link was the transfer's sending one (else its receiving one).
     void give_back_link(std::map<std::uint32_t, Links>& links, std::uint32_t node,
-                        std::uint32_t per_node, std::uint32_t transfer, Time now,
+                        std::uint32_t per_node, std::uint32_t transfer, bool as_sender, Time now,
                         TransferSink& sink);
     bool steal_output_link(std::uint32_t thief);
     /// Whether `transfer` has its sending (receiving) link, taking it if free; else it queues.
