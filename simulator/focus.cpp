@@ -17,10 +17,31 @@
 
 namespace popsim::simulator {
 
+namespace {
+
+/// A time with its unit, checked as the command line is read (a usage error, before the trace is
+/// read); the window's bounds are checked against the trace later.
+CLI::Validator time_value() {
+    return CLI::Validator(
+        [](const std::string& text) {
+            try {
+                (void)parse_time(text);
+                return std::string();
+            } catch (const std::invalid_argument& e) {
+                return std::string(e.what());
+            }
+        },
+        "TIME");
+}
+
+} // namespace
+
 void add_window_options(CLI::App* command, FocusOptions& o) {
-    command->add_option("--from", o.from,
-                        "Analyse from this time of the trace on (e.g. 2.5s, 300ms, 1200000ns)");
-    command->add_option("--to", o.to, "Analyse up to this time of the trace");
+    command
+        ->add_option("--from", o.from,
+                     "Analyse from this time of the trace on (e.g. 2.5s, 300ms, 1200000ns)")
+        ->check(time_value());
+    command->add_option("--to", o.to, "Analyse up to this time of the trace")->check(time_value());
 }
 
 void add_focus_options(CLI::App* command, FocusOptions& o) {
