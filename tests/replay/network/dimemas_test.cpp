@@ -39,6 +39,16 @@ DimemasParameters latency_bandwidth(Time latency, double mbps) {
     return p;
 }
 
+/// `tasks` tasks on one node, each with one half-duplex link on the memory path (links 1 in / 0
+/// out, as in Dimemas' configurations) at 15.625 MB/s: 16 KiB take 1 ms.
+DimemasParameters half_duplex_node(std::uint32_t tasks) {
+    auto p = latency_bandwidth(0, 0);
+    p.tasks_per_node = tasks;
+    p.intra_bandwidth_mbps = 15.625;
+    p.intra_in_links = 1;
+    return p;
+}
+
 /// Two tasks on one node of one CPU, latency 0, instantaneous data.
 DimemasParameters two_tasks_one_cpu() {
     auto p = latency_bandwidth(0, 0);
@@ -150,10 +160,7 @@ TEST_CASE("dimemas model: within a node each task has its own links, half-duplex
     // both arrive at 1 ms.
     const std::string d = "ranks 2\n0 Send 1us to=1 size=16384\n0 Recv 5ms from=1 size=16384\n"
                           "1 Send 1us to=0 size=16384\n1 Recv 5ms from=0 size=16384\n";
-    auto p = latency_bandwidth(0, 0);
-    p.tasks_per_node = 2;
-    p.intra_bandwidth_mbps = 15.625;
-    p.intra_in_links = 1;
+    auto p = half_duplex_node(2);
     const auto r = replay_on("dim_task_links", d, p);
     CHECK(r.threads[1].end == 1000 * us);
     CHECK(r.threads[0].end == 2000 * us);
@@ -179,10 +186,7 @@ TEST_CASE("dimemas model: half-duplex links within a node are taken the lower ta
                           "0 compute 200us\n0 Irecv 1us from=1 size=16384 req=r\n0 compute 1ns\n"
                           "0 Isend 1us to=1 size=16384 req=s\n0 compute 1ns\n"
                           "0 Waitall 5ms req=r,s\n";
-    auto p = latency_bandwidth(0, 0);
-    p.tasks_per_node = 3;
-    p.intra_bandwidth_mbps = 15.625;
-    p.intra_in_links = 1;
+    auto p = half_duplex_node(3);
     const auto r = replay_on("dim_half_duplex_order", d, p);
     CHECK(r.threads[0].end == 2000 * us); // rank 1's message arrives; its own send is eager
     CHECK(r.threads[1].end == 3000 * us); // rank 0's message arrives
@@ -210,11 +214,7 @@ TEST_CASE("dimemas model: a freed half-duplex link wakes a receiver and a sender
                              r, (k + 4 - shift[step]) % 4, (k + shift[step]) % 4, step);
         }
     }
-    auto p = latency_bandwidth(0, 0);
-    p.tasks_per_node = 4;
-    p.intra_bandwidth_mbps = 15.625;
-    p.intra_in_links = 1;
-    CHECK(replay_on("dim_half_duplex_wake", d, p).runtime == 4100002);
+    CHECK(replay_on("dim_half_duplex_wake", d, half_duplex_node(4)).runtime == 4100002);
 }
 
 TEST_CASE("dimemas model: tasks on one node use the intra-node parameters") {
