@@ -20,6 +20,14 @@ run() { # TARGET CORPUS SECONDS
     if ! "$build/fuzz/$target" -max_total_time="$time" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="$work/" "$work/$corpus" > "$work/$target.log" 2>&1; then
         grep -v "^#[0-9]" "$work/$target.log" | tail -40 # the report and the input that failed
+        # Keep the input (the work folder goes): beside the build, and in the log as base64.
+        mkdir -p "$build/fuzz-artifacts"
+        for input in "$work"/crash-* "$work"/timeout-* "$work"/oom-* "$work"/leak-*; do
+            [ -f "$input" ] || continue
+            cp "$input" "$build/fuzz-artifacts/"
+            echo "$target: input kept as $build/fuzz-artifacts/$(basename "$input"); base64:"
+            base64 "$input"
+        done
         echo "$target: FAILED"
         return 1
     fi
