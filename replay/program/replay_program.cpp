@@ -571,13 +571,35 @@ class ProgramBuilder {
         for (ReplayThread th = 0; th < p_.thread_count(); ++th) {
             for (const auto& [barrier, op] : out[th].barrier_members)
                 members_[barrier].push_back(op);
-            for (const auto& j : out[th].joins) join_collective(th, j);
             for (const auto call : out[th].calls_without_record) {
                 p_.warnings.add(k_call_without_record.kind, k_call_without_record.summary,
                                 call_without_record(roles_[th].calls.id(call),
                                                     roles_[th].calls.begin(call),
                                                     trace_.threads[p_.trace_thread[th]].name));
             }
+        }
+        join_collectives_in_time_order(out);
+    }
+
+    /// A task's collectives are numbered in the order its threads call them, as MPI orders a
+    /// communicator's collectives and as a window counts those before it (TraceWindows): one
+    /// verdict for a trace and its windows when several threads of a task call collectives.
+    void join_collectives_in_time_order(const std::vector<ThreadOps>& out) {
+        std::vector<std::pair<ReplayThread, const CollectiveJoin*>> joins;
+        for (ReplayThread th = 0; th < p_.thread_count();) {
+            ReplayThread end = th + 1; // the task's replay threads, consecutive
+            while (end < p_.thread_count() && p_.thread_task[end] == p_.thread_task[th]) ++end;
+            joins.clear();
+            for (ReplayThread t = th; t < end; ++t)
+                for (const auto& j : out[t].joins) joins.emplace_back(t, &j);
+            if (end - th > 1) {
+                std::stable_sort(joins.begin(), joins.end(), [&](const auto& a, const auto& b) {
+                    return call_begin(a.first, a.second->call) <
+                           call_begin(b.first, b.second->call);
+                });
+            }
+            for (const auto& [t, j] : joins) join_collective(t, *j);
+            th = end;
         }
     }
 

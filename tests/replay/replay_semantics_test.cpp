@@ -5,6 +5,7 @@
 #include "replay/engine/engine.hpp"
 #include "replay/network/ideal.hpp"
 #include "replay/program/dependency_graph.hpp"
+#include "replay/program/mpi_calls.hpp"
 #include "replay/trace_error.hpp"
 #include "test_support.hpp"
 
@@ -182,6 +183,34 @@ TEST_CASE("replay: collectives synchronise their communicator") {
     for (const auto& t : r.events.threads) CHECK(t.end == 4 * s);
     CHECK(r.program.collectives.size() == 1);
     CHECK(r.program.collectives[0].member_count == 3);
+}
+
+TEST_CASE("replay: a task's collectives are numbered in time order across its threads") {
+    // Issue 35, must-show 3 (the fuzz target's window invariant): the replay numbered a task's
+    // collectives thread by thread, a window counts those before it by time; with two threads
+    // calling collectives the whole trace replayed and its window was refused. By MPI's rule (one
+    // order per communicator, in time), rank 0 below calls Barrier first and rank 1 Allreduce.
+    const std::string masters = "0.0 compute 1us\n0.0 Allreduce 1us size=8\n0.0 compute 10us\n"
+                                "0.0 Reduce 1us size=8 root=0\n1.0 compute 1us\n"
+                                "1.0 Allreduce 1us size=8\n1.0 compute 10us\n"
+                                "1.0 Reduce 1us size=8 root=0\n";
+    const auto crossed =
+        test::synth_trace("collectives_threads_crossed", "ranks 2 threads 2\n" + masters +
+                                                             "0.1 compute 500ns\n0.1 Barrier 1us\n"
+                                                             "1.1 compute 5us\n1.1 Barrier 1us\n");
+    CHECK_THROWS_WITH_AS(build_replay_program(test::read_quiet(crossed)),
+                         (crossed + ": collective #1 on communicator 1: task 2 calls "
+                                    "MPI_Allreduce at 1000 ns where others call MPI_Barrier")
+                             .c_str(),
+                         TraceError);
+    // Both workers after the Allreduce: Allreduce, Barrier, Reduce on both ranks.
+    const auto ordered =
+        test::synth_trace("collectives_threads_ordered", "ranks 2 threads 2\n" + masters +
+                                                             "0.1 compute 5us\n0.1 Barrier 1us\n"
+                                                             "1.1 compute 5us\n1.1 Barrier 1us\n");
+    const auto program = build_replay_program(test::read_quiet(ordered));
+    REQUIRE(program.collectives.size() == 3);
+    CHECK(program.collectives[1].call_id == k_mpi_barrier);
 }
 
 TEST_CASE("replay: rooted collectives record their root") {
