@@ -123,10 +123,8 @@ std::string usage_error_message(const CLI::App& app, const CLI::Error& error,
                            fmt::join(commands, ", "), did_you_mean(*first, commands));
     }
     // An option neither popsim nor the command takes: the nearest they have, for each.
-    if (first == args.end())
-        return error.what() + unknown_options(app, nullptr, args.begin(), args.end());
-    return error.what() +
-           unknown_options(app, app.get_subcommand(*first), args.begin(), args.end());
+    const CLI::App* command = first == args.end() ? nullptr : app.get_subcommand(*first);
+    return error.what() + unknown_options(app, command, args.begin(), args.end());
 }
 
 } // namespace popsim::simulator

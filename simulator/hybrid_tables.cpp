@@ -110,13 +110,12 @@ MetricTable hybrid_additive_table(const std::vector<metrics::HybridRun>& runs) {
     rows.push_back(make_row(n, "Process serialisation efficiency",
                             "process_serialization_efficiency", 3, K::efficiency,
                             [&](auto i) { return a[i].process_serialization; }));
-    rows.push_back(with_startup_in_csv(make_row(n, "Process transfer efficiency",
-                                                "process_transfer_efficiency", 3, K::efficiency,
-                                                [&](auto i) { return a[i].process_transfer; }),
-                                       [&](auto i) -> std::optional<double> {
-                                           if (!a[i].process_transfer) return std::nullopt;
-                                           return *a[i].process_transfer + a[i].process_startup - 1;
-                                       }));
+    rows.push_back(with_startup_in_csv(
+        make_row(n, "Process transfer efficiency", "process_transfer_efficiency", 3, K::efficiency,
+                 [&](auto i) { return a[i].process_transfer; }),
+        [&](auto i) {
+            return transfer_with_startup_additive(a[i].process_transfer, a[i].process_startup);
+        }));
     rows.push_back(make_row(n, "Thread efficiency", "thread_efficiency", 1, K::efficiency,
                             [&](auto i) { return a[i].thread; }));
     rows.push_back(make_row(n, "OpenMP region efficiency", "omp_region_efficiency", 2,
@@ -147,13 +146,12 @@ MetricTable hybrid_multiplicative_table(const std::vector<metrics::HybridRun>& r
                                [&](auto i) { return m[i].mpi_startup; }));
     rows.push_back(make_row(n, "MPI serialisation efficiency", "mpi_serialization_efficiency", 3,
                             K::efficiency, [&](auto i) { return m[i].mpi_serialization; }));
-    rows.push_back(
-        with_startup_in_csv(make_row(n, "MPI transfer efficiency", "mpi_transfer_efficiency", 3,
-                                     K::efficiency, [&](auto i) { return m[i].mpi_transfer; }),
-                            [&](auto i) -> std::optional<double> {
-                                if (!m[i].mpi_transfer) return std::nullopt;
-                                return *m[i].mpi_transfer * m[i].mpi_startup;
-                            }));
+    rows.push_back(with_startup_in_csv(
+        make_row(n, "MPI transfer efficiency", "mpi_transfer_efficiency", 3, K::efficiency,
+                 [&](auto i) { return m[i].mpi_transfer; }),
+        [&](auto i) {
+            return transfer_with_startup_multiplicative(m[i].mpi_transfer, m[i].mpi_startup);
+        }));
     rows.push_back(make_row(n, "OpenMP parallel efficiency", "omp_parallel_efficiency", 1,
                             K::efficiency, [&](auto i) { return m[i].omp_parallel; }));
     rows.push_back(make_row(n, "OpenMP load balance", "omp_load_balance", 2, K::efficiency,

@@ -96,15 +96,12 @@ MetricTable table_shell(const SeriesAnalysis& s) {
     return table;
 }
 
-/// Transfer as modelfactors (multiplicative) and PyPOP (additive) define it: with the start-up
-/// and shut-down that popsim splits off (docs/metrics.md, "Start-up and shut-down").
+/// Transfer as modelfactors (multiplicative) and PyPOP (additive) define it.
 std::optional<double> transfer_with_startup(const metrics::MpiEfficiencies& e) {
-    if (!e.transfer) return std::nullopt;
-    return *e.transfer * e.startup;
+    return transfer_with_startup_multiplicative(e.transfer, e.startup);
 }
 std::optional<double> transfer_with_startup(const metrics::MpiAdditiveEfficiencies& e) {
-    if (!e.transfer) return std::nullopt;
-    return *e.transfer + e.startup - 1.0;
+    return transfer_with_startup_additive(e.transfer, e.startup);
 }
 
 /// The MPI hierarchy of one model (multiplicative or additive: the same rows), then the scalings.
@@ -137,6 +134,18 @@ MetricTable mpi_table(const SeriesAnalysis& s, const std::vector<Efficiencies>& 
 }
 
 } // namespace
+
+std::optional<double> transfer_with_startup_multiplicative(std::optional<double> transfer,
+                                                           double startup) {
+    if (!transfer) return std::nullopt;
+    return *transfer * startup;
+}
+
+std::optional<double> transfer_with_startup_additive(std::optional<double> transfer,
+                                                     double startup) {
+    if (!transfer) return std::nullopt;
+    return *transfer + startup - 1.0;
+}
 
 MetricTable modelfactors_table(const SeriesAnalysis& s) {
     return mpi_table(s, s.mpi);

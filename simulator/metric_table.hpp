@@ -73,6 +73,14 @@ inline bool outside_0_100(double v) {
     return v < 0 || v > 1 + 1e-9;
 }
 
+/// Transfer as modelfactors and PyPOP define it, with the start-up and shut-down that popsim
+/// splits off folded back in (docs/metrics.md, "Start-up and shut-down"): TE x StartE in a
+/// multiplicative model, TE + StartE - 1 in an additive one; undefined without a transfer.
+std::optional<double> transfer_with_startup_multiplicative(std::optional<double> transfer,
+                                                           double startup);
+std::optional<double> transfer_with_startup_additive(std::optional<double> transfer,
+                                                     double startup);
+
 /// modelfactors' table: multiplicative MPI model and scalings, plus its raw rows.
 MetricTable modelfactors_table(const metrics::SeriesAnalysis& series);
 /// PyPOP's additive MPI model (MPI_Metrics) with the same scalings.

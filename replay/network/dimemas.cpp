@@ -169,11 +169,10 @@ bool DimemasNetwork::steal_output_link(std::uint32_t thief) {
     return true;
 }
 
-void DimemasNetwork::give_back_link(std::map<std::uint32_t, Links>& links, std::uint32_t node,
-                                    std::uint32_t per_node, std::uint32_t transfer, bool as_sender,
+void DimemasNetwork::give_back_link(const Transfer& t, std::uint32_t transfer, bool as_sender,
                                     Time now, TransferSink& sink) {
-    if (per_node == 0) return;
-    auto& l = links.at(node);
+    if ((as_sender ? sending_link_count(t) : receiving_link_count(t)) == 0) return; // unlimited
+    auto& l = (as_sender ? sending_links(t) : receiving_links(t)).at(as_sender ? t.from : t.to);
     l.holders.erase(std::find(l.holders.begin(), l.holders.end(), transfer));
     ++l.free;
     const auto wake_first = [&](std::deque<std::uint32_t>& queue) {
@@ -182,7 +181,7 @@ void DimemasNetwork::give_back_link(std::map<std::uint32_t, Links>& links, std::
         queue.pop_front();
         advance(next, now, sink); // queues it again, at the back, if the link is gone
     };
-    if (&links != &task_out_links_ || !half_duplex_within_nodes()) {
+    if (!half_duplex(t)) {
         wake_first(l.waiting);
         return;
     }
@@ -209,8 +208,7 @@ bool DimemasNetwork::take_receiving_link(std::uint32_t transfer) {
         (t.in_link = take_link(receiving_links(t), t.to, receiving_link_count(t), transfer)))
         return true;
     auto& links = receiving_links(t).at(t.to);
-    (t.within_node && half_duplex_within_nodes() ? links.waiting_to_receive : links.waiting)
-        .push_back(transfer);
+    (half_duplex(t) ? links.waiting_to_receive : links.waiting).push_back(transfer);
     return false;
 }
 
@@ -219,7 +217,7 @@ void DimemasNetwork::advance(std::uint32_t transfer, Time now, TransferSink& sin
     // Half-duplex links within a node are one pool per task, taken the lower task's first, as
     // Dimemas' LINKS_get_mem_links takes them: two tasks sending to each other at once would
     // otherwise each hold the link the other waits for, and the replay would deadlock.
-    const bool receiver_first = t.within_node && half_duplex_within_nodes() && t.from > t.to;
+    const bool receiver_first = half_duplex(t) && t.from > t.to;
     if (receiver_first && !take_receiving_link(transfer)) return;
     if (!take_sending_link(transfer) || !take_receiving_link(transfer)) return;
     if (t.within_node) { // the memory path: no buses
@@ -251,10 +249,8 @@ void DimemasNetwork::on_event(std::uint32_t token, Time now, TransferSink& sink)
     const auto it = moving_.find(token);
     const Transfer done = it->second;
     moving_.erase(it);
-    give_back_link(sending_links(done), done.from, sending_link_count(done), token, true, now,
-                   sink);
-    give_back_link(receiving_links(done), done.to, receiving_link_count(done), token, false, now,
-                   sink);
+    give_back_link(done, token, true, now, sink);
+    give_back_link(done, token, false, now, sink);
     if (done.bus) {
         --buses_used_;
         hand_out_buses(now, sink);

@@ -118,9 +118,9 @@ class DimemasNetwork final : public NetworkModel {
     void advance(std::uint32_t transfer, Time now, TransferSink& sink);
     bool take_link(std::map<std::uint32_t, Links>& links, std::uint32_t node,
                    std::uint32_t per_node, std::uint32_t transfer);
-    /// `as_sender`: the link was the transfer's sending one (else its receiving one).
-    void give_back_link(std::map<std::uint32_t, Links>& links, std::uint32_t node,
-                        std::uint32_t per_node, std::uint32_t transfer, bool as_sender, Time now,
+    /// Frees the sending (`as_sender`) or receiving link of `transfer` (`t`, already out of
+    /// moving_) and wakes what waits for it.
+    void give_back_link(const Transfer& t, std::uint32_t transfer, bool as_sender, Time now,
                         TransferSink& sink);
     bool steal_output_link(std::uint32_t thief);
     /// Whether `transfer` has its sending (receiving) link, taking it if free; else it queues.
@@ -129,6 +129,10 @@ class DimemasNetwork final : public NetworkModel {
     /// Whether transfers within a node, or between nodes, can wait for links or buses.
     bool waits_for_resources(bool within_node) const;
     bool half_duplex_within_nodes() const;
+    /// Whether `t` takes half-duplex links within a node: one pool per task, two queues.
+    bool half_duplex(const Transfer& t) const {
+        return t.within_node && half_duplex_within_nodes();
+    }
     /// The links a transfer takes at its sender and at its receiver, and how many each has.
     std::map<std::uint32_t, Links>& sending_links(const Transfer& t);
     std::map<std::uint32_t, Links>& receiving_links(const Transfer& t);
