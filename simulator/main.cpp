@@ -9,14 +9,39 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fmt/format.h>
 #include <iostream>
+#include <poll.h>
+#include <sys/stat.h>
+
+namespace {
+
+/// Whether standard output is a pipe nobody reads any more (`| head` exited).
+bool stdout_pipe_closed() {
+    struct stat status {};
+    if (fstat(STDOUT_FILENO, &status) != 0 || !S_ISFIFO(status.st_mode)) return false;
+    pollfd out{STDOUT_FILENO, 0, 0};
+    return poll(&out, 1, 0) == 1 && (out.revents & POLLERR) != 0;
+}
+
+/// Ends the program as a closed pipe ends `cat`: by SIGPIPE, status 141 in the shell, silently.
+[[noreturn]] void die_of_closed_pipe() {
+    std::signal(SIGPIPE, SIG_DFL);
+    std::raise(SIGPIPE);
+    std::_Exit(128 + SIGPIPE);
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
     using namespace popsim::simulator;
     popsim::replay::keep_freed_memory_in_heap();
+    // `popsim analyze ... --html r.html | head` must still write r.html: a closed pipe fails
+    // the terminal report's writes instead of ending the program, which dies of it at the end.
+    std::signal(SIGPIPE, SIG_IGN);
     // Named, so every usage line says "popsim", not the path it was run by (the man page's).
     CLI::App app{"popsim: POP efficiency metrics and ideal-network replay of MPI traces", "popsim"};
     app.set_version_flag("--version", popsim::k_version);
@@ -57,6 +82,7 @@ int main(int argc, char** argv) {
     errno = 0;
     std::cout.flush();
     if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        if (stdout_pipe_closed()) die_of_closed_pipe();
         std::cerr << "popsim: error: standard output: write failed"
                   << (errno != 0 ? fmt::format(": {}", std::strerror(errno)) : std::string())
                   << "\n";

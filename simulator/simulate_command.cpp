@@ -124,7 +124,7 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
     const auto real = loaded.real_runtime;
     std::ostream& out = output.terminal();
     out << fmt::format("trace              {}\n", o.trace);
-    if (!loaded.window.empty()) std::cout << fmt::format("focus              {}\n", loaded.window);
+    if (!loaded.window.empty()) out << fmt::format("focus              {}\n", loaded.window);
     out << fmt::format("network            {}\n",
                        describe_network(o.network, loaded.program.tasks));
     if (real)

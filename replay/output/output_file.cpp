@@ -22,6 +22,8 @@ OutputFile::OutputFile(std::string path)
     : path_(std::move(path)), partial_(write_in_place(path_) ? path_ : path_ + ".partial") {
     file_ = std::fopen(partial_.c_str(), "wb");
     if (!file_) fail("cannot write");
+    if (path_.ends_with(".gz"))
+        gzip_ = std::make_unique<GzipCompressor>([this](std::string_view c) { write_bytes(c); });
 }
 
 OutputFile::~OutputFile() {
@@ -35,10 +37,18 @@ void OutputFile::fail(const char* what) const {
 }
 
 void OutputFile::write(std::string_view bytes) {
+    if (gzip_)
+        gzip_->compress(bytes);
+    else
+        write_bytes(bytes);
+}
+
+void OutputFile::write_bytes(std::string_view bytes) {
     if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) fail("write failed");
 }
 
 void OutputFile::commit() {
+    if (gzip_) gzip_->finish();
     const bool flushed = std::fflush(file_) == 0;
     const int saved = errno;
     const bool closed = std::fclose(file_) == 0;

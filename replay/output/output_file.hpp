@@ -3,8 +3,12 @@
 // Files popsim writes, whole or not at all: the bytes go to "PATH.partial", which commit()
 // flushes, closes and renames to PATH. A full disk, an error or an interruption before commit()
 // never leaves a truncated file under the real name (a killed process leaves only the .partial).
-// A path that is no regular file (/dev/stdout, a FIFO) is written directly.
+// A path that is no regular file (/dev/stdout, a FIFO) is written directly. A path ending in
+// ".gz" is written gzip-compressed, whatever writes it.
+#include "replay/output/gzip_compressor.hpp"
+
 #include <cstdio>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -33,8 +37,10 @@ class OutputFile {
 
   private:
     [[noreturn]] void fail(const char* what) const;
+    void write_bytes(std::string_view bytes);
     std::string path_, partial_;
     std::FILE* file_ = nullptr;
+    std::unique_ptr<GzipCompressor> gzip_; // for a path ending in ".gz"
 };
 
 /// Writes `text` as the whole of `path` through an OutputFile.

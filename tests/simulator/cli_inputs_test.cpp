@@ -4,10 +4,15 @@
 #include "simulator/cli_support.hpp"
 #include "test_support.hpp"
 
+#include <csignal>
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <filesystem>
 #include <fmt/format.h>
+#include <spawn.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace popsim;
 namespace fs = std::filesystem;
@@ -216,6 +221,42 @@ TEST_CASE("cli inputs: a report lost on standard output is a failure, not exit 0
     r = test::run_popsim("analyze --quiet " + trace + " >&-");
     CHECK(r.status == 3);
     CHECK(r.output == "popsim: error: standard output: write failed: Bad file descriptor\n");
+}
+
+TEST_CASE("cli inputs: a closed pipe on standard output loses no file (issue 36, item 11)") {
+    // `popsim analyze ... --html r.html | head` used to die of SIGPIPE before writing r.html.
+    // Here the pipe's reader is gone before popsim starts, so every write to it fails.
+    const auto dir = test::scratch_dir("cli_inputs_closed_pipe");
+    const auto trace = (dir / "h.prv").string();
+    REQUIRE(test::run_popsim("synth --halo 4 --steps 50 --threads 2 -o " + trace).status == 0);
+    const auto html = (dir / "r.html").string(), parts = (dir / "p.csv").string(),
+               json = (dir / "r.json").string();
+    std::vector<std::string> args{POPSIM_BINARY, "analyze", trace, "--phases",
+                                  "50000001:6",  "--html",  html,  "--parts-csv",
+                                  parts,         "--json",  json};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    int ends[2];
+    REQUIRE(pipe(ends) == 0);
+    close(ends[0]);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, ends[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&actions, ends[1]);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    pid_t child = 0;
+    REQUIRE(posix_spawn(&child, argv[0], &actions, nullptr, argv.data(), environ) == 0);
+    posix_spawn_file_actions_destroy(&actions);
+    close(ends[1]);
+    int status = 0;
+    REQUIRE(waitpid(child, &status, 0) == child);
+    // As `cat` ends on a closed pipe: by SIGPIPE (status 141 in the shell), after the files.
+    CHECK(WIFSIGNALED(status));
+    CHECK(WTERMSIG(status) == SIGPIPE);
+    CHECK(test::read_file(html).ends_with("</html>\n"));
+    CHECK(test::read_file(parts).starts_with("Phase;1;2;3;"));
+    CHECK(test::read_json(json)["traces"][0]["focus"]["parts"].size() == 51);
 }
 
 TEST_CASE("cli inputs: lines, .pcf and .row files that never end or are not text are refused") {

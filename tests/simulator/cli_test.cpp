@@ -46,6 +46,23 @@ TEST_CASE("cli: simulate predicts the ideal runtime and writes a Paraver timelin
     CHECK(on_path == 11504370091);
 }
 
+TEST_CASE("cli: simulate, cut and synth -o X.prv.gz write gzip (issue 36, item 12)") {
+    const auto dir = test::scratch_dir("cli_gzip_outputs");
+    const auto trace = test::shared_data("epoch/epoch_2proc.prv.gz");
+    const std::vector<std::string> commands{"simulate --quiet " + trace,
+                                            "cut " + trace + " --from 1s --to 2s",
+                                            "synth --halo 4 --steps 3"};
+    for (std::size_t i = 0; i < commands.size(); ++i) {
+        CAPTURE(commands[i]);
+        const auto plain = (dir / ("out" + std::to_string(i) + ".prv")).string();
+        REQUIRE(run_popsim(commands[i] + " -o " + plain).status == 0);
+        REQUIRE(run_popsim(commands[i] + " -o " + plain + ".gz").status == 0);
+        // gzip(1) itself reads it back: the same bytes as the uncompressed output.
+        CHECK(test::run_shell("gzip -dc " + plain + ".gz | cmp - " + plain).status == 0);
+        CHECK(std::ifstream(plain + ".gz").get() == 0x1f);
+    }
+}
+
 TEST_CASE("cli: simulate -o marks the simulated run's critical path, by hand") {
     // The late-sender chain (test_support). Ideal network: the path is rank 1's 0-10 us and rank
     // 3's 10-13 us. With 1 us latency, each message arrives 1 us after its send began: rank 3's
