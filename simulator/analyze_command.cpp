@@ -393,7 +393,7 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
             break;
         }
     });
-    for (std::size_t i = 0; i < paths.size(); ++i) print_warnings(paths[i], a.warnings[i]);
+    print_series_warnings(paths, a.warnings);
     return a;
 }
 

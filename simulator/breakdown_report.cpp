@@ -98,10 +98,12 @@ std::string format_region_table(const metrics::HybridRun& run, const replay::Tra
     out += fmt::format(fmt::runtime(columns), "count", "time (s)", "of run", "PE", "LB", "ORE loss",
                        "region");
     const std::size_t shown = std::min(regions.size(), max_regions);
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < shown; ++i) names.push_back(region_name(regions[i].region, labels));
+    names = shortened_names(names, room);
     for (std::size_t i = 0; i < shown; ++i) {
         const auto& g = regions[i];
-        std::string name = region_name(g.region, labels);
-        if (room > 0 && name.size() > room) name = name.substr(0, room - 3) + "...";
+        const std::string& name = names[i];
         out += fmt::format(
             fmt::runtime(columns), g.instances,
             fmt::format("{:.6f}", static_cast<double>(g.total_length) / 1e9),

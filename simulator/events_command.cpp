@@ -5,6 +5,7 @@
 #include "replay/input/paraver_reader.hpp"
 #include "replay/warnings.hpp"
 #include "simulator/commands.hpp"
+#include "simulator/terminal_report.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -71,10 +72,13 @@ void run_events(const EventsOptions& o) {
     const auto counts = replay::event_inventory(o.trace);
     std::cout << fmt::format("{:>9} {:<40} {:>11} {:>7} {:>11}  values (type:value name (times))\n",
                              "type", "name", "occurrences", "values", "first (s)");
-    for (const auto& c : counts) {
+    std::vector<std::string> names;
+    for (const auto& c : counts) names.push_back(name_of(c.type, labels));
+    names = shortened_names(names, 40);
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+        const auto& c = counts[i];
         if (c.occurrences == 0) continue; // only ever reset to 0 (a cutter's closing record)
-        std::string name = name_of(c.type, labels);
-        if (name.size() > 40) name = name.substr(0, 37) + "...";
+        const std::string& name = names[i];
         const std::string values =
             c.values.empty() ? "-" : fmt::format("{}{}", c.values.size(), c.more_values ? "+" : "");
         std::cout << fmt::format("{:>9} {:<40} {:>11} {:>7} {:>11.6f}  {}\n", c.type, name,

@@ -91,27 +91,33 @@ Resolution resolve(const std::string& path, const std::string& option, const std
     }
 }
 
-/// The one candidate type the trace holds events of, as TYPE:SPEC.
+/// The one candidate type whose named values the trace holds, as TYPE:SPEC: a function's name
+/// is listed for four OpenMP types and three caller levels, and the trace says which it has.
 replay::EventSelector settle(const replay::Trace& trace, const std::string& spec,
                              const Resolution& r) {
+    const auto labels = replay::read_trace_labels(trace.path);
     std::vector<std::uint32_t> present;
+    std::optional<replay::EventSelector> chosen;
     for (const auto type : r.candidate_types) {
-        for (const auto& t : trace.threads) {
-            if (const auto* s = t.series(type); s && !s->time.empty()) {
-                present.push_back(type);
-                break;
-            }
-        }
+        auto selector = replay::resolve_event_spec(fmt::format("{}:{}", type, spec), labels);
+        const bool held = std::ranges::any_of(trace.threads, [&](const auto& t) {
+            const auto* s = t.series(type);
+            return s != nullptr && std::ranges::any_of(s->value, [&](std::uint64_t v) {
+                       return selector.selects(v);
+                   });
+        });
+        if (!held) continue;
+        present.push_back(type);
+        chosen = std::move(selector);
     }
     if (present.size() != 1) {
         throw replay::TraceError(trace.path, 0,
-                                 fmt::format("{}; the trace has events of {}", r.error,
+                                 fmt::format("{}; the trace has such events of {}", r.error,
                                              present.empty()
                                                  ? std::string("none of them")
                                                  : fmt::format("{}", fmt::join(present, ", "))));
     }
-    return replay::resolve_event_spec(fmt::format("{}:{}", present[0], spec),
-                                      replay::read_trace_labels(trace.path));
+    return *chosen;
 }
 
 Time parse_edge(const std::string& path, const char* option, const std::string& text) {

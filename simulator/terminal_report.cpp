@@ -95,11 +95,7 @@ std::string abbreviation(const MetricRow& row) {
 
 std::string format_parts_table(const MetricTable& table, const std::vector<PartSpan>& spans,
                                const TerminalStyle& style) {
-    constexpr int k_width = 8;
     constexpr std::size_t k_all_up_to = 40, k_longest = 20;
-    std::vector<const MetricRow*> shown;
-    for (const auto& r : table.factors)
-        if (r.kind == ValueKind::efficiency || r.key == "average_ipc") shown.push_back(&r);
     double total = 0;
     for (const auto& s : spans) total += s.length_s;
     // Many parts: the longest, which carry the time, in time order.
@@ -112,31 +108,93 @@ std::string format_parts_table(const MetricTable& table, const std::vector<PartS
         listed.resize(k_longest);
         std::sort(listed.begin(), listed.end());
     }
-    const std::size_t title_width = std::max<std::size_t>(table.column_title.size(), 5);
-    std::string out = fmt::format("{:>{}} | {:>12} {:>12} {:>7} |", table.column_title, title_width,
-                                  "from (s)", "length (s)", "% time");
-    for (const auto* r : shown) out += fmt::format(" {:>{}}", abbreviation(*r), k_width);
-    out += '\n';
-    out += std::string(out.size() - 1, '=') + '\n';
+    std::vector<TextColumn> columns{{.header = table.column_title, .bar_after = true},
+                                    {.header = "from (s)"},
+                                    {.header = "length (s)"},
+                                    {.header = "% time", .bar_after = true}};
     double listed_time = 0;
     for (const std::size_t c : listed) {
         listed_time += spans[c].length_s;
-        out += fmt::format("{:>{}} | {:>12.6f} {:>12.6f} {:>6.2f}% |", table.columns[c],
-                           title_width, spans[c].from_s, spans[c].length_s,
-                           total > 0 ? 100 * spans[c].length_s / total : 0.0);
-        for (const auto* r : shown) {
-            const auto& v = r->values[c];
-            const std::string text = fmt::format("{:>{}}", value_text(v, r->kind, style), k_width);
-            out += ' ';
-            out += r->kind == ValueKind::efficiency ? pop_colored(text, v, style) : text;
-        }
-        out += '\n';
+        columns[0].cells.push_back(table.columns[c]);
+        columns[1].cells.push_back(fmt::format("{:.6f}", spans[c].from_s));
+        columns[2].cells.push_back(fmt::format("{:.6f}", spans[c].length_s));
+        columns[3].cells.push_back(
+            fmt::format("{:.2f}%", total > 0 ? 100 * spans[c].length_s / total : 0.0));
     }
+    for (const auto& r : table.factors) {
+        if (r.kind != ValueKind::efficiency && r.key != "average_ipc") continue;
+        TextColumn column{.header = abbreviation(r), .min_width = k_efficiency_width};
+        for (const std::size_t c : listed) {
+            column.cells.push_back(value_text(r.values[c], r.kind, style));
+            if (r.kind == ValueKind::efficiency) column.colours.push_back(r.values[c]);
+        }
+        columns.push_back(std::move(column));
+    }
+    std::string out = format_columns(std::move(columns), style, {.underline = true});
     if (listed.size() < spans.size()) {
         out +=
             fmt::format("(the {} longest of {}, {:.1f} % of the time; --json and --parts-csv "
                         "have every one)\n",
                         listed.size(), spans.size(), total > 0 ? 100 * listed_time / total : 0.0);
+    }
+    return out;
+}
+
+std::string format_columns(std::vector<TextColumn> columns, const TerminalStyle& style,
+                           ColumnLayout layout) {
+    if (columns.empty()) return {};
+    auto gap_after = [&](std::size_t c) { return columns[c].bar_after ? 2 : 0; };
+    std::vector<std::size_t> widths;
+    std::size_t total = 0;
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+        std::size_t w = std::max(columns[c].header.size(), columns[c].min_width);
+        for (const auto& cell : columns[c].cells) w = std::max(w, cell.size());
+        widths.push_back(w);
+        total += (c > 0 ? 1 : 0) + w + gap_after(c);
+    }
+    if (layout.number_rows_when_stacked && style.width > 0 && total > style.width) {
+        TextColumn numbers{.header = "#", .bar_after = true};
+        for (std::size_t i = 1; i <= columns[0].cells.size(); ++i)
+            numbers.cells.push_back(std::to_string(i));
+        columns.insert(columns.begin(), std::move(numbers));
+        return format_columns(std::move(columns), style, {.underline = layout.underline});
+    }
+    auto append_block = [&](std::string& out, const std::vector<std::size_t>& shown) {
+        std::string header;
+        for (const std::size_t c : shown) {
+            if (!header.empty()) header += ' ';
+            header += fmt::format("{:>{}}", columns[c].header, widths[c]);
+            if (columns[c].bar_after) header += " |";
+        }
+        out += header + '\n';
+        if (layout.underline) out += std::string(header.size(), '=') + '\n';
+        const std::size_t rows = columns.empty() ? 0 : columns[0].cells.size();
+        for (std::size_t i = 0; i < rows; ++i) {
+            std::string line;
+            for (const std::size_t c : shown) {
+                if (!line.empty()) line += ' ';
+                const std::string text = fmt::format("{:>{}}", columns[c].cells[i], widths[c]);
+                line += columns[c].colours.empty()
+                            ? text
+                            : pop_colored(text, columns[c].colours[i], style);
+                if (columns[c].bar_after) line += " |";
+            }
+            out += line + '\n';
+        }
+    };
+    std::string out;
+    // Greedy: as many columns as the width holds after the first, at least one per block.
+    for (std::size_t next = 1; next < columns.size() || out.empty();) {
+        std::vector<std::size_t> shown{0};
+        std::size_t line = widths[0] + gap_after(0);
+        while (next < columns.size() &&
+               (shown.size() == 1 || style.width == 0 ||
+                line + 1 + widths[next] + gap_after(next) <= style.width)) {
+            line += 1 + widths[next] + gap_after(next);
+            shown.push_back(next++);
+        }
+        if (!out.empty()) out += '\n';
+        append_block(out, shown);
     }
     return out;
 }
@@ -182,6 +240,47 @@ TerminalStyle terminal_style(bool no_color, bool fraction) {
     if (style.width == 0 && tty && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0)
         style.width = size.ws_col;
     return style;
+}
+
+namespace {
+
+/// `name` in `room` (> 6) characters, with the character at `differs` in view.
+std::string shortened(const std::string& name, std::size_t room, std::size_t differs) {
+    if (name.size() <= room) return name;
+    const std::size_t keep = room - 3; // characters of the name shown
+    std::size_t tail = keep / 2, head = keep - tail;
+    if (differs >= head && differs < name.size() - tail) {
+        if (name.size() - differs <= keep - 1) { // the tail from where it differs
+            tail = name.size() - differs;
+            head = keep - tail;
+        } else if (differs + 1 <= keep - 1) { // the head up to where it differs
+            head = differs + 1;
+            tail = keep - head;
+        } else { // a long name differing far from both ends: that middle, cut both sides
+            const std::size_t shown = keep - 3;
+            return "..." + name.substr(differs - shown / 2, shown) + "...";
+        }
+    }
+    return name.substr(0, head) + "..." + name.substr(name.size() - tail);
+}
+
+} // namespace
+
+std::vector<std::string> shortened_names(const std::vector<std::string>& names, std::size_t room) {
+    constexpr std::size_t k_shortest_room = 7; // "ab...yz"
+    if (room == 0) return names;
+    room = std::max(room, k_shortest_room);
+    std::vector<std::string> out;
+    for (const auto& name : names) {
+        std::size_t differs = 0; // where it parts from the name sharing the longest start
+        for (const auto& other : names) {
+            if (&other == &name || other == name) continue;
+            const auto [at, _] = std::ranges::mismatch(name, other);
+            differs = std::max(differs, static_cast<std::size_t>(at - name.begin()));
+        }
+        out.push_back(shortened(name, room, std::min(differs, name.size() - 1)));
+    }
+    return out;
 }
 
 std::string wrap_text(const std::string& text, std::size_t width) {

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace popsim::simulator {
 
@@ -26,6 +27,11 @@ TerminalStyle terminal_style(bool no_color, bool fraction);
 /// a newline; the lines after the first indented by two spaces.
 std::string wrap_text(const std::string& text, std::size_t width);
 
+/// Each name cut to at most `room` characters (0: no limit) with "..." where it is cut, keeping
+/// what tells it from the other names in view: the middle goes by default ("compute_...(a.c:12)"),
+/// the part where it differs from its nearest name stays.
+std::vector<std::string> shortened_names(const std::vector<std::string>& names, std::size_t room);
+
 /// An efficiency (a fraction) as the style shows it: "97.34%" or "0.9734".
 std::string efficiency_text(double value, const TerminalStyle& style);
 /// `part` as a share of `whole`, shown as an efficiency (efficiency_text).
@@ -35,6 +41,29 @@ std::string pop_colored(const std::string& text, std::optional<double> value,
                         const TerminalStyle& style);
 
 std::string format_terminal_table(const MetricTable& table, const TerminalStyle& style);
+
+/// A column of a plain table: right-aligned under its header, each cell on the POP colour of its
+/// value when it has one.
+struct TextColumn {
+    std::string header;
+    std::vector<std::string> cells = {};
+    std::vector<std::optional<double>> colours = {}; // empty: no colours
+    bool bar_after = false;                          // " |" between it and the next column
+    std::size_t min_width = 0; // e.g. that of "100.00%", so efficiency columns line up
+};
+/// The width of "100.00%" or "1.0000": an efficiency column's, whatever its values.
+inline constexpr std::size_t k_efficiency_width = 7;
+struct ColumnLayout {
+    bool underline = false; // the header line underlined with '='
+    /// Whether stacked blocks are led by a "#" column numbering the rows, for tables whose first
+    /// column does not name a row alone (a parameter's value in a sweep).
+    bool number_rows_when_stacked = false;
+};
+/// Columns side by side, each as wide as its widest cell. Wider than the style's width, they
+/// stack in blocks (a blank line between), each led by the column that names the rows: the
+/// first, or the row numbers.
+std::string format_columns(std::vector<TextColumn> columns, const TerminalStyle& style,
+                           ColumnLayout layout);
 /// Where a part (a phase, a region instance) lies in the trace.
 struct PartSpan {
     double from_s = 0;

@@ -7,11 +7,17 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace popsim::simulator {
 
 /// "popsim: warning: PATH: LINE" per kind, on stderr; nothing with --quiet.
 void print_warnings(const std::string& path, const replay::WarningLog& log);
+/// The warnings of a series, `logs[i]` about `paths[i]`: a warning that several traces share
+/// (the same kind and words, counts aside) once, naming them with their counts; the others as
+/// print_warnings does.
+void print_series_warnings(const std::vector<std::string>& paths,
+                           const std::vector<replay::WarningLog>& logs);
 /// "popsim: warning: MESSAGE" on stderr, for a warning about the command rather than a trace;
 /// nothing with --quiet.
 void print_warning(const std::string& message);

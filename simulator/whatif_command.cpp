@@ -218,44 +218,43 @@ nlohmann::json configurations_json(const std::vector<SweptParameter>& parameters
 }
 
 /// One line per configuration: the parameters that vary (as typed), the runtime, the speed-up
-/// and the efficiencies on the POP colours.
+/// and the efficiencies on the POP colours; stacked in two blocks with the configurations
+/// numbered when the terminal is too narrow.
 std::string format_terminal(const std::vector<SweptParameter>& parameters,
                             const std::vector<Configuration>& configs,
                             const std::vector<Prediction>& predictions,
                             const TerminalStyle& style) {
-    std::vector<std::size_t> varying, widths;
+    std::vector<TextColumn> columns;
     for (std::size_t k = 0; k < parameters.size(); ++k) {
         if (parameters[k].values.size() < 2) continue;
-        varying.push_back(k);
-        std::size_t w = parameters[k].name.size();
-        for (const auto& v : parameters[k].values) w = std::max(w, v.size());
-        widths.push_back(w);
+        TextColumn column{.header = parameters[k].name};
+        for (const auto& c : configs) column.cells.push_back(parameters[k].values[c.value[k]]);
+        columns.push_back(std::move(column));
     }
-    constexpr int k_efficiency = 7; // "100.00%": two parameters fit in 80 columns
-    std::string out;
-    for (std::size_t j = 0; j < varying.size(); ++j)
-        out += fmt::format("{:>{}} ", parameters[varying[j]].name, widths[j]);
-    out += fmt::format("{:>11} {:>8}", "runtime (s)", "speed-up");
-    for (const char* name : {"PE", "LB", "CommE", "SerE", "TE"})
-        out += fmt::format(" {:>{}}", name, k_efficiency);
-    out += '\n';
-    for (std::size_t i = 0; i < configs.size(); ++i) {
-        for (std::size_t j = 0; j < varying.size(); ++j)
-            out += fmt::format(
-                "{:>{}} ", parameters[varying[j]].values[configs[i].value[varying[j]]], widths[j]);
-        const auto& e = predictions[i].e;
-        out += fmt::format("{:>11.6f} {:>8}", static_cast<double>(predictions[i].runtime) * 1e-9,
-                           std::isfinite(e.speedup) ? fmt::format("{:.4f}", e.speedup) : "-");
-        for (double v :
-             {e.parallel, e.load_balance, e.communication, e.serialization, e.transfer}) {
+    TextColumn runtime{.header = "runtime (s)"}, speedup{.header = "speed-up"};
+    for (const auto& p : predictions) {
+        runtime.cells.push_back(fmt::format("{:.6f}", static_cast<double>(p.runtime) * 1e-9));
+        speedup.cells.push_back(std::isfinite(p.e.speedup) ? fmt::format("{:.4f}", p.e.speedup)
+                                                           : "-");
+    }
+    columns.push_back(std::move(runtime));
+    columns.push_back(std::move(speedup));
+    using Efficiencies = WhatifEfficiencies;
+    for (const auto& [name, field] :
+         {std::pair{"PE", &Efficiencies::parallel}, std::pair{"LB", &Efficiencies::load_balance},
+          std::pair{"CommE", &Efficiencies::communication},
+          std::pair{"SerE", &Efficiencies::serialization},
+          std::pair{"TE", &Efficiencies::transfer}}) {
+        TextColumn column{.header = name, .min_width = k_efficiency_width};
+        for (const auto& p : predictions) {
+            const double v = p.e.*field;
             const bool defined = std::isfinite(v);
-            const std::string text =
-                fmt::format("{:>{}}", defined ? efficiency_text(v, style) : "-", k_efficiency);
-            out += ' ' + pop_colored(text, defined ? std::optional(v) : std::nullopt, style);
+            column.cells.push_back(defined ? efficiency_text(v, style) : "-");
+            column.colours.push_back(defined ? std::optional(v) : std::nullopt);
         }
-        out += '\n';
+        columns.push_back(std::move(column));
     }
-    return out;
+    return format_columns(std::move(columns), style, {.number_rows_when_stacked = true});
 }
 
 /// The sweep's parameters that vary, for the HTML charts: where each value stands on a log axis

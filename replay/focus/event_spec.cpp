@@ -29,8 +29,15 @@ template <class Number> std::optional<Number> number(std::string_view s) {
     return v;
 }
 
+/// A name as the .pcf shows it matches itself, brackets and all ("solve [solve(double*) [clone
+/// ._omp_fn.0]]", which as a wildcard pattern would be a character class); else as a pattern.
 bool name_matches(const std::string& pattern, const std::string& name) {
-    return fnmatch(pattern.c_str(), name.c_str(), FNM_CASEFOLD) == 0;
+    const auto same_letter = [](char a, char b) {
+        return std::tolower(static_cast<unsigned char>(a)) ==
+               std::tolower(static_cast<unsigned char>(b));
+    };
+    return std::ranges::equal(pattern, name, same_letter) ||
+           fnmatch(pattern.c_str(), name.c_str(), FNM_CASEFOLD) == 0;
 }
 
 std::string type_name(std::uint32_t type, const TraceLabels& labels) {

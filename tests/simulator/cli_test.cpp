@@ -365,6 +365,26 @@ TEST_CASE("cli: real traces: warnings one line per kind, --quiet, --strict, --ap
                                             "foreign-communicators", "calls-without-record"});
 }
 
+TEST_CASE("cli: a warning that traces of a series share is said once, naming them (issue 36)") {
+    // Item 12: epoch's runs each said it, a line per trace. Their counts (704 and 1412
+    // MPI_PROC_NULL exchanges) are those each trace alone reports.
+    const auto one = test::shared_data("epoch/epoch_1proc.prv.gz"),
+               two = test::shared_data("epoch/epoch_2proc.prv.gz");
+    const std::string summary =
+        "sending or receiving calls have no communication record and replay without a message "
+        "(normal for MPI_PROC_NULL partners, e.g. at the edges of a non-periodic halo exchange, "
+        "and for messages cut in half by a trace cut; otherwise records were lost)";
+    CHECK(run_popsim("analyze " + one + " --no-color")
+              .output.find("popsim: warning: " + one + ": 704 " + summary +
+                           "; the first: MPI_Sendrecv at "
+                           "0.686830634 s on thread 1.1.1\n") != std::string::npos);
+    const auto series = run_popsim("analyze " + one + " " + two + " --no-color");
+    CHECK(series.status == 0);
+    CHECK(series.output.find("popsim: warning: 2 traces: " + summary + ": " + one + " (704), " +
+                             two + " (1412)\n") != std::string::npos);
+    CHECK(series.output.find("popsim: warning: " + one) == std::string::npos);
+}
+
 TEST_CASE("cli: a truncated trace exits 2 in every command, and --allow-truncated analyses it") {
     const auto trace = test::synth_trace(
         "cli_truncated", "ranks 2\n0 compute 1s\n0 Barrier 1s\n1 compute 2s\n1 Barrier 0s\n"

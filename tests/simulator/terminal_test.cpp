@@ -2,6 +2,7 @@
 // The terminal report as people see it: the width of their terminal, colours only where wanted,
 // the model and scaling kind said, one spelling, one unit per quantity.
 #include "simulator/cli_support.hpp"
+#include "simulator/terminal_report.hpp"
 #include "test_support.hpp"
 
 #include <algorithm>
@@ -14,15 +15,16 @@ using namespace popsim;
 
 namespace {
 
-/// A strong-scaling series of 1, 2, 4, 8 and 16 ranks sharing 16 s of computation.
-std::string series() {
+/// A strong-scaling series of 1, 2, 4, 8 and 16 ranks sharing 16 s of computation, under `name`:
+/// each test case its own traces (CTest runs them at once).
+std::string series(const std::string& name) {
     std::string paths;
     for (int ranks : {1, 2, 4, 8, 16}) {
         std::string description = fmt::format("ranks {}\n", ranks);
         for (int r = 0; r < ranks; ++r)
             description += fmt::format("{} compute {}ms\n", r, 16000 / ranks);
         paths +=
-            fmt::format(" {}", test::synth_trace(fmt::format("terminal_{}", ranks), description));
+            fmt::format(" {}", test::synth_trace(fmt::format("{}_{}", name, ranks), description));
     }
     return paths;
 }
@@ -57,7 +59,7 @@ test::Run run_on_terminal(const std::string& environment, const std::string& arg
 }
 
 TEST_CASE("terminal: a series wider than the terminal stacks in blocks of columns") {
-    const auto traces = series();
+    const auto traces = series("terminal_stacked");
     // Not a terminal and no $COLUMNS: one block, as long as it needs.
     const auto file = run_with("", fmt::format("analyze --quiet --no-replay{}", traces));
     REQUIRE(file.status == 0);
@@ -101,7 +103,7 @@ TEST_CASE("terminal: colours on a terminal only, never with --no-color or NO_COL
 }
 
 TEST_CASE("terminal: the model, the scaling kind, one spelling, units, --fraction everywhere") {
-    const auto traces = series();
+    const auto traces = series("terminal_conventions");
     const auto r = run_with("", fmt::format("analyze --quiet{}", traces));
     REQUIRE(r.status == 0);
     CHECK(r.output.starts_with("Model: MPI, multiplicative (modelfactors)\nScaling: strong "
@@ -132,4 +134,26 @@ TEST_CASE("terminal: the model, the scaling kind, one spelling, units, --fractio
     const std::string text((std::istreambuf_iterator<char>(in)), {});
     CHECK(text.find("\nSerialization efficiency;100.000000\n") != std::string::npos);
     CHECK(text.find("\n#Runtime (us);3000000.00\n") != std::string::npos);
+}
+
+TEST_CASE("terminal: names cut to the room left keep what tells them apart (issue 36, item 12)") {
+    using popsim::simulator::shortened_names;
+    using Names = std::vector<std::string>;
+    // Cut at the end, the two OpenMP outlined functions of one file read the same.
+    CHECK(shortened_names({"main._omp_fn.0 (solver.c:120)", "main._omp_fn.0 (solver.c:456)"}, 20) ==
+          Names{"main._omp...r.c:120)", "main._omp...r.c:456)"});
+    // They differ at the start: the head shows it.
+    CHECK(shortened_names({"compute_alpha_kernel_in_physics", "compute_beta_kernel_in_physics"},
+                          20) == Names{"compute_a..._physics", "compute_b..._physics"});
+    // Just past the head: the tail grows back to where they differ.
+    CHECK(shortened_names(
+              {"abcdefghijklmnopqrstuvwxyz0123456789", "abcdefghijklmnopqrstuvwxyZ0123456789"},
+              20) == Names{"abcdef...z0123456789", "abcdef...Z0123456789"});
+    // Far from both ends: that middle, cut on both sides.
+    const std::string a(20, 'a');
+    CHECK(shortened_names({a + "X" + std::string(19, 'b'), a + "Y" + std::string(19, 'b')}, 20) ==
+          Names{"...aaaaaaaXbbbbbb...", "...aaaaaaaYbbbbbb..."});
+    // Names that fit, and no limit, stay whole.
+    CHECK(shortened_names({"solve", "solve_all"}, 20) == Names{"solve", "solve_all"});
+    CHECK(shortened_names({std::string(100, 'x')}, 0) == Names{std::string(100, 'x')});
 }

@@ -24,6 +24,25 @@ std::string hand_computed_trace(const std::string& name) {
 
 } // namespace
 
+TEST_CASE("whatif report: a sweep too wide for 80 columns stacks, configurations numbered") {
+    // Issue 36, item 12: four swept parameters made 109-column lines on an 80-column terminal.
+    const auto trace = hand_computed_trace("whatif_report_stacked");
+    const auto r = test::run_shell(
+        fmt::format("COLUMNS=80 {} whatif {} --quiet --no-colour --eager 2MiB --latency 0,1ms "
+                    "--bandwidth 100MiB/s,1000MiB/s --buses 1,2 --cpu-ratio 1,2",
+                    POPSIM_BINARY, trace));
+    REQUIRE(r.status == 0);
+    std::istringstream lines(r.output);
+    for (std::string line; std::getline(lines, line);) CHECK(line.size() <= 80);
+    // Configuration 14: 1 ms, 1000 MiB/s, 1 bus, CPUs twice as fast: 0.5 s + 1 ms + 1 ms.
+    CHECK(r.output.find("\n # | latency bandwidth buses cpu-ratio runtime (s) speed-up      PE"
+                        "      LB\n") != std::string::npos);
+    CHECK(r.output.find("\n14 |     1ms 1000MiB/s     1         2    0.502000   1.9920  99.60% "
+                        "100.00%\n") != std::string::npos);
+    CHECK(r.output.find("\n\n # |   CommE    SerE      TE\n") != std::string::npos);
+    CHECK(r.output.find("\n14 |  99.60% 100.00%  99.60%\n") != std::string::npos);
+}
+
 TEST_CASE("whatif report: a typed column per swept parameter, the efficiencies on each network") {
     const auto trace = hand_computed_trace("whatif_report_columns");
     const auto dir = test::scratch_dir("whatif_report_out");
