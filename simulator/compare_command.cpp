@@ -13,6 +13,7 @@
 #include <fmt/ranges.h>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <optional>
 
 namespace popsim::simulator {
@@ -93,6 +94,86 @@ std::string file_name(const nlohmann::json& trace) {
     return std::filesystem::path(path).filename().string();
 }
 
+/// "4 processes" or "2x4 (2 processes of 4 threads)": what a run's layout is called.
+std::string layout_of(const nlohmann::json& trace) {
+    const auto processes = trace.value("processes", 0), threads = trace.value("threads", 0);
+    if (threads <= processes)
+        return fmt::format("{} process{}", processes, processes == 1 ? "" : "es");
+    return fmt::format("{} processes of {} threads", processes, threads / std::max(processes, 1));
+}
+
+/// Which base run each current run is compared with: the one of the same label (analyze --label,
+/// else the file name) when every current label is a base one, else the one of the same layout
+/// (processes and threads). Never by position: a series given in another order, or a run that
+/// the other result lacks, would compare different runs and pass or fail for that alone.
+std::vector<std::size_t> pair_runs(const nlohmann::json& base, const nlohmann::json& current,
+                                   const CompareOptions& o) {
+    // Each key's run; traces.size() for a key that several runs share.
+    auto index_by = [](const nlohmann::json& traces, auto key) {
+        std::map<std::string, std::size_t> index;
+        for (std::size_t i = 0; i < traces.size(); ++i)
+            if (!index.emplace(key(traces[i]), i).second) index[key(traces[i])] = traces.size();
+        return index;
+    };
+    const auto base_labels = index_by(base, file_name);
+    const bool by_label = std::ranges::all_of(current, [&](const nlohmann::json& t) {
+        const auto at = base_labels.find(file_name(t));
+        return at != base_labels.end() && at->second < base.size();
+    });
+    const auto base_layouts = index_by(base, layout_of);
+    std::vector<std::string> layouts;
+    for (const auto& b : base) layouts.push_back(layout_of(b));
+    std::vector<std::size_t> partner;
+    for (const auto& c : current) {
+        if (by_label) {
+            const auto b = base_labels.at(file_name(c));
+            if (layout_of(base[b]) != layout_of(c)) {
+                throw replay::TraceError(
+                    o.current, 0,
+                    fmt::format("run {} has {} where the base's run {} has {}: a comparison of "
+                                "different runs (compare runs of one layout; analyze a scaling "
+                                "series)",
+                                file_name(c), layout_of(c), file_name(base[b]),
+                                layout_of(base[b])));
+            }
+            partner.push_back(b);
+            continue;
+        }
+        const auto at = base_layouts.find(layout_of(c));
+        if (at == base_layouts.end()) {
+            throw replay::TraceError(
+                o.current, 0,
+                fmt::format("run {} has {}, and no run of {} has ({}): a comparison of different "
+                            "runs (compare runs of one layout; analyze a scaling series)",
+                            file_name(c), layout_of(c), o.base, fmt::join(layouts, ", ")));
+        }
+        if (at->second == base.size()) {
+            throw replay::TraceError(
+                o.base, 0,
+                fmt::format("several runs have {} and their labels differ from {}'s: name the "
+                            "runs alike with analyze --label",
+                            layout_of(c), o.current));
+        }
+        partner.push_back(at->second);
+    }
+    for (std::size_t i = 0; i < partner.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (partner[i] == partner[j])
+                throw replay::TraceError(
+                    o.current, 0,
+                    fmt::format("runs {} and {} both pair with {}'s run {}: name the runs alike "
+                                "with analyze --label",
+                                file_name(current[j]), file_name(current[i]), o.base,
+                                file_name(base[partner[i]])));
+    if (partner.size() != base.size()) {
+        throw replay::TraceError(o.current, 0,
+                                 fmt::format("{} runs against {} in {}: each run is compared with "
+                                             "its own, and some have none",
+                                             current.size(), base.size(), o.base));
+    }
+    return partner;
+}
+
 void run_compare(const CompareOptions& o) {
     if (!(o.max_drop >= 0 && o.max_drop <= 1))
         throw std::invalid_argument(
@@ -100,29 +181,24 @@ void run_compare(const CompareOptions& o) {
     const auto base = load_result(o.base), current = load_result(o.current);
     const auto& base_traces = base["traces"];
     const auto& current_traces = current["traces"];
-    if (base_traces.size() != current_traces.size()) {
-        throw replay::TraceError(
-            o.current, 0,
-            fmt::format("{} runs against {} in {}: the runs are compared one to one, in order",
-                        current_traces.size(), base_traces.size(), o.base));
-    }
+    const auto partner = pair_runs(base_traces, current_traces, o);
     for (const auto& metric : o.metrics) {
         if (find_metric(base_traces[0], metric) == nullptr) {
             throw std::invalid_argument(
                 fmt::format("--metrics: no efficiency named {} in {}", metric, o.base));
         }
     }
-    for (std::size_t i = 0; i < base_traces.size(); ++i) // refused before anything is printed
+    for (std::size_t i = 0; i < current_traces.size(); ++i) // refused before anything is printed
         for (const auto& metric : o.metrics) {
-            value_of(find_metric(base_traces[i], metric), o.base, metric);
+            value_of(find_metric(base_traces[partner[i]], metric), o.base, metric);
             value_of(find_metric(current_traces[i], metric), o.current, metric);
         }
     const TerminalStyle style = terminal_style(o.no_color, false);
     std::vector<std::string> dropped;
     std::size_t label_width = 6;
     for (const auto& m : o.metrics) label_width = std::max(label_width, label_of(m).size());
-    for (std::size_t i = 0; i < base_traces.size(); ++i) {
-        const auto& b = base_traces[i];
+    for (std::size_t i = 0; i < current_traces.size(); ++i) {
+        const auto& b = base_traces[partner[i]];
         const auto& c = current_traces[i];
         std::cout << wrap_text(
             fmt::format("{}{} -> {}", i > 0 ? "\n" : "", file_name(b), file_name(c)), style.width);

@@ -1,42 +1,84 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // popsim compare, the check a CI pipeline runs: two results side by side, exit 4 when an
-// efficiency drops by more than --max-drop (a fraction of 1). Expected values: modelfactors'
-// published table for epoch (Parallel efficiency 97.349953 % on 4 ranks, 95.707736 % on 8).
+// efficiency drops by more than --max-drop (a fraction of 1). Expected values: by hand, and
+// modelfactors' published table for epoch (Parallel efficiency 97.349953 % on 4 ranks, 95.707736 %
+// on 8).
 #include "simulator/cli_support.hpp"
 #include "test_support.hpp"
 
+#include <algorithm>
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
 using namespace popsim;
 
-TEST_CASE("compare: the epoch runs of 4 and 8 ranks, through their JSON and as traces") {
+TEST_CASE("compare: a change that costs efficiency fails, by hand") {
+    // Two ranks of 1 s each, then the second rank's part doubled: PE = LB = 1.5 s / 2 s.
+    const auto before =
+        test::synth_trace("compare_before", "ranks 2\n0 compute 1s\n1 compute 1s\n");
+    const auto after = test::synth_trace("compare_after", "ranks 2\n0 compute 1s\n1 compute 2s\n");
+    const auto r = test::run_popsim(fmt::format(
+        "compare {} {} --quiet --metrics parallel_efficiency,load_balance", before, after));
+    CHECK(r.status == 4);
+    CHECK(r.output.starts_with("compare_before.prv -> compare_after.prv\n"));
+    CHECK(test::table_row(r.output, "Load balance") ==
+          test::Cells{"100.00%", "75.00%", "-25.00 pp"});
+    CHECK(r.output.ends_with(
+        "popsim: regression: Parallel efficiency of compare_after.prv dropped by 25.00 points "
+        "(100.00% -> 75.00%); Load balance of compare_after.prv dropped by 25.00 points (100.00% "
+        "-> 75.00%) (more than --max-drop 0.02)\n"));
+    CHECK(test::run_popsim(fmt::format("compare {} {} --quiet --max-drop 0.25", before, after))
+              .status == 0);
+}
+
+TEST_CASE("compare: runs pair by label or process count, never by position (issue 36, item 13)") {
     const auto four = test::shared_data("epoch/epoch_4proc.prv.gz");
     const auto eight = test::shared_data("epoch/epoch_8proc.prv.gz");
     const auto dir = test::scratch_dir("compare_epoch");
-    const auto base = (dir / "e4.json").string(), current = (dir / "e8.json").string();
-    REQUIRE(test::run_popsim(fmt::format("analyze --quiet {} --json {}", four, base)).status == 0);
-    REQUIRE(test::run_popsim(fmt::format("analyze --quiet {} --json {}", eight, current)).status ==
+    const auto e4 = (dir / "e4.json").string(), e8 = (dir / "e8.json").string(),
+               series = (dir / "series.json").string(), reversed = (dir / "reversed.json").string(),
+               labelled = (dir / "labelled.json").string();
+    for (const auto& [traces, json] :
+         {std::pair{four, e4}, std::pair{eight, e8}, std::pair{four + " " + eight, series},
+          std::pair{four + " " + eight + " --label v1-small,v1-large", labelled}})
+        REQUIRE(
+            test::run_popsim(fmt::format("analyze --quiet {} --json {}", traces, json)).status ==
             0);
-    const auto strict =
-        test::run_popsim(fmt::format("compare {} {} --max-drop 0.01", base, current));
-    CHECK(strict.status == 4);
-    CHECK(test::table_row(strict.output, "Parallel efficiency") ==
-          test::Cells{"97.35%", "95.71%", "-1.64 pp"});
-    CHECK(strict.output.find(
-              "popsim: regression: Parallel efficiency of epoch_8proc.prv.gz dropped by 1.64 "
-              "points (97.35% -> 95.71%); Communication efficiency of epoch_8proc.prv.gz dropped "
-              "by 1.26 points (98.64% -> 97.38%) (more than --max-drop 0.01)\n") !=
-          std::string::npos);
-    CHECK(test::run_popsim(fmt::format("compare {} {} --max-drop 0.05", base, current)).status ==
-          0);
-    // A trace instead of a report: analysed with the defaults; --metrics chooses what is checked.
-    const auto traces = test::run_popsim(
-        fmt::format("compare {} {} --quiet --metrics load_balance --max-drop 0.01", base, eight));
-    CHECK(traces.status == 0); // load balance drops 0.41 points only
-    CHECK(test::table_row(traces.output, "Load balance") ==
-          test::Cells{"98.69%", "98.28%", "-0.41 pp"});
-    CHECK(test::table_row(traces.output, "Parallel efficiency").empty());
+    // analyze orders a series by size: the current one is given in the other order.
+    auto runs = test::read_json(series);
+    std::reverse(runs["traces"].begin(), runs["traces"].end());
+    test::write_file(reversed, runs.dump());
+    // Each run meets itself (modelfactors: PE 97.349953 % on 4
+    // ranks, 95.707736 % on 8).
+    auto r = test::run_popsim(fmt::format("compare {} {} --max-drop 0", series, reversed));
+    CHECK(r.status == 0);
+    CHECK(r.output.starts_with("epoch_8proc.prv.gz -> epoch_8proc.prv.gz\n"));
+    CHECK(test::table_row(r.output, "Parallel efficiency") ==
+          test::Cells{"95.71%", "95.71%", "+0.00 pp"});
+    CHECK(r.output.find("\nepoch_4proc.prv.gz -> epoch_4proc.prv.gz\n") != std::string::npos);
+    // Labels that differ: the process counts pair them.
+    r = test::run_popsim(fmt::format("compare {} {} --max-drop 0", labelled, reversed));
+    CHECK(r.status == 0);
+    CHECK(r.output.starts_with("v1-large -> epoch_8proc.prv.gz\n"));
+    CHECK(r.output.find("\nv1-small -> epoch_4proc.prv.gz\n") != std::string::npos);
+    // 4 ranks against 8 were compared, and failed or passed on the scaling alone.
+    test::check_fails(fmt::format("compare {} {}", e4, e8), 2,
+                      e8 + ": run epoch_8proc.prv.gz has 8 processes, and no run of " + e4 +
+                          " has (4 processes): a comparison of different runs (compare runs of "
+                          "one layout; analyze a scaling series)");
+    test::check_fails(fmt::format("compare --quiet {} {}", e4, eight), 2,
+                      eight + ": run epoch_8proc.prv.gz has 8 processes, and no run of " + e4 +
+                          " has (4 processes): a comparison of different runs (compare runs of "
+                          "one layout; analyze a scaling series)");
+    test::check_fails(fmt::format("compare {} {}", series, e4), 2,
+                      e4 + ": 1 runs against 2 in " + series +
+                          ": each run is compared with its own, and some have none");
+    // A trace for a report: analysed with the defaults; --metrics chooses what is checked.
+    r = test::run_popsim(
+        fmt::format("compare {} {} --quiet --metrics load_balance --max-drop 0", e8, eight));
+    CHECK(r.status == 0);
+    CHECK(test::table_row(r.output, "Load balance") == test::Cells{"98.28%", "98.28%", "+0.00 pp"});
+    CHECK(test::table_row(r.output, "Parallel efficiency").empty());
 }
 
 TEST_CASE("compare: what it cannot compare is said") {
