@@ -801,7 +801,8 @@ void add_analyze_command(CLI::App& app, CommandOutput& output) {
         "else user functions, else the callers of MPI calls)");
     cmd->add_option("--root-causes-csv", command->root_causes_csv_path,
                     "With --root-causes: write its tables to FILE (one row per number: run, "
-                    "table, timeline, pattern, ranks, call, call site, region, time, calls)");
+                    "table, timeline, pattern, ranks, call, call site, region, time, calls)")
+        ->check(output_file_name());
     add_eager_option(cmd, options->eager_limit);
     add_collectives_option(cmd, options->collectives);
     cmd->add_flag("--whole-trace", options->whole_trace,
@@ -810,7 +811,8 @@ void add_analyze_command(CLI::App& app, CommandOutput& output) {
     add_focus_options(cmd, options->focus);
     cmd->add_option("--parts-csv", command->parts_csv_path,
                     "With --region or --phases: write the metrics of each instance or phase to "
-                    "FILE (modelfactors' layout, one column each; one table per trace)");
+                    "FILE (modelfactors' layout, one column each; one table per trace)")
+        ->check(output_file_name());
     cmd->add_option("--label", options->labels,
                     "Name the runs in the JSON report, one per trace in the order given "
                     "(comma-separated or repeated; default: each trace's file name)")

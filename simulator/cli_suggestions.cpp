@@ -68,8 +68,28 @@ OptionNames option_names(const CLI::App& command) {
     return out;
 }
 
+/// The commands of `app` that take option `name`.
+std::vector<std::string> commands_taking(const CLI::App& app, const std::string& name) {
+    std::vector<std::string> out;
+    for (const auto* command : app.get_subcommands({})) {
+        const auto names = option_names(*command).names;
+        if (std::find(names.begin(), names.end(), name) != names.end())
+            out.push_back(command->get_name());
+    }
+    return out;
+}
+
+/// "a", "a and b", "a, b and c".
+std::string listed(std::vector<std::string> words) {
+    if (words.size() < 2) return words.empty() ? std::string() : words.front();
+    const std::string last = words.back();
+    words.pop_back();
+    return fmt::format("{} and {}", fmt::join(words, ", "), last);
+}
+
 /// " (popsim takes no --x; did you mean '--y'?)" for each --option in `args` that neither popsim
-/// nor `command` (when given) takes and that is near one they take.
+/// nor `command` (when given) takes and that is near one they take; " (events takes no --region;
+/// analyze and cut do)" for one that other commands take.
 std::string unknown_options(const CLI::App& app, const CLI::App* command,
                             std::vector<std::string>::const_iterator from,
                             std::vector<std::string>::const_iterator to) {
@@ -86,8 +106,12 @@ std::string unknown_options(const CLI::App& app, const CLI::App* command,
         const std::string name = arg->substr(0, arg->find('='));
         if (std::find(known.names.begin(), known.names.end(), name) != known.names.end()) continue;
         // Said only with a suggestion: CLI11 has named the option already.
-        if (const auto meant = did_you_mean(name, known.names, known.primary); !meant.empty())
+        if (const auto meant = did_you_mean(name, known.names, known.primary); !meant.empty()) {
             out += fmt::format(" ({} takes no {}{})", who, name, meant);
+        } else if (const auto others = commands_taking(app, name); command && !others.empty()) {
+            out += fmt::format(" ({} takes no {}; {} {})", who, name, listed(others),
+                               others.size() == 1 ? "does" : "do");
+        }
     }
     return out;
 }
@@ -108,6 +132,26 @@ CLI::Validator one_of(std::vector<std::string> values) {
                                did_you_mean(given, values));
         },
         "{" + listed + "}");
+}
+
+void refuse_options_as_values(CLI::App& app) {
+    const auto global = option_names(app).names; // --quiet, --strict, ...
+    for (auto* command : app.get_subcommands({})) {
+        auto names = option_names(*command).names;
+        names.insert(names.end(), global.begin(), global.end());
+        for (auto* option : command->get_options()) {
+            if (!option->nonpositional() || option->get_type_size_max() == 0) continue; // a flag
+            const std::string owner = option->get_name();
+            option->check(CLI::Validator(
+                [names, owner](const std::string& value) -> std::string {
+                    const std::string name = value.substr(0, value.find('='));
+                    if (std::find(names.begin(), names.end(), name) == names.end()) return {};
+                    return fmt::format("'{}' is an option, not a value: {} needs its value first",
+                                       value, owner);
+                },
+                ""));
+        }
+    }
 }
 
 std::string usage_error_message(const CLI::App& app, const CLI::Error& error,

@@ -17,6 +17,10 @@ namespace popsim::simulator {
 /// the values and the nearest.
 CLI::Validator one_of(std::vector<std::string> values);
 
+/// Makes every option of `app`'s commands that takes a value refuse another of its options as
+/// that value: CLI11 gives `--phases --html r.html` the SPEC "--html", and the trace "r.html".
+void refuse_options_as_values(CLI::App& app);
+
 /// The message for a parse error of `app` (the command line `args`, without the program): CLI11's,
 /// with the command, option or value meant when one is near what was typed.
 std::string usage_error_message(const CLI::App& app, const CLI::Error& error,

@@ -58,10 +58,7 @@ void add_focus_options(CLI::App* command, FocusOptions& o) {
     region->excludes(phases);
     for (auto* focus : {region, phases}) {
         focus->check(CLI::Validator(
-            [](const std::string& spec) {
-                return spec.empty() ? std::string("an empty SPEC names no event") : std::string();
-            },
-            "SPEC"));
+            [](const std::string& spec) { return replay::event_spec_syntax_error(spec); }, "SPEC"));
     }
     for (auto* focus : {region, phases})
         for (const char* window : {"--from", "--to"}) focus->excludes(window);

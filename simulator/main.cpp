@@ -65,6 +65,7 @@ int main(int argc, char** argv) {
     add_cut_command(app);
     add_events_command(app);
     add_compare_command(app);
+    refuse_options_as_values(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -123,6 +123,20 @@ EventSelector by_name(const std::string& spec, const TraceLabels& labels,
 
 } // namespace
 
+std::string event_spec_syntax_error(std::string_view spec) {
+    if (spec.empty()) return "an empty name: give TYPE, TYPE:VALUE or a name";
+    const std::size_t colon = spec.find(':');
+    if (colon == std::string_view::npos || !number<std::uint32_t>(spec.substr(0, colon))) return {};
+    const auto value_text = spec.substr(colon + 1);
+    if (!value_text.empty() && std::isdigit(static_cast<unsigned char>(value_text[0])) == 0)
+        return {}; // TYPE:NAME
+    const auto value = number<std::uint64_t>(value_text);
+    if (!value || *value == 0)
+        return fmt::format("'{}': the value after ':' must be a number above 0 (0 ends a region)",
+                           spec);
+    return {};
+}
+
 EventSelector resolve_event_spec(std::string_view spec, const TraceLabels& labels) {
     const std::size_t colon = spec.find(':');
     const auto type = number<std::uint32_t>(spec.substr(0, colon));
@@ -133,11 +147,8 @@ EventSelector resolve_event_spec(std::string_view spec, const TraceLabels& label
         const auto value = number<std::uint64_t>(value_text);
         if (!value_text.empty() && std::isdigit(static_cast<unsigned char>(value_text[0])) == 0)
             return by_name(std::string(value_text), labels, *type); // TYPE:NAME
-        if (!value || *value == 0) {
-            throw BadEventSpec(fmt::format("'{}': the value after ':' must be a number above 0 "
-                                           "(0 ends a region)",
-                                           spec));
-        }
+        if (const auto error = event_spec_syntax_error(spec); !error.empty())
+            throw BadEventSpec(error);
         std::string description = fmt::format("event {}:{}", *type, *value);
         for (const auto& v : labels.event_values) {
             if (v.type == *type && v.value == *value)
@@ -146,7 +157,7 @@ EventSelector resolve_event_spec(std::string_view spec, const TraceLabels& label
         }
         return {.type = *type, .values = {*value}, .description = description};
     }
-    if (spec.empty()) throw BadEventSpec("an empty name: give TYPE, TYPE:VALUE or a name");
+    if (spec.empty()) throw BadEventSpec(event_spec_syntax_error(spec));
     return by_name(std::string(spec), labels);
 }
 

@@ -34,6 +34,10 @@ class BadEventSpec : public std::invalid_argument {
     std::vector<std::uint32_t> types_;
 };
 
+/// What is wrong with SPEC whatever the trace ("60000019:0", ""), or "": checked as the command
+/// line is read, before any trace.
+std::string event_spec_syntax_error(std::string_view spec);
+
 /// Resolves SPEC: "TYPE" (every value but 0), "TYPE:VALUE", "TYPE:NAME" or NAME, names with
 /// optional * and ? wildcards, case-insensitive: of an event type in the .pcf (every value but
 /// 0), else of values of one event type (a user function, an MPI call). Throws BadEventSpec with

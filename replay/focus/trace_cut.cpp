@@ -2,6 +2,7 @@
 #include "replay/focus/trace_cut.hpp"
 
 #include "replay/focus/record_window.hpp"
+#include "replay/input/input_file.hpp"
 #include "replay/input/line_reader.hpp"
 #include "replay/input/paraver_header.hpp"
 #include "replay/input/paraver_reader.hpp"
@@ -9,7 +10,6 @@
 #include "replay/input/parse_error.hpp"
 #include "replay/output/output_file.hpp"
 #include "replay/output/paraver_writer.hpp"
-#include "replay/input/input_file.hpp"
 #include "replay/trace_error.hpp"
 
 #include <array>

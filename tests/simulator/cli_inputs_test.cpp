@@ -146,6 +146,13 @@ TEST_CASE("cli inputs: a mistyped command, option or value is named with what wa
           "did you mean '--latency'?)");
     usage("--versio", "A subcommand is required (popsim takes no --versio; did you mean "
                       "'--version'?)");
+    // An option of other commands is said to be theirs: events lists what --region takes.
+    usage("events " + trace + " --region solve",
+          "The following arguments were not expected: solve --region (events takes no --region; "
+          "analyze and cut do)");
+    usage("simulate " + trace + " --phases 1000",
+          "The following arguments were not expected: 1000 --phases (simulate takes no --phases; "
+          "analyze and cut do)");
     // A value in another case is the value; --no-colour is --no-color.
     CHECK(test::run_popsim("analyze " + trace + " --model OpenMP --no-colour --quiet").status == 0);
     // A trace's .pcf or .row for the trace: bad input, naming the trace.
@@ -372,7 +379,20 @@ TEST_CASE("cli inputs: what was accepted silently is refused (issue 35, item 6)"
     const std::pair<std::string, std::string> usage[] = {
         {"cut " + trace + " --from 0 --to 1s -o ''", "--output: the file name is empty"},
         {"analyze " + trace + " --json ''", "--json: the file name is empty"},
-        {"analyze " + trace + " --region ''", "--region: an empty SPEC names no event"}};
+        {"analyze " + trace + " --phases 1000 --parts-csv ''",
+         "--parts-csv: the file name is empty"},
+        {"analyze " + trace + " --root-causes --root-causes-csv ''",
+         "--root-causes-csv: the file name is empty"},
+        {"analyze " + trace + " --region ''",
+         "--region: an empty name: give TYPE, TYPE:VALUE or a name"},
+        // Issue 36, item 9: what no trace can make right is a usage error, found before reading;
+        // an option is no option's value (CLI11 took --html for the SPEC, r.html for a trace).
+        {"analyze " + trace + " --region 60000019:0",
+         "--region: '60000019:0': the value after ':' must be a number above 0 (0 ends a region)"},
+        {"analyze " + trace + " --phases --html r.html",
+         "--phases: '--html' is an option, not a value: --phases needs its value first"},
+        {"analyze " + trace + " --json --quiet",
+         "--json: '--quiet' is an option, not a value: --json needs its value first"}};
     for (const auto& [args, message] : usage) {
         const auto r = test::run_popsim(args);
         CHECK(r.status == 1);
