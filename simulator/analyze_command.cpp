@@ -795,10 +795,11 @@ void add_analyze_command(CLI::App& app, CommandOutput& output) {
                   "replay, per rank, call site and code region, who waited for whom, the critical "
                   "path and whose computation caused the waiting; reads the trace into memory");
     cmd->add_option(
-        "--code-regions", options->code_regions,
-        "With --root-causes: the event type whose values are the code regions (SPEC "
-        "as for --region, e.g. 60000019, 'Caller at level 2'; default: --region's type, "
-        "else user functions, else the callers of MPI calls)");
+           "--code-regions", options->code_regions,
+           "With --root-causes: the event type whose values are the code regions (SPEC "
+           "as for --region, e.g. 60000019, 'Caller at level 2'; default: --region's type, "
+           "else user functions, else the callers of MPI calls)")
+        ->type_name("SPEC");
     cmd->add_option("--root-causes-csv", command->root_causes_csv_path,
                     "With --root-causes: write its tables to FILE (one row per number: run, "
                     "table, timeline, pattern, ranks, call, call site, region, time, calls)")
@@ -816,6 +817,7 @@ void add_analyze_command(CLI::App& app, CommandOutput& output) {
     cmd->add_option("--label", options->labels,
                     "Name the runs in the JSON report, one per trace in the order given "
                     "(comma-separated or repeated; default: each trace's file name)")
+        ->type_name("NAME")
         ->delimiter(',');
     cmd->add_flag("--fraction", command->fraction,
                   "Show efficiencies as fractions (0-1) instead of %");

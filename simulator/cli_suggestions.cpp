@@ -140,7 +140,7 @@ void refuse_options_as_values(CLI::App& app) {
         auto names = option_names(*command).names;
         names.insert(names.end(), global.begin(), global.end());
         for (auto* option : command->get_options()) {
-            if (!option->nonpositional() || option->get_type_size_max() == 0) continue; // a flag
+            if (!option->nonpositional() || option->get_expected_max() == 0) continue; // a flag
             const std::string owner = option->get_name();
             option->check(CLI::Validator(
                 [names, owner](const std::string& value) -> std::string {

@@ -249,10 +249,12 @@ void add_compare_command(CLI::App& app) {
         ->required();
     cmd->add_option("--max-drop", options->max_drop,
                     "The largest drop allowed, as a fraction of 1 (0.02 = 2 percentage points)")
+        ->type_name("FRACTION")
         ->capture_default_str();
     cmd->add_option("--metrics", options->metrics,
                     "The efficiencies to check (JSON names: parallel_efficiency, load_balance, "
                     "global_efficiency, omp_region_efficiency, ...)")
+        ->type_name("NAME")
         ->delimiter(',')
         ->capture_default_str();
     cmd->add_flag("--no-color,--no-colour", options->no_color, "No colours, even on a terminal");

@@ -39,22 +39,23 @@ CLI::Validator time_value() {
 void add_window_options(CLI::App* command, FocusOptions& o) {
     command
         ->add_option("--from", o.from,
-                     "Analyse from this time of the trace on (e.g. 2.5s, 300ms, 1200000ns)")
+                     "The window starts at this time of the trace (e.g. 2.5s, 300ms, 1200000ns)")
         ->check(time_value());
-    command->add_option("--to", o.to, "Analyse up to this time of the trace")->check(time_value());
+    command->add_option("--to", o.to, "The window ends at this time of the trace")
+        ->check(time_value());
 }
 
 void add_focus_options(CLI::App* command, FocusOptions& o) {
     add_window_options(command, o);
     auto* region = command->add_option(
         "--region", o.region,
-        "Analyse a code region: its instances together and each apart. SPEC is an event type, "
+        "A code region: its instances together and each apart. SPEC is an event type, "
         "TYPE:VALUE or a name from the .pcf, wildcards allowed ('Iteration', 60000019:12, "
         "'solve*'); popsim events lists them");
     auto* phases = command->add_option(
         "--phases", o.phases,
-        "Split the run at each occurrence of an event (SPEC as for --region) and analyse each "
-        "phase");
+        "Split the run at each occurrence of an event (SPEC as for --region) into phases, each "
+        "apart");
     region->excludes(phases);
     for (auto* focus : {region, phases}) {
         focus->check(CLI::Validator(

@@ -40,7 +40,8 @@ void add_global_options(CLI::App& app) {
                  "declares) up to its last record, with a warning, instead of refusing it");
     app.add_option("--max-memory", g_options.max_memory,
                    "Refuse a trace whose header alone needs more memory than SIZE (e.g. 8GB; "
-                   "default: the machine's memory)");
+                   "default: the machine's memory)")
+        ->type_name("SIZE");
 }
 
 void set_global_options(const GlobalOptions& options) {

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // popsim: POP efficiency metrics and MPI replay from Paraver traces.
-#include "popsim/version.hpp"
 #include "replay/allocator_tuning.hpp"
+#include "simulator/cli_app.hpp"
 #include "simulator/cli_suggestions.hpp"
-#include "simulator/commands.hpp"
 #include "simulator/failure.hpp"
-#include "simulator/global_options.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -43,9 +41,9 @@ int main(int argc, char** argv) {
     // the terminal report's writes instead of ending the program, which dies of it at the end.
     std::signal(SIGPIPE, SIG_IGN);
     // Named, so every usage line says "popsim", not the path it was run by (the man page's).
-    CLI::App app{"popsim: POP efficiency metrics and ideal-network replay of MPI traces", "popsim"};
-    app.set_version_flag("--version", popsim::k_version);
-    app.require_subcommand(1);
+    CLI::App app{"", "popsim"};
+    CommandOutput output; // printed
+    add_popsim_cli(app, output);
     const std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
     app.failure_message([&args](const CLI::App* failed, const CLI::Error& e) {
         // The top-level app knows every command: a mistyped one is named with the nearest.
@@ -55,17 +53,6 @@ int main(int argc, char** argv) {
                            "more information.\n",
                            usage_error_message(*top, e, args));
     });
-    add_global_options(app);
-    CommandOutput output; // printed
-    add_analyze_command(app, output);
-    add_synth_command(app);
-    add_simulate_command(app, output);
-    add_whatif_command(app, output);
-    add_convert_command(app);
-    add_cut_command(app);
-    add_events_command(app);
-    add_compare_command(app);
-    refuse_options_as_values(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

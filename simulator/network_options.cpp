@@ -16,32 +16,44 @@ namespace popsim::simulator {
 
 void add_network_options(CLI::App* cmd, NetworkOptions& o, bool single_values) {
     const char* list = single_values ? "" : " (a comma-separated list sweeps it)";
+    // The value's kind, as --help and the man page name it: a list where whatif sweeps it.
+    auto kind = [single_values](const char* value) {
+        return single_values ? std::string(value) : std::string(value) + ",...";
+    };
     cmd->add_option("--network", o.model, "Network model: ideal or dimemas")
         ->transform(one_of({"ideal", "dimemas"}))
         ->capture_default_str();
     cmd->add_option("--config", o.config,
                     "A Dimemas configuration file (.cfg; implies --network dimemas)")
         ->check(existing_input_file());
-    cmd->add_option("--latency", o.latency, std::string("Inter-node latency, e.g. 5us") + list);
+    cmd->add_option("--latency", o.latency, std::string("Inter-node latency, e.g. 5us") + list)
+        ->type_name(kind("TIME"));
     cmd->add_option("--bandwidth", o.bandwidth,
-                    std::string("Inter-node bandwidth, e.g. 10GB/s, 500MiB/s, inf") + list);
+                    std::string("Inter-node bandwidth, e.g. 10GB/s, 500MiB/s, inf") + list)
+        ->type_name(kind("RATE"));
     cmd->add_option("--buses", o.buses,
-                    std::string("Concurrent inter-node transfers, 0 = unlimited") + list);
+                    std::string("Concurrent inter-node transfers, 0 = unlimited") + list)
+        ->type_name(kind("N"));
     cmd->add_option("--links", o.links,
                     "Input and output links per node, 0 = unlimited (default 1, as in Dimemas "
-                    "configuration files)");
+                    "configuration files)")
+        ->type_name("N");
     cmd->add_option("--tasks-per-node", o.tasks_per_node,
-                    std::string("Tasks per node (filled in order)") + list);
+                    std::string("Tasks per node (filled in order)") + list)
+        ->type_name(kind("N"));
     cmd->add_option("--cpus-per-node", o.cpus_per_node,
                     "CPUs per node, shared by its tasks first come first served as in Dimemas "
-                    "(default: one per task)");
+                    "(default: one per task)")
+        ->type_name("N");
     cmd->add_option("--cpu-ratio", o.cpu_ratio,
-                    std::string("Relative CPU speed: bursts take traced / ratio") + list);
+                    std::string("Relative CPU speed: bursts take traced / ratio") + list)
+        ->type_name(kind("RATIO"));
     cmd->add_option("--mapping", o.mapping,
                     "Tasks to nodes: fill (tasks-per-node consecutive tasks per node), interleaved "
                     "(round robin), or a list of "
                     "0-based nodes, one per task (0:0:1:1); default: the --config file's "
-                    "\"mapping information\", or fill");
+                    "\"mapping information\", or fill")
+        ->type_name("MAPPING");
     add_eager_option(cmd, o.eager);
     add_collectives_option(cmd, o.collectives);
 }
@@ -50,6 +62,7 @@ void add_eager_option(CLI::App* cmd, std::string& value) {
     cmd->add_option("--eager", value,
                     "Sends of at least this size use rendezvous (Dimemas -S), e.g. 32k, 64KiB, "
                     "4096 (bytes)")
+        ->type_name("SIZE")
         ->capture_default_str();
 }
 

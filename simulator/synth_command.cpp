@@ -67,7 +67,8 @@ void add_synth_command(CLI::App& app) {
         ->required()
         ->check(output_file_name());
     cmd->add_option("--halo", options->halo_ranks,
-                    "Instead of a description: a halo-exchange benchmark with RANKS ranks");
+                    "Instead of a description: a halo-exchange benchmark with RANKS ranks")
+        ->type_name("RANKS");
     cmd->add_option("--steps", options->halo_steps, "Iterations of the halo-exchange benchmark")
         ->capture_default_str();
     cmd->add_option("--threads", options->halo_threads,
