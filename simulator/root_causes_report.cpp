@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/root_causes_report.hpp"
 
+#include "simulator/csv_table.hpp"
+
 #include "replay/extrae_events.hpp"
 #include "replay/program/mpi_calls.hpp"
 #include "replay/warnings.hpp"
@@ -313,14 +315,6 @@ nlohmann::json root_causes_json(const metrics::RootCauses& causes,
 }
 
 namespace {
-
-/// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
-std::string csv_field(const std::string& text) {
-    if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-    std::string out = "\"";
-    for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + '"';
-}
 
 /// One row of the root causes' CSV; the fields the table is not about stay empty.
 struct CsvRow {

@@ -4,6 +4,7 @@
 #include "replay/input/paraver_reader.hpp"
 #include "replay/network/ideal.hpp"
 #include "simulator/commands.hpp"
+#include "simulator/csv_table.hpp"
 #include "simulator/html_report.hpp"
 #include "simulator/json_report.hpp"
 #include "simulator/load_program.hpp"
@@ -154,29 +155,36 @@ std::string csv_number(double v) {
     return fmt::format("{}", v);
 }
 
+/// An efficiency or speed-up; empty when undefined (docs: csv_table.hpp).
 std::string csv_metric(double v) {
-    return std::isfinite(v) ? fmt::format("{:.6f}", v) : "NaN";
+    return std::isfinite(v) ? fmt::format("{:.6f}", v) : std::string();
 }
 
 std::string format_csv(const std::vector<SweptParameter>& parameters,
                        const std::vector<Configuration>& configs,
                        const std::vector<Prediction>& predictions) {
-    std::string csv;
+    std::vector<std::string> header;
     for (const auto& p : parameters)
-        if (p.typed_column()) csv += p.name + ";";
-    for (const auto& p : parameters) csv += p.base_column + ";";
-    csv += "predicted_runtime_ns;ideal_runtime_ns;speedup;parallel_efficiency;load_balance;"
-           "communication_efficiency;serialization_efficiency;transfer_efficiency\n";
+        if (p.typed_column()) header.push_back(p.name);
+    for (const auto& p : parameters) header.push_back(p.base_column);
+    for (const char* column : {"predicted_runtime_ns", "ideal_runtime_ns", "speedup",
+                               "parallel_efficiency", "load_balance", "communication_efficiency",
+                               "serialization_efficiency", "transfer_efficiency"})
+        header.emplace_back(column);
+    std::string csv = csv_line(header);
     for (std::size_t i = 0; i < configs.size(); ++i) {
+        std::vector<std::string> row;
         for (std::size_t k = 0; k < parameters.size(); ++k)
             if (parameters[k].typed_column())
-                csv += parameters[k].values[configs[i].value[k]] + ";";
-        for (double v : predictions[i].base) csv += csv_number(v) + ";";
+                row.push_back(parameters[k].values[configs[i].value[k]]);
+        for (double v : predictions[i].base) row.push_back(csv_number(v));
         const auto& e = predictions[i].e;
-        csv += fmt::format("{};{};{};{};{};{};{};{}\n", predictions[i].runtime,
-                           predictions[i].ideal, csv_metric(e.speedup), csv_metric(e.parallel),
-                           csv_metric(e.load_balance), csv_metric(e.communication),
-                           csv_metric(e.serialization), csv_metric(e.transfer));
+        row.push_back(std::to_string(predictions[i].runtime));
+        row.push_back(std::to_string(predictions[i].ideal));
+        for (double v :
+             {e.speedup, e.parallel, e.load_balance, e.communication, e.serialization, e.transfer})
+            row.push_back(csv_metric(v));
+        csv += csv_line(row);
     }
     return csv;
 }

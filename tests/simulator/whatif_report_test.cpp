@@ -63,17 +63,18 @@ TEST_CASE("whatif report: a typed column per swept parameter, the efficiencies o
         "whatif {} --quiet --eager 2MiB --latency 0,1ms --bandwidth 100MiB/s --fraction", trace));
     CHECK(fraction.output.find("    1ms    1.011000   0.9891  0.9891  1.0000  0.9891  1.0000  "
                                "0.9891\n") != std::string::npos);
-    // The CSV: the latency and bandwidth as typed, then every parameter in its base unit.
+    // The CSV (popsim's own dialect, ',' as RFC 4180: issue 36, item 8): the latency and
+    // bandwidth as typed, then every parameter in its base unit.
     const std::string rows = test::read_file(csv);
-    CHECK(rows.starts_with("latency;bandwidth;latency_ns;bandwidth_bytes_per_s;buses;"
-                           "tasks_per_node;cpu_ratio;predicted_runtime_ns;ideal_runtime_ns;speedup;"
-                           "parallel_efficiency;load_balance;communication_efficiency;"
-                           "serialization_efficiency;transfer_efficiency\n"));
+    CHECK(rows.starts_with("latency,bandwidth,latency_ns,bandwidth_bytes_per_s,buses,"
+                           "tasks_per_node,cpu_ratio,predicted_runtime_ns,ideal_runtime_ns,speedup,"
+                           "parallel_efficiency,load_balance,communication_efficiency,"
+                           "serialization_efficiency,transfer_efficiency\n"));
     // 1 s + 0 + 1 MiB / (100 MiB/s) = 1.01 s; 1 s + 1 ms + 1 MiB / (1000 MiB/s) = 1.002 s.
-    CHECK(rows.find("\n0;100MiB/s;0;104857600;1;1;1;1010000000;1000000000;0.990100;0.990099;"
-                    "1.000000;0.990099;1.000000;0.990099\n") != std::string::npos);
-    CHECK(rows.find("\n1ms;1000MiB/s;1000000;1048576000;1;1;1;1002000000;1000000000;0.998005;"
-                    "0.998004;1.000000;0.998004;1.000000;0.998004\n") != std::string::npos);
+    CHECK(rows.find("\n0,100MiB/s,0,104857600,1,1,1,1010000000,1000000000,0.990100,0.990099,"
+                    "1.000000,0.990099,1.000000,0.990099\n") != std::string::npos);
+    CHECK(rows.find("\n1ms,1000MiB/s,1000000,1048576000,1,1,1,1002000000,1000000000,0.998005,"
+                    "0.998004,1.000000,0.998004,1.000000,0.998004\n") != std::string::npos);
     const auto j = test::read_json(json);
     REQUIRE(j["configurations"].size() == 4);
     const auto& c = j["configurations"][2]; // 1ms, 100MiB/s: the first parameter varies slowest
@@ -91,7 +92,7 @@ TEST_CASE("whatif report: a typed column per swept parameter, the efficiencies o
                                          trace, csv, json))
                 .status == 0);
     CHECK(test::read_json(json)["configurations"][1]["bandwidth_bytes_per_s"].is_null());
-    CHECK(test::read_file(csv).find("\ninf;0;inf;") != std::string::npos);
+    CHECK(test::read_file(csv).find("\ninf,0,inf,") != std::string::npos);
 }
 
 TEST_CASE("whatif report: the HTML charts runtime and efficiency against each swept parameter") {
