@@ -640,14 +640,22 @@ nlohmann::json report_of(const Computed& c) {
     return analysis_json(c.series, c.analyzed, run_labels(c.options.traces, c.options.labels));
 }
 
+/// Each run's .pcf names, for the HTML report's parallel regions.
+std::vector<replay::TraceLabels> run_pcf_labels(const std::vector<metrics::HybridRun>& runs) {
+    std::vector<replay::TraceLabels> out;
+    for (const auto& run : runs) out.push_back(pcf_labels(run.path));
+    return out;
+}
+
 /// The root causes of each trace analysed with --root-causes, for the HTML report and the CSV.
 std::vector<RootCausesReport> root_causes_reports(const Analyzed& analyzed,
                                                   const std::vector<std::string>& labels) {
     std::vector<RootCausesReport> out;
     for (std::size_t i = 0; i < analyzed.root_causes.size(); ++i) {
         if (const auto& causes = analyzed.root_causes[i]) {
-            const auto& path = analyzed.summaries[i].path;
-            out.push_back({path, labels[i], *causes, pcf_labels(path)});
+            const auto& s = analyzed.summaries[i];
+            out.push_back({s.path, labels[i], *causes, pcf_labels(s.path), s.runtime,
+                           static_cast<std::uint32_t>(s.task_first_thread.size())});
         }
     }
     return out;
@@ -689,8 +697,7 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
         if (!analyzed.root_causes[i]) continue;
         const auto& s = analyzed.summaries[i];
         const auto& report = causes[next++];
-        out << format_root_causes(report.causes, s.path, s.runtime,
-                                  static_cast<std::uint32_t>(s.task_first_thread.size()),
+        out << format_root_causes(report.causes, s.path, report.runtime, report.tasks,
                                   report.labels, style);
     }
     if (!mpi_model) {
@@ -731,7 +738,8 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
                                               .per_thread = !mpi_model,
                                               .parts = reports,
                                               .root_causes = causes,
-                                              .warnings = trace_warnings(c.analyzed)}));
+                                              .warnings = trace_warnings(c.analyzed),
+                                              .run_labels = run_pcf_labels(omp.runs)}));
     if (!output.print) output.analysis = std::move(c.shown);
 }
 

@@ -241,6 +241,47 @@ std::string thread_breakdown_charts(const std::vector<metrics::HybridRun>& runs)
         out);
 }
 
+/// Each run's parallel regions, longest first, as the terminal lists them: instances, time, share
+/// of the run, parallel efficiency and load balance on the POP colours, share of the OpenMP region
+/// inefficiency.
+std::string parallel_regions_section(const std::vector<metrics::HybridRun>& runs,
+                                     const std::vector<replay::TraceLabels>& labels) {
+    constexpr std::size_t k_listed = 20;
+    std::string out;
+    for (std::size_t i = 0; i < runs.size() && i < labels.size(); ++i) {
+        const auto& run = runs[i];
+        auto regions = metrics::region_metrics(run);
+        if (regions.empty() || run.runtime == 0) continue;
+        std::stable_sort(regions.begin(), regions.end(), [](const auto& a, const auto& b) {
+            return a.total_length > b.total_length;
+        });
+        out += fmt::format("<p class=\"meta\">{} ({} region{}{})</p><table class=\"metrics "
+                           "regions\"><tr><th>region</th><th>count</th><th>time (s)</th><th>of "
+                           "run</th><th>parallel efficiency</th><th>load balance</th><th>share "
+                           "of the OpenMP region inefficiency</th></tr>",
+                           escape_xml(run.path), regions.size(), regions.size() == 1 ? "" : "s",
+                           regions.size() > k_listed
+                               ? fmt::format(", the {} longest; --json has every one", k_listed)
+                               : "");
+        for (std::size_t k = 0; k < std::min(regions.size(), k_listed); ++k) {
+            const auto& g = regions[k];
+            const double of_run = static_cast<double>(g.total_length) /
+                                  static_cast<double>(std::max<Time>(run.processes, 1)) /
+                                  static_cast<double>(run.runtime);
+            out += fmt::format(
+                "<tr><td class=\"label\">{}</td><td>{}</td>{}{}{}{}{}</tr>",
+                escape_xml(region_name(g.region, labels[i])), g.instances,
+                cell(static_cast<double>(g.total_length), ValueKind::time_ns),
+                fmt::format("<td>{:.2f}%</td>", 100 * of_run),
+                cell(g.parallel_efficiency, ValueKind::efficiency),
+                cell(g.load_balance, ValueKind::efficiency),
+                fmt::format("<td>{:.2f}%</td>", 100 * g.parallel_inefficiency_contribution));
+        }
+        out += "</table>";
+    }
+    return out.empty() ? out : "<h2>Parallel regions</h2>" + out;
+}
+
 /// The share of `part` in `whole` as "12.3%".
 std::string percent(Time part, Time whole) {
     return fmt::format("{:.1f}%",
@@ -313,6 +354,18 @@ std::string root_causes_section(const std::vector<RootCausesReport>& reports) {
                    breakdown_svg(r.path, "rank", "% of the ideal critical path", std::move(bars),
                                  {{"computation", "#2a6f97", path.per_task}}, path.length) +
                    "</div>";
+        }
+        if (r.runtime > 0 && r.tasks > 0) { // where the waiting is, traced and ideal
+            const Time ranks_time = r.runtime * static_cast<Time>(r.tasks);
+            out += fmt::format("<p class=\"meta\">Wait states of {} (% of the ranks' time, {} "
+                               "ranks x the runtime):</p><table class=\"metrics wait-states\">"
+                               "<tr><th>pattern</th><th>traced</th><th>ideal network</th></tr>",
+                               escape_xml(r.path), r.tasks);
+            for (const auto& row : wait_state_rows(r.causes))
+                out += fmt::format("<tr><td class=\"label\">{}</td><td>{}</td><td>{}</td></tr>",
+                                   row.pattern, percent(row.traced, ranks_time),
+                                   percent(row.ideal, ranks_time));
+            out += "</table>";
         }
         const Time waited = r.causes.ideal.total.total();
         out += fmt::format("<p class=\"meta\">Who made whom wait on the ideal network ({} of the "
@@ -437,6 +490,7 @@ std::string render_analysis_html(const AnalysisReport& r) {
     body += "<h2>Metrics</h2>" + scale_legend() + metric_table_html(r.table);
     body += scaling_charts(r.table) +
             (r.per_thread ? thread_breakdown_charts(r.runs) : breakdown_charts(r.series));
+    if (r.per_thread) body += parallel_regions_section(r.runs, r.run_labels);
     for (const auto& p : r.parts) body += parts_section(p);
     body += root_causes_section(r.root_causes);
     body += warnings_section(r.warnings);

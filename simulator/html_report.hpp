@@ -47,6 +47,8 @@ struct AnalysisReport {
     const std::vector<PartsReport>& parts;
     std::vector<RootCausesReport> root_causes = {};
     std::vector<TraceWarnings> warnings = {}; // shown last, with out-of-range cells marked
+    /// Per run (as `runs`), the names of its .pcf: the parallel regions' table names them.
+    std::vector<replay::TraceLabels> run_labels = {};
 };
 std::string render_analysis_html(const AnalysisReport& report);
 

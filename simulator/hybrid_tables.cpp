@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <tuple>
 
 namespace popsim::simulator {
 
@@ -47,6 +48,56 @@ template <class Get> MetricRow with_startup_in_csv(MetricRow row, Get with_start
     row.csv_values =
         make_row(row.values.size(), "", "", row.level, K::efficiency, with_startup).values;
     return row;
+}
+
+/// The hybrid models' raw data, under the MPI tables' keys: the run's runtime (PyPOP's: its
+/// longest active thread), on the ideal network, its start-up, its threads' useful time and
+/// counters.
+std::vector<MetricRow> hybrid_raw_rows(const std::vector<metrics::HybridRun>& runs) {
+    const auto n = runs.size();
+    auto ns = [](Time t) { return static_cast<double>(t); };
+    auto total = [&](std::size_t i, auto field) {
+        double sum = 0;
+        for (const auto& t : runs[i].threads) sum += static_cast<double>(t.*field);
+        return sum;
+    };
+    std::vector<MetricRow> rows;
+    rows.push_back(make_row(n, "Runtime (s)", "runtime_ns", 0, K::time_ns,
+                            [&](auto i) { return ns(runs[i].runtime); }));
+    rows.push_back(make_row(n, "Runtime, ideal network (s)", "ideal_runtime_ns", 0, K::time_ns,
+                            [&](auto i) -> std::optional<double> {
+                                if (!runs[i].ideal) return std::nullopt;
+                                return ns(runs[i].ideal->runtime);
+                            }));
+    rows.push_back(make_row(n, "Start-up and shut-down (s)", "startup_shutdown_ns", 0, K::time_ns,
+                            [&](auto i) { return ns(runs[i].startup.traced); }));
+    rows.push_back(make_row(n, "Useful duration, thread average (s)", "useful_average_ns", 0,
+                            K::time_ns, [&](auto i) -> std::optional<double> {
+                                if (runs[i].threads.empty()) return std::nullopt;
+                                return total(i, &metrics::ThreadBreakdown::useful) /
+                                       static_cast<double>(runs[i].threads.size());
+                            }));
+    rows.push_back(make_row(n, "Useful duration, thread maximum (s)", "useful_maximum_ns", 0,
+                            K::time_ns, [&](auto i) {
+                                Time longest = 0;
+                                for (const auto& t : runs[i].threads)
+                                    longest = std::max(longest, t.useful);
+                                return ns(longest);
+                            }));
+    rows.push_back(make_row(n, "Useful duration, total (s)", "useful_total_ns", 0, K::time_ns,
+                            [&](auto i) { return total(i, &metrics::ThreadBreakdown::useful); }));
+    for (const auto& [label, key, field] :
+         {std::tuple{"Useful instructions (total)", "useful_instructions",
+                     &metrics::ThreadBreakdown::instructions},
+          std::tuple{"Useful cycles (total)", "useful_cycles",
+                     &metrics::ThreadBreakdown::cycles}}) {
+        rows.push_back(make_row(n, label, key, 0, K::count, [&](auto i) -> std::optional<double> {
+            const double count = total(i, field); // none counted: "-"
+            return count > 0 ? std::optional(count) : std::nullopt;
+        }));
+    }
+    for (auto& r : rows) r.in_csv = false; // PyPOP's hybrid CSV has efficiencies only
+    return rows;
 }
 
 } // namespace
@@ -122,6 +173,7 @@ MetricTable hybrid_additive_table(const std::vector<metrics::HybridRun>& runs) {
                             K::efficiency, [&](auto i) { return a[i].omp_region; }));
     rows.push_back(make_row(n, "Serial region efficiency", "serial_region_efficiency", 2,
                             K::efficiency, [&](auto i) { return a[i].serial_region; }));
+    t.raw = hybrid_raw_rows(runs);
     return t;
 }
 
@@ -158,6 +210,7 @@ MetricTable hybrid_multiplicative_table(const std::vector<metrics::HybridRun>& r
                             [&](auto i) { return m[i].omp_load_balance; }));
     rows.push_back(make_row(n, "OpenMP communication efficiency", "omp_communication_efficiency", 2,
                             K::efficiency, [&](auto i) { return m[i].omp_communication; }));
+    t.raw = hybrid_raw_rows(runs);
     return t;
 }
 
@@ -187,6 +240,7 @@ MetricTable talp_table(const std::vector<metrics::HybridRun>& runs) {
         make_row(n, "Start-up and shut-down, left out (s)", "startup_shutdown_ns", 0, K::time_ns,
                  [&](auto i) { return static_cast<double>(runs[i].startup.traced); });
     left_out.in_csv = false;
+    t.raw = hybrid_raw_rows(runs);
     t.raw.push_back(std::move(left_out));
     return t;
 }

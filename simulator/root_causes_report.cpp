@@ -192,6 +192,15 @@ nlohmann::json path_json(const metrics::CriticalPath& path) {
 
 } // namespace
 
+std::vector<WaitStateRow> wait_state_rows(const metrics::RootCauses& causes) {
+    std::vector<WaitStateRow> rows;
+    for (const auto p : k_patterns)
+        rows.push_back({std::string(metrics::wait_pattern_label(p)), causes.traced.total[p],
+                        causes.ideal.total[p]});
+    rows.push_back({std::string("total"), causes.traced.total.total(), causes.ideal.total.total()});
+    return rows;
+}
+
 std::string format_root_causes(const metrics::RootCauses& causes, const std::string& path,
                                Time runtime, std::uint32_t tasks, const replay::TraceLabels& labels,
                                const TerminalStyle& style, std::size_t max_pairs) {
@@ -203,12 +212,9 @@ std::string format_root_causes(const metrics::RootCauses& causes, const std::str
                                                    path, style.fraction ? "fraction" : "%", tasks),
                                        style.width);
     out += fmt::format("{:>15} | {:>8} | {:>13}\n", "pattern", "traced", "ideal network");
-    for (const auto p : k_patterns) {
-        out += fmt::format("{:>15} | {:>8} | {:>13}\n", metrics::wait_pattern_label(p),
-                           share(causes.traced.total[p]), share(causes.ideal.total[p]));
-    }
-    out += fmt::format("{:>15} | {:>8} | {:>13}\n", "total", share(causes.traced.total.total()),
-                       share(causes.ideal.total.total()));
+    for (const auto& row : wait_state_rows(causes))
+        out += fmt::format("{:>15} | {:>8} | {:>13}\n", row.pattern, share(row.traced),
+                           share(row.ideal));
     for (const auto& [label, waits] :
          {std::pair{"traced", &causes.traced}, std::pair{"on the ideal network", &causes.ideal}}) {
         const auto pairs = metrics::wait_pairs(*waits);

@@ -30,7 +30,17 @@ struct RootCausesReport {
     std::string label; // the run's (--label, else the file name)
     const metrics::RootCauses& causes;
     replay::TraceLabels labels;
+    Time runtime = 0;        // the traced run's
+    std::uint32_t tasks = 0; // its MPI ranks: the wait states are shares of tasks x runtime
 };
+
+/// Each wait pattern's time, in the trace and on the ideal network (rows in the order the
+/// terminal lists them; the last is the total).
+struct WaitStateRow {
+    std::string pattern;
+    Time traced = 0, ideal = 0;
+};
+std::vector<WaitStateRow> wait_state_rows(const metrics::RootCauses& causes);
 
 /// Every table of the root causes of the runs, as one CSV table (docs/file-formats.md, "Root
 /// causes CSV"): a row per number, the column `table` saying which.

@@ -84,17 +84,21 @@ class Analyze(unittest.TestCase):
         self.assertEqual(self.a.report["schema"], "popsim/1")
 
 
+# One process, two threads; a 2 s parallel region after 1 s of serial code: the master computes
+# all along, the worker computes 1 s in the region and idles 1 s there.
+ONE_REGION = (
+    "ranks 1 threads 2\n"
+    "0.0 compute 1s\n0.0 event 60000001 1\n0.0 compute 2s\n0.0 event 60000001 0\n"
+    "0.1 at 1s\n0.1 event 60000001 1\n0.1 compute 1s\n0.1 idle 1s\n0.1 event 60000001 0\n"
+)
+
+
 class PerThread(unittest.TestCase):
     def test_where_each_thread_time_goes(self):
         # One process, two threads; a 2 s parallel region after 1 s of serial code: the master
         # computes all along, the worker computes 1 s in the region and idles 1 s there; its
         # first second, outside any region, is serial time.
-        trace = synth(
-            "omp",
-            "ranks 1 threads 2\n"
-            "0.0 compute 1s\n0.0 event 60000001 1\n0.0 compute 2s\n0.0 event 60000001 0\n"
-            "0.1 at 1s\n0.1 event 60000001 1\n0.1 compute 1s\n0.1 idle 1s\n0.1 event 60000001 0\n",
-        )
+        trace = synth("omp", ONE_REGION)
         a = popsim.analyze(trace)
         self.assertEqual(a.model, "openmp")
         threads = a.per_thread.set_index("thread")
@@ -102,6 +106,19 @@ class PerThread(unittest.TestCase):
         self.assertEqual(threads.loc[2, "useful"], 1_000_000_000)
         self.assertEqual(threads.loc[2, "idle_in_regions"], 1_000_000_000)
         self.assertEqual(threads.loc[2, "serial"], 1_000_000_000)
+
+    def test_hybrid_models_have_their_raw_rows(self):
+        # Issue 36, item 5: the hybrid tables' raw data was empty. The run above: 3 s long, its
+        # threads useful 3 s and 1 s; Hybrid parallel efficiency = 2 s average / 3 s.
+        trace = synth("omp_hybrid", ONE_REGION)
+        for model in ("hybrid-multiplicative", "hybrid-additive", "talp"):
+            a = popsim.analyze(trace, model=model)
+            raw = a.raw["1x2"]
+            self.assertEqual(raw["Runtime (s)"], 3.0, model)
+            self.assertEqual(raw["Useful duration, total (s)"], 4.0, model)
+            self.assertEqual(raw["Useful duration, thread average (s)"], 2.0, model)
+            self.assertEqual(raw["Useful duration, thread maximum (s)"], 3.0, model)
+        self.assertAlmostEqual(a.metrics.loc["Parallel efficiency", "1x2"], 2 / 3)
 
     def test_nothing_on_stderr(self):
         # The command would say it chose the OpenMP model; the library only returns it.

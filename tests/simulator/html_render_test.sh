@@ -66,15 +66,21 @@ render openmp
 contains openmp "Model: OpenMP (PyPOP)" ">threads</text>" ">OpenMP Region eff.</text>" ">Serial Region eff.</text>" \
     ">Global eff.</text>" "<h2>Per-thread breakdown</h2>" "strong (detected)" "<th>Threads</th>"
 lacks openmp ">processes</text>" ">Load balance</text>" ">Transfer eff.</text>" "Per-rank breakdown" "weak"
+# Issue 36, item 5: the parallel regions the terminal lists, named from the .pcf.
+contains openmp "<h2>Parallel regions</h2>" "omp4.prv.gz (2 regions)</p><table class=\"metrics regions\"><tr><th>region</th>" \
+    '<td class="label">GetPixelBlue</td><td>1</td>' '<td class="label">GetPixelGreen</td><td>1</td>'
 lacks mpi "<h2>Root causes</h2>"
 
 "$popsim" analyze "$data"/epoch/epoch_8proc.prv.gz --root-causes --quiet --html "$work/root_causes.html" > /dev/null
 render root_causes
 contains root_causes "<h2>Root causes</h2>" "% of the ideal critical path" "causing \\ waiting" \
     "MPI_Sendrecv in __partli..sendrecv" "late sender" \
-    "in code region (the caller of the MPI call it leads to)" "share of the waiting it caused"
+    "in code region (the caller of the MPI call it leads to)" "share of the waiting it caused" \
+    '<tr><th>pattern</th><th>traced</th><th>ideal network</th></tr><tr><td class="label">late sender</td><td>2.7%</td><td>2.2%</td>'
 
-for layout in 2x1 2x2 4x2; do # each process computes 4 s over its threads, then a barrier
+# Each process r computes 4 s + 0.1 r s over its threads, then a barrier: the runs' useful time is
+# 4 + 4.1 = 8.1 s (2x1), 2 x 2 + 2 x 2.1 = 8.2 s (2x2), 4 + 4.2 + 4.4 + 4.6 = 17.2 s (4x2).
+for layout in 2x1 2x2 4x2; do
     ranks=${layout%x*} threads=${layout#*x}
     {
         echo "ranks $ranks threads $threads"
@@ -93,7 +99,8 @@ done
 "$popsim" analyze "$work"/hybrid_{2x1,2x2,4x2}.prv --model hybrid-additive --quiet --html "$work/hybrid.html" > /dev/null
 render hybrid
 contains hybrid "Model: hybrid MPI+OpenMP, additive" ">cores (processes x threads)</text>" ">2x2</text>" ">4x2</text>" \
-    ">Thread eff.</text>" "<h2>Per-thread breakdown</h2>"
+    ">Thread eff.</text>" "<h2>Per-thread breakdown</h2>" "<h2>Parallel regions</h2>" \
+    'Useful duration, total (s)</td><td>8.100000</td><td>8.200000</td><td>17.200000</td>'
 lacks hybrid ">processes</text>" "Per-rank breakdown"
 
 "$popsim" whatif "$data"/lammps-melt/lammps_melt_4.prv.gz --quiet --latency 0,1us,10us,100us \
