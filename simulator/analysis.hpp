@@ -21,8 +21,9 @@ struct AnalyzeOptions {
     bool whole_trace = false;
     std::string collectives = "dimemas";
     std::string replay_method = "events";
-    bool in_memory = false;   // read each trace into memory rather than stream it
-    bool root_causes = false; // wait states, in memory (metrics/root_causes.hpp)
+    bool in_memory = false;     // read each trace into memory rather than stream it
+    bool root_causes = false;   // wait states, in memory (metrics/root_causes.hpp)
+    bool communication = false; // matrix, sizes, time profile, in memory (communication_views)
     std::string code_regions =
         {}; // --code-regions SPEC: the event type naming the root causes' regions
     std::string eager_limit = "32k";

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
+#include "metrics/communication_views.hpp"
 #include "metrics/ideal_replay.hpp"
 #include "metrics/scaling.hpp"
 #include "metrics/streaming_analysis.hpp"
@@ -10,6 +11,7 @@
 #include "simulator/breakdown_report.hpp"
 #include "simulator/cli_suggestions.hpp"
 #include "simulator/commands.hpp"
+#include "simulator/communication_report.hpp"
 #include "simulator/focus.hpp"
 #include "simulator/global_options.hpp"
 #include "simulator/html_report.hpp"
@@ -51,6 +53,7 @@ struct AnalyzeCommandOptions {
     std::string html_path;
     std::string parts_csv_path;
     std::string root_causes_csv_path;
+    std::string communication_csv_path;
     bool fraction = false;
     bool no_color = false;
 };
@@ -83,6 +86,7 @@ struct Analyzed {
     std::vector<replay::CommunicationRepairs> repairs;
     std::vector<FocusParts> parts; // per trace, with --region or --phases
     std::vector<std::optional<metrics::RootCauses>> root_causes; // per trace, with --root-causes
+    std::vector<std::optional<metrics::CommunicationViews>> communication; // --communication
 };
 
 /// Tells which windows are analysed when tracing was switched off on every thread for a while.
@@ -292,7 +296,8 @@ void summarize_one(const replay::Trace& trace, const AnalyzeOptions& o,
 /// Whether the analysis asked for is one the streaming pass computes: a whole trace, replayed by
 /// the event engine's rules (the longest-path cross-check needs the dependency graph).
 bool streamable(const AnalyzeOptions& o) {
-    return !o.in_memory && !o.focus.any() && o.replay_method == "events" && !o.root_causes;
+    return !o.in_memory && !o.focus.any() && o.replay_method == "events" && !o.root_causes &&
+           !o.communication;
 }
 
 /// The trace analysed in one streaming pass (try_streaming); false when it needs the in-memory
@@ -339,6 +344,7 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
     a.repairs.resize(paths.size());
     a.parts.resize(paths.size());
     a.root_causes.resize(paths.size());
+    a.communication.resize(paths.size());
     ProgressBar progress({{.label = "reading", .total = input_file_bytes(paths)},
                           {.label = "replaying", .unit = ProgressBar::Unit::operations}});
     oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), [&](std::size_t i) {
@@ -359,6 +365,7 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
         read.on_progress = progress.running_total(k_reading); // read again
         const auto [trace, focus] = read_focused(paths[i], o.focus, read);
         a.parts[i].focus = focus;
+        if (o.communication) a.communication[i] = metrics::communication_views(trace);
         a.warnings[i] = trace.warnings;
         a.repairs[i] = trace.repairs;
         switch (focus.kind) {
@@ -485,6 +492,8 @@ nlohmann::json analysis_json(const metrics::SeriesAnalysis& series, const Analyz
             t["analysis_pass"] = pass_json(analyzed.passes[i]);
             if (const auto& causes = analyzed.root_causes[i])
                 t["root_causes"] = root_causes_json(*causes, labels);
+            if (const auto& views = analyzed.communication[i])
+                t["communication"] = communication_json(*views);
             const auto& parts = analyzed.parts[i];
             if (!parts.summaries.empty()) {
                 t["focus"] = parts_json(parts, parts_table("mpi", parts, series.convention));
@@ -640,6 +649,16 @@ nlohmann::json report_of(const Computed& c) {
     return analysis_json(c.series, c.analyzed, run_labels(c.options.traces, c.options.labels));
 }
 
+/// The communication views of each trace analysed with --communication.
+std::vector<CommunicationReport> communication_reports(const Analyzed& analyzed,
+                                                       const std::vector<std::string>& labels) {
+    std::vector<CommunicationReport> out;
+    for (std::size_t i = 0; i < analyzed.communication.size(); ++i)
+        if (const auto& views = analyzed.communication[i])
+            out.push_back({analyzed.summaries[i].path, labels[i], *views});
+    return out;
+}
+
 /// Each run's .pcf names, for the HTML report's parallel regions.
 std::vector<replay::TraceLabels> run_pcf_labels(const std::vector<metrics::HybridRun>& runs) {
     std::vector<replay::TraceLabels> out;
@@ -668,12 +687,16 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
                                       {"--json", command.json_path},
                                       {"--html", command.html_path},
                                       {"--parts-csv", command.parts_csv_path},
-                                      {"--root-causes-csv", command.root_causes_csv_path}});
+                                      {"--root-causes-csv", command.root_causes_csv_path},
+                                      {"--communication-csv", command.communication_csv_path}});
     check_analyze_options(given);
     if (!command.parts_csv_path.empty() && given.focus.region.empty() && given.focus.phases.empty())
         throw std::invalid_argument("--parts-csv needs --region or --phases");
     if (!command.root_causes_csv_path.empty() && !given.root_causes)
         throw std::invalid_argument("--root-causes-csv writes the tables of --root-causes: add it");
+    if (!command.communication_csv_path.empty() && !given.communication)
+        throw std::invalid_argument(
+            "--communication-csv writes the views of --communication: add it");
     Computed c = compute_analysis(given);
     const auto& [o, analyzed, series, omp, shown] = c;
     const auto& [model, model_description, table] = shown;
@@ -700,6 +723,8 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
         out << format_root_causes(report.causes, s.path, report.runtime, report.tasks,
                                   report.labels, style);
     }
+    const auto communication = communication_reports(analyzed, run_labels(o.traces, o.labels));
+    for (const auto& r : communication) out << format_communication(r.views, r.path, style);
     if (!mpi_model) {
         for (const auto& run : omp.runs) {
             out << format_thread_breakdown(run, style)
@@ -724,6 +749,8 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
     if (!command.parts_csv_path.empty()) write_text_file(command.parts_csv_path, parts_csv);
     if (!command.root_causes_csv_path.empty())
         write_text_file(command.root_causes_csv_path, root_causes_csv(causes));
+    if (!command.communication_csv_path.empty())
+        write_text_file(command.communication_csv_path, communication_csv(communication));
     if (!command.csv_path.empty())
         write_text_file(command.csv_path, model == "openmp" ? format_pypop_csv(table)
                                                             : format_modelfactors_csv(table));
@@ -738,6 +765,7 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
                                               .per_thread = !mpi_model,
                                               .parts = reports,
                                               .root_causes = causes,
+                                              .communication = communication,
                                               .warnings = trace_warnings(c.analyzed),
                                               .run_labels = run_pcf_labels(omp.runs)}));
     if (!output.print) output.analysis = std::move(c.shown);
@@ -808,6 +836,14 @@ void add_analyze_command(CLI::App& app, CommandOutput& output) {
            "as for --region, e.g. 60000019, 'Caller at level 2'; default: --region's type, "
            "else user functions, else the callers of MPI calls)")
         ->type_name("SPEC");
+    cmd->add_flag("--communication", options->communication,
+                  "Also show who sends how much to whom (the communication matrix), the message "
+                  "sizes and a time profile of each rank's useful and MPI time; reads the trace "
+                  "into memory");
+    cmd->add_option("--communication-csv", command->communication_csv_path,
+                    "With --communication: write its views to FILE (one row per rank pair, size "
+                    "bin, or rank and time bin)")
+        ->check(output_file_name());
     cmd->add_option("--root-causes-csv", command->root_causes_csv_path,
                     "With --root-causes: write its tables to FILE (one row per number: run, "
                     "table, timeline, pattern, ranks, call, call site, region, time, calls)")

@@ -282,6 +282,123 @@ std::string parallel_regions_section(const std::vector<metrics::HybridRun>& runs
     return out.empty() ? out : "<h2>Parallel regions</h2>" + out;
 }
 
+/// Who sends how much to whom: a grid of ranks (senders in rows) shaded by each pair's share of
+/// the bytes, up to 64 ranks; beyond, the 20 pairs that exchange the most.
+std::string communication_matrix(const metrics::CommunicationViews& v) {
+    constexpr std::uint32_t k_grid_ranks = 64;
+    if (v.bytes == 0 && v.messages == 0) return "<p class=\"meta\">No message.</p>";
+    std::uint64_t largest = 1;
+    for (const auto& p : v.pairs) largest = std::max(largest, p.bytes);
+    if (v.ranks <= k_grid_ranks) {
+        std::map<std::pair<std::uint32_t, std::uint32_t>, const metrics::RankPair*> at;
+        for (const auto& p : v.pairs) at[{p.sender, p.receiver}] = &p;
+        std::string out = "<table class=\"matrix comm-matrix\"><tr><th>sender \\ receiver</th>";
+        for (std::uint32_t r = 1; r <= v.ranks; ++r) out += fmt::format("<th>{}</th>", r);
+        out += "</tr>";
+        for (std::uint32_t s = 1; s <= v.ranks; ++s) {
+            out += fmt::format("<tr><th>{}</th>", s);
+            for (std::uint32_t r = 1; r <= v.ranks; ++r) {
+                const auto found = at.find({s, r});
+                if (found == at.end()) {
+                    out += "<td></td>";
+                    continue;
+                }
+                const auto& p = *found->second;
+                const double depth = static_cast<double>(p.bytes) / static_cast<double>(largest);
+                const double white[3] = {255, 255, 255}, blue[3] = {33, 102, 172};
+                out += fmt::format(
+                    R"(<td style="background:{}" title="{} -> {}: {} messages, {}"></td>)",
+                    mix(white, blue, depth), s, r, p.messages,
+                    human_bytes(static_cast<double>(p.bytes)));
+            }
+            out += "</tr>";
+        }
+        return out + "</table>";
+    }
+    auto pairs = v.pairs;
+    std::stable_sort(pairs.begin(), pairs.end(),
+                     [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
+    std::string out = "<table class=\"metrics comm-pairs\"><tr><th>sender</th><th>receiver</th>"
+                      "<th>messages</th><th>bytes</th><th>share of the bytes</th></tr>";
+    for (std::size_t k = 0; k < std::min<std::size_t>(pairs.size(), 20); ++k)
+        out += fmt::format(
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", pairs[k].sender,
+            pairs[k].receiver, pairs[k].messages, human_bytes(static_cast<double>(pairs[k].bytes)),
+            fmt::format("{:.1f}%", 100.0 * static_cast<double>(pairs[k].bytes) /
+                                       static_cast<double>(std::max<std::uint64_t>(v.bytes, 1))));
+    return out + "</table>";
+}
+
+/// Each rank's useful (green) and MPI (red) share of each time bin, as a heat map (up to 128
+/// ranks).
+std::string time_profile_svg(const metrics::CommunicationViews& v) {
+    constexpr std::size_t k_ranks = 128;
+    const std::size_t ranks = std::min<std::size_t>(v.useful_ns.size(), k_ranks);
+    if (ranks == 0 || v.bin_ns <= 0) return {};
+    const std::size_t bins = v.useful_ns[0].size();
+    const double cell_w = 900.0 / static_cast<double>(bins),
+                 cell_h = std::clamp(400.0 / static_cast<double>(ranks), 2.0, 16.0);
+    const double left = 50, top = 10, height = cell_h * static_cast<double>(ranks);
+    std::string out = fmt::format(
+        R"(<svg class="time-profile" xmlns="http://www.w3.org/2000/svg" width="{:.0f}" height="{:.0f}">)",
+        left + 900 + 10, top + height + 40);
+    const double white[3] = {255, 255, 255}, green[3] = {26, 150, 65}, red[3] = {215, 25, 28};
+    for (std::size_t r = 0; r < ranks; ++r) {
+        for (std::size_t k = 0; k < bins; ++k) {
+            const double bin = static_cast<double>(v.bin_ns);
+            const double useful = static_cast<double>(v.useful_ns[r][k]) / bin,
+                         mpi = static_cast<double>(v.mpi_ns[r][k]) / bin;
+            const std::string colour = mpi > useful ? mix(white, red, std::min(1.0, mpi))
+                                                    : mix(white, green, std::min(1.0, useful));
+            out += fmt::format(
+                R"(<rect x="{:.2f}" y="{:.2f}" width="{:.2f}" height="{:.2f}" fill="{}"/>)",
+                left + cell_w * static_cast<double>(k), top + cell_h * static_cast<double>(r),
+                cell_w + 0.05, cell_h + 0.05, colour);
+        }
+    }
+    out += fmt::format(R"(<text x="5" y="{:.1f}" font-size="12">rank 1</text>)", top + cell_h);
+    out += fmt::format(R"(<text x="5" y="{:.1f}" font-size="12">{}</text>)", top + height, ranks);
+    out += fmt::format(R"(<text x="{:.0f}" y="{:.0f}" font-size="12">0 s</text>)", left,
+                       top + height + 16);
+    out += fmt::format(
+        R"(<text x="{:.0f}" y="{:.0f}" font-size="12" text-anchor="end">{:.3f} s</text>)",
+        left + 900, top + height + 16,
+        static_cast<double>(v.bin_ns) * static_cast<double>(bins) / 1e9);
+    out += fmt::format(
+        R"(<text x="{:.0f}" y="{:.0f}" font-size="12" text-anchor="middle">time; green: useful computation, red: MPI (the deeper, the more of the bin)</text>)",
+        left + 450, top + height + 34);
+    return out + "</svg>";
+}
+
+/// Per run with --communication: the matrix, the message sizes, the time profile.
+std::string communication_section(const std::vector<CommunicationReport>& reports) {
+    std::string out;
+    for (const auto& r : reports) {
+        const auto& v = r.views;
+        out += fmt::format("<p class=\"meta\">{}: {} messages, {} between {} ranks (senders in "
+                           "rows; the deeper the blue, the more bytes)</p>",
+                           escape_xml(r.path), v.messages,
+                           human_bytes(static_cast<double>(v.bytes)), v.ranks);
+        out += communication_matrix(v);
+        if (!v.sizes.empty()) {
+            StackedBars sizes{.title = "Message sizes of " + r.label,
+                              .x_label = "message size",
+                              .y_label = "messages",
+                              .categories = {},
+                              .parts = {{"messages", "#2166ac", {}}}};
+            for (const auto& b : v.sizes) {
+                sizes.categories.push_back(size_bin_label(b));
+                sizes.parts[0].y.push_back(static_cast<double>(b.messages));
+            }
+            out += "<div class=\"charts\">" + render_svg(sizes) + "</div>";
+        }
+        out += "<p class=\"meta\">Time profile of " + escape_xml(r.label) +
+               (v.useful_ns.size() > 128 ? " (the first 128 ranks)" : "") + ":</p>" +
+               time_profile_svg(v);
+    }
+    return out.empty() ? out : "<h2>Communication</h2>" + out;
+}
+
 /// The share of `part` in `whole` as "12.3%".
 std::string percent(Time part, Time whole) {
     return fmt::format("{:.1f}%",
@@ -493,6 +610,7 @@ std::string render_analysis_html(const AnalysisReport& r) {
     if (r.per_thread) body += parallel_regions_section(r.runs, r.run_labels);
     for (const auto& p : r.parts) body += parts_section(p);
     body += root_causes_section(r.root_causes);
+    body += communication_section(r.communication);
     body += warnings_section(r.warnings);
     return page("popsim report", body);
 }

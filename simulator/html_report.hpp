@@ -6,6 +6,7 @@
 #include "metrics/pop_openmp.hpp"
 #include "metrics/scaling.hpp"
 #include "replay/warnings.hpp"
+#include "simulator/communication_report.hpp"
 #include "simulator/metric_table.hpp"
 #include "simulator/root_causes_report.hpp"
 
@@ -46,6 +47,7 @@ struct AnalysisReport {
     bool per_thread = false;
     const std::vector<PartsReport>& parts;
     std::vector<RootCausesReport> root_causes = {};
+    std::vector<CommunicationReport> communication = {};
     std::vector<TraceWarnings> warnings = {}; // shown last, with out-of-range cells marked
     /// Per run (as `runs`), the names of its .pcf: the parallel regions' table names them.
     std::vector<replay::TraceLabels> run_labels = {};

@@ -15,6 +15,7 @@ run analyze "$halo/halo_4.prv" --from 1ms --to 5ms --json "$work/analyze_window.
 run analyze "$halo/halo_4.prv" --phases MPI_Allreduce --json "$work/analyze_phases.json"
 run analyze "$halo/halo_4.prv" --region MPI_Waitall --json "$work/analyze_region.json"
 run analyze "$halo/halo_4.prv" --root-causes --json "$work/analyze_root_causes.json"
+run analyze "$halo/halo_4.prv" --communication --json "$work/analyze_communication.json"
 run simulate "$halo/halo_4.prv" --json "$work/simulate_ideal.json"
 run simulate "$halo/halo_4.prv" --latency 5us --bandwidth 1GB/s --from 1ms --to 5ms --json "$work/simulate_window.json"
 run whatif "$halo/halo_4.prv" --latency 0,1us --bandwidth 1GB/s,inf --buses 0,1 --json "$work/whatif.json"

@@ -6,6 +6,7 @@
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
+#include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 
@@ -94,9 +95,11 @@ TEST_CASE("focus cli: --phases prints, writes and reports each phase") {
     const auto json = (dir / "a.json").string(), csv = (dir / "phases.csv").string();
     // On an 80-column terminal (issue 36, item 12): the efficiencies that do not fit follow in
     // a second block, led by the phase numbers.
-    const auto r = test::run_shell(fmt::format("COLUMNS=80 {} analyze {} --phases 1000 --no-color "
-                                               "--json {} --parts-csv {}",
-                                               POPSIM_BINARY, trace, json, csv));
+    // Named relative to its folder: a path longer than the terminal is printed whole.
+    const std::filesystem::path path(trace);
+    const auto r = test::run_shell(fmt::format(
+        "cd {} && COLUMNS=80 {} analyze {} --phases 1000 --no-color --json {} --parts-csv {}",
+        path.parent_path().string(), POPSIM_BINARY, path.filename().string(), json, csv));
     REQUIRE(r.status == 0);
     std::istringstream lines(r.output);
     for (std::string line; std::getline(lines, line);) CHECK(line.size() <= 80);

@@ -78,6 +78,14 @@ contains root_causes "<h2>Root causes</h2>" "% of the ideal critical path" "caus
     "in code region (the caller of the MPI call it leads to)" "share of the waiting it caused" \
     '<tr><th>pattern</th><th>traced</th><th>ideal network</th></tr><tr><td class="label">late sender</td><td>2.7%</td><td>2.2%</td>'
 
+# Issue 36, item 7: the communication matrix (awk over the 3: records: 325 messages, 15.0 MiB from
+# rank 1 to 2), the message sizes, the time profile.
+"$popsim" analyze "$data"/epoch/epoch_8proc.prv.gz --communication --quiet --html "$work/communication.html" > /dev/null
+render communication
+contains communication "<h2>Communication</h2>" '<table class="matrix comm-matrix">' \
+    'title="1 -> 2: 325 messages, 15.0 MiB"' ">Message sizes of epoch_8proc.prv.gz</text>" ">[32 KiB, 64 KiB)</text>" \
+    '<svg class="time-profile"'
+
 # Each process r computes 4 s + 0.1 r s over its threads, then a barrier: the runs' useful time is
 # 4 + 4.1 = 8.1 s (2x1), 2 x 2 + 2 x 2.1 = 8.2 s (2x2), 4 + 4.2 + 4.4 + 4.6 = 17.2 s (4x2).
 for layout in 2x1 2x2 4x2; do
@@ -110,4 +118,4 @@ contains whatif "<h2>Against latency</h2>" "<h2>Against bandwidth</h2>" ">latenc
     ">bandwidth (log scale)</text>" ">bandwidth 100MB/s</text>" ">latency 100us</text>" ">real run</text>" \
     ">ideal network</text>" "<td>10us</td><td>1GB/s</td>"
 lacks whatif ">configuration</text>"
-echo "PASS: the MPI, OpenMP, hybrid and what-if reports rendered ($work/*.png)"
+echo "PASS: the MPI, OpenMP, hybrid, root-cause, communication and what-if reports rendered ($work/*.png)"
