@@ -289,10 +289,14 @@ std::string communication_matrix(const metrics::CommunicationViews& v) {
     if (v.bytes == 0 && v.messages == 0) return "<p class=\"meta\">No message.</p>";
     std::uint64_t largest = 1;
     for (const auto& p : v.pairs) largest = std::max(largest, p.bytes);
-    if (v.ranks <= k_grid_ranks) {
+    const auto share = [&](std::uint64_t bytes) {
+        return fmt::format("{:.1f}%", 100.0 * static_cast<double>(bytes) /
+                                          static_cast<double>(std::max<std::uint64_t>(v.bytes, 1)));
+    };
+    if (v.ranks <= k_grid_ranks) { // as the delay-cost matrix: each cell its share of the bytes
         std::map<std::pair<std::uint32_t, std::uint32_t>, const metrics::RankPair*> at;
         for (const auto& p : v.pairs) at[{p.sender, p.receiver}] = &p;
-        std::string out = "<table class=\"matrix comm-matrix\"><tr><th>sender \\ receiver</th>";
+        std::string out = "<table class=\"heat comm-matrix\"><tr><th>sender \\ receiver</th>";
         for (std::uint32_t r = 1; r <= v.ranks; ++r) out += fmt::format("<th>{}</th>", r);
         out += "</tr>";
         for (std::uint32_t s = 1; s <= v.ranks; ++s) {
@@ -304,12 +308,11 @@ std::string communication_matrix(const metrics::CommunicationViews& v) {
                     continue;
                 }
                 const auto& p = *found->second;
-                const double depth = static_cast<double>(p.bytes) / static_cast<double>(largest);
-                const double white[3] = {255, 255, 255}, blue[3] = {33, 102, 172};
-                out += fmt::format(
-                    R"(<td style="background:{}" title="{} -> {}: {} messages, {}"></td>)",
-                    mix(white, blue, depth), s, r, p.messages,
-                    human_bytes(static_cast<double>(p.bytes)));
+                out += fmt::format("<td style=\"background: rgba(33, 102, 172, {:.2f})\" "
+                                   "title=\"{} -> {}: {} messages, {}\">{}</td>",
+                                   static_cast<double>(p.bytes) / static_cast<double>(largest), s,
+                                   r, p.messages, human_bytes(static_cast<double>(p.bytes)),
+                                   share(p.bytes));
             }
             out += "</tr>";
         }
@@ -329,6 +332,28 @@ std::string communication_matrix(const metrics::CommunicationViews& v) {
     return out + "</table>";
 }
 
+/// The size bins as rows of horizontal bars (a chart whose labels never overlap): each bin's
+/// messages, and their share of the messages and of the bytes.
+std::string message_sizes_table(const metrics::CommunicationViews& v) {
+    if (v.sizes.empty()) return {};
+    std::uint64_t most = 1;
+    for (const auto& b : v.sizes) most = std::max(most, b.messages);
+    std::string out = "<table class=\"metrics message-sizes\"><tr><th>message size</th><th>"
+                      "messages</th><th></th><th>of the messages</th><th>of the bytes</th></tr>";
+    const auto share = [](std::uint64_t part, std::uint64_t whole) {
+        return fmt::format("{:.1f}%", 100.0 * static_cast<double>(part) /
+                                          static_cast<double>(std::max<std::uint64_t>(whole, 1)));
+    };
+    for (const auto& b : v.sizes)
+        out += fmt::format("<tr><td class=\"label\">{}</td><td>{}</td><td style=\"text-align:"
+                           "left\"><div style=\"background:#2166ac;height:12px;width:{:.0f}px\">"
+                           "</div></td><td>{}</td><td>{}</td></tr>",
+                           escape_xml(size_bin_label(b)), b.messages,
+                           300.0 * static_cast<double>(b.messages) / static_cast<double>(most),
+                           share(b.messages, v.messages), share(b.bytes, v.bytes));
+    return out + "</table>";
+}
+
 /// Each rank's useful (green) and MPI (red) share of each time bin, as a heat map (up to 128
 /// ranks).
 std::string time_profile_svg(const metrics::CommunicationViews& v) {
@@ -342,7 +367,7 @@ std::string time_profile_svg(const metrics::CommunicationViews& v) {
     std::string out = fmt::format(
         R"(<svg class="time-profile" xmlns="http://www.w3.org/2000/svg" width="{:.0f}" height="{:.0f}">)",
         left + 900 + 10, top + height + 40);
-    const double white[3] = {255, 255, 255}, green[3] = {26, 150, 65}, red[3] = {215, 25, 28};
+    const double white[3] = {1, 1, 1}, green[3] = {0.10, 0.59, 0.25}, red[3] = {0.84, 0.10, 0.11};
     for (std::size_t r = 0; r < ranks; ++r) {
         for (std::size_t k = 0; k < bins; ++k) {
             const double bin = static_cast<double>(v.bin_ns);
@@ -380,18 +405,7 @@ std::string communication_section(const std::vector<CommunicationReport>& report
                            escape_xml(r.path), v.messages,
                            human_bytes(static_cast<double>(v.bytes)), v.ranks);
         out += communication_matrix(v);
-        if (!v.sizes.empty()) {
-            StackedBars sizes{.title = "Message sizes of " + r.label,
-                              .x_label = "message size",
-                              .y_label = "messages",
-                              .categories = {},
-                              .parts = {{"messages", "#2166ac", {}}}};
-            for (const auto& b : v.sizes) {
-                sizes.categories.push_back(size_bin_label(b));
-                sizes.parts[0].y.push_back(static_cast<double>(b.messages));
-            }
-            out += "<div class=\"charts\">" + render_svg(sizes) + "</div>";
-        }
+        out += message_sizes_table(v);
         out += "<p class=\"meta\">Time profile of " + escape_xml(r.label) +
                (v.useful_ns.size() > 128 ? " (the first 128 ranks)" : "") + ":</p>" +
                time_profile_svg(v);

@@ -44,10 +44,12 @@ TEST_CASE("communication: epoch's messages as the trace's 3: records count them"
                            "epoch_8proc.prv.gz,pairs,1,2,,,,,,325,15742592,,\n"));
     const auto page = test::read_file(html);
     CHECK(page.find("<h2>Communication</h2>") != std::string::npos);
-    CHECK(page.find(
-              "<table class=\"matrix comm-matrix\"><tr><th>sender \\ receiver</th><th>1</th>") !=
-          std::string::npos);
-    CHECK(page.find("title=\"1 -> 2: 325 messages, 15.0 MiB\"") != std::string::npos);
+    CHECK(
+        page.find("<table class=\"heat comm-matrix\"><tr><th>sender \\ receiver</th><th>1</th>") !=
+        std::string::npos);
+    // 15742592 of 214386256 bytes: 7.3 %.
+    CHECK(page.find("title=\"1 -> 2: 325 messages, 15.0 MiB\">7.3%</td>") != std::string::npos);
+    CHECK(page.find("<td class=\"label\">[32 KiB, 64 KiB)</td><td>4240</td>") != std::string::npos);
     CHECK(page.find("<svg class=\"time-profile\"") != std::string::npos);
 }
 

@@ -82,8 +82,8 @@ contains root_causes "<h2>Root causes</h2>" "% of the ideal critical path" "caus
 # rank 1 to 2), the message sizes, the time profile.
 "$popsim" analyze "$data"/epoch/epoch_8proc.prv.gz --communication --quiet --html "$work/communication.html" > /dev/null
 render communication
-contains communication "<h2>Communication</h2>" '<table class="matrix comm-matrix">' \
-    'title="1 -> 2: 325 messages, 15.0 MiB"' ">Message sizes of epoch_8proc.prv.gz</text>" ">[32 KiB, 64 KiB)</text>" \
+contains communication "<h2>Communication</h2>" '<table class="heat comm-matrix">' \
+    'title="1 -> 2: 325 messages, 15.0 MiB">7.3%</td>' '<td class="label">[32 KiB, 64 KiB)</td><td>4240</td>' \
     '<svg class="time-profile"'
 
 # Each process r computes 4 s + 0.1 r s over its threads, then a barrier: the runs' useful time is
