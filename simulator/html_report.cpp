@@ -109,11 +109,13 @@ std::string scaling_charts(const MetricTable& table) {
     const auto speedup_row = std::find_if(table.factors.begin(), table.factors.end(),
                                           [](const MetricRow& r) { return r.key == "speedup"; });
     const bool has_speedup = speedup_row != table.factors.end(); // the hybrid tables have none
+    // Log-log, so the ideal speed-up (and 80 % of it) are straight lines.
     LineChart speedup{.title = "Speed-up",
                       .x_label = table.axis_label,
                       .y_label = fmt::format("speed-up over {} ({:g})", table.axis_label, ref),
                       .x = x,
                       .log2_x = true,
+                      .log2_y = true,
                       .x_labels = table.columns};
     std::vector<double> ideal, low;
     Series measured{"measured", "#1f5fa8", {}, false};
@@ -126,29 +128,31 @@ std::string scaling_charts(const MetricTable& table) {
     speedup.series = {measured, Series{"ideal", "#555", ideal, true},
                       Series{"80 % of ideal", "#2e8b57", low, true}};
     speedup.bands = {Band{low, ideal, "#2e8b57"}};
-    LineChart eff{.title = "Efficiencies",
-                  .x_label = table.axis_label,
-                  .y_label = "efficiency (%)",
-                  .x = x,
-                  .log2_x = true,
-                  .y_min = 0,
-                  .y_max = 105,
-                  .x_labels = table.columns};
-    std::size_t color = 0;
+    // Small multiples, one efficiency each on the same 0-100 % axis (growing to hold a value
+    // beyond): lines on one chart hid each other at 100 %.
+    std::string efficiencies;
     for (const auto& row : table.factors) {
         if (row.kind != ValueKind::efficiency || row.key.find("ipc") != std::string::npos ||
             row.key.find("instruction") != std::string::npos ||
             row.key.find("frequency") != std::string::npos)
             continue;
-        Series line{legend_name(row.label),
-                    k_series_colors[color++ % std::size(k_series_colors)],
-                    {},
-                    false};
+        LineChart chart{.title = row.label,
+                        .x_label = table.axis_label,
+                        .y_label = "%",
+                        .x = x,
+                        .log2_x = true,
+                        .y_min = 0,
+                        .y_max = 100,
+                        .x_labels = table.columns,
+                        .small = true};
+        Series line{row.label, "#1f5fa8", {}, false};
         for (const auto& v : row.values) line.y.push_back(v ? 100 * *v : NAN);
-        eff.series.push_back(std::move(line));
+        chart.series = {Series{"80 %", "#2e8b57", std::vector<double>(x.size(), 80), true},
+                        std::move(line)};
+        efficiencies += render_svg(chart);
     }
     return "<h2>Scaling</h2><div class=\"charts\">" + (has_speedup ? render_svg(speedup) : "") +
-           render_svg(eff) + "</div>";
+           "</div><div class=\"charts small-multiples\">" + efficiencies + "</div>";
 }
 
 /// One part of a breakdown: its time per bar (rank, thread).
@@ -159,9 +163,9 @@ struct BreakdownPart {
 };
 
 /// One trace's breakdown as stacked bars, each part in % of the runtime.
-std::string breakdown_svg(const std::string& path, const char* unit, const char* y_label,
-                          std::vector<std::string> bars, const std::vector<BreakdownPart>& parts,
-                          Time runtime) {
+StackedBars breakdown_chart(const std::string& path, const char* unit, const char* y_label,
+                            std::vector<std::string> bars, const std::vector<BreakdownPart>& parts,
+                            Time runtime) {
     const std::string name = path.substr(path.find_last_of('/') + 1);
     StackedBars chart{
         fmt::format("{} ({} {}{})", name, bars.size(), unit, bars.size() == 1 ? "" : "s"),
@@ -175,7 +179,19 @@ std::string breakdown_svg(const std::string& path, const char* unit, const char*
             series.y.push_back(100 * static_cast<double>(t) / static_cast<double>(runtime));
         chart.parts.push_back(std::move(series));
     }
-    return render_svg(chart);
+    return chart;
+}
+
+/// The charts of one section on one y scale, so their bars compare at a glance.
+std::string render_on_one_scale(std::vector<StackedBars> charts) {
+    double top = 0;
+    for (const auto& c : charts) top = std::max(top, tallest_bar(c));
+    std::string out;
+    for (auto& c : charts) {
+        c.y_max = top;
+        out += render_svg(c);
+    }
+    return out;
 }
 
 /// A section of breakdown charts, or nothing without any.
@@ -187,7 +203,7 @@ std::string breakdown_section(const char* heading, const char* explanation,
 }
 
 std::string breakdown_charts(const metrics::SeriesAnalysis& s) {
-    std::string out;
+    std::vector<StackedBars> charts;
     for (const auto& t : s.traces) {
         const auto ranks = metrics::rank_breakdown(t);
         if (ranks.empty() || t.runtime == 0) continue; // no runtime to take shares of
@@ -202,8 +218,9 @@ std::string breakdown_charts(const metrics::SeriesAnalysis& s) {
             serialization.time.push_back(ranks[r].serialization);
             transfer.time.push_back(ranks[r].transfer);
         }
-        out += breakdown_svg(t.path, "rank", "% of the traced runtime not useful", std::move(bars),
-                             {startup, imbalance, serialization, transfer}, t.runtime);
+        charts.push_back(breakdown_chart(t.path, "rank", "% of the traced runtime not useful",
+                                         std::move(bars),
+                                         {startup, imbalance, serialization, transfer}, t.runtime));
     }
     return breakdown_section(
         "Per-rank breakdown",
@@ -211,12 +228,12 @@ std::string breakdown_charts(const metrics::SeriesAnalysis& s) {
         "created yet, MPI_Init, MPI_Finalize, done), then, split by the ideal replay, transfer "
         "(the MPI time the ideal network removes), serialisation (the waits that remain on it) "
         "and load imbalance (the wait for slower ranks).",
-        out);
+        render_on_one_scale(std::move(charts)));
 }
 
 /// Per trace, each thread's time that is not useful: idle in parallel regions, serial, MPI.
 std::string thread_breakdown_charts(const std::vector<metrics::HybridRun>& runs) {
-    std::string out;
+    std::vector<StackedBars> charts;
     for (const auto& run : runs) {
         const auto threads = metrics::thread_time_split(run);
         if (threads.empty() || run.runtime == 0) continue;
@@ -229,8 +246,8 @@ std::string thread_breakdown_charts(const std::vector<metrics::HybridRun>& runs)
             serial.time.push_back(threads[t].serial);
             mpi.time.push_back(threads[t].mpi);
         }
-        out += breakdown_svg(run.path, "thread", "% of the runtime not useful", std::move(bars),
-                             {idle, serial, mpi}, run.runtime);
+        charts.push_back(breakdown_chart(run.path, "thread", "% of the runtime not useful",
+                                         std::move(bars), {idle, serial, mpi}, run.runtime));
     }
     return breakdown_section(
         "Per-thread breakdown",
@@ -238,7 +255,7 @@ std::string thread_breakdown_charts(const std::vector<metrics::HybridRun>& runs)
         "imbalance and scheduling, by the thread's own OpenMP events), serial (outside parallel "
         "regions and MPI: a worker waiting while the master runs serial code) and MPI outside "
         "parallel regions.",
-        out);
+        render_on_one_scale(std::move(charts)));
 }
 
 /// Each run's parallel regions, longest first, as the terminal lists them: instances, time, share
@@ -482,8 +499,9 @@ std::string root_causes_section(const std::vector<RootCausesReport>& reports) {
             bars.push_back(std::to_string(k + 1));
         if (path.length > 0) {
             out += "<div class=\"charts\">" +
-                   breakdown_svg(r.path, "rank", "% of the ideal critical path", std::move(bars),
-                                 {{"computation", "#2a6f97", path.per_task}}, path.length) +
+                   render_svg(breakdown_chart(
+                       r.path, "rank", "% of the ideal critical path", std::move(bars),
+                       {{"computation", "#2a6f97", path.per_task}}, path.length)) +
                    "</div>";
         }
         if (r.runtime > 0 && r.tasks > 0) { // where the waiting is, traced and ideal

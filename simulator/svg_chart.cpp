@@ -9,22 +9,29 @@ namespace popsim::simulator {
 
 namespace {
 
-constexpr double k_width = 600, k_height = 360;
-constexpr double k_left = 64, k_right = 190, k_top = 40,
-                 k_bottom = 60; // the right margin holds the legend
+/// A chart's size and margins: the right one holds the legend.
+struct Box {
+    double width = 600, height = 360, left = 64, right = 190, top = 40, bottom = 60;
+};
+constexpr Box k_full{}, k_small{300, 220, 52, 14, 34, 52};
 
 /// Maps data to the plot area.
 struct Frame {
     double x0, x1, y0, y1;
     bool log2_x;
+    bool log2_y = false;
+    Box box = k_full;
     double px(double x) const {
         const auto f = [&](double v) { return log2_x ? std::log2(v) : v; };
         const double span = f(x1) - f(x0);
-        return k_left + (span == 0 ? 0.5 : (f(x) - f(x0)) / span) * (k_width - k_left - k_right);
+        return box.left +
+               (span == 0 ? 0.5 : (f(x) - f(x0)) / span) * (box.width - box.left - box.right);
     }
     double py(double y) const {
-        return k_height - k_bottom -
-               (y1 == y0 ? 0.5 : (y - y0) / (y1 - y0)) * (k_height - k_top - k_bottom);
+        const auto f = [&](double v) { return log2_y ? std::log2(v) : v; };
+        const double span = f(y1) - f(y0);
+        return box.height - box.bottom -
+               (span == 0 ? 0.5 : (f(y) - f(y0)) / span) * (box.height - box.top - box.bottom);
     }
 };
 
@@ -42,41 +49,55 @@ double tick_step(double span) {
     return 10 * magnitude;
 }
 
-void open_svg(std::string& out, const std::string& title) {
+void open_svg(std::string& out, const std::string& title, const Box& box) {
     out += fmt::format(
         R"(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" role="img">)",
-        k_width, k_height);
+        box.width, box.height);
     out += fmt::format(R"(<text x="{}" y="22" text-anchor="middle" class="chart-title">{}</text>)",
-                       (k_width - k_right + k_left) / 2, escape_xml(title));
+                       (box.width - box.right + box.left) / 2, escape_xml(title));
+}
+
+/// The y ticks: about five round numbers, or the powers of two of a log axis.
+std::vector<double> y_ticks(const Frame& f) {
+    std::vector<double> out;
+    if (f.log2_y) {
+        for (double y = std::exp2(std::ceil(std::log2(f.y0) - 1e-9)); y <= f.y1 * (1 + 1e-9);
+             y *= 2)
+            out.push_back(y);
+        return out;
+    }
+    const double step = tick_step(f.y1 - f.y0);
+    for (double y = std::ceil(f.y0 / step) * step; y <= f.y1 + 1e-9; y += step) out.push_back(y);
+    return out;
 }
 
 void axes(std::string& out, const Frame& f,
           const std::vector<std::pair<double, std::string>>& x_ticks, const std::string& x_label,
           const std::string& y_label) {
-    const double step = tick_step(f.y1 - f.y0);
-    for (double y = std::ceil(f.y0 / step) * step; y <= f.y1 + 1e-9; y += step) {
+    const Box& b = f.box;
+    for (const double y : y_ticks(f)) {
         out += fmt::format(R"(<line x1="{}" x2="{}" y1="{:.1f}" y2="{:.1f}" class="grid"/>)",
-                           k_left, k_width - k_right, f.py(y), f.py(y));
+                           b.left, b.width - b.right, f.py(y), f.py(y));
         out += fmt::format(R"(<text x="{}" y="{:.1f}" text-anchor="end" class="tick">{}</text>)",
-                           k_left - 6, f.py(y) + 4, format_tick(y));
+                           b.left - 6, f.py(y) + 4, format_tick(y));
     }
     for (const auto& [x, label] : x_ticks)
         out += fmt::format(R"(<text x="{:.1f}" y="{}" text-anchor="middle" class="tick">{}</text>)",
-                           f.px(x), k_height - k_bottom + 18, escape_xml(label));
+                           f.px(x), b.height - b.bottom + 18, escape_xml(label));
     out += fmt::format(
         R"(<line x1="{0}" x2="{0}" y1="{1}" y2="{2}" class="axis"/><line x1="{0}" x2="{3}" y1="{2}" y2="{2}" class="axis"/>)",
-        k_left, k_top, k_height - k_bottom, k_width - k_right);
+        b.left, b.top, b.height - b.bottom, b.width - b.right);
     out += fmt::format(R"(<text x="{:.1f}" y="{}" text-anchor="middle" class="label">{}</text>)",
-                       (k_left + k_width - k_right) / 2, k_height - 18, escape_xml(x_label));
+                       (b.left + b.width - b.right) / 2, b.height - 18, escape_xml(x_label));
     out += fmt::format(
-        R"svg(<text transform="translate(18,{:.1f}) rotate(-90)" text-anchor="middle" class="label">{}</text>)svg",
-        (k_top + k_height - k_bottom) / 2, escape_xml(y_label));
+        R"svg(<text transform="translate(14,{:.1f}) rotate(-90)" text-anchor="middle" class="label">{}</text>)svg",
+        (b.top + b.height - b.bottom) / 2, escape_xml(y_label));
 }
 
 void legend(std::string& out, const std::vector<Series>& entries, bool boxes) {
-    double y = k_top + 6;
+    double y = k_full.top + 6;
     for (const auto& s : entries) {
-        const double x = k_width - k_right + 14;
+        const double x = k_full.width - k_full.right + 14;
         if (boxes) {
             out += fmt::format(R"(<rect x="{}" y="{}" width="14" height="10" fill="{}"/>)", x,
                                y - 9, s.color);
@@ -118,16 +139,34 @@ std::string escape_xml(const std::string& text) {
 
 std::string render_svg(const LineChart& c) {
     Frame f{c.x.empty() ? 0 : *std::min_element(c.x.begin(), c.x.end()),
-            c.x.empty() ? 1 : *std::max_element(c.x.begin(), c.x.end()), c.y_min, c.y_max,
-            c.log2_x};
+            c.x.empty() ? 1 : *std::max_element(c.x.begin(), c.x.end()),
+            c.y_min,
+            c.y_max,
+            c.log2_x,
+            c.log2_y,
+            c.small ? k_small : k_full};
+    // The axes hold every point (and a log axis positive values only).
+    double low = INFINITY, high = -INFINITY;
+    for (const auto& s : c.series)
+        for (double v : s.y)
+            if (std::isfinite(v) && (!c.log2_y || v > 0)) {
+                low = std::min(low, v);
+                high = std::max(high, v);
+            }
     if (c.y_min == 0 && c.y_max == 0) {
-        for (const auto& s : c.series)
-            for (double v : s.y)
-                if (std::isfinite(v)) f.y1 = std::max(f.y1, v * 1.05);
-        if (f.y1 == 0) f.y1 = 1;
+        f.y1 = std::isfinite(high) ? high * 1.05 : 1;
+        if (f.y1 <= 0) f.y1 = 1;
+    } else if (std::isfinite(high)) {
+        f.y0 = std::min(f.y0, low);
+        f.y1 = std::max(f.y1, high * 1.02);
+    }
+    if (c.log2_y) {
+        f.y0 = std::isfinite(low) ? std::exp2(std::floor(std::log2(low))) : 1;
+        f.y1 = std::isfinite(high) ? std::exp2(std::ceil(std::log2(high))) : 2;
+        if (f.y1 <= f.y0) f.y1 = 2 * f.y0;
     }
     std::string out;
-    open_svg(out, c.title);
+    open_svg(out, c.title, f.box);
     // A label at every point up to a dozen (a scaling series); beyond, about eight evenly spaced.
     constexpr std::size_t k_max_labels = 12;
     const std::size_t every = c.x.size() <= k_max_labels ? 1 : (c.x.size() + 7) / 8;
@@ -147,34 +186,40 @@ std::string render_svg(const LineChart& c) {
     }
     for (const auto& s : c.series) {
         std::string points;
+        const auto drawn = [&](double v) { return std::isfinite(v) && (!c.log2_y || v > 0); };
         for (std::size_t i = 0; i < c.x.size() && i < s.y.size(); ++i)
-            if (std::isfinite(s.y[i]))
-                points += fmt::format("{:.1f},{:.1f} ", f.px(c.x[i]), f.py(s.y[i]));
+            if (drawn(s.y[i])) points += fmt::format("{:.1f},{:.1f} ", f.px(c.x[i]), f.py(s.y[i]));
         out +=
             fmt::format(R"(<polyline points="{}" fill="none" stroke="{}" stroke-width="2.5"{}/>)",
                         points, s.color, s.dashed ? R"( stroke-dasharray="5 3")" : "");
-        constexpr std::size_t k_max_markers = 60; // beyond, the line alone stays readable
-        for (std::size_t i = 0; c.x.size() <= k_max_markers && i < c.x.size() && i < s.y.size();
-             ++i)
-            if (std::isfinite(s.y[i]))
+        // Markers on the data, not on reference lines; beyond 60 points the line alone reads.
+        constexpr std::size_t k_max_markers = 60;
+        for (std::size_t i = 0;
+             !s.dashed && c.x.size() <= k_max_markers && i < c.x.size() && i < s.y.size(); ++i)
+            if (drawn(s.y[i]))
                 out += fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="3.5" fill="{}"/>)",
                                    f.px(c.x[i]), f.py(s.y[i]), s.color);
     }
-    legend(out, c.series, false);
+    if (!c.small) legend(out, c.series, false);
     return out + "</svg>";
 }
 
-std::string render_svg(const StackedBars& c) {
-    const std::size_t n = c.categories.size();
+double tallest_bar(const StackedBars& c) {
     double top = 0;
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = 0; i < c.categories.size(); ++i) {
         double sum = 0;
         for (const auto& p : c.parts) sum += i < p.y.size() ? p.y[i] : 0;
         top = std::max(top, sum);
     }
+    return top;
+}
+
+std::string render_svg(const StackedBars& c) {
+    const std::size_t n = c.categories.size();
+    const double top = std::max(c.y_max, tallest_bar(c));
     const Frame f{0, static_cast<double>(n), 0, top == 0 ? 1 : top * 1.05, false};
     std::string out;
-    open_svg(out, c.title);
+    open_svg(out, c.title, f.box);
     std::vector<std::pair<double, std::string>> ticks;
     const std::size_t label_every = n > 16 ? (n + 15) / 16 : 1;
     for (std::size_t i = 0; i < n; i += label_every)

@@ -27,15 +27,23 @@ struct LineChart {
     std::vector<Series> series = {};
     std::vector<Band> bands = {};
     bool log2_x = false;
-    double y_min = 0, y_max = 0;            // 0, 0 = from 0 to the data's maximum
+    bool log2_y = false; // with log2_x: a power law (the ideal speed-up) is a straight line
+    /// 0, 0 = from 0 to the data's maximum. A range given grows to hold every point: nothing is
+    /// drawn outside the axes (an efficiency of 125 % from records that disagree).
+    double y_min = 0, y_max = 0;
     std::vector<std::string> x_labels = {}; // the tick label of each x; empty: the numbers
+    bool small = false; // one of a grid of small charts: 300 x 220, no legend (the title says)
 };
 
 struct StackedBars {
     std::string title, x_label, y_label;
     std::vector<std::string> categories; // one bar each
     std::vector<Series> parts;           // stacked bottom to top; y[i] is the part of bar i
+    double y_max = 0; // 0: the tallest bar's; charts compared side by side share one
 };
+
+/// The tallest stacked bar of `chart`.
+double tallest_bar(const StackedBars& chart);
 
 std::string render_svg(const LineChart& chart);
 std::string render_svg(const StackedBars& chart);

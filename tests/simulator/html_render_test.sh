@@ -12,7 +12,8 @@ popsim=$1 chromium=$2 data=$3 work=$4
 . "$(dirname "$0")/../../validation/require_data.sh"
 require_data "$data"
 rm -rf "$work" && mkdir -p "$work"
-render() { # NAME: $work/NAME.html to $work/NAME.png
+render() { # NAME: $work/NAME.html to $work/NAME.png, every chart's points inside its plot
+    inside_plots "$1"
     timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update \
         --disable-sync --no-first-run --user-data-dir="$work/profile" --enable-logging=stderr --v=0 \
         --screenshot="$work/$1.png" --window-size=1300,2000 "file://$work/$1.html" 2> "$work/$1.log" > /dev/null
@@ -53,19 +54,59 @@ assert non_white > 0.03 * len(pixels) and colours > 50, "the rendered report loo
 PY
 }
 
+# inside_plots NAME: in every chart of the report, each data marker and line point lies within the
+# plot its axes frame (an efficiency of 125 % was drawn over the chart's title, issue 36 item 6).
+inside_plots() {
+    python3 - "$work/$1.html" <<'PY'
+import re, sys
+html = open(sys.argv[1]).read()
+charts = checked = 0
+for svg in re.findall(r"<svg[^>]*role=\"img\">.*?</svg>", html, re.S):
+    axes = re.findall(r'<line x1="([\d.]+)" x2="([\d.]+)" y1="([\d.]+)" y2="([\d.]+)" class="axis"/>', svg)
+    if len(axes) < 2:
+        continue
+    left, top, bottom = float(axes[0][0]), float(axes[0][2]), float(axes[0][3])
+    right = float(axes[1][1])
+    points = [(float(x), float(y)) for x, y in re.findall(r'<circle cx="([-\d.]+)" cy="([-\d.]+)"', svg)]
+    for line in re.findall(r'<polyline points="([^"]*)"', svg):
+        points += [tuple(map(float, p.split(","))) for p in line.split()]
+    charts += 1
+    for x, y in points:
+        checked += 1
+        assert left - 1 <= x <= right + 1 and top - 1 <= y <= bottom + 1, \
+            f"{sys.argv[1]}: a point at ({x}, {y}) outside the plot [{left}, {right}] x [{top}, {bottom}]"
+print(f"{charts} charts, {checked} points inside their plots")
+PY
+}
+
+# same_scale NAME HEADING: the charts of that section share one y axis (their tick labels).
+same_scale() {
+    python3 - "$work/$1.html" "$2" <<'PY'
+import re, sys
+html, heading = open(sys.argv[1]).read(), sys.argv[2]
+section = html.split(f"<h2>{heading}</h2>", 1)[1].split("<h2>", 1)[0]
+scales = {tuple(re.findall(r'text-anchor="end" class="tick">([^<]*)</text>', svg))
+          for svg in re.findall(r"<svg.*?</svg>", section, re.S)}
+assert len(scales) == 1, f"{heading}: the charts have {len(scales)} y scales: {scales}"
+print(f"{heading}: one y scale, ticks {scales.pop()}")
+PY
+}
+
 # contains NAME TEXT...: the report shows each text; lacks NAME TEXT...: it shows none of them.
 contains() { local name=$1; shift; for text in "$@"; do grep -qF -- "$text" "$work/$name.html" || { echo "FAIL: $name lacks: $text"; exit 1; }; done; }
 lacks() { local name=$1; shift; for text in "$@"; do if grep -qF -- "$text" "$work/$name.html"; then echo "FAIL: $name shows: $text"; exit 1; fi; done; }
 
 "$popsim" analyze "$data"/epoch/epoch_{1,2,4,8}proc.prv.gz --quiet --html "$work/mpi.html" > /dev/null
 render mpi
-contains mpi ">processes</text>" ">Load balance</text>" ">Transfer eff.</text>" "<h2>Per-rank breakdown</h2>" "strong (detected)"
+same_scale mpi "Per-rank breakdown"
+contains mpi ">processes</text>" ">Load balance</text>" ">Transfer efficiency</text>" "<h2>Per-rank breakdown</h2>" "strong (detected)"
 
 "$popsim" analyze "$data"/imagemagick-omp/omp{1,2,4,6,8}.prv.gz --quiet --html "$work/openmp.html" > /dev/null
 render openmp
-contains openmp "Model: OpenMP (PyPOP)" ">threads</text>" ">OpenMP Region eff.</text>" ">Serial Region eff.</text>" \
-    ">Global eff.</text>" "<h2>Per-thread breakdown</h2>" "strong (detected)" "<th>Threads</th>"
-lacks openmp ">processes</text>" ">Load balance</text>" ">Transfer eff.</text>" "Per-rank breakdown" "weak"
+same_scale openmp "Per-thread breakdown"
+contains openmp "Model: OpenMP (PyPOP)" ">threads</text>" ">OpenMP Region Efficiency</text>" ">Serial Region Efficiency</text>" \
+    ">Global Efficiency</text>" "<h2>Per-thread breakdown</h2>" "strong (detected)" "<th>Threads</th>"
+lacks openmp ">processes</text>" ">Load balance</text>" ">Transfer efficiency</text>" "Per-rank breakdown" "weak"
 # Issue 36, item 5: the parallel regions the terminal lists, named from the .pcf.
 contains openmp "<h2>Parallel regions</h2>" "omp4.prv.gz (2 regions)</p><table class=\"metrics regions\"><tr><th>region</th>" \
     '<td class="label">GetPixelBlue</td><td>1</td>' '<td class="label">GetPixelGreen</td><td>1</td>'
@@ -107,7 +148,7 @@ done
 "$popsim" analyze "$work"/hybrid_{2x1,2x2,4x2}.prv --model hybrid-additive --quiet --html "$work/hybrid.html" > /dev/null
 render hybrid
 contains hybrid "Model: hybrid MPI+OpenMP, additive" ">cores (processes x threads)</text>" ">2x2</text>" ">4x2</text>" \
-    ">Thread eff.</text>" "<h2>Per-thread breakdown</h2>" "<h2>Parallel regions</h2>" \
+    ">Thread efficiency</text>" "<h2>Per-thread breakdown</h2>" "<h2>Parallel regions</h2>" \
     'Useful duration, total (s)</td><td>8.100000</td><td>8.200000</td><td>17.200000</td>'
 lacks hybrid ">processes</text>" "Per-rank breakdown"
 

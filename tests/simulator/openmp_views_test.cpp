@@ -46,15 +46,15 @@ TEST_CASE("openmp views: runs without MPI get the OpenMP model, on a thread axis
     CHECK(r.output.find("Per-rank breakdown") == std::string::npos);
     // The HTML: plots against threads of the OpenMP table's own efficiencies, no MPI metric.
     const std::string page = test::read_file(html);
-    for (const char* text :
-         {">threads</text>", ">OpenMP Region eff.</text>", ">Serial Region eff.</text>",
-          ">Parallel eff.</text>", "<h2>Per-thread breakdown</h2>", ">idle in regions</text>"}) {
+    for (const char* text : {">threads</text>", ">OpenMP Region Efficiency</text>",
+                             ">Serial Region Efficiency</text>", ">Parallel Efficiency</text>",
+                             "<h2>Per-thread breakdown</h2>", ">idle in regions</text>"}) {
         CAPTURE(text);
         CHECK(page.find(text) != std::string::npos);
     }
     for (const char* text :
-         {">processes</text>", ">Load balance</text>", ">Transfer eff.</text>",
-          ">Communication eff.</text>", "Per-rank breakdown", ">transfer</text>", "weak"}) {
+         {">processes</text>", ">Load balance</text>", ">Transfer efficiency</text>",
+          ">Communication efficiency</text>", "Per-rank breakdown", ">transfer</text>", "weak"}) {
         CAPTURE(text);
         CHECK(page.find(text) == std::string::npos);
     }
