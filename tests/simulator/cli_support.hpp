@@ -3,6 +3,7 @@
 // Runs the popsim binary as users do, for the command-line tests.
 #include <cstdio>
 #include <doctest/doctest.h>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -34,6 +35,23 @@ inline Run run_shell(const std::string& command_line) {
 /// `popsim ARGS` through bash (process substitution works), with stderr merged into the output.
 inline Run run_popsim(const std::string& args) {
     return run_shell(std::string(POPSIM_BINARY) + " " + args);
+}
+
+/// `popsim COMMAND TRACE ARGS` on an 80-column terminal ($COLUMNS), checking that no line of its
+/// output is wider. The trace is named relative to its folder: a path longer than the terminal is
+/// printed whole, to be copied.
+inline Run run_at_80_columns(const std::string& command, const std::string& trace,
+                             const std::string& args) {
+    const std::filesystem::path path(trace);
+    const auto r =
+        run_shell("cd " + path.parent_path().string() + " && COLUMNS=80 " + POPSIM_BINARY + " " +
+                  command + " " + path.filename().string() + " " + args);
+    std::istringstream lines(r.output);
+    for (std::string line; std::getline(lines, line);) {
+        CAPTURE(line);
+        CHECK(line.size() <= 80);
+    }
+    return r;
 }
 
 /// Runs `popsim ARGS` and checks that it fails with `status` and prints exactly

@@ -95,14 +95,10 @@ TEST_CASE("focus cli: --phases prints, writes and reports each phase") {
     const auto json = (dir / "a.json").string(), csv = (dir / "phases.csv").string();
     // On an 80-column terminal (issue 36, item 12): the efficiencies that do not fit follow in
     // a second block, led by the phase numbers.
-    // Named relative to its folder: a path longer than the terminal is printed whole.
-    const std::filesystem::path path(trace);
-    const auto r = test::run_shell(fmt::format(
-        "cd {} && COLUMNS=80 {} analyze {} --phases 1000 --no-color --json {} --parts-csv {}",
-        path.parent_path().string(), POPSIM_BINARY, path.filename().string(), json, csv));
+    const auto r = test::run_at_80_columns(
+        "analyze", trace,
+        fmt::format("--phases 1000 --no-color --json {} --parts-csv {}", json, csv));
     REQUIRE(r.status == 0);
-    std::istringstream lines(r.output);
-    for (std::string line; std::getline(lines, line);) CHECK(line.size() <= 80);
     // Phase 1: useful 2 s and 1 s in 2.5 s; phase 2: both 1 s in 1.2 s.
     CHECK(r.output.find("\nPhase | from (s) length (s) % time |      PE      LB   CommE  StartE"
                         "    SerE\n") != std::string::npos);

@@ -5,7 +5,6 @@
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
-#include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <sstream>
@@ -117,17 +116,9 @@ TEST_CASE("openmp views: parallel regions are listed by the names of the .pcf") 
     REQUIRE(r.status == 0);
     CHECK(test::table_row(r.output, "1") ==
           test::Cells{"2.000000", "66.67%", "75.00%", "75.00%", "16.67%", "compute_flux"});
-    // On 80 columns the titles wrap and every line of the report fits; the trace is named relative
-    // to its folder, since a path longer than the terminal is printed whole, to be copied.
-    const std::filesystem::path trace_path(trace);
-    const auto narrow = test::run_shell(fmt::format(
-        "cd {} && COLUMNS=80 {} analyze {} --quiet --no-replay 2> /dev/null",
-        trace_path.parent_path().string(), POPSIM_BINARY, trace_path.filename().string()));
-    std::istringstream lines(narrow.output);
-    for (std::string line; std::getline(lines, line);) {
-        CAPTURE(line);
-        CHECK(line.size() <= 80);
-    }
+    // On 80 columns the titles wrap and every line of the report fits.
+    const auto narrow =
+        test::run_at_80_columns("analyze", trace, "--quiet --no-replay 2> /dev/null");
     CHECK(narrow.output.find("| compute_flux\n") != std::string::npos);
     const auto regions = test::read_json(json)["traces"][0]["hybrid"]["regions"];
     REQUIRE(regions.size() == 1);

@@ -8,7 +8,6 @@
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
-#include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <sstream>
@@ -28,15 +27,11 @@ std::string hand_computed_trace(const std::string& name) {
 TEST_CASE("whatif report: a sweep too wide for 80 columns stacks, configurations numbered") {
     // Issue 36, item 12: four swept parameters made 109-column lines on an 80-column terminal.
     const auto trace = hand_computed_trace("whatif_report_stacked");
-    // Named relative to its folder: a path longer than the terminal is printed whole.
-    const std::filesystem::path path(trace);
-    const auto r = test::run_shell(fmt::format(
-        "cd {} && COLUMNS=80 {} whatif {} --quiet --no-colour --eager 2MiB --latency 0,1ms "
-        "--bandwidth 100MiB/s,1000MiB/s --buses 1,2 --cpu-ratio 1,2",
-        path.parent_path().string(), POPSIM_BINARY, path.filename().string()));
+    const auto r = test::run_at_80_columns("whatif", trace,
+                                           "--quiet --no-colour --eager 2MiB --latency 0,1ms "
+                                           "--bandwidth 100MiB/s,1000MiB/s --buses 1,2 "
+                                           "--cpu-ratio 1,2");
     REQUIRE(r.status == 0);
-    std::istringstream lines(r.output);
-    for (std::string line; std::getline(lines, line);) CHECK(line.size() <= 80);
     // Configuration 14: 1 ms, 1000 MiB/s, 1 bus, CPUs twice as fast: 0.5 s + 1 ms + 1 ms.
     CHECK(r.output.find("\n # | latency bandwidth buses cpu-ratio runtime (s) speed-up      PE"
                         "      LB\n") != std::string::npos);
