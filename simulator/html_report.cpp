@@ -51,18 +51,6 @@ std::string mix(const double a[3], const double b[3], double t) {
 constexpr const char* k_series_colors[] = {"#1f5fa8", "#e07b00", "#7a3fb0", "#2e8b57",
                                            "#b01313", "#8c6d1f", "#1f8c8c", "#555555"};
 
-/// A row's label short enough for a chart's legend: "Communication efficiency" ->
-/// "Communication eff.", "Computational Scaling" -> "Computational scal.".
-std::string legend_name(std::string label) {
-    for (const char* word : {"efficiency", "Efficiency", "scalability", "Scaling"}) {
-        const std::string suffix = std::string(" ") + word;
-        if (label.ends_with(suffix))
-            return label.replace(label.size() - suffix.size() + 1, suffix.size() - 1,
-                                 word[0] == 'e' || word[0] == 'E' ? "eff." : "scal.");
-    }
-    return label;
-}
-
 std::string cell(const std::optional<double>& v, ValueKind kind) {
     if (!v || !std::isfinite(*v)) return "<td>-</td>";
     switch (kind) {
@@ -547,35 +535,59 @@ std::string parts_section(const PartsReport& parts) {
     for (std::size_t k = 1; k <= parts.table.columns.size(); ++k)
         index.push_back(static_cast<double>(k));
     const std::string kind = parts.table.column_title == "Phase" ? "phase" : "instance";
-    LineChart chart{"Efficiency per " + kind,
-                    kind + " (in time order)",
-                    "efficiency (%)",
-                    index,
-                    {},
-                    {},
-                    false,
-                    0,
-                    105};
-    std::size_t color = 0;
+    // Small multiples, one efficiency each (lines on one chart hid each other), readable with
+    // hundreds of parts (no markers beyond 60).
+    std::string charts;
     for (const auto& row : parts.table.factors) {
         if (row.kind != ValueKind::efficiency) continue;
-        Series line{legend_name(row.label),
-                    k_series_colors[color++ % std::size(k_series_colors)],
-                    {},
-                    false};
+        LineChart chart{.title = row.label,
+                        .x_label = kind + " (in time order)",
+                        .y_label = "%",
+                        .x = index,
+                        .y_min = 0,
+                        .y_max = 100,
+                        .small = true};
+        Series line{row.label, "#1f5fa8", {}, false};
         // An undefined value (a part without computation) is drawn at 0, as the table shows "-".
         for (const auto& v : row.values) line.y.push_back(v ? 100 * *v : 0);
-        chart.series.push_back(std::move(line));
+        chart.series = {std::move(line)};
+        charts += render_svg(chart);
     }
-    constexpr std::size_t k_max_table_columns = 100;
+    constexpr std::size_t k_max_table_columns = 100, k_worst = 10;
     const std::size_t n = parts.table.columns.size();
-    return "<h2>" + escape_xml(parts.title) + "</h2><div class=\"charts\">" + render_svg(chart) +
-           "</div>" +
-           (n <= k_max_table_columns
-                ? metric_table_html(parts.table)
-                : fmt::format("<p class=\"meta\">{} {}s: each one's metrics are in the JSON "
-                              "(--json) and the CSV (--parts-csv).</p>",
-                              n, kind));
+    std::string table;
+    if (n <= k_max_table_columns) {
+        table = metric_table_html(parts.table);
+    } else { // too many columns to read: the parts with the lowest parallel efficiency, named
+        const auto pe = std::find_if(parts.table.factors.begin(), parts.table.factors.end(),
+                                     [](const MetricRow& r) { return r.level == 0; });
+        std::vector<std::size_t> order(n);
+        std::iota(order.begin(), order.end(), 0);
+        if (pe != parts.table.factors.end())
+            std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+                return pe->values[a].value_or(2) < pe->values[b].value_or(2);
+            });
+        table = fmt::format("<p class=\"meta\">The {} {}s of lowest {} of {} (each one's "
+                            "metrics are in the JSON, --json, and the CSV, --parts-csv):</p>"
+                            "<table class=\"metrics worst-parts\"><tr><th>{}</th>",
+                            k_worst, kind,
+                            pe != parts.table.factors.end() ? pe->label : "efficiency", n, kind);
+        for (const auto& row : parts.table.factors)
+            if (row.kind == ValueKind::efficiency)
+                table += "<th>" + escape_xml(row.label) + "</th>";
+        table += "</tr>";
+        for (std::size_t k = 0; k < std::min(k_worst, n); ++k) {
+            table +=
+                "<tr><td class=\"label\">" + escape_xml(parts.table.columns[order[k]]) + "</td>";
+            for (const auto& row : parts.table.factors)
+                if (row.kind == ValueKind::efficiency)
+                    table += cell(row.values[order[k]], row.kind);
+            table += "</tr>";
+        }
+        table += "</table>";
+    }
+    return "<h2>" + escape_xml(parts.title) + "</h2><div class=\"charts small-multiples\">" +
+           charts + "</div>" + table;
 }
 
 /// Every trace's warnings, one line per kind as the terminal prints them, with the kind.

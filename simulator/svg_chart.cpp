@@ -167,9 +167,11 @@ std::string render_svg(const LineChart& c) {
     }
     std::string out;
     open_svg(out, c.title, f.box);
-    // A label at every point up to a dozen (a scaling series); beyond, about eight evenly spaced.
+    // A label at every point up to a dozen (a scaling series); beyond, about eight evenly spaced
+    // (four on a small chart, whose labels would run into each other).
     constexpr std::size_t k_max_labels = 12;
-    const std::size_t every = c.x.size() <= k_max_labels ? 1 : (c.x.size() + 7) / 8;
+    const std::size_t spaced = c.small ? 4 : 8;
+    const std::size_t every = c.x.size() <= k_max_labels ? 1 : (c.x.size() + spaced - 1) / spaced;
     std::vector<std::pair<double, std::string>> ticks;
     for (std::size_t i = 0; i < c.x.size(); i += every)
         ticks.emplace_back(c.x[i], i < c.x_labels.size() ? c.x_labels[i] : format_tick(c.x[i]));

@@ -321,3 +321,29 @@ TEST_CASE("focus cli: a region entered unevenly says how its instances are match
                         "times: instances are matched by their order on each thread)") !=
           std::string::npos);
 }
+
+TEST_CASE("focus cli: the HTML of 2705 region instances names the worst ones (issue 36, item 6)") {
+    // Beyond 100 instances the table's columns cannot be read: the ten of lowest parallel
+    // efficiency are listed, the lowest first, as the JSON's per-instance values order them.
+    const auto hpcg = test::shared_data("hpcg-hybrid/hpcg_2x2.prv.gz");
+    const auto dir = test::scratch_dir("focus_cli_worst_instances");
+    const auto html = (dir / "r.html").string(), json = (dir / "r.json").string();
+    REQUIRE(run_popsim(fmt::format("analyze {} --region '60000018:ComputeSPMV*' --quiet --html {} "
+                                   "--json {}",
+                                   hpcg, html, json))
+                .status == 0);
+    const auto parts = test::read_json(json)["traces"][0]["focus"]["parts"];
+    REQUIRE(parts.size() == 2705);
+    std::size_t lowest = 0;
+    for (std::size_t k = 1; k < parts.size(); ++k)
+        if (parts[k]["parallel_efficiency"].get<double>() <
+            parts[lowest]["parallel_efficiency"].get<double>())
+            lowest = k;
+    const auto page = test::read_file(html);
+    CHECK(page.find("The 10 instances of lowest Parallel efficiency of 2705") != std::string::npos);
+    CHECK(page.find(fmt::format("<tr><th>instance</th><th>Parallel efficiency</th>")) !=
+          std::string::npos);
+    CHECK(page.find(fmt::format("</tr><tr><td class=\"label\">{}</td>", lowest + 1)) ==
+          page.find("</tr><tr><td class=\"label\">", page.find("worst-parts")));
+    CHECK(page.find("<div class=\"charts small-multiples\">") != std::string::npos);
+}
