@@ -734,6 +734,16 @@ std::string whatif_table(const WhatifReport& r) {
     for (const auto& a : r.axes) out += "<th>" + escape_xml(a.name) + "</th>";
     out += "<th>runtime (s)</th><th>speed-up</th><th>Parallel eff.</th><th>Load balance</th>"
            "<th>Communication eff.</th><th>Serialisation eff.</th><th>Transfer eff.</th></tr>";
+    if (const auto& e = r.traced) { // the reference: the run as traced
+        out += fmt::format("<tr class=\"traced\"><td class=\"label\" colspan=\"{}\">traced "
+                           "run</td><td>{:.6f}</td>",
+                           std::max<std::size_t>(r.axes.size(), 1), r.real_s) +
+               cell(e->speedup, ValueKind::number);
+        for (double v :
+             {e->parallel, e->load_balance, e->communication, e->serialization, e->transfer})
+            out += cell(v, ValueKind::efficiency);
+        out += "</tr>";
+    }
     for (const auto& p : r.points) {
         out += "<tr>";
         for (const auto& a : r.axes)

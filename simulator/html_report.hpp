@@ -11,6 +11,7 @@
 #include "simulator/root_causes_report.hpp"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,9 @@ struct WhatifReport {
     double real_s = 0, ideal_s = 0;
     std::vector<WhatifAxis> axes;
     std::vector<WhatifPoint> points;
+    /// The traced run with the same definitions (its PE, LB and CommE are analyze's): the
+    /// table's first row. None for a Dimemas trace.
+    std::optional<WhatifEfficiencies> traced = std::nullopt;
 };
 
 /// The predicted runtime and parallel efficiency against each swept parameter (a log axis; one

@@ -5,6 +5,7 @@
 #include "replay/network/ideal.hpp"
 #include "simulator/commands.hpp"
 #include "simulator/csv_table.hpp"
+#include "simulator/global_options.hpp"
 #include "simulator/html_report.hpp"
 #include "simulator/json_report.hpp"
 #include "simulator/load_program.hpp"
@@ -126,30 +127,74 @@ struct Prediction {
     WhatifEfficiencies e;
 };
 
-/// The efficiencies on one network (the POP model with that network's runtime): per task,
-/// useful is its first thread's time outside MPI; Transfer is ideal / predicted runtime.
+/// The traced run's useful computation as `analyze` counts it (the Running state; averaged and
+/// maximum over the threads, in its traced windows), and its runtime there.
+struct TracedUseful {
+    double average = 0, maximum = 0;
+    Time runtime = 0;
+};
+
+/// The useful times of the trace (of its --from/--to window), by analyze's own pass without the
+/// replay; none for a Dimemas trace, which has no states.
+std::optional<TracedUseful> traced_useful(const WhatifOptions& o) {
+    if (o.trace.ends_with(".dim")) return std::nullopt;
+    // Reading the program said the trace's warnings already.
+    const auto said = global_options();
+    auto quiet = said;
+    quiet.quiet = true;
+    set_global_options(quiet);
+    nlohmann::json report;
+    try {
+        report = analysis_report({.traces = {o.trace}, .replay = false, .focus = o.window});
+    } catch (...) {
+        set_global_options(said);
+        throw;
+    }
+    set_global_options(said);
+    const auto& t = report["traces"][0];
+    return TracedUseful{.average = t["useful_ns"]["average"].get<double>(),
+                        .maximum = t["useful_ns"]["maximum"].get<double>(),
+                        .runtime = t["runtime_ns"].get<Time>()};
+}
+
+/// The efficiencies of a run `runtime` long on a network whose ideal counterpart (the same CPUs)
+/// takes `ideal_runtime`, useful computation taking `useful.average` and `useful.maximum`
+/// divided by the CPU ratio: analyze's PE, LB and CommE (PE = average / T, LB = average /
+/// maximum, CommE = maximum / T), CommE split into Transfer = ideal / T and Serialisation =
+/// maximum / ideal.
+WhatifEfficiencies efficiencies(Time runtime, Time ideal_runtime, double average, double maximum,
+                                Time real_runtime) {
+    const double T = static_cast<double>(runtime), ideal = static_cast<double>(ideal_runtime);
+    auto ratio = [](double a, double b) { return b == 0 ? std::nan("") : a / b; };
+    WhatifEfficiencies e;
+    e.speedup = real_runtime == 0 ? std::nan("") : ratio(static_cast<double>(real_runtime), T);
+    e.parallel = ratio(average, T);
+    e.load_balance = maximum == 0 ? 1 : average / maximum;
+    e.communication = ratio(maximum, T);
+    e.transfer = ratio(ideal, T);
+    e.serialization = ratio(e.communication, e.transfer);
+    return e;
+}
+
+/// The efficiencies on one network. Useful computation is the traced run's, as analyze counts
+/// it, over the CPU ratio; without states (a Dimemas trace) each task's first thread's replayed
+/// time outside MPI.
 WhatifEfficiencies efficiencies(const replay::ReplayResult& r, const replay::ReplayProgram& p,
+                                const std::optional<TracedUseful>& traced, double cpu_ratio,
                                 Time real_runtime, Time ideal_runtime) {
+    if (traced)
+        return efficiencies(r.runtime, ideal_runtime, traced->average / cpu_ratio,
+                            traced->maximum / cpu_ratio, real_runtime);
     double sum = 0, max = 0;
     for (std::uint32_t t = 0; t < p.tasks; ++t) {
         const auto useful = static_cast<double>(r.task(p, t).outside_mpi());
         sum += useful;
         max = std::max(max, useful);
     }
-    const double T = static_cast<double>(r.runtime), ideal = static_cast<double>(ideal_runtime),
-                 avg = p.tasks == 0 ? 0 : sum / static_cast<double>(p.tasks);
-    auto ratio = [](double a, double b) { return b == 0 ? std::nan("") : a / b; };
-    WhatifEfficiencies e;
-    e.speedup = real_runtime == 0 ? std::nan("") : ratio(static_cast<double>(real_runtime), T);
-    e.parallel = ratio(avg, T);
-    e.load_balance = max == 0 ? 1 : avg / max;
-    e.communication = ratio(max, T);
-    e.transfer = ratio(ideal, T);
-    e.serialization = ratio(e.communication, e.transfer);
-    return e;
+    return efficiencies(r.runtime, ideal_runtime, p.tasks == 0 ? 0 : sum / p.tasks, max,
+                        real_runtime);
 }
 
-/// A parameter's base value: "inf" for an infinite bandwidth, else its shortest exact form.
 std::string csv_number(double v) {
     if (std::isinf(v)) return "inf";
     return fmt::format("{}", v);
@@ -307,7 +352,8 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
                                 .in_memory = o.in_memory,
                                 .on_read_progress = progress.running_total(0)});
     const auto& program = loaded.program;
-    const Time real_runtime = loaded.real_runtime.value_or(0);            // unknown for .dim input
+    const Time real_runtime = loaded.real_runtime.value_or(0); // unknown for .dim input
+    const auto traced = traced_useful(o);
     for (const auto& c : configs) make_network(c.network, program.tasks); // validate every value
     // The ideal network of each CPU ratio swept: Transfer on a network compares with it.
     std::map<double, Time> ideal_of_ratio{{1.0, 0}}; // the traced CPUs: the report's reference
@@ -343,7 +389,7 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
         out.runtime = result.runtime;
         out.ideal = ideal_of_ratio.at(p.cpu_ratio);
         out.base = base_values(p);
-        out.e = efficiencies(result, program, real_runtime, out.ideal);
+        out.e = efficiencies(result, program, traced, p.cpu_ratio, real_runtime, out.ideal);
     });
     const Time ideal_runtime = ideal_of_ratio.at(1.0);
     const auto style = terminal_style(o.no_color, o.fraction);
@@ -356,8 +402,24 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
     for (const auto& p : parameters)
         if (p.values.size() > 1) swept.push_back(p.name);
     const std::string network = describe_network(configs.front().network, program.tasks, swept);
-    out << wrap_text(fmt::format("network: {}", network), style.width) << '\n';
-    out << format_terminal(parameters, configs, predictions, style);
+    out << wrap_text(fmt::format("network: {}", network), style.width);
+    // The reference: the traced run with the same definitions (PE, LB, CommE as analyze's).
+    std::optional<WhatifEfficiencies> traced_e;
+    if (traced) {
+        traced_e = efficiencies(traced->runtime, ideal_runtime, traced->average, traced->maximum,
+                                traced->runtime);
+        out << wrap_text(
+            fmt::format("traced run: {:.6f} s, PE {}, LB {}, CommE {}, SerE {}, TE {} (useful "
+                        "computation as analyze counts it: each network below runs the same)",
+                        static_cast<double>(traced->runtime) * 1e-9,
+                        efficiency_text(traced_e->parallel, style),
+                        efficiency_text(traced_e->load_balance, style),
+                        efficiency_text(traced_e->communication, style),
+                        efficiency_text(traced_e->serialization, style),
+                        efficiency_text(traced_e->transfer, style)),
+            style.width);
+    }
+    out << '\n' << format_terminal(parameters, configs, predictions, style);
     if (!o.csv_path.empty())
         write_text_file(o.csv_path, format_csv(parameters, configs, predictions));
     if (!o.html_path.empty()) {
@@ -366,7 +428,8 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
                             .real_s = static_cast<double>(real_runtime) * 1e-9,
                             .ideal_s = static_cast<double>(ideal_runtime) * 1e-9,
                             .axes = axes_of(parameters, configs, predictions),
-                            .points = {}};
+                            .points = {},
+                            .traced = traced_e};
         for (std::size_t i = 0; i < configs.size(); ++i)
             report.points.push_back(
                 {.value = configs[i].value,
@@ -381,6 +444,14 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
     j["warnings"] = warnings_json(loaded.warnings);
     j["program_pass"] = pass_json(loaded.pass);
     j["configurations"] = configurations_json(parameters, configs, predictions);
+    if (traced_e) {
+        j["traced"] = {{"runtime_ns", traced->runtime},
+                       {"parallel_efficiency", json_metric(traced_e->parallel)},
+                       {"load_balance", json_metric(traced_e->load_balance)},
+                       {"communication_efficiency", json_metric(traced_e->communication)},
+                       {"serialization_efficiency", json_metric(traced_e->serialization)},
+                       {"transfer_efficiency", json_metric(traced_e->transfer)}};
+    }
     if (!o.json_path.empty()) write_text_file(o.json_path, report_text(j));
 }
 

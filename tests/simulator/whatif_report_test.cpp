@@ -117,3 +117,45 @@ TEST_CASE("whatif report: the HTML charts runtime and efficiency against each sw
     // Every configuration in the table: 1 s + 10 us + 10 ms.
     CHECK(page.find("<td>10us</td><td>100MiB/s</td><td>1.010010</td>") != std::string::npos);
 }
+
+TEST_CASE(
+    "whatif report: useful computation is the traced run's, as analyze counts it (issue 36)") {
+    // Item 6: rank 1 idles 0.5 s, then computes 0.5 s; rank 0 computes 1 s; both meet at a
+    // barrier. analyze: LB = 0.75 s / 1 s. The replay's time outside MPI counted the idle span
+    // as computation: LB read 100 %.
+    const auto trace =
+        test::synth_trace("whatif_report_idle", "ranks 2\n0 compute 1s\n0 Barrier 1us\n"
+                                                "1 idle 500ms\n1 compute 500ms\n1 Barrier 1us\n");
+    const auto json = (test::scratch_dir("whatif_report_idle_out") / "w.json").string();
+    const auto r = test::run_popsim(
+        fmt::format("whatif {} --quiet --no-color --latency 0,1ms --json {}", trace, json));
+    REQUIRE(r.status == 0);
+    // Ideal: 1 s; PE = 0.75 / 1. With 1 ms of latency at the barrier: T = 1.002 s, PE = 0.75 /
+    // 1.002, CommE = TE = 1 / 1.002.
+    CHECK(
+        r.output.find("\n      0    1.000000   1.0000  75.00%  75.00% 100.00% 100.00% 100.00%\n") !=
+        std::string::npos);
+    CHECK(
+        r.output.find("\n    1ms    1.002000   0.9980  74.85%  75.00%  99.80% 100.00%  99.80%\n") !=
+        std::string::npos);
+    CHECK(r.output.find("traced run: 1.000001 s, PE 75.00%, LB 75.00%, CommE 100.00%") !=
+          std::string::npos);
+    const auto traced = test::read_json(json)["traced"];
+    CHECK(traced["load_balance"].get<double>() == doctest::Approx(0.75));
+    CHECK(traced["runtime_ns"] == 1'000'001'000);
+}
+
+TEST_CASE("whatif report: LAMMPS' load balance is analyze's on every network") {
+    // awk over the trace's Running states per rank: 0.156298, 0.238741, 0.134931, 0.135910 s;
+    // LB = 0.166470 / 0.238741 = 69.73 % (analyze's). Ranks 1, 3 and 4 are "Not created" for
+    // 0.080-0.123 s at the start: the replay's time outside MPI gave 95.08 %.
+    const auto trace = test::shared_data("lammps-melt/lammps_melt_4.prv.gz");
+    const auto json = (test::scratch_dir("whatif_report_lammps") / "w.json").string();
+    REQUIRE(test::run_popsim(
+                fmt::format("whatif {} --quiet --latency 0,1us,10us --json {}", trace, json))
+                .status == 0);
+    const auto j = test::read_json(json);
+    CHECK(j["traced"]["load_balance"].get<double>() == doctest::Approx(0.6973).epsilon(1e-4));
+    for (const auto& c : j["configurations"])
+        CHECK(c["load_balance"].get<double>() == doctest::Approx(0.6973).epsilon(1e-4));
+}
