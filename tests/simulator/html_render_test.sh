@@ -125,7 +125,8 @@ contains root_causes "<h2>Root causes</h2>" "% of the ideal critical path" "caus
 render communication
 contains communication "<h2>Communication</h2>" '<table class="heat comm-matrix">' \
     'title="1 -> 2: 325 messages, 15.0 MiB">7.3%</td>' '<td class="label">[32 KiB, 64 KiB)</td><td>4240</td>' \
-    '<svg class="time-profile"'
+    '<svg class="time-profile"' \
+    "<h2>Warnings</h2>" "calls-without-record"
 
 # Each process r computes 4 s + 0.1 r s over its threads, then a barrier: the runs' useful time is
 # 4 + 4.1 = 8.1 s (2x1), 2 x 2 + 2 x 2.1 = 8.2 s (2x2), 4 + 4.2 + 4.4 + 4.6 = 17.2 s (4x2).
@@ -157,6 +158,7 @@ lacks hybrid ">processes</text>" "Per-rank breakdown"
 render whatif
 contains whatif "<h2>Against latency</h2>" "<h2>Against bandwidth</h2>" ">latency (log scale)</text>" \
     ">bandwidth (log scale)</text>" ">bandwidth 100MB/s</text>" ">latency 100us</text>" ">real run</text>" \
-    ">ideal network</text>" "<td>10us</td><td>1GB/s</td>"
+    ">ideal network</text>" "<td>10us</td><td>1GB/s</td>" \
+    '<tr class="traced"><td class="label" colspan="2">traced run</td><td>0.745922</td>'
 lacks whatif ">configuration</text>"
 echo "PASS: the MPI, OpenMP, hybrid, root-cause, communication and what-if reports rendered ($work/*.png)"
