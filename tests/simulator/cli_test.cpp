@@ -57,8 +57,13 @@ TEST_CASE("cli: simulate, cut and synth -o X.prv.gz write gzip (issue 36, item 1
         const auto plain = (dir / ("out" + std::to_string(i) + ".prv")).string();
         REQUIRE(run_popsim(commands[i] + " -o " + plain).status == 0);
         REQUIRE(run_popsim(commands[i] + " -o " + plain + ".gz").status == 0);
-        // gzip(1) itself reads it back: the same bytes as the uncompressed output.
-        CHECK(test::run_shell("gzip -dc " + plain + ".gz | cmp - " + plain).status == 0);
+        // gzip(1) itself reads it back: the same bytes as the uncompressed output (but the cut's
+        // mark, which says when it was cut, to the second).
+        CHECK(test::run_shell("gzip -dc " + plain +
+                              ".gz | grep -v :CUTTER: | cmp - <(grep -v "
+                              ":CUTTER: " +
+                              plain + ")")
+                  .status == 0);
         CHECK(std::ifstream(plain + ".gz").get() == 0x1f);
     }
 }

@@ -16,7 +16,8 @@ using namespace popsim;
 namespace {
 
 /// A strong-scaling series of 1, 2, 4, 8 and 16 ranks sharing 16 s of computation, under `name`:
-/// each test case its own traces (CTest runs them at once).
+/// each test case its own traces (CTest runs them at once). Short: the 80-column checks print
+/// the paths, and a path longer than the line cannot wrap.
 std::string series(const std::string& name) {
     std::string paths;
     for (int ranks : {1, 2, 4, 8, 16}) {
@@ -59,7 +60,7 @@ test::Run run_on_terminal(const std::string& environment, const std::string& arg
 }
 
 TEST_CASE("terminal: a series wider than the terminal stacks in blocks of columns") {
-    const auto traces = series("terminal_stacked");
+    const auto traces = series("tstack");
     // Not a terminal and no $COLUMNS: one block, as long as it needs.
     const auto file = run_with("", fmt::format("analyze --quiet --no-replay{}", traces));
     REQUIRE(file.status == 0);
@@ -103,7 +104,7 @@ TEST_CASE("terminal: colours on a terminal only, never with --no-color or NO_COL
 }
 
 TEST_CASE("terminal: the model, the scaling kind, one spelling, units, --fraction everywhere") {
-    const auto traces = series("terminal_conventions");
+    const auto traces = series("tconv");
     const auto r = run_with("", fmt::format("analyze --quiet{}", traces));
     REQUIRE(r.status == 0);
     CHECK(r.output.starts_with("Model: MPI, multiplicative (modelfactors)\nScaling: strong "
