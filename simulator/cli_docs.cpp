@@ -32,13 +32,23 @@ void read_type(const std::string& type, const std::string& own_name, CliOption& 
         out.value_name = upper(own_name);
         return;
     }
-    std::string last = type.substr(type.rfind(':') == std::string::npos ? 0 : type.rfind(':') + 1);
-    last = last.substr(0, last.find(' '));
-    out.value_name = last == "TEXT" || last.empty() ? upper(own_name)
-                     : last == "UINT"               ? "N"
-                     : last == "FLOAT"              ? "NUMBER"
-                                                    : last;
-    out.file = last == "FILE";
+    // The first name that says more than CLI11's type: "RANKS:UINT in [1 - 64]" takes RANKS.
+    std::string generic;
+    for (std::size_t start = 0; start <= type.size();) {
+        const auto colon = std::min(type.find(':', start), type.size());
+        const auto word = type.substr(start, std::min(type.find(' ', start), colon) - start);
+        start = colon + 1;
+        if (word == "TEXT" || word == "UINT" || word == "INT" || word == "FLOAT" || word.empty()) {
+            if (generic.empty()) generic = word;
+            continue;
+        }
+        out.value_name = word;
+        out.file = word == "FILE";
+        return;
+    }
+    out.value_name = generic == "UINT" || generic == "INT" ? "N"
+                     : generic == "FLOAT"                  ? "NUMBER"
+                                                           : upper(own_name);
 }
 
 CliOption option_model(const CLI::Option& o) {

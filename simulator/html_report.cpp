@@ -313,11 +313,11 @@ std::string communication_matrix(const metrics::CommunicationViews& v) {
                     continue;
                 }
                 const auto& p = *found->second;
-                out += fmt::format("<td style=\"background: rgba(33, 102, 172, {:.2f})\" "
+                const double depth = static_cast<double>(p.bytes) / static_cast<double>(largest);
+                out += fmt::format("<td style=\"background: rgba(33, 102, 172, {:.2f}){}\" "
                                    "title=\"{} -> {}: {} messages, {}\">{}</td>",
-                                   static_cast<double>(p.bytes) / static_cast<double>(largest), s,
-                                   r, p.messages, human_bytes(static_cast<double>(p.bytes)),
-                                   share(p.bytes));
+                                   depth, depth > 0.6 ? "; color: #fff" : "", s, r, p.messages,
+                                   human_bytes(static_cast<double>(p.bytes)), share(p.bytes));
             }
             out += "</tr>";
         }

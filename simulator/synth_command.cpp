@@ -68,9 +68,12 @@ void add_synth_command(CLI::App& app) {
         ->check(output_file_name());
     cmd->add_option("--halo", options->halo_ranks,
                     "Instead of a description: a halo-exchange benchmark with RANKS ranks")
-        ->type_name("RANKS");
+        ->type_name("RANKS")
+        ->check(CLI::Range(1u, 1u << 22)); // 0 read as "no --halo" and asked for a description
     cmd->add_option("--steps", options->halo_steps, "Iterations of the halo-exchange benchmark")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(CLI::Range(1u, 1u << 30)); // 0 wrote a trace without a step
+
     cmd->add_option("--threads", options->halo_threads,
                     "OpenMP threads per rank of the halo-exchange benchmark: each compute burst a "
                     "parallel region")

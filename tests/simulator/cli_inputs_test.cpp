@@ -392,7 +392,12 @@ TEST_CASE("cli inputs: what was accepted silently is refused (issue 35, item 6)"
         {"analyze " + trace + " --phases --html r.html",
          "--phases: '--html' is an option, not a value: --phases needs its value first"},
         {"analyze " + trace + " --json --quiet",
-         "--json: '--quiet' is an option, not a value: --json needs its value first"}};
+         "--json: '--quiet' is an option, not a value: --json needs its value first"},
+        // --halo 0 was read as no --halo ("give either a DESCRIPTION file or --halo RANKS"), and
+        // --steps 0 wrote a trace without a step.
+        {"synth --halo 0 -o " + trace + ".halo.prv", "--halo: Value 0 not in range 1 to 4194304"},
+        {"synth --halo 2 --steps 0 -o " + trace + ".halo.prv",
+         "--steps: Value 0 not in range 1 to 1073741824"}};
     for (const auto& [args, message] : usage) {
         const auto r = test::run_popsim(args);
         CHECK(r.status == 1);
