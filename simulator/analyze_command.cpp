@@ -715,7 +715,8 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
         for (const auto& trace : series.traces) out << format_rank_breakdown(trace, style);
     }
     // Each trace's root causes with its names, read once for the terminal, the CSV and the HTML.
-    const auto causes = root_causes_reports(analyzed, run_labels(o.traces, o.labels));
+    const auto labels = run_labels(o.traces, o.labels);
+    const auto causes = root_causes_reports(analyzed, labels);
     for (std::size_t i = 0, next = 0; i < analyzed.root_causes.size(); ++i) {
         if (!analyzed.root_causes[i]) continue;
         const auto& s = analyzed.summaries[i];
@@ -723,7 +724,7 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
         out << format_root_causes(report.causes, s.path, report.runtime, report.tasks,
                                   report.labels, style);
     }
-    const auto communication = communication_reports(analyzed, run_labels(o.traces, o.labels));
+    const auto communication = communication_reports(analyzed, labels);
     for (const auto& r : communication) out << format_communication(r.views, r.path, style);
     if (!mpi_model) {
         for (const auto& run : omp.runs) {

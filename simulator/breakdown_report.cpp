@@ -81,12 +81,17 @@ std::string region_name(std::uint64_t region, const replay::TraceLabels& labels)
     return fmt::format("region {}", region);
 }
 
-std::string format_region_table(const metrics::HybridRun& run, const replay::TraceLabels& labels,
-                                const TerminalStyle& style, std::size_t max_regions) {
+std::vector<metrics::RegionMetrics> regions_longest_first(const metrics::HybridRun& run) {
     auto regions = metrics::region_metrics(run);
-    if (regions.empty() || run.runtime == 0) return {};
     std::stable_sort(regions.begin(), regions.end(),
                      [](const auto& a, const auto& b) { return a.total_length > b.total_length; });
+    return regions;
+}
+
+std::string format_region_table(const metrics::HybridRun& run, const replay::TraceLabels& labels,
+                                const TerminalStyle& style, std::size_t max_regions) {
+    const auto regions = regions_longest_first(run);
+    if (regions.empty() || run.runtime == 0) return {};
     std::string out =
         '\n' + wrap_text(fmt::format("Parallel regions of {} ({} region{}, longest first)",
                                      run.path, regions.size(), regions.size() == 1 ? "" : "s"),

@@ -8,6 +8,7 @@
 #include "simulator/terminal_report.hpp"
 
 #include <string>
+#include <vector>
 
 namespace popsim::simulator {
 
@@ -25,6 +26,9 @@ std::string format_thread_breakdown(const metrics::HybridRun& run, const Termina
 /// The name of parallel region `region` (metrics::RegionMetrics::region: the outlined function, or
 /// the parallel event's value) from the trace's .pcf labels, else "region VALUE".
 std::string region_name(std::uint64_t region, const replay::TraceLabels& labels);
+/// The parallel regions of a run (metrics::region_metrics), longest first: the terminal's table
+/// and the HTML report's.
+std::vector<metrics::RegionMetrics> regions_longest_first(const metrics::HybridRun& run);
 /// The parallel regions of a run, longest first (at most `max_regions`): instances, time, share of
 /// the runtime, parallel efficiency and load balance, and their share of the OpenMP region
 /// inefficiency (metrics::RegionMetrics), named from the .pcf.

@@ -97,9 +97,9 @@ std::string roff(const std::string& text) {
     return out;
 }
 
+/// `text` ended by a full stop.
 std::string sentence(std::string text) {
-    if (!text.empty() && text.back() != '.' && text.back() != ')') text += '.';
-    if (!text.empty() && text.back() == ')') text += '.';
+    if (!text.empty() && text.back() != '.') text += '.';
     return text;
 }
 
@@ -212,7 +212,6 @@ std::vector<CliCommand> cli_model(const CLI::App& app) {
 }
 
 std::string man_page(const CLI::App& app, const std::string& version) {
-    const auto model = cli_model(app);
     std::string out = fmt::format(".TH POPSIM 1 \"\" \"popsim {}\" \"User Commands\"\n", version);
     out += ".nh\n.ad l\n"; // option names are not hyphenated, lines not stretched
     out += ".SH NAME\npopsim \\- " + roff(k_popsim_summary) + "\n";
@@ -221,7 +220,7 @@ std::string man_page(const CLI::App& app, const std::string& version) {
            "\\fICOMMAND\\fR \\fB\\-\\-help\\fR\n";
     out += ".SH DESCRIPTION\n" + roff(k_description) + "\n";
     out += ".SH GLOBAL OPTIONS\nThey stand before the command or after its arguments.\n";
-    for (const auto& o : model.front().options)
+    for (const auto& o : command_model(app, "").options)
         if (!is_help(o)) out += option_entry(o);
     out += ".SH COMMANDS\n";
     for (const auto* command : app.get_subcommands({})) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/cli_suggestions.hpp"
 
+#include "replay/text/ignoring_case.hpp"
 #include "replay/text/nearest_words.hpp"
 
 #include <algorithm>
@@ -10,6 +11,14 @@
 namespace popsim::simulator {
 
 namespace {
+
+/// "a", "a and b", "a, b and c" (or "a, b or c").
+std::string listed(std::vector<std::string> words, const char* conjunction = "and") {
+    if (words.size() < 2) return words.empty() ? std::string() : words.front();
+    const std::string last = words.back();
+    words.pop_back();
+    return fmt::format("{} {} {}", fmt::join(words, ", "), conjunction, last);
+}
 
 /// "; did you mean 'a' or 'b'?" for the candidates near `word`, else "". Options are compared
 /// without their dashes, and a --no-X option as X too (--colour: '--no-color').
@@ -39,17 +48,7 @@ std::string did_you_mean(const std::string& word, const std::vector<std::string>
         if (std::find(quoted.begin(), quoted.end(), q) == quoted.end()) quoted.push_back(q);
     }
     if (quoted.empty()) return {};
-    const std::string last = quoted.back();
-    quoted.pop_back();
-    return quoted.empty() ? fmt::format("; did you mean {}?", last)
-                          : fmt::format("; did you mean {} or {}?", fmt::join(quoted, ", "), last);
-}
-
-bool same_ignoring_case(const std::string& a, const std::string& b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) ==
-                      std::tolower(static_cast<unsigned char>(y));
-           });
+    return fmt::format("; did you mean {}?", listed(std::move(quoted), "or"));
 }
 
 /// The long names (--name) of a command's options, and beside each the option's first one (what
@@ -77,14 +76,6 @@ std::vector<std::string> commands_taking(const CLI::App& app, const std::string&
             out.push_back(command->get_name());
     }
     return out;
-}
-
-/// "a", "a and b", "a, b and c".
-std::string listed(std::vector<std::string> words) {
-    if (words.size() < 2) return words.empty() ? std::string() : words.front();
-    const std::string last = words.back();
-    words.pop_back();
-    return fmt::format("{} and {}", fmt::join(words, ", "), last);
 }
 
 /// " (popsim takes no --x; did you mean '--y'?)" for each --option in `args` that neither popsim
@@ -123,7 +114,7 @@ CLI::Validator one_of(std::vector<std::string> values) {
     return CLI::Validator(
         [values, listed](std::string& given) -> std::string {
             for (const auto& v : values) {
-                if (same_ignoring_case(given, v)) {
+                if (replay::equal_ignoring_case(given, v)) {
                     given = v;
                     return {};
                 }

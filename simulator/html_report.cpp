@@ -246,6 +246,11 @@ std::string thread_breakdown_charts(const std::vector<metrics::HybridRun>& runs)
         render_on_one_scale(std::move(charts)));
 }
 
+/// The share of `part` in `whole` as "12.3%" (0 % of nothing): times, bytes, messages.
+std::string percent(double part, double whole) {
+    return fmt::format("{:.1f}%", whole > 0 ? 100.0 * part / whole : 0.0);
+}
+
 /// Each run's parallel regions, longest first, as the terminal lists them: instances, time, share
 /// of the run, parallel efficiency and load balance on the POP colours, share of the OpenMP region
 /// inefficiency.
@@ -255,11 +260,8 @@ std::string parallel_regions_section(const std::vector<metrics::HybridRun>& runs
     std::string out;
     for (std::size_t i = 0; i < runs.size() && i < labels.size(); ++i) {
         const auto& run = runs[i];
-        auto regions = metrics::region_metrics(run);
+        const auto regions = regions_longest_first(run);
         if (regions.empty() || run.runtime == 0) continue;
-        std::stable_sort(regions.begin(), regions.end(), [](const auto& a, const auto& b) {
-            return a.total_length > b.total_length;
-        });
         out += fmt::format("<p class=\"meta\">{} ({} region{}{})</p><table class=\"metrics "
                            "regions\"><tr><th>region</th><th>count</th><th>time (s)</th><th>of "
                            "run</th><th>parallel efficiency</th><th>load balance</th><th>share "
@@ -295,8 +297,7 @@ std::string communication_matrix(const metrics::CommunicationViews& v) {
     std::uint64_t largest = 1;
     for (const auto& p : v.pairs) largest = std::max(largest, p.bytes);
     const auto share = [&](std::uint64_t bytes) {
-        return fmt::format("{:.1f}%", 100.0 * static_cast<double>(bytes) /
-                                          static_cast<double>(std::max<std::uint64_t>(v.bytes, 1)));
+        return percent(static_cast<double>(bytes), static_cast<double>(v.bytes));
     };
     if (v.ranks <= k_grid_ranks) { // as the delay-cost matrix: each cell its share of the bytes
         std::map<std::pair<std::uint32_t, std::uint32_t>, const metrics::RankPair*> at;
@@ -329,11 +330,9 @@ std::string communication_matrix(const metrics::CommunicationViews& v) {
     std::string out = "<table class=\"metrics comm-pairs\"><tr><th>sender</th><th>receiver</th>"
                       "<th>messages</th><th>bytes</th><th>share of the bytes</th></tr>";
     for (std::size_t k = 0; k < std::min<std::size_t>(pairs.size(), 20); ++k)
-        out += fmt::format(
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", pairs[k].sender,
-            pairs[k].receiver, pairs[k].messages, human_bytes(static_cast<double>(pairs[k].bytes)),
-            fmt::format("{:.1f}%", 100.0 * static_cast<double>(pairs[k].bytes) /
-                                       static_cast<double>(std::max<std::uint64_t>(v.bytes, 1))));
+        out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                           pairs[k].sender, pairs[k].receiver, pairs[k].messages,
+                           human_bytes(static_cast<double>(pairs[k].bytes)), share(pairs[k].bytes));
     return out + "</table>";
 }
 
@@ -345,17 +344,15 @@ std::string message_sizes_table(const metrics::CommunicationViews& v) {
     for (const auto& b : v.sizes) most = std::max(most, b.messages);
     std::string out = "<table class=\"metrics message-sizes\"><tr><th>message size</th><th>"
                       "messages</th><th></th><th>of the messages</th><th>of the bytes</th></tr>";
-    const auto share = [](std::uint64_t part, std::uint64_t whole) {
-        return fmt::format("{:.1f}%", 100.0 * static_cast<double>(part) /
-                                          static_cast<double>(std::max<std::uint64_t>(whole, 1)));
-    };
     for (const auto& b : v.sizes)
-        out += fmt::format("<tr><td class=\"label\">{}</td><td>{}</td><td style=\"text-align:"
-                           "left\"><div style=\"background:#2166ac;height:12px;width:{:.0f}px\">"
-                           "</div></td><td>{}</td><td>{}</td></tr>",
-                           escape_xml(size_bin_label(b)), b.messages,
-                           300.0 * static_cast<double>(b.messages) / static_cast<double>(most),
-                           share(b.messages, v.messages), share(b.bytes, v.bytes));
+        out +=
+            fmt::format("<tr><td class=\"label\">{}</td><td>{}</td><td style=\"text-align:"
+                        "left\"><div style=\"background:#2166ac;height:12px;width:{:.0f}px\">"
+                        "</div></td><td>{}</td><td>{}</td></tr>",
+                        escape_xml(size_bin_label(b)), b.messages,
+                        300.0 * static_cast<double>(b.messages) / static_cast<double>(most),
+                        percent(static_cast<double>(b.messages), static_cast<double>(v.messages)),
+                        percent(static_cast<double>(b.bytes), static_cast<double>(v.bytes)));
     return out + "</table>";
 }
 
@@ -416,13 +413,6 @@ std::string communication_section(const std::vector<CommunicationReport>& report
                time_profile_svg(v);
     }
     return out.empty() ? out : "<h2>Communication</h2>" + out;
-}
-
-/// The share of `part` in `whole` as "12.3%".
-std::string percent(Time part, Time whole) {
-    return fmt::format("{:.1f}%",
-                       whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole)
-                                 : 0.0);
 }
 
 /// Who caused whom to wait on the ideal network: causing ranks in rows, waiting ranks in columns,
@@ -729,30 +719,31 @@ std::string whatif_charts(const WhatifReport& r, const WhatifAxis& x, const What
     return render_svg(runtime) + render_svg(efficiency);
 }
 
+/// A run's cells of the what-if table: its runtime, speed-up and efficiencies, then the row's end.
+std::string whatif_cells(double runtime_s, const WhatifEfficiencies& e) {
+    std::string out =
+        fmt::format("<td>{:.6f}</td>", runtime_s) + cell(e.speedup, ValueKind::number);
+    for (double v : {e.parallel, e.load_balance, e.communication, e.serialization, e.transfer})
+        out += cell(v, ValueKind::efficiency);
+    return out + "</tr>";
+}
+
 std::string whatif_table(const WhatifReport& r) {
     std::string out = "<table class=\"metrics\"><tr>";
     for (const auto& a : r.axes) out += "<th>" + escape_xml(a.name) + "</th>";
     out += "<th>runtime (s)</th><th>speed-up</th><th>Parallel eff.</th><th>Load balance</th>"
            "<th>Communication eff.</th><th>Serialisation eff.</th><th>Transfer eff.</th></tr>";
-    if (const auto& e = r.traced) { // the reference: the run as traced
+    if (r.traced) { // the reference: the run as traced
         out += fmt::format("<tr class=\"traced\"><td class=\"label\" colspan=\"{}\">traced "
-                           "run</td><td>{:.6f}</td>",
-                           std::max<std::size_t>(r.axes.size(), 1), r.real_s) +
-               cell(e->speedup, ValueKind::number);
-        for (double v :
-             {e->parallel, e->load_balance, e->communication, e->serialization, e->transfer})
-            out += cell(v, ValueKind::efficiency);
-        out += "</tr>";
+                           "run</td>",
+                           std::max<std::size_t>(r.axes.size(), 1)) +
+               whatif_cells(r.real_s, *r.traced);
     }
     for (const auto& p : r.points) {
         out += "<tr>";
         for (const auto& a : r.axes)
             out += "<td>" + escape_xml(a.labels[p.value[a.parameter]]) + "</td>";
-        out += fmt::format("<td>{:.6f}</td>", p.runtime_s) + cell(p.e.speedup, ValueKind::number);
-        for (double v :
-             {p.e.parallel, p.e.load_balance, p.e.communication, p.e.serialization, p.e.transfer})
-            out += cell(v, ValueKind::efficiency);
-        out += "</tr>";
+        out += whatif_cells(p.runtime_s, p.e);
     }
     return out + "</table>";
 }

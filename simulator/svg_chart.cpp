@@ -15,6 +15,14 @@ struct Box {
 };
 constexpr Box k_full{}, k_small{300, 220, 52, 14, 34, 52};
 
+/// Where `v` stands between `low` and `high` (0 to 1; 0.5 when they are equal), on a linear or
+/// base-2 log scale.
+double along(double v, double low, double high, bool log2) {
+    const auto f = [log2](double u) { return log2 ? std::log2(u) : u; };
+    const double span = f(high) - f(low);
+    return span == 0 ? 0.5 : (f(v) - f(low)) / span;
+}
+
 /// Maps data to the plot area.
 struct Frame {
     double x0, x1, y0, y1;
@@ -22,16 +30,11 @@ struct Frame {
     bool log2_y = false;
     Box box = k_full;
     double px(double x) const {
-        const auto f = [&](double v) { return log2_x ? std::log2(v) : v; };
-        const double span = f(x1) - f(x0);
-        return box.left +
-               (span == 0 ? 0.5 : (f(x) - f(x0)) / span) * (box.width - box.left - box.right);
+        return box.left + along(x, x0, x1, log2_x) * (box.width - box.left - box.right);
     }
     double py(double y) const {
-        const auto f = [&](double v) { return log2_y ? std::log2(v) : v; };
-        const double span = f(y1) - f(y0);
         return box.height - box.bottom -
-               (span == 0 ? 0.5 : (f(y) - f(y0)) / span) * (box.height - box.top - box.bottom);
+               along(y, y0, y1, log2_y) * (box.height - box.top - box.bottom);
     }
 };
 

@@ -168,7 +168,7 @@ std::string format_columns(std::vector<TextColumn> columns, const TerminalStyle&
         }
         out += header + '\n';
         if (layout.underline) out += std::string(header.size(), '=') + '\n';
-        const std::size_t rows = columns.empty() ? 0 : columns[0].cells.size();
+        const std::size_t rows = columns[0].cells.size();
         for (std::size_t i = 0; i < rows; ++i) {
             std::string line;
             for (const std::size_t c : shown) {

@@ -10,10 +10,15 @@
 
 namespace popsim::simulator {
 
+namespace {
+void print_one(const std::string& path, const replay::Warning& w) {
+    std::cerr << "popsim: warning: " << path << ": " << w.line() << "\n";
+}
+} // namespace
+
 void print_warnings(const std::string& path, const replay::WarningLog& log) {
     if (global_options().quiet) return;
-    for (const auto& w : log.all())
-        std::cerr << "popsim: warning: " << path << ": " << w.line() << "\n";
+    for (const auto& w : log.all()) print_one(path, w);
 }
 
 void print_series_warnings(const std::vector<std::string>& paths,
@@ -35,8 +40,7 @@ void print_series_warnings(const std::vector<std::string>& paths,
     }
     for (const auto& g : groups) {
         if (g.traces.size() == 1) {
-            std::cerr << "popsim: warning: " << paths[g.traces[0].first] << ": "
-                      << g.traces[0].second->line() << "\n";
+            print_one(paths[g.traces[0].first], *g.traces[0].second);
             continue;
         }
         // The counts only: each case is in the JSON report (--json).

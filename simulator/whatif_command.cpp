@@ -138,19 +138,19 @@ struct TracedUseful {
 /// replay; none for a Dimemas trace, which has no states.
 std::optional<TracedUseful> traced_useful(const WhatifOptions& o) {
     if (o.trace.ends_with(".dim")) return std::nullopt;
-    // Reading the program said the trace's warnings already.
-    const auto said = global_options();
-    auto quiet = said;
-    quiet.quiet = true;
-    set_global_options(quiet);
-    nlohmann::json report;
-    try {
-        report = analysis_report({.traces = {o.trace}, .replay = false, .focus = o.window});
-    } catch (...) {
-        set_global_options(said);
-        throw;
-    }
-    set_global_options(said);
+    // Reading the program said the trace's warnings already: quiet while analyze reads it again.
+    struct Quiet {
+        GlobalOptions said = global_options();
+        Quiet() {
+            auto quiet = said;
+            quiet.quiet = true;
+            set_global_options(quiet);
+        }
+        ~Quiet() { set_global_options(said); }
+        Quiet(const Quiet&) = delete;
+        Quiet& operator=(const Quiet&) = delete;
+    } quiet;
+    const auto report = analysis_report({.traces = {o.trace}, .replay = false, .focus = o.window});
     const auto& t = report["traces"][0];
     return TracedUseful{.average = t["useful_ns"]["average"].get<double>(),
                         .maximum = t["useful_ns"]["maximum"].get<double>(),
@@ -195,6 +195,7 @@ WhatifEfficiencies efficiencies(const replay::ReplayResult& r, const replay::Rep
                         real_runtime);
 }
 
+/// A parameter's base value: "inf" for an infinite bandwidth, else its shortest exact form.
 std::string csv_number(double v) {
     if (std::isinf(v)) return "inf";
     return fmt::format("{}", v);
@@ -245,6 +246,15 @@ nlohmann::json json_number(double v) {
     return v;
 }
 
+/// The five efficiencies into `out` under their JSON names.
+void add_efficiencies_json(const WhatifEfficiencies& e, nlohmann::json& out) {
+    out["parallel_efficiency"] = json_metric(e.parallel);
+    out["load_balance"] = json_metric(e.load_balance);
+    out["communication_efficiency"] = json_metric(e.communication);
+    out["serialization_efficiency"] = json_metric(e.serialization);
+    out["transfer_efficiency"] = json_metric(e.transfer);
+}
+
 nlohmann::json configurations_json(const std::vector<SweptParameter>& parameters,
                                    const std::vector<Configuration>& configs,
                                    const std::vector<Prediction>& predictions) {
@@ -260,11 +270,7 @@ nlohmann::json configurations_json(const std::vector<SweptParameter>& parameters
         c["predicted_runtime_ns"] = predictions[i].runtime;
         c["ideal_runtime_ns"] = predictions[i].ideal;
         c["speedup"] = json_metric(e.speedup);
-        c["parallel_efficiency"] = json_metric(e.parallel);
-        c["load_balance"] = json_metric(e.load_balance);
-        c["communication_efficiency"] = json_metric(e.communication);
-        c["serialization_efficiency"] = json_metric(e.serialization);
-        c["transfer_efficiency"] = json_metric(e.transfer);
+        add_efficiencies_json(e, c);
         list.push_back(std::move(c));
     }
     return list;
@@ -445,12 +451,8 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
     j["program_pass"] = pass_json(loaded.pass);
     j["configurations"] = configurations_json(parameters, configs, predictions);
     if (traced_e) {
-        j["traced"] = {{"runtime_ns", traced->runtime},
-                       {"parallel_efficiency", json_metric(traced_e->parallel)},
-                       {"load_balance", json_metric(traced_e->load_balance)},
-                       {"communication_efficiency", json_metric(traced_e->communication)},
-                       {"serialization_efficiency", json_metric(traced_e->serialization)},
-                       {"transfer_efficiency", json_metric(traced_e->transfer)}};
+        j["traced"] = {{"runtime_ns", traced->runtime}};
+        add_efficiencies_json(*traced_e, j["traced"]);
     }
     if (!o.json_path.empty()) write_text_file(o.json_path, report_text(j));
 }

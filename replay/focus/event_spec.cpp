@@ -2,6 +2,7 @@
 #include "replay/focus/event_spec.hpp"
 
 #include "replay/program/mpi_calls.hpp"
+#include "replay/text/ignoring_case.hpp"
 #include "replay/text/nearest_words.hpp"
 
 #include <algorithm>
@@ -32,11 +33,7 @@ template <class Number> std::optional<Number> number(std::string_view s) {
 /// A name as the .pcf shows it matches itself, brackets and all ("solve [solve(double*) [clone
 /// ._omp_fn.0]]", which as a wildcard pattern would be a character class); else as a pattern.
 bool name_matches(const std::string& pattern, const std::string& name) {
-    const auto same_letter = [](char a, char b) {
-        return std::tolower(static_cast<unsigned char>(a)) ==
-               std::tolower(static_cast<unsigned char>(b));
-    };
-    return std::ranges::equal(pattern, name, same_letter) ||
+    return equal_ignoring_case(pattern, name) ||
            fnmatch(pattern.c_str(), name.c_str(), FNM_CASEFOLD) == 0;
 }
 

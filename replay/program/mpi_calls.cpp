@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "replay/program/mpi_calls.hpp"
 
+#include "replay/text/ignoring_case.hpp"
+
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <fmt/format.h>
 
 namespace popsim::replay {
@@ -102,13 +103,6 @@ constexpr std::array k_calls = {
     MpiCall{68, rma, "Win_fence", C::other, 15},
 };
 
-bool iequals(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) ==
-                      std::tolower(static_cast<unsigned char>(y));
-           });
-}
-
 } // namespace
 
 // Replay and synth look calls up once per record: index them by id (ids are below 256).
@@ -134,12 +128,12 @@ std::optional<MpiCall> mpi_call_by_id(std::uint16_t id) {
 }
 
 std::optional<MpiCall> mpi_call_by_name(std::string_view name) {
-    if (name.size() > 4 && iequals(name.substr(0, 4), "MPI_")) name.remove_prefix(4);
+    if (name.size() > 4 && equal_ignoring_case(name.substr(0, 4), "MPI_")) name.remove_prefix(4);
     // Extrae records MPI_Init_thread as MPI_Init (its wrappers emit MPI_INIT_EV for both): so do
     // the readers of other tools' traces (Score-P's region MPI_Init_thread).
-    if (iequals(name, "Init_thread")) name = "Init";
+    if (equal_ignoring_case(name, "Init_thread")) name = "Init";
     for (const auto& c : k_calls)
-        if (iequals(c.name, name)) return c;
+        if (equal_ignoring_case(c.name, name)) return c;
     return std::nullopt;
 }
 

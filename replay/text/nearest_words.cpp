@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "replay/text/nearest_words.hpp"
 
+#include "replay/text/ignoring_case.hpp"
+
 #include <algorithm>
-#include <cctype>
 
 namespace popsim::replay {
 
@@ -12,8 +13,7 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
     for (std::size_t i = 1; i <= a.size(); ++i) {
         std::size_t diagonal = row[0]++;
         for (std::size_t j = 1; j <= b.size(); ++j) {
-            const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                              std::tolower(static_cast<unsigned char>(b[j - 1]));
+            const bool same = same_letter(a[i - 1], b[j - 1]);
             const std::size_t next = std::min({row[j] + 1, row[j - 1] + 1, diagonal + !same});
             diagonal = row[j];
             row[j] = next;
