@@ -694,6 +694,16 @@ Program halo_exchange(std::uint32_t ranks, std::uint64_t steps, std::uint32_t th
     const auto irecv = *mpi_call_by_name("Irecv"), isend = *mpi_call_by_name("Isend");
     const auto waitall = *mpi_call_by_name("Waitall"), allreduce = *mpi_call_by_name("Allreduce");
     constexpr Time k_post = 800, k_send = 1500, k_min_wait = 5'000;
+    // Extrae's own time between two MPI calls (its exit and entry probes): without it an Irecv's
+    // exit, where its record's logical receive lies, would be the next call's entry, which
+    // prv2dim cannot tell apart, and Dimemas could not replay the trace.
+    // Extrae reads the counters there too (at the next entry), as at the end of a compute burst.
+    constexpr Time k_gap = 300;
+    const std::uint64_t gap_work = threads == 1 ? 2 * k_gap : 0;
+    const auto gap = [gap_work](std::vector<Op>& ops) {
+        ops.push_back(
+            {.duration = k_gap, .requests = {}, .instructions = gap_work, .cycles = gap_work});
+    };
     // Lockstep, so the trace is causally consistent like a real one: every rank's Waitall lasts
     // until the slowest rank of the step has sent, and an Allreduce ends when its last member
     // arrives.
@@ -720,6 +730,7 @@ Program halo_exchange(std::uint32_t ranks, std::uint64_t steps, std::uint32_t th
                            .from = left,
                            .bytes = 4096,
                            .requests = {0}});
+            gap(ops);
             ops.push_back({.kind = Op::Kind::mpi,
                            .duration = k_post,
                            .call = irecv.id,
@@ -727,12 +738,14 @@ Program halo_exchange(std::uint32_t ranks, std::uint64_t steps, std::uint32_t th
                            .bytes = 4096,
                            .tag = 1,
                            .requests = {1}});
+            gap(ops);
             ops.push_back({.kind = Op::Kind::mpi,
                            .duration = k_send,
                            .call = isend.id,
                            .to = right,
                            .bytes = 4096,
                            .requests = {2}});
+            gap(ops);
             ops.push_back({.kind = Op::Kind::mpi,
                            .duration = k_send,
                            .call = isend.id,
@@ -740,18 +753,21 @@ Program halo_exchange(std::uint32_t ranks, std::uint64_t steps, std::uint32_t th
                            .bytes = 4096,
                            .tag = 1,
                            .requests = {3}});
+            gap(ops);
             ops.push_back({.kind = Op::Kind::mpi,
                            .duration = k_min_wait + slowest - burst[r],
                            .call = waitall.id,
                            .requests = {0, 1, 2, 3}});
-            if (s % 10 == 9)
+            if (s % 10 == 9) {
+                gap(ops);
                 ops.push_back({.kind = Op::Kind::mpi,
                                .duration = 20'000,
                                .call = allreduce.id,
                                .bytes = 8,
                                .requests = {}});
-            idle_after[r] = 2 * k_post + 2 * k_send + k_min_wait + slowest - burst[r] +
-                            (s % 10 == 9 ? 20'000 : 0);
+            }
+            idle_after[r] = 2 * k_post + 2 * k_send + 4 * k_gap + k_min_wait + slowest - burst[r] +
+                            (s % 10 == 9 ? k_gap + 20'000 : 0);
         }
     }
     return p;

@@ -1,18 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "replay/time.hpp"
 
-#include <cmath>
 #include <fmt/format.h>
 
 namespace popsim {
 
-Time to_time(double ns, std::string_view what) {
-    if (!(ns >= 0 && ns <= static_cast<double>(k_max_time))) {
-        throw TimeOverflow(fmt::format("{} lasts {:g} ns, past 2^62 ns (146 years), the longest "
-                                       "time popsim replays: an input out of range?",
-                                       what, ns));
-    }
-    return static_cast<Time>(std::llround(ns));
+void time_overflow(double ns, std::string_view what) {
+    throw TimeOverflow(fmt::format("{} lasts {:g} ns, past 2^62 ns (146 years), the longest time "
+                                   "popsim replays: an input out of range?",
+                                   what, ns));
 }
 
 Time add_times(Time a, Time b) {

@@ -2,6 +2,8 @@
 #pragma once
 // Simulated and traced time: integer nanoseconds, never floating point, so replays are exact and
 // reproducible. Paraver traces in other units are converted to ns on reading.
+#include <cmath>
+#include <concepts>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -28,8 +30,15 @@ class TimeOverflow : public std::overflow_error {
     using std::overflow_error::overflow_error;
 };
 
-/// `ns` rounded to Time; TimeOverflow naming `what` when it is not in [0, k_max_time] (or NaN).
-Time to_time(double ns, std::string_view what);
+/// Throws TimeOverflow: `what` lasts `ns`, past k_max_time (or NaN).
+[[noreturn]] void time_overflow(double ns, std::string_view what);
+
+/// `ns` rounded to Time; TimeOverflow naming `describe()` when it is not in [0, k_max_time] (or
+/// NaN). The description is made only then: a replay converts millions of times.
+template <std::invocable Describe> Time to_time(double ns, Describe describe) {
+    if (!(ns >= 0 && ns <= static_cast<double>(k_max_time))) time_overflow(ns, describe());
+    return static_cast<Time>(std::llround(ns));
+}
 
 /// a + b for a, b in [0, k_max_time]; TimeOverflow past k_max_time.
 Time add_times(Time a, Time b);

@@ -56,8 +56,8 @@ template <class Model> class Engine final : network::TransferSink {
           zero_cost_(model.zero_cost() && !cpus_.limited()), pc_(p.thread_count()),
           begun_op_(p.thread_count(), k_none), op_begin_(p.thread_count(), 0),
           blocked_(p.thread_count(), false), arrived_in_collective_(p.thread_count(), false),
-          startup_paid_(p.thread_count(), false), message_(p.messages.size()),
-          transfer_start_(zero_cost_ ? 0 : p.messages.size(), k_unset),
+          startup_paid_(p.thread_count(), false), startup_(p.thread_count(), k_unset),
+          message_(p.messages.size()), transfer_start_(zero_cost_ ? 0 : p.messages.size(), k_unset),
           arrival_(p.messages.size(), k_unset), coll_arrived_(p.collectives.size(), 0),
           coll_latest_(p.collectives.size(), 0), root_arrival_(p.collectives.size(), k_unset) {
         model.prepare(p);
@@ -154,15 +154,16 @@ template <class Model> class Engine final : network::TransferSink {
     void finish_op(ReplayThread thread, OpIndex op, Time at) {
         auto& times = result_.threads[thread];
         startup_paid_[thread] = false;
+        const Time startup = std::exchange(startup_[thread], k_unset);
         if (p_.is_thread_barrier(op)) {
             times.fork_join += at - op_begin_[thread];
         } else if (p_.op_kind[op] != OpKind::burst) {
             const Time blocked = at - op_begin_[thread];
             const Time transfer =
-                zero_cost_
-                    ? 0
-                    : std::clamp<Time>(startup_cost(op) + transfer_part(op, op_begin_[thread], at),
-                                       0, blocked);
+                zero_cost_ ? 0
+                           : std::clamp<Time>((startup == k_unset ? startup_cost(op) : startup) +
+                                                  transfer_part(op, op_begin_[thread], at),
+                                              0, blocked);
             times.transfer += transfer;
             times.waiting += blocked - transfer;
         }
@@ -224,7 +225,10 @@ template <class Model> class Engine final : network::TransferSink {
     /// operation when the startup is over.
     bool startup_done(ReplayThread thread, OpIndex op) {
         if (zero_cost_ || startup_paid_[thread]) return true;
-        const Time cost = startup_cost(op);
+        // Computed once per operation (it reads the messages', scattered in memory): the thread
+        // may come back to the operation many times, and finish_op counts it again.
+        if (startup_[thread] == k_unset) startup_[thread] = startup_cost(op);
+        const Time cost = startup_[thread];
         if (cost == 0) return true;
         if (!take_cpu(thread, true)) return false;
         startup_paid_[thread] = true;
@@ -522,6 +526,7 @@ template <class Model> class Engine final : network::TransferSink {
     std::vector<OpIndex> begun_op_; // the operation whose begin op_begin_ holds
     std::vector<Time> op_begin_;    // when each thread reached its current operation
     std::vector<bool> blocked_, arrived_in_collective_, startup_paid_;
+    std::vector<Time> startup_; // of each thread's current operation, once known (else k_unset)
     struct MessageState {
         bool issued : 1 = false;         // the sender reached the send
         bool posted : 1 = false;         // the receiver posted the receive

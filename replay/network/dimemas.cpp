@@ -18,8 +18,9 @@ DimemasNetwork::DimemasNetwork(DimemasParameters parameters) : p_(std::move(para
 
 Time DimemasNetwork::burst(Time traced) const {
     if (p_.cpu_ratio <= 0) return 0; // Dimemas: a non-positive speed makes bursts vanish
-    return to_time(static_cast<double>(traced) / p_.cpu_ratio,
-                   fmt::format("a {} ns burst at CPU ratio {:g}", traced, p_.cpu_ratio));
+    return to_time(static_cast<double>(traced) / p_.cpu_ratio, [&] {
+        return fmt::format("a {} ns burst at CPU ratio {:g}", traced, p_.cpu_ratio);
+    });
 }
 
 bool DimemasNetwork::zero_cost() const {
@@ -71,8 +72,9 @@ std::uint32_t DimemasNetwork::node_of(std::uint32_t task) const {
 
 Time DimemasNetwork::transmission(double bytes, double bandwidth_mbps) const {
     if (bandwidth_mbps <= 0) return 0;
-    return to_time(bytes * 1e9 / (bandwidth_mbps * k_bytes_per_mb),
-                   fmt::format("a transfer of {:.0f} bytes at {:g} MB/s", bytes, bandwidth_mbps));
+    return to_time(bytes * 1e9 / (bandwidth_mbps * k_bytes_per_mb), [&] {
+        return fmt::format("a transfer of {:.0f} bytes at {:g} MB/s", bytes, bandwidth_mbps);
+    });
 }
 
 Time DimemasNetwork::startup(std::uint32_t sender_task, std::uint32_t receiver_task) const {
@@ -101,11 +103,11 @@ bool DimemasNetwork::half_duplex_within_nodes() const {
     return (p_.intra_in_links == 0) != (p_.intra_out_links == 0);
 }
 
-std::map<std::uint32_t, DimemasNetwork::Links>& DimemasNetwork::sending_links(const Transfer& t) {
+std::vector<DimemasNetwork::Links>& DimemasNetwork::sending_links(const Transfer& t) {
     return t.within_node ? task_out_links_ : out_links_;
 }
 
-std::map<std::uint32_t, DimemasNetwork::Links>& DimemasNetwork::receiving_links(const Transfer& t) {
+std::vector<DimemasNetwork::Links>& DimemasNetwork::receiving_links(const Transfer& t) {
     if (!t.within_node) return in_links_;
     return half_duplex_within_nodes() ? task_out_links_ : task_in_links_; // one pool per task
 }
@@ -137,10 +139,16 @@ void DimemasNetwork::begin_transfer(const TransferRequest& r, Time now, Transfer
     advance(r.transfer, now, sink);
 }
 
-bool DimemasNetwork::take_link(std::map<std::uint32_t, Links>& links, std::uint32_t node,
+bool DimemasNetwork::take_link(std::vector<Links>& links, std::uint32_t node,
                                std::uint32_t per_node, std::uint32_t transfer) {
     if (per_node == 0) return true; // unlimited
-    auto& l = links.try_emplace(node, Links{per_node, {}, {}, {}}).first->second;
+    // Made as transfers first use them; a table's links are all of one kind, so all as many.
+    if (node >= links.size()) {
+        Links fresh;
+        fresh.free = per_node;
+        links.resize(node + 1, fresh);
+    }
+    auto& l = links[node];
     if (l.free == 0) return false;
     --l.free;
     l.holders.push_back(transfer);
@@ -175,7 +183,7 @@ void DimemasNetwork::give_back_link(const Transfer& t, std::uint32_t transfer, b
     auto& l = (as_sender ? sending_links(t) : receiving_links(t)).at(as_sender ? t.from : t.to);
     l.holders.erase(std::find(l.holders.begin(), l.holders.end(), transfer));
     ++l.free;
-    const auto wake_first = [&](std::deque<std::uint32_t>& queue) {
+    const auto wake_first = [&](Ring<std::uint32_t>& queue) {
         if (queue.empty()) return;
         const std::uint32_t next = queue.front();
         queue.pop_front();

@@ -18,6 +18,7 @@
 //     as messages;
 //   CPU: bursts are divided by the relative CPU speed; a node's CPUs are shared by its tasks.
 #include "replay/network/network_model.hpp"
+#include "replay/ring.hpp"
 
 #include <cstdint>
 #include <deque>
@@ -107,17 +108,17 @@ class DimemasNetwork final : public NetworkModel {
     /// A node's input or output links: how many are free, and the transfers waiting, in order.
     struct Links {
         std::uint32_t free = 0;
-        std::deque<std::uint32_t> waiting;
-        std::deque<std::uint32_t> holders; // in the order they took them
+        Ring<std::uint32_t> waiting;
+        Ring<std::uint32_t> holders; // in the order they took them
         // Half-duplex links within a node: one pool per task, and, as Dimemas keeps them, two
         // queues: `waiting` for messages it sends, this one for messages it receives.
-        std::deque<std::uint32_t> waiting_to_receive;
+        Ring<std::uint32_t> waiting_to_receive;
     };
     /// Takes what `transfer` still lacks, in Dimemas' order, or queues it for the first missing;
     /// once it has all, its data moves.
     void advance(std::uint32_t transfer, Time now, TransferSink& sink);
-    bool take_link(std::map<std::uint32_t, Links>& links, std::uint32_t node,
-                   std::uint32_t per_node, std::uint32_t transfer);
+    bool take_link(std::vector<Links>& links, std::uint32_t node, std::uint32_t per_node,
+                   std::uint32_t transfer);
     /// Frees the sending (`as_sender`) or receiving link of `transfer` (`t`, already out of
     /// moving_) and wakes what waits for it.
     void give_back_link(const Transfer& t, std::uint32_t transfer, bool as_sender, Time now,
@@ -134,8 +135,8 @@ class DimemasNetwork final : public NetworkModel {
         return t.within_node && half_duplex_within_nodes();
     }
     /// The links a transfer takes at its sender and at its receiver, and how many each has.
-    std::map<std::uint32_t, Links>& sending_links(const Transfer& t);
-    std::map<std::uint32_t, Links>& receiving_links(const Transfer& t);
+    std::vector<Links>& sending_links(const Transfer& t);
+    std::vector<Links>& receiving_links(const Transfer& t);
     std::uint32_t sending_link_count(const Transfer& t) const;
     std::uint32_t receiving_link_count(const Transfer& t) const;
     Time transmission(double bytes, double bandwidth_mbps) const; // TimeOverflow past 2^62 ns
@@ -160,10 +161,10 @@ class DimemasNetwork final : public NetworkModel {
     void start_collective(CollectiveIndex c, Time now, TransferSink& sink);
     static constexpr std::uint32_t k_collective_token = 1u << 30; // on_event tokens
 
-    std::unordered_map<std::uint32_t, Transfer> moving_;            // by transfer, until delivered
-    std::map<std::uint32_t, Links> in_links_, out_links_;           // by node
-    std::map<std::uint32_t, Links> task_in_links_, task_out_links_; // by task, within nodes
-    std::uint32_t buses_used_ = 0; // or reserved by a waiting collective
+    std::unordered_map<std::uint32_t, Transfer> moving_; // by transfer, until delivered
+    std::vector<Links> in_links_, out_links_;            // by node
+    std::vector<Links> task_in_links_, task_out_links_;  // by task, within nodes
+    std::uint32_t buses_used_ = 0;                       // or reserved by a waiting collective
     std::deque<BusWaiter> waiting_for_bus_;
     std::map<CollectiveIndex, BusyCollective> collectives_on_buses_;
 };

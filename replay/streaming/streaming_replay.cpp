@@ -5,13 +5,13 @@
 #include "replay/program/call_roles.hpp"
 #include "replay/program/mpi_calls.hpp"
 #include "replay/program/openmp_regions.hpp"
+#include "replay/ring.hpp"
 #include "replay/streaming/program_recorder.hpp"
 
 #include <algorithm>
 #include <array>
-#include <boost/circular_buffer.hpp>
-#include <boost/container/flat_set.hpp>
 #include <boost/container/small_vector.hpp>
+#include <boost/pool/pool.hpp>
 #include <fmt/format.h>
 #include <queue>
 #include <tuple>
@@ -67,17 +67,29 @@ struct RecordedCall {
     std::optional<std::uint64_t> collective;
 };
 
-/// A queue that grows as needed, its elements in one block: the calls kept per thread are
-/// pushed and popped millions of times.
-template <class T> class Ring : public boost::circular_buffer<T> {
+/// A multiset of times that answers its earliest: a min-heap whose erased entries wait in a second
+/// heap until they reach the top. With thousands of ranks inside sending calls, a sorted array
+/// moved its whole tail each time the earliest left.
+class EarliestOpen {
   public:
-    /// A new last element, made with its defaults; the caller sets its fields in place (a copy
-    /// of a struct just made on the stack stalls the processor on its narrow fields).
-    T& emplace_back() {
-        if (this->full()) this->set_capacity(std::max<std::size_t>(16, 2 * this->capacity()));
-        boost::circular_buffer<T>::push_back(T{}); // (its default push_back leaves a pointer unset)
-        return this->back();
+    void insert(Time t) { open_.push(t); }
+    /// Erases one entry equal to `t`, which must be in the set.
+    void erase(Time t) {
+        erased_.push(t);
+        settle();
     }
+    bool empty() const { return open_.empty(); }
+    Time earliest() const { return open_.top(); }
+
+  private:
+    using MinHeap = std::priority_queue<Time, std::vector<Time>, std::greater<>>;
+    void settle() {
+        while (!erased_.empty() && open_.top() == erased_.top()) {
+            open_.pop();
+            erased_.pop();
+        }
+    }
+    MinHeap open_, erased_;
 };
 
 struct PendingRole {
@@ -139,7 +151,7 @@ struct StreamThread {
     Ring<StreamCall> calls;
     Ring<RecordedCall> recorded; // beside calls, with a ProgramRecorder
     // The attributes of the collectives among the calls not yet emitted, with their numbers.
-    std::deque<std::pair<std::uint64_t, CollectiveAttributes>> attributes;
+    Ring<std::pair<std::uint64_t, CollectiveAttributes>> attributes;
     std::uint64_t first_call = 0; // number of calls.front()
     std::uint64_t next_emit = 0;  // number of the next call to emit
     std::uint64_t next_reach = 0; // number of the next call the replay reaches
@@ -152,7 +164,7 @@ struct StreamThread {
     Ring<StreamMessage*> wait_messages;
     std::uint64_t joins = 0; // collectives joined so far (the in-memory program's order)
     RegionEdges region_edges;
-    std::deque<StreamRegion> regions; // begun, their barriers not yet emitted
+    Ring<StreamRegion> regions; // begun, their barriers not yet emitted
     std::uint32_t regions_begun = 0;
     std::vector<RegionStep> region_steps; // emitted since the last call (with a recorder)
     bool fork_join = false;               // the task's other threads are replayed in its regions
@@ -241,7 +253,9 @@ struct StreamingReplay::Impl {
     std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint64_t> open_collectives;
     std::unordered_map<std::uint64_t, StreamCollective> collectives; // by id
     std::uint64_t next_collective = 0;
-    std::unordered_map<std::uint64_t, StreamMessage> messages; // by record number
+    // The messages in flight, made and forgotten millions of times: one pool of fixed-size slots
+    // rather than a heap allocation (and a hash table) each.
+    boost::pool<> messages{sizeof(StreamMessage)};
     // When work becomes possible: (time the file must pass, thread).
     std::priority_queue<std::pair<Time, ReplayThread>, std::vector<std::pair<Time, ReplayThread>>,
                         std::greater<>>
@@ -252,8 +266,7 @@ struct StreamingReplay::Impl {
     // for a blocking send is the call's exit, after its receive may have completed. A call that
     // completes receives waits until the file has passed the exit of every sending call begun
     // before its end.
-    // (Entries come nearly in order, and leave nearly in order: a sorted array does it best.)
-    boost::container::flat_multiset<Time> open_sends;
+    EarliestOpen open_sends;
     using OpenSend = std::pair<Time, Time>; // (its exit, its entry)
     std::priority_queue<OpenSend, std::vector<OpenSend>,
                         decltype(
@@ -401,7 +414,7 @@ struct StreamingReplay::Impl {
             StreamCall& call = th.call(th.next_emit);
             if (call.end >= limit) break;
             if (can_play(call_class(call.id), Role::complete) && !open_sends.empty() &&
-                *open_sends.begin() <= call.end) {
+                open_sends.earliest() <= call.end) {
                 stalled.push_back(t);
                 break;
             }
@@ -427,7 +440,7 @@ struct StreamingReplay::Impl {
             close_region(th, region->second);
             wake_at(time, t);
         } else if (!was_open && th.region_edges.open()) {
-            th.regions.push_back({.number = th.regions_begun++, .begin = time});
+            th.regions.emplace_back() = {.number = th.regions_begun++, .begin = time};
         }
     }
 
@@ -714,8 +727,9 @@ struct StreamingReplay::Impl {
         return true;
     }
 
-    void forget_if_done(const StreamMessage& m) {
-        if (m.sent && m.received) messages.erase(m.record);
+    void forget_if_done(StreamMessage& m) {
+        static_assert(std::is_trivially_destructible_v<StreamMessage>);
+        if (m.sent && m.received) messages.free(&m);
     }
 
     bool wait(StreamThread& th, std::uint64_t count) {
@@ -833,8 +847,8 @@ struct StreamingReplay::Impl {
         bool earliest = false;
         while (!left_sends.empty() && left_sends.top().first < watermark) {
             const Time entry = left_sends.top().second;
-            earliest = earliest || entry == *open_sends.begin();
-            open_sends.erase(open_sends.find(entry));
+            earliest = earliest || entry == open_sends.earliest();
+            open_sends.erase(entry);
             left_sends.pop();
         }
         if (!earliest || stalled.empty()) return;
@@ -932,7 +946,7 @@ void StreamingReplay::call(ThreadIndex thread, const ObservedCall& c) {
     kept.end = c.end;
     kept.id = c.id;
     if (impl_->recorder) th.recorded.emplace_back();
-    if (c.attributes) th.attributes.emplace_back(number, *c.attributes);
+    if (c.attributes) th.attributes.emplace_back() = {number, *c.attributes};
     impl_->wake_at(c.end, t);
 }
 
@@ -970,16 +984,18 @@ void StreamingReplay::comm(ThreadIndex sender, ThreadIndex receiver, const CommR
                                 .immediate_send = false, // until its send is placed
                                 .rendezvous = r.size >= impl.options.eager_limit_bytes});
     }
-    StreamMessage& m = impl.messages[number];
-    m = {.record = number,
-         .sender = from,
-         .receiver = to,
-         .logical_send = r.logical_send,
-         .logical_recv = r.logical_recv,
-         .physical_recv = r.physical_recv,
-         .bytes = r.size,
-         .tag = static_cast<std::uint32_t>(r.tag),
-         .rendezvous = r.size >= impl.options.eager_limit_bytes};
+    void* slot = impl.messages.malloc();
+    if (!slot) throw std::bad_alloc();
+    StreamMessage& m =
+        *new (slot) StreamMessage{.record = number,
+                                  .sender = from,
+                                  .receiver = to,
+                                  .logical_send = r.logical_send,
+                                  .logical_recv = r.logical_recv,
+                                  .physical_recv = r.physical_recv,
+                                  .bytes = r.size,
+                                  .tag = static_cast<std::uint32_t>(r.tag),
+                                  .rendezvous = r.size >= impl.options.eager_limit_bytes};
     for (const auto& [t, role, time] :
          {std::tuple{from, Role::send, r.logical_send}, std::tuple{to, Role::post, r.logical_recv},
           std::tuple{to, Role::complete, r.physical_recv}}) {

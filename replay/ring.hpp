@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+// A queue that grows as needed, its elements in one block: the replay's per-thread and per-link
+// queues are pushed and popped millions of times, and an empty one allocates nothing (a trace has
+// up to tens of thousands of ranks, most queues of which stay short or empty).
+#include <algorithm>
+#include <boost/circular_buffer.hpp>
+#include <cstddef>
+
+namespace popsim::replay {
+
+template <class T> class Ring : public boost::circular_buffer<T> {
+  public:
+    /// A new last element, made with its defaults; the caller sets its fields in place (a copy
+    /// of a struct just made on the stack stalls the processor on its narrow fields).
+    T& emplace_back() {
+        grow_if_full();
+        boost::circular_buffer<T>::push_back(T{}); // (its default push_back leaves a pointer unset)
+        return this->back();
+    }
+    void push_back(const T& value) {
+        grow_if_full();
+        boost::circular_buffer<T>::push_back(value);
+    }
+    /// (A full circular_buffer would drop its last element.)
+    void push_front(const T& value) {
+        grow_if_full();
+        boost::circular_buffer<T>::push_front(value);
+    }
+
+  private:
+    void grow_if_full() {
+        if (this->full()) this->set_capacity(std::max<std::size_t>(4, 2 * this->capacity()));
+    }
+};
+
+} // namespace popsim::replay
