@@ -29,8 +29,11 @@ template <class T> class Ring : public boost::circular_buffer<T> {
     }
 
   private:
+    /// By half: a thread keeps a few dozen calls, and with tens of thousands of threads twice
+    /// that held most of the replay's memory.
     void grow_if_full() {
-        if (this->full()) this->set_capacity(std::max<std::size_t>(4, 2 * this->capacity()));
+        if (this->full())
+            this->set_capacity(std::max<std::size_t>(4, this->capacity() + this->capacity() / 2));
     }
 };
 
