@@ -57,7 +57,8 @@ template <class Model> class Engine final : network::TransferSink {
           begun_op_(p.thread_count(), k_none), op_begin_(p.thread_count(), 0),
           blocked_(p.thread_count(), false), arrived_in_collective_(p.thread_count(), false),
           startup_paid_(p.thread_count(), false), startup_(p.thread_count(), k_unset),
-          message_(p.messages.size()), transfer_start_(zero_cost_ ? 0 : p.messages.size(), k_unset),
+          waited_(p.thread_count(), 0), message_(p.messages.size()),
+          transfer_start_(zero_cost_ ? 0 : p.messages.size(), k_unset),
           arrival_(p.messages.size(), k_unset), coll_arrived_(p.collectives.size(), 0),
           coll_latest_(p.collectives.size(), 0), root_arrival_(p.collectives.size(), k_unset) {
         model.prepare(p);
@@ -111,9 +112,13 @@ template <class Model> class Engine final : network::TransferSink {
         queue_.push(at, thread);
     }
 
-    /// A message for `thread` has its arrival time: re-check the receive it is blocked in, if any.
-    void wake_receiver(ReplayThread thread, Time at) {
-        if (blocked_[thread] && p_.op_kind[pc_[thread]] == OpKind::recv_wait)
+    /// Message `m` for `thread` has its arrival time: wake the thread if it is blocked waiting for
+    /// this very message (a wait takes its messages one at a time, below). Dimemas wakes only the
+    /// thread waiting for the message that arrived (message_received); waking it for another
+    /// would, with shared CPUs, make it take a CPU for an instant Dimemas does not.
+    void wake_receiver(ReplayThread thread, MessageIndex m, Time at) {
+        if (blocked_[thread] && p_.op_kind[pc_[thread]] == OpKind::recv_wait &&
+            awaited(thread, pc_[thread]) == m)
             schedule(thread, at, Resume::woken);
     }
 
@@ -154,6 +159,7 @@ template <class Model> class Engine final : network::TransferSink {
     void finish_op(ReplayThread thread, OpIndex op, Time at) {
         auto& times = result_.threads[thread];
         startup_paid_[thread] = false;
+        waited_[thread] = 0;
         const Time startup = std::exchange(startup_[thread], k_unset);
         if (p_.is_thread_barrier(op)) {
             times.fork_join += at - op_begin_[thread];
@@ -222,13 +228,18 @@ template <class Model> class Engine final : network::TransferSink {
     }
 
     /// True once the thread has paid the startup of its current operation; otherwise it resumes the
-    /// operation when the startup is over.
+    /// operation when the startup is over. A wait pays its messages' startups one by one (wait()).
     bool startup_done(ReplayThread thread, OpIndex op) {
         if (zero_cost_ || startup_paid_[thread]) return true;
         // Computed once per operation (it reads the messages', scattered in memory): the thread
         // may come back to the operation many times, and finish_op counts it again.
         if (startup_[thread] == k_unset) startup_[thread] = startup_cost(op);
-        const Time cost = startup_[thread];
+        return p_.op_kind[op] == OpKind::recv_wait || pay_startup(thread, startup_[thread]);
+    }
+
+    /// Starts `cost` of startup CPU time, after which the thread resumes its operation; true when
+    /// there is none to pay.
+    bool pay_startup(ReplayThread thread, Time cost) {
         if (cost == 0) return true;
         if (!take_cpu(thread, true)) return false;
         startup_paid_[thread] = true;
@@ -323,7 +334,7 @@ template <class Model> class Engine final : network::TransferSink {
     void transfer_delivered(std::uint32_t transfer, Time at) override {
         if (transfer < p_.messages.size()) {
             arrival_[transfer] = at;
-            wake_receiver(p_.messages[transfer].receiver, at);
+            wake_receiver(p_.messages[transfer].receiver, transfer, at);
             return;
         }
         const OpIndex member = data_for_root_[transfer - p_.messages.size()];
@@ -362,20 +373,34 @@ template <class Model> class Engine final : network::TransferSink {
         return true;
     }
 
+    /// The message `thread`'s wait `op` is at: the first it has not completed yet.
+    MessageIndex awaited(ReplayThread thread, OpIndex op) const {
+        return p_.wait_messages[p_.wait_first[p_.op_ref[op]] + waited_[thread]];
+    }
+
+    /// A wait completes its messages one at a time, in its list's order: for each it pays the
+    /// message's startup, then waits for the message to arrive. prv2dim writes a call completing
+    /// several receives (MPI_Waitall) as one wait record per message, and Dimemas' wait
+    /// (COMMUNIC_wait) pays its startup before it looks for its message: the next message's
+    /// startup begins only once the one before has arrived, even if the next arrived long before.
     bool wait(ReplayThread thread, OpIndex op) {
         const std::uint32_t list = p_.op_ref[op];
-        Time latest = now_;
-        for (auto i = p_.wait_first[list]; i < p_.wait_first[list + 1]; ++i) {
-            const Time a = arrival_[p_.wait_messages[i]];
+        const std::uint32_t count = p_.wait_first[list + 1] - p_.wait_first[list];
+        for (; waited_[thread] < count; ++waited_[thread]) {
+            const MessageIndex m = awaited(thread, op);
+            if (!zero_cost_ && !startup_paid_[thread] &&
+                !pay_startup(thread, p_.blocking_receive(op, m) ? 0 : message_startup(m)))
+                return false;
+            const Time a = arrival_[m];
             if (a == k_unset) {
                 blocked_[thread] = true;
                 return false;
             }
-            latest = std::max(latest, a);
-        }
-        if (latest > now_) { // the last message wakes it
-            schedule(thread, latest, Resume::woken);
-            return false;
+            if (a > now_) { // the message wakes it
+                schedule(thread, a, Resume::woken);
+                return false;
+            }
+            startup_paid_[thread] = false; // the next message's is still to pay
         }
         finish_op(thread, op, now_);
         return true;
@@ -527,6 +552,7 @@ template <class Model> class Engine final : network::TransferSink {
     std::vector<Time> op_begin_;    // when each thread reached its current operation
     std::vector<bool> blocked_, arrived_in_collective_, startup_paid_;
     std::vector<Time> startup_; // of each thread's current operation, once known (else k_unset)
+    std::vector<std::uint32_t> waited_; // messages of its current wait a thread has completed
     struct MessageState {
         bool issued : 1 = false;         // the sender reached the send
         bool posted : 1 = false;         // the receiver posted the receive

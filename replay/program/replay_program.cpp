@@ -700,11 +700,31 @@ class ProgramBuilder {
         if (!completions.has(call)) return;
         const std::uint32_t list = out.next.wait_list++;
         put_op(out, OpKind::recv_wait, list, call);
+        const std::uint32_t first = out.next.wait_message;
         completions.for_each_of(call, [&](MessageIndex m) {
             if (!out.counting) p_.wait_messages[out.next.wait_message] = m;
             ++out.next.wait_message;
         });
-        if (!out.counting) p_.wait_first[list + 1] = out.next.wait_message;
+        if (out.counting) return;
+        p_.wait_first[list + 1] = out.next.wait_message;
+        in_trace_arrival_order(first, out.next.wait_message);
+    }
+
+    /// Puts a wait's messages, wait_messages[begin, end), in the order prv2dim writes their wait
+    /// records: by the time the trace received them, then in file order (they come in file
+    /// order). The engine completes them in this order, each startup after the message before
+    /// has arrived (engine.cpp, wait). The list's start is passed, not read from wait_first:
+    /// threads are emitted in parallel, and another thread may not have written it yet.
+    void in_trace_arrival_order(std::uint32_t begin, std::uint32_t end) {
+        const auto first = p_.wait_messages.begin() + begin;
+        const auto last = p_.wait_messages.begin() + end;
+        const auto received = [&](MessageIndex m) {
+            return trace_.comms.physical_recv[p_.messages[m].record];
+        };
+        const auto earlier = [&](MessageIndex a, MessageIndex b) {
+            return received(a) < received(b);
+        };
+        if (!std::is_sorted(first, last, earlier)) std::stable_sort(first, last, earlier);
     }
 
     Time call_begin(ReplayThread th, std::uint32_t call) const {

@@ -386,12 +386,20 @@ struct StreamingReplay::Impl {
 
     /// Takes the call's messages of the role out of it, into `out` in record order (the
     /// in-memory program's).
+    /// The call's messages of `role`, in record order; its completions in the order the trace
+    /// received them, then in record order, as the in-memory program lists a wait's messages
+    /// (replay_program.cpp, in_trace_arrival_order).
     static void take(StreamCall& call, Role role, std::vector<StreamMessage*>& out) {
         out.clear();
         for (auto* m = std::exchange(call.placed[index(role)], nullptr); m;
              m = m->next[index(role)])
             out.push_back(m);
-        std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->record < b->record; });
+        const bool by_arrival = role == Role::complete;
+        std::sort(out.begin(), out.end(), [by_arrival](auto* a, auto* b) {
+            if (by_arrival && a->physical_recv != b->physical_recv)
+                return a->physical_recv < b->physical_recv;
+            return a->record < b->record;
+        });
     }
 
     bool placeable(const StreamThread& th, const PendingRole& r, Time limit) const {

@@ -23,12 +23,15 @@ namespace {
 
 constexpr Time us = k_ns_per_us;
 
-ReplayResult replay_on(const std::string& name, const std::string& description,
-                       DimemasParameters p) {
-    const auto program =
-        build_replay_program(test::read_quiet(test::synth_trace(name, description)));
+ReplayResult replay_file(const std::string& path, DimemasParameters p) {
+    const auto program = build_replay_program(test::read_quiet(path));
     network::DimemasNetwork net(std::move(p));
     return replay_events(program, net);
+}
+
+ReplayResult replay_on(const std::string& name, const std::string& description,
+                       DimemasParameters p) {
+    return replay_file(test::synth_trace(name, description), std::move(p));
 }
 
 // 1 MiB at 1 MiB/ms: Dimemas MB/s with MB = 2^20, so 1000 MB/s moves 1 MiB in exactly 1 ms.
@@ -59,6 +62,18 @@ DimemasParameters two_tasks_one_cpu() {
 
 const std::string k_one_message =
     "ranks 2\n0 Send 1us to=1 size=1048576\n1 Recv 1us from=0 size=1048576\n";
+
+/// Rank 0 posts receives from rank 1 (16 KiB) and rank 2 (8 KiB) and completes both in one
+/// Waitall; rank 1 sends at 0, rank 2 after 0.1 ms of computation. Both records end at the
+/// Waitall's exit (202 us).
+const std::string k_waitall_two = R"(ranks 3
+0 Irecv 1us from=1 size=16384 req=a
+0 Irecv 1us from=2 size=8192 req=b
+0 Waitall 200us req=a,b
+1 Send 1us to=0 size=16384
+2 compute 100us
+2 Send 1us to=0 size=8192
+)";
 
 } // namespace
 
@@ -130,6 +145,29 @@ TEST_CASE("dimemas model: a message may take the output link of one waiting for 
     const auto r = replay_on("dim_link_robbery", d, latency_bandwidth(0, 15.625));
     CHECK(r.threads[0].end == 1400 * us);
     CHECK(r.threads[2].end == 2400 * us);
+}
+
+TEST_CASE("dimemas model: a Waitall takes its messages one by one, each startup after the "
+          "message before it has arrived") {
+    // Latency 1 ms; at 15.625 MB/s 16 KiB take 1 ms and 8 KiB 0.5 ms; one input and one output
+    // link per node. a (rank 1 -> 0): startup 0-1 ms, data 1-2 ms on node 0's input link. b
+    // (rank 2 -> 0): startup 0.1-1.1 ms, waits for that link, data 2-2.5 ms. prv2dim writes the
+    // Waitall as one wait per message, in the order the trace received them (here both at the
+    // Waitall's exit, so in file order: a, then b), and a Dimemas wait pays its startup before
+    // it looks for its message: a's startup 0-1 ms, a arrives at 2 ms, b's startup 2-3 ms, b is
+    // there: 3 ms, as Dimemas 5.5.0. Paying both startups first would end at 2.5 ms.
+    const auto p = latency_bandwidth(1 * k_ns_per_ms, 15.625);
+    const auto path = test::synth_trace("dim_waitall", k_waitall_two);
+    CHECK(replay_file(path, p).runtime == 3000 * us);
+    // The trace received b first, at 201.5 us: b's startup 0-1 ms, b arrives at 2.5 ms, a's
+    // startup 2.5-3.5 ms: 3.5 ms, as Dimemas.
+    auto prv = test::read_file(path);
+    const std::string b_received = ":2000:202000:8192:";
+    const auto at = prv.find(b_received);
+    REQUIRE(at != std::string::npos);
+    prv.replace(at, b_received.size(), ":2000:201500:8192:");
+    test::write_file(path, prv);
+    CHECK(replay_file(path, p).runtime == 3500 * us);
 }
 
 TEST_CASE("dimemas model: a collective takes every bus, waiting for the messages on them") {

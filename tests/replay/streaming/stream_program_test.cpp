@@ -114,6 +114,29 @@ TEST_CASE("streamed program: the operations of a small case, listed by hand") {
     check_against_in_memory(path);
 }
 
+TEST_CASE("streamed program: a wait lists its messages in the order the trace received them") {
+    // Rank 0 completes two receives in one Waitall; the trace received the second record's
+    // message (message 1) first, at 2.5 us, inside the Waitall, and the first at its exit, 3 us.
+    // prv2dim writes the waits in that order, and Dimemas pays their startups in it: both
+    // programs list message 1 first.
+    const auto path = test::synth_trace("stream_program_wait_order", R"(ranks 3
+0 Irecv 1us from=1 size=8 req=a
+0 Irecv 1us from=2 size=8 req=b
+0 Waitall 1us req=a,b
+1 Send 1us to=0 size=8
+2 Send 1us to=0 size=8
+)");
+    auto prv = test::read_file(path);
+    const std::string second = "3:3:1:3:1:0:1000:1:1:1:1:2000:3000:";
+    const auto at = prv.find(second);
+    REQUIRE(at != std::string::npos);
+    prv.replace(at, second.size(), "3:3:1:3:1:0:1000:1:1:1:1:2000:2500:");
+    test::write_file(path, prv);
+    const auto program = build_replay_program(read_paraver(path, test::quiet_options()));
+    CHECK(as_vector(program.wait_messages) == std::vector<MessageIndex>{1, 0});
+    check_against_in_memory(path);
+}
+
 TEST_CASE("streamed program: build_replay_program's on synthetic traces") {
     for (const auto& [name, description] : test::k_streaming_cases) {
         CAPTURE(name);
