@@ -4,6 +4,7 @@
 Dimemas when one is installed (bench/README.md, "Ranks and the read limit").
 
     bench/ranks.py BUILD_DIR [--work DIR] [--ranks 16,64,1024,...] [--runs N] [--dimemas-ranks ...]
+                   [--dimemas-runs N]
 
 Traces of about 1.1 GB, one per rank count, made once with `popsim synth --halo R` (the steps
 scaled so every trace holds about the same records) and kept in the work directory. Each figure is
@@ -157,6 +158,7 @@ def main():
     parser.add_argument("--read-limit-ranks", type=rank_list, default=[16, 64, 1024])
     parser.add_argument("--dimemas-ranks", type=rank_list, default=[16, 64, 1024])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--dimemas-runs", type=int, default=1, help="Dimemas takes a minute a GB")
     args = parser.parse_args()
     popsim = os.path.join(os.path.abspath(args.build), "popsim")
     work = args.work or os.path.join(os.path.abspath(args.build), "bench-data", "ranks")
@@ -169,7 +171,7 @@ def main():
     read_limit(popsim, [(r, traces[r]) for r in args.read_limit_ranks], args.runs, work)
     home = os.environ.get("DIMEMAS_HOME")
     if home:
-        dimemas(popsim, [(r, traces[r]) for r in args.dimemas_ranks], args.runs, home)
+        dimemas(popsim, [(r, traces[r]) for r in args.dimemas_ranks], args.dimemas_runs, home)
     else:
         print("\nDIMEMAS_HOME is not set: no Dimemas comparison")
 

@@ -384,11 +384,9 @@ struct StreamingReplay::Impl {
         m.next[index(role)] = std::exchange(call.placed[index(role)], &m);
     }
 
-    /// Takes the call's messages of the role out of it, into `out` in record order (the
-    /// in-memory program's).
-    /// The call's messages of `role`, in record order; its completions in the order the trace
-    /// received them, then in record order, as the in-memory program lists a wait's messages
-    /// (replay_program.cpp, in_trace_arrival_order).
+    /// Takes the call's messages of the role out of it, into `out` in record order; its
+    /// completions in the order the trace received them, then in record order, as the in-memory
+    /// program lists a wait's messages (replay_program.cpp, in_trace_arrival_order).
     static void take(StreamCall& call, Role role, std::vector<StreamMessage*>& out) {
         out.clear();
         for (auto* m = std::exchange(call.placed[index(role)], nullptr); m;
