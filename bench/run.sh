@@ -4,7 +4,7 @@
 #   bench/run.sh BUILD_DIR [WORK_DIR]
 # Figures: reader throughput and memory per record; `popsim analyze` on the .prv.gz against
 # `gzip -dc` of the same file; the replay's speed and share; end-to-end analysis with the ideal
-# replay against Dimemas' pipeline (prv2dim + Dimemas measured ~95 ns per input byte on this machine).
+# replay (bench/ranks.py measures Dimemas beside it, run by run, when DIMEMAS_HOME is set).
 # Last: a focus of analysis (a window, every phase, every region instance) against the whole trace.
 set -euo pipefail
 build=$(cd "${1:?usage: bench/run.sh BUILD_DIR [WORK_DIR]}" && pwd)
@@ -55,7 +55,6 @@ shares = [100 * (full - plain) / full for plain, full in pairs]
 plain, full = min(p for p, _ in pairs), min(f for _, f in pairs)
 print(f'analyze, no replay {plain:6.2f} s  (best of 5)')
 print(f'analyze + replay   {full:6.2f} s  (best of 5) = {full / size * 1e9:.2f} ns per input byte')
-print(f'Dimemas pipeline   {95 * size / 1e9:6.1f} s  (95 ns per input byte): popsim is {95 * size / 1e9 / full:.0f} x faster (target >= 30)')
 print(f'replay share       {100 * (full - plain) / full:5.1f} % of the analysis, best against best (target <= 25);'
       f' per pair {", ".join(f"{x:.1f}" for x in shares)}: median {statistics.median(shares):.1f} %')
 EOF

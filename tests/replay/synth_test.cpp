@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // popsim synth on extreme descriptions: operations of zero length and times near the limit.
+#include "replay/synth.hpp"
 #include "replay/trace_error.hpp"
 #include "test_support.hpp"
 
+#include <algorithm>
 #include <doctest/doctest.h>
 #include <filesystem>
 
@@ -116,4 +118,24 @@ TEST_CASE("synth: the .pcf declares OpenMP's event types only for a program with
     const auto one_thread =
         pcf("synth_pcf_one_thread", "ranks 1\n0 event 60000001 1\n0 compute 1us\n");
     CHECK(one_thread.find("0    60000001    Parallel (OMP)") != std::string::npos);
+}
+
+TEST_CASE("synth --halo: MPI calls are 300 ns apart, so no record lies on the next call's entry") {
+    // prv2dim places a record in the call around its time: an Irecv's exit that is also the next
+    // call's entry went to the wrong call, and Dimemas could not replay the trace (issue 37).
+    const auto path = (test::scratch_dir("synth_halo_gaps") / "halo.prv").string();
+    replay::synth::write_paraver(replay::synth::halo_exchange(4, 12), path);
+    const auto trace = test::read_quiet(path);
+    std::size_t gaps = 0;
+    for (const auto& th : trace.threads) {
+        for (std::size_t i = 1; i < th.call_begin.size(); ++i, ++gaps)
+            CHECK(th.call_begin[i] - th.call_end[i - 1] >= 300);
+    }
+    CHECK(gaps == 4 * (12 * 5 + 1 - 1)); // 5 calls a step, an Allreduce at step 10
+    const auto& c = trace.comms;
+    REQUIRE(c.size() == 4 * 12 * 2);
+    for (std::size_t m = 0; m < c.size(); ++m) {
+        const auto& calls = trace.threads[c.receiver[m]].call_begin;
+        CHECK(std::find(calls.begin(), calls.end(), c.logical_recv[m]) == calls.end());
+    }
 }
