@@ -58,6 +58,17 @@ inline std::string read_file(const std::string& path) {
     return {std::istreambuf_iterator<char>(in), {}};
 }
 
+/// Replaces the first `from` in the file with `to` (a record synth does not write, say a receive
+/// moved in time); false, the file unchanged, when `from` is not there.
+inline bool replace_in_file(const std::string& path, const std::string& from,
+                            const std::string& to) {
+    auto text = read_file(path);
+    const auto at = text.find(from);
+    if (at == std::string::npos) return false;
+    write_file(path, text.replace(at, from.size(), to));
+    return true;
+}
+
 /// Writes the trace a synth description describes and returns its .prv path.
 inline std::string synth_trace(const std::string& name, const std::string& description) {
     const auto path = (scratch_dir(name) / (name + ".prv")).string();

@@ -161,12 +161,7 @@ TEST_CASE("dimemas model: a Waitall takes its messages one by one, each startup 
     CHECK(replay_file(path, p).runtime == 3000 * us);
     // The trace received b first, at 201.5 us: b's startup 0-1 ms, b arrives at 2.5 ms, a's
     // startup 2.5-3.5 ms: 3.5 ms, as Dimemas.
-    auto prv = test::read_file(path);
-    const std::string b_received = ":2000:202000:8192:";
-    const auto at = prv.find(b_received);
-    REQUIRE(at != std::string::npos);
-    prv.replace(at, b_received.size(), ":2000:201500:8192:");
-    test::write_file(path, prv);
+    REQUIRE(test::replace_in_file(path, ":2000:202000:8192:", ":2000:201500:8192:"));
     CHECK(replay_file(path, p).runtime == 3500 * us);
 }
 

@@ -126,12 +126,8 @@ TEST_CASE("streamed program: a wait lists its messages in the order the trace re
 1 Send 1us to=0 size=8
 2 Send 1us to=0 size=8
 )");
-    auto prv = test::read_file(path);
-    const std::string second = "3:3:1:3:1:0:1000:1:1:1:1:2000:3000:";
-    const auto at = prv.find(second);
-    REQUIRE(at != std::string::npos);
-    prv.replace(at, second.size(), "3:3:1:3:1:0:1000:1:1:1:1:2000:2500:");
-    test::write_file(path, prv);
+    REQUIRE(test::replace_in_file(
+        path, "3:3:1:3:1:0:1000:1:1:1:1:2000:3000:", "3:3:1:3:1:0:1000:1:1:1:1:2000:2500:"));
     const auto program = build_replay_program(read_paraver(path, test::quiet_options()));
     CHECK(as_vector(program.wait_messages) == std::vector<MessageIndex>{1, 0});
     check_against_in_memory(path);
