@@ -710,20 +710,17 @@ class ProgramBuilder {
         in_trace_arrival_order(first, out.next.wait_message);
     }
 
-    /// Puts a wait's messages, wait_messages[begin, end), in the order prv2dim writes their wait
-    /// records: by the time the trace received them, then in file order (they come in file
-    /// order). The engine completes them in this order, each startup after the message before
-    /// has arrived (engine.cpp, wait). The list's start is passed, not read from wait_first:
-    /// threads are emitted in parallel, and another thread may not have written it yet.
+    /// Puts a wait's messages, wait_messages[begin, end), in wait_order. The list's start is
+    /// passed, not read from wait_first: threads are emitted in parallel, and another thread may
+    /// not have written it yet.
     void in_trace_arrival_order(std::uint32_t begin, std::uint32_t end) {
         const auto first = p_.wait_messages.begin() + begin;
         const auto last = p_.wait_messages.begin() + end;
-        const auto received = [&](MessageIndex m) {
-            return trace_.comms.physical_recv[p_.messages[m].record];
+        const auto key = [&](MessageIndex m) {
+            const std::uint64_t record = p_.messages[m].record;
+            return wait_order(trace_.comms.physical_recv[record], record);
         };
-        const auto earlier = [&](MessageIndex a, MessageIndex b) {
-            return received(a) < received(b);
-        };
+        const auto earlier = [&](MessageIndex a, MessageIndex b) { return key(a) < key(b); };
         if (!std::is_sorted(first, last, earlier)) std::stable_sort(first, last, earlier);
     }
 

@@ -26,6 +26,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace popsim::replay {
@@ -160,6 +161,14 @@ struct ReplayProgram {
     /// than Irecv + Wait).
     bool blocking_receive(OpIndex op, MessageIndex m) const;
 };
+
+/// Where a message goes in the list of a call that completes several receives (MPI_Waitall):
+/// prv2dim writes one wait record per message, by the time the trace received them, then in file
+/// order (its InBlockComparison), and Dimemas completes them one at a time in that order
+/// (engine.cpp, wait). Lists sort by this key; both program builders use it.
+inline std::pair<Time, std::uint64_t> wait_order(Time physical_recv, std::uint64_t record) {
+    return {physical_recv, record};
+}
 
 /// Each message's send, receive-post and receive-wait operation (k_none where the program has
 /// none). The replay goes from operations to messages only; the dependency graph and the

@@ -384,20 +384,22 @@ struct StreamingReplay::Impl {
         m.next[index(role)] = std::exchange(call.placed[index(role)], &m);
     }
 
-    /// Takes the call's messages of the role out of it, into `out` in record order; its
-    /// completions in the order the trace received them, then in record order, as the in-memory
-    /// program lists a wait's messages (replay_program.cpp, in_trace_arrival_order).
+    /// Takes the call's messages of the role out of it, into `out` in record order (the
+    /// in-memory program's); its completions in wait_order, as the in-memory program lists them.
     static void take(StreamCall& call, Role role, std::vector<StreamMessage*>& out) {
         out.clear();
         for (auto* m = std::exchange(call.placed[index(role)], nullptr); m;
              m = m->next[index(role)])
             out.push_back(m);
-        const bool by_arrival = role == Role::complete;
-        std::sort(out.begin(), out.end(), [by_arrival](auto* a, auto* b) {
-            if (by_arrival && a->physical_recv != b->physical_recv)
-                return a->physical_recv < b->physical_recv;
-            return a->record < b->record;
-        });
+        if (role == Role::complete) {
+            std::sort(out.begin(), out.end(), [](auto* a, auto* b) {
+                return wait_order(a->physical_recv, a->record) <
+                       wait_order(b->physical_recv, b->record);
+            });
+        } else {
+            std::sort(out.begin(), out.end(),
+                      [](auto* a, auto* b) { return a->record < b->record; });
+        }
     }
 
     bool placeable(const StreamThread& th, const PendingRole& r, Time limit) const {
