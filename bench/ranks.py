@@ -27,14 +27,17 @@ STEPS_TIMES_RANKS = 1_000_000  # 64 ranks x 15,625 steps: 1.1 GB, 27 M records
 
 def measure(command, stdout=subprocess.DEVNULL, cwd=None):
     """(wall s, CPU s, peak RSS MB) of one run; fails loudly if the command does."""
-    start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=stdout, stderr=subprocess.PIPE, cwd=cwd)
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - start
-    error = process.stderr.read().decode(errors="replace")
-    process.stderr.close()
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"ranks.py: {' '.join(command)} failed:\n{error}")
+    # Its errors go to a file, not a pipe: Dimemas writes more than a pipe holds, and would wait
+    # for a reader while this waits for it to end.
+    with tempfile.TemporaryFile() as errors:
+        start = time.perf_counter()
+        process = subprocess.Popen(command, stdout=stdout, stderr=errors, cwd=cwd)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+        if os.waitstatus_to_exitcode(status) != 0:
+            errors.seek(0)
+            sys.exit(f"ranks.py: {' '.join(command)} failed:\n"
+                     f"{errors.read().decode(errors='replace')}")
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
