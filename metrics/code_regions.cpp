@@ -2,6 +2,7 @@
 #include "metrics/code_regions.hpp"
 
 #include "replay/extrae_events.hpp"
+#include "replay/program/code_speedup.hpp"
 
 #include <algorithm>
 
@@ -14,12 +15,6 @@ bool has_events(const replay::Trace& trace, std::uint32_t type) {
         const auto* s = t.series(type);
         return s && !s->time.empty();
     });
-}
-
-/// Extrae's callers of MPI calls and their lines (levels 1-99) are points, on each call's entry
-/// line; other types are intervals.
-bool is_point_type(std::uint32_t type) {
-    return (type > 70000000 && type < 70000100) || (type > 80000000 && type < 80000100);
 }
 
 } // namespace
@@ -35,8 +30,8 @@ CodeRegions::CodeRegions(const replay::Trace& trace, const replay::ReplayProgram
     : program_(program), type_(type), changes_(program.thread_count()),
       call_(program.thread_count()) {
     if (type == 0) return; // everything is outside regions: nothing to place
-    traced_end_.assign(program.burst_durations.size(), 0);
-    const bool intervals = !is_point_type(type);
+    traced_end_ = replay::burst_traced_ends(trace, program);
+    const bool intervals = !replay::extrae::is_call_site_type(type);
     for (replay::ReplayThread th = 0; th < program.thread_count(); ++th) {
         const auto& t = trace.threads[program.trace_thread[th]];
         const auto* series = t.series(type);
@@ -70,18 +65,6 @@ CodeRegions::CodeRegions(const replay::Trace& trace, const replay::ReplayProgram
                 calls[c] = it == series->time.end()
                                ? 0
                                : series->value[static_cast<std::size_t>(it - series->time.begin())];
-            }
-        }
-        // Bursts, back from the thread's end: each ends where the next call begins, or where the
-        // bursts after it began (fork/join barriers take no traced time of their own here).
-        Time anchor = std::max(t.states_end, t.last_record);
-        for (auto op = program.thread_end_op(th); op-- > program.thread_first_op[th];) {
-            const std::uint32_t call = program.op_call[op];
-            if (call != replay::k_none) {
-                anchor = t.call_begin[call];
-            } else if (program.op_kind[op] == replay::OpKind::burst) {
-                traced_end_[program.op_ref[op]] = anchor;
-                anchor -= program.burst_duration(op);
             }
         }
     }

@@ -25,6 +25,11 @@ inline constexpr std::uint32_t k_collective_communicator = 50100004;
 // The function that called an MPI call (level 1 of its call stack; the .pcf names the values), on
 // the line of the call's entry.
 inline constexpr std::uint32_t k_caller = 70000001;
+/// Extrae's callers of MPI calls and their lines (levels 1-99) are points, on each call's entry
+/// line (the computation leading to a call is at its site); other region types are intervals.
+constexpr bool is_call_site_type(std::uint32_t type) {
+    return (type > 70000000 && type < 70000100) || (type > 80000000 && type < 80000100);
+}
 
 // Instrumented user functions: the function's value at its entry, 0 at its exit; they nest.
 inline constexpr std::uint32_t k_user_function = 60000019;
@@ -49,7 +54,9 @@ inline constexpr std::uint32_t k_omp_barrier = 60000005;
 inline constexpr std::uint32_t k_omp_outlined_function = 60000018;
 inline constexpr std::uint32_t k_omp_task_function = 60000023;
 /// Extrae's OpenMP event types (600000xx).
-constexpr bool is_openmp_event(std::uint32_t type) { return type / 100 == 600000; }
+constexpr bool is_openmp_event(std::uint32_t type) {
+    return type / 100 == 600000;
+}
 
 // Paraver states written by Extrae.
 inline constexpr std::uint8_t k_state_idle = 0;

@@ -65,34 +65,34 @@ void add_focus_options(CLI::App* command, FocusOptions& o) {
         for (const char* window : {"--from", "--to"}) focus->excludes(window);
 }
 
-namespace {
+namespace {} // namespace
 
-/// What --region or --phases names. A name that fits the values of several event types (Extrae
-/// lists OpenMP functions once for four types) is settled by the trace: the types it holds.
-struct Resolution {
-    std::optional<replay::EventSelector> selector;
-    std::vector<std::uint32_t> candidate_types; // when the .pcf alone could not settle it
-    std::string error;                          // for them, if the trace does not settle it
-};
-
-Resolution resolve(const std::string& path, const std::string& option, const std::string& spec) {
+RegionResolution resolve_region(const std::string& path, const std::string& option,
+                                const std::string& spec) {
     const auto labels = replay::read_trace_labels(path);
     try {
-        return {replay::resolve_event_spec(spec, labels), {}, {}};
+        return {spec, replay::resolve_event_spec(spec, labels), {}, {}};
     } catch (const replay::BadEventSpec& e) {
         const std::string error = fmt::format("{}: {}", option, e.what());
         // Named after the file that holds the names: the .pcf, or the archive itself.
         const bool pcf = !labels.event_types.empty() && !replay::is_otf2_anchor(path);
         if (e.types().empty())
             throw replay::TraceError(pcf ? replay::trace_base_name(path) + ".pcf" : path, 0, error);
-        return {std::nullopt, e.types(), error};
+        return {spec, std::nullopt, e.types(), error};
     }
 }
 
-/// The one candidate type whose named values the trace holds, as TYPE:SPEC: a function's name
-/// is listed for four OpenMP types and three caller levels, and the trace says which it has.
-replay::EventSelector settle(const replay::Trace& trace, const std::string& spec,
-                             const Resolution& r) {
+std::vector<std::uint32_t> RegionResolution::event_types() const {
+    if (selector) {
+        if (replay::extrae::is_mpi_call_type(selector->type)) return {};
+        return {selector->type};
+    }
+    return candidate_types;
+}
+
+replay::EventSelector settle_region(const replay::Trace& trace, const RegionResolution& r) {
+    if (r.selector) return *r.selector;
+    const std::string& spec = r.spec;
     const auto labels = replay::read_trace_labels(trace.path);
     std::vector<std::uint32_t> present;
     std::optional<replay::EventSelector> chosen;
@@ -117,6 +117,8 @@ replay::EventSelector settle(const replay::Trace& trace, const std::string& spec
     }
     return *chosen;
 }
+
+namespace {
 
 Time parse_edge(const std::string& path, const char* option, const std::string& text) {
     try {
@@ -223,7 +225,7 @@ TraceFocus phases_focus(const replay::Trace& trace, const replay::EventSelector&
 
 std::uint32_t resolve_event_type(const std::string& path, const std::string& option,
                                  const std::string& spec) {
-    const auto r = resolve(path, option, spec);
+    const auto r = resolve_region(path, option, spec);
     if (!r.selector) {
         throw replay::TraceError(replay::trace_base_name(path) + ".pcf", 0,
                                  fmt::format("{}; give TYPE:{}", r.error, spec));
@@ -239,17 +241,16 @@ FocusedTrace read_focused(const std::string& path, const FocusOptions& o,
         return {.trace = replay::read_paraver(path, read), .focus = std::move(focus)};
     }
     const std::string& spec = o.region.empty() ? o.phases : o.region;
-    Resolution resolution;
-    if (!spec.empty()) resolution = resolve(path, o.region.empty() ? "--phases" : "--region", spec);
+    RegionResolution resolution;
+    if (!spec.empty())
+        resolution = resolve_region(path, o.region.empty() ? "--phases" : "--region", spec);
     if (o.any()) read.tracked_event_types = replay::focus_event_types(read.tracked_event_types);
-    auto& selector = resolution.selector;
-    if (selector && !replay::extrae::is_mpi_call_type(selector->type))
-        read.tracked_event_types.push_back(selector->type);
-    for (const auto type : resolution.candidate_types) read.tracked_event_types.push_back(type);
+    for (const auto type : resolution.event_types()) read.tracked_event_types.push_back(type);
     FocusedTrace out{.trace = replay::read_paraver(path, read), .focus = {}};
-    if (!resolution.candidate_types.empty()) selector = settle(out.trace, spec, resolution);
-    if (!o.region.empty()) out.focus = region_focus(out.trace, *selector);
-    if (!o.phases.empty()) out.focus = phases_focus(out.trace, *selector);
+    if (!o.region.empty())
+        out.focus = region_focus(out.trace, settle_region(out.trace, resolution));
+    if (!o.phases.empty())
+        out.focus = phases_focus(out.trace, settle_region(out.trace, resolution));
     out.focus.path = path;
     return out;
 }

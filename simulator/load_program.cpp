@@ -17,6 +17,8 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
                            const LoadOptions& load) {
     replay::ReadOptions read = read_options();
     read.on_progress = load.on_read_progress;
+    read.tracked_event_types.insert(read.tracked_event_types.end(), load.event_types.begin(),
+                                    load.event_types.end());
     LoadedProgram loaded;
     loaded.path = path;
     const auto& window = load.window;

@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace popsim::simulator {
 
@@ -64,6 +65,8 @@ struct LoadOptions {
     /// A streamed program's calls are spilled for this simulated trace (LoadedProgram::calls):
     /// what it is made of besides the program.
     std::optional<std::string> spill_calls_for = std::nullopt;
+    /// Event types to read besides the reader's (a code what-if's regions), with `in_memory`.
+    std::vector<std::uint32_t> event_types = {};
 };
 
 /// Reads `path` (.prv, .prv.gz or .dim), printing the warnings to stderr (unless --quiet). A whole

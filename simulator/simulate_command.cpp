@@ -11,6 +11,7 @@
 #include "replay/output/paraver_writer.hpp"
 #include "replay/output/simulated_trace.hpp"
 #include "replay/program/dependency_graph.hpp"
+#include "simulator/code_whatif.hpp"
 #include "simulator/commands.hpp"
 #include "simulator/json_report.hpp"
 #include "simulator/load_program.hpp"
@@ -32,6 +33,7 @@ struct SimulateOptions {
     std::string trace;
     FocusOptions window; // --from/--to
     NetworkOptions network;
+    std::vector<std::string> speedups; // --speedup REGION=FACTOR
     std::string output;
     std::string json_path;
     bool in_memory = false;
@@ -95,6 +97,7 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
     check_output_paths(
         {o.trace}, {{"-o", o.output, !replay::is_otf2_anchor(o.output)}, {"--json", o.json_path}});
     check_network_options(o.network); // before reading the trace
+    CodeWhatif code(o.trace, parse_speedups(o.speedups));
     ProgressBar progress({{.label = "reading", .total = input_file_bytes({o.trace})},
                           {.label = "simulating", .unit = ProgressBar::Unit::operations}});
     // -o writes the trace's records at their simulated times: a streamed program's calls are
@@ -102,9 +105,16 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
     auto loaded = load_program(
         o.trace, program_options(o.network),
         {.window = o.window,
-         .in_memory = o.in_memory,
+         .in_memory = o.in_memory || !code.empty(), // the regions are found in the trace
          .on_read_progress = progress.running_total(0),
-         .spill_calls_for = o.output.empty() ? std::nullopt : std::optional(o.output)});
+         .spill_calls_for = o.output.empty() ? std::nullopt : std::optional(o.output),
+         .event_types = code.event_types()});
+    std::vector<double> factors;
+    for (const auto& s : code.options()) factors.push_back(s.factors.front());
+    if (!code.empty()) {
+        code.prepare(loaded);
+        loaded.program.burst_durations = code.burst_durations(factors);
+    }
     const replay::Trace* original = loaded.trace_read();
     if (!o.output.empty() && original == nullptr)
         throw std::invalid_argument(
@@ -127,6 +137,7 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
     if (!loaded.window.empty()) out << fmt::format("focus              {}\n", loaded.window);
     out << fmt::format("network            {}\n",
                        describe_network(o.network, loaded.program.tasks));
+    if (!code.empty()) out << fmt::format("code               {}\n", code.describe(factors));
     if (real)
         out << fmt::format("real runtime       {:.6f} s\n", static_cast<double>(*real) * 1e-9);
     out << fmt::format("predicted runtime  {:.6f} s\n", static_cast<double>(result.runtime) * 1e-9);
@@ -140,6 +151,7 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
                       << (replay::is_otf2_anchor(o.output) ? "\n" : " and its .pcf/.row\n");
     }
     output.report = result_json(o, loaded, result);
+    if (!code.empty()) output.report["code"] = code.json(factors);
     if (!o.json_path.empty()) write_text_file(o.json_path, report_text(output.report));
 }
 
@@ -153,6 +165,7 @@ void add_simulate_command(CLI::App& app, CommandOutput& output) {
         cmd, options->trace,
         "Paraver trace (.prv or .prv.gz), OTF2 archive (traces.otf2) or Dimemas trace (.dim)");
     add_network_options(cmd, options->network, true);
+    add_speedup_option(cmd, options->speedups, false);
     add_window_options(cmd, options->window);
     cmd->add_option("-o,--output", options->output,
                     "Write the simulated timeline as a Paraver trace (.prv, with .pcf/.row) or "

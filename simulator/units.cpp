@@ -72,12 +72,33 @@ std::uint64_t parse_bytes(std::string_view text) {
     return static_cast<std::uint64_t>(std::round(bytes));
 }
 
-double parse_cpu_ratio(std::string_view text) {
-    const double ratio = quantity_or_throw(text, std::span<const UnitSuffix>{}, "CPU ratio",
-                                           "2 for a CPU twice as fast, 0.5");
-    if (ratio <= 0)
-        throw std::invalid_argument(fmt::format("CPU ratio '{}' is not positive", text));
+namespace {
+
+double positive_ratio(std::string_view text, const char* what, const char* examples) {
+    const double ratio = quantity_or_throw(text, std::span<const UnitSuffix>{}, what, examples);
+    if (ratio <= 0) throw std::invalid_argument(fmt::format("{} '{}' is not positive", what, text));
     return ratio;
+}
+
+} // namespace
+
+double parse_cpu_ratio(std::string_view text) {
+    return positive_ratio(text, "CPU ratio", "2 for a CPU twice as fast, 0.5");
+}
+
+double parse_speedup(std::string_view text) {
+    return positive_ratio(text, "speed-up", "2 for twice as fast, 0.5");
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (true) {
+        const auto comma = text.find(',', start);
+        out.push_back(text.substr(start, comma - start));
+        if (comma == std::string::npos) return out;
+        start = comma + 1;
+    }
 }
 
 std::string format_duration(Time ns) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace popsim::simulator {
 
@@ -20,6 +21,11 @@ double parse_bandwidth_mbps(std::string_view text);
 std::uint64_t parse_bytes(std::string_view text);
 /// A positive, finite relative CPU speed ("2", "0.5").
 double parse_cpu_ratio(std::string_view text);
+/// A positive, finite speed-up of code ("2" for twice as fast, "0.5" for twice as slow).
+double parse_speedup(std::string_view text);
+
+/// "a,b,c" as its comma-separated items (one item when there is no comma).
+std::vector<std::string> split_list(const std::string& text);
 
 /// A duration for reports, in the largest unit that keeps it at least 1: "5 us", "1.5 ms", "0".
 std::string format_duration(Time ns);

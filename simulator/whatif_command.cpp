@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "metrics/ideal_replay.hpp"
+#include "metrics/trace_summary.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/input/paraver_reader.hpp"
 #include "replay/network/ideal.hpp"
+#include "simulator/code_whatif.hpp"
 #include "simulator/commands.hpp"
 #include "simulator/csv_table.hpp"
 #include "simulator/global_options.hpp"
@@ -30,8 +32,9 @@ namespace {
 
 struct WhatifOptions {
     std::string trace;
-    FocusOptions window;    // --from/--to
-    NetworkOptions network; // values may be comma-separated lists
+    FocusOptions window;               // --from/--to
+    NetworkOptions network;            // values may be comma-separated lists
+    std::vector<std::string> speedups; // --speedup REGION=FACTOR[,FACTOR...]
     std::string csv_path, json_path, html_path;
     bool no_color = false;
     bool fraction = false;
@@ -43,52 +46,54 @@ struct WhatifOptions {
 struct SweptParameter {
     std::string name;        // "latency": the option without dashes, the column's name
     std::string base_column; // "latency_ns", "bandwidth_bytes_per_s", "buses"
-    std::optional<std::string> NetworkOptions::*field;
-    std::vector<std::string> values; // as typed; empty when not given
-    bool has_unit = false;           // typed with a unit: a column as typed beside the base one
+    std::optional<std::string> NetworkOptions::*field; // null for a --speedup
+    std::vector<std::string> values;                   // as typed; empty when not given
+    bool has_unit = false;              // typed with a unit: a column as typed beside the base one
+    std::optional<std::size_t> speedup; // the --speedup it is, in their order
 
     /// Given with a unit: the CSV and JSON have the values as typed too.
     bool typed_column() const { return has_unit && !values.empty(); }
 };
 
-std::vector<std::string> split_list(const std::string& text) {
-    std::vector<std::string> out;
-    std::size_t start = 0;
-    while (true) {
-        const auto comma = text.find(',', start);
-        out.push_back(text.substr(start, comma - start));
-        if (comma == std::string::npos) return out;
-        start = comma + 1;
-    }
-}
-
-std::vector<SweptParameter> swept_parameters(const NetworkOptions& sweep) {
+std::vector<SweptParameter> swept_parameters(const NetworkOptions& sweep,
+                                             const std::vector<SpeedupOption>& speedups) {
     std::vector<SweptParameter> out{
-        {"latency", "latency_ns", &NetworkOptions::latency, {}, true},
-        {"bandwidth", "bandwidth_bytes_per_s", &NetworkOptions::bandwidth, {}, true},
-        {"buses", "buses", &NetworkOptions::buses, {}, false},
-        {"tasks-per-node", "tasks_per_node", &NetworkOptions::tasks_per_node, {}, false},
-        {"cpu-ratio", "cpu_ratio", &NetworkOptions::cpu_ratio, {}, false}};
+        {"latency", "latency_ns", &NetworkOptions::latency, {}, true, {}},
+        {"bandwidth", "bandwidth_bytes_per_s", &NetworkOptions::bandwidth, {}, true, {}},
+        {"buses", "buses", &NetworkOptions::buses, {}, false, {}},
+        {"tasks-per-node", "tasks_per_node", &NetworkOptions::tasks_per_node, {}, false, {}},
+        {"cpu-ratio", "cpu_ratio", &NetworkOptions::cpu_ratio, {}, false, {}}};
     for (auto& p : out)
         if (sweep.*p.field) p.values = split_list(*(sweep.*p.field));
+    for (std::size_t k = 0; k < speedups.size(); ++k) {
+        out.push_back({fmt::format("speedup {}", speedups[k].region),
+                       fmt::format("speedup:{}", speedups[k].region), nullptr, speedups[k].typed,
+                       false, k});
+    }
     return out;
-}
-
-/// Each parameter's value in its base unit, as the network will use it (from the .cfg where the
-/// parameter is not given): nanoseconds, bytes per second (+inf: instantaneous), counts, ratio.
-std::vector<double> base_values(const replay::network::DimemasParameters& p) {
-    return {static_cast<double>(p.inter_latency), bandwidth_bytes_per_s(p.inter_bandwidth_mbps),
-            static_cast<double>(p.buses), static_cast<double>(p.tasks_per_node), p.cpu_ratio};
 }
 
 /// One configuration of the sweep: the index of its value in each parameter's list.
 struct Configuration {
     std::vector<std::size_t> value; // per parameter; 0 for those not given
     NetworkOptions network;         // single values
+    std::vector<double> speedups;   // per --speedup, its factor
 };
+
+/// Each parameter's value in its base unit, as the network will use it (from the .cfg where the
+/// parameter is not given): nanoseconds, bytes per second (+inf: instantaneous), counts, ratios.
+std::vector<double> base_values(const replay::network::DimemasParameters& p,
+                                const Configuration& c) {
+    std::vector<double> out{
+        static_cast<double>(p.inter_latency), bandwidth_bytes_per_s(p.inter_bandwidth_mbps),
+        static_cast<double>(p.buses), static_cast<double>(p.tasks_per_node), p.cpu_ratio};
+    out.insert(out.end(), c.speedups.begin(), c.speedups.end());
+    return out;
+}
 
 /// Every combination of the swept values, the first parameter varying slowest.
 std::vector<Configuration> configurations(const NetworkOptions& sweep,
+                                          const std::vector<SpeedupOption>& speedups,
                                           const std::vector<SweptParameter>& parameters) {
     // Each configuration is a whole replay: a sweep of millions would run for days (and hold
     // every row), so the count is checked before anything is built.
@@ -103,7 +108,8 @@ std::vector<Configuration> configurations(const NetworkOptions& sweep,
                             k_max_configurations));
         }
     }
-    std::vector<Configuration> out{{std::vector<std::size_t>(parameters.size(), 0), sweep}};
+    std::vector<Configuration> out{{std::vector<std::size_t>(parameters.size(), 0), sweep,
+                                    std::vector<double>(speedups.size())}};
     for (std::size_t k = 0; k < parameters.size(); ++k) {
         const auto& p = parameters[k];
         if (p.values.empty()) continue;
@@ -112,7 +118,10 @@ std::vector<Configuration> configurations(const NetworkOptions& sweep,
             for (std::size_t v = 0; v < p.values.size(); ++v) {
                 next.push_back(base);
                 next.back().value[k] = v;
-                next.back().network.*p.field = p.values[v];
+                if (p.speedup)
+                    next.back().speedups[*p.speedup] = speedups[*p.speedup].factors[v];
+                else
+                    next.back().network.*p.field = p.values[v];
             }
         }
         out = std::move(next);
@@ -262,9 +271,14 @@ nlohmann::json configurations_json(const std::vector<SweptParameter>& parameters
     for (std::size_t i = 0; i < configs.size(); ++i) {
         nlohmann::json c;
         for (std::size_t k = 0; k < parameters.size(); ++k) {
-            if (parameters[k].typed_column())
-                c[parameters[k].name] = parameters[k].values[configs[i].value[k]];
-            c[parameters[k].base_column] = json_number(predictions[i].base[k]);
+            const auto& p = parameters[k];
+            if (p.speedup) { // by region, under one key: the regions are the user's names
+                c["speedups"][p.base_column.substr(p.base_column.find(':') + 1)] =
+                    predictions[i].base[k];
+                continue;
+            }
+            if (p.typed_column()) c[p.name] = p.values[configs[i].value[k]];
+            c[p.base_column] = json_number(predictions[i].base[k]);
         }
         const auto& e = predictions[i].e;
         c["predicted_runtime_ns"] = predictions[i].runtime;
@@ -348,56 +362,86 @@ std::vector<WhatifAxis> axes_of(const std::vector<SweptParameter>& parameters,
 void run_whatif(const WhatifOptions& o, CommandOutput& output) {
     check_output_paths({o.trace},
                        {{"--csv", o.csv_path}, {"--json", o.json_path}, {"--html", o.html_path}});
-    const auto parameters = swept_parameters(o.network);
-    const auto configs = configurations(o.network, parameters); // before reading the trace
+    const auto speedups = parse_speedups(o.speedups);
+    const auto parameters = swept_parameters(o.network, speedups);
+    const auto configs = configurations(o.network, speedups, parameters); // before the trace
     for (const auto& c : configs) check_network_options(c.network);
+    CodeWhatif code(o.trace, speedups);
     ProgressBar progress({{.label = "reading", .total = input_file_bytes({o.trace})},
                           {.label = "simulating", .unit = ProgressBar::Unit::operations}});
     auto loaded = load_program(o.trace, program_options(o.network),
                                {.window = o.window,
-                                .in_memory = o.in_memory,
-                                .on_read_progress = progress.running_total(0)});
-    const auto& program = loaded.program;
+                                .in_memory = o.in_memory || !code.empty(), // regions: the trace
+                                .on_read_progress = progress.running_total(0),
+                                .event_types = code.event_types()});
+    code.prepare(loaded);
+    auto& program = loaded.program;
     const Time real_runtime = loaded.real_runtime.value_or(0); // unknown for .dim input
     const auto traced = traced_useful(o);
     for (const auto& c : configs) make_network(c.network, program.tasks); // validate every value
-    // The ideal network of each CPU ratio swept: Transfer on a network compares with it.
-    std::map<double, Time> ideal_of_ratio{{1.0, 0}}; // the traced CPUs: the report's reference
-    for (const auto& c : configs)
-        ideal_of_ratio.emplace(dimemas_parameters(c.network, program.tasks).cpu_ratio, 0);
-    const std::size_t ideal_replays = ideal_of_ratio.size() - (loaded.ideal_runtime ? 1 : 0);
-    progress.add_total(1, (configs.size() + ideal_replays) * program.op_count());
+    // Configurations that speed up the same code replay one program: group by group.
+    std::map<std::vector<double>, std::vector<std::size_t>> groups;
+    for (std::size_t i = 0; i < configs.size(); ++i) groups[configs[i].speedups].push_back(i);
+    // Per group, the ideal network of each CPU ratio it sweeps: Transfer on a network compares
+    // with it. The report's reference is the traced program on the traced CPUs.
+    std::vector<std::map<double, Time>> ideal_of_ratio;
+    for (const auto& [factors, members] : groups) {
+        auto& ideal = ideal_of_ratio.emplace_back();
+        for (const auto i : members)
+            ideal.emplace(dimemas_parameters(configs[i].network, program.tasks).cpu_ratio, 0);
+    }
+    const std::vector<double> as_traced(speedups.size(), 1.0); // no code sped up
+    std::size_t replays = configs.size() + (loaded.ideal_runtime ? 0 : 1);
+    for (const auto& ideal : ideal_of_ratio) replays += ideal.size();
+    if (groups.begin()->first == as_traced && ideal_of_ratio.front().contains(1.0)) --replays;
+    progress.add_total(1, replays * program.op_count());
     const replay::EngineOptions engine{
         .timeline = false, .on_progress = [&](std::uint64_t ops) { progress.add(1, ops); }};
-    for (auto& [ratio, runtime] : ideal_of_ratio) {
-        // The same cycles break on every network: reported once, from the ideal run.
-        if (ratio == 1 && loaded.ideal_runtime) { // the streaming pass replayed it
-            runtime = *loaded.ideal_runtime;
-            continue;
-        }
-        if (ratio == 1) {
-            replay::network::IdealNetwork ideal;
-            runtime = replay_reporting(loaded, ideal, engine).runtime;
-            continue;
-        }
-        replay::network::DimemasParameters ideal; // no latency, infinite bandwidth
-        ideal.in_links = ideal.out_links = 0;
-        ideal.cpu_ratio = ratio;
-        replay::network::DimemasNetwork network(ideal);
-        runtime = replay_on(loaded, network, engine, nullptr).runtime;
+    // The same cycles break on every network: reported once, from the reference's run.
+    Time ideal_runtime = loaded.ideal_runtime.value_or(0); // the streaming pass replayed it
+    if (!loaded.ideal_runtime) {
+        replay::network::IdealNetwork ideal;
+        ideal_runtime = replay_reporting(loaded, ideal, engine).runtime;
     }
+    const auto summary = code.empty()
+                             ? std::nullopt
+                             : std::optional(metrics::summarize(*loaded.trace, program.untraced));
     std::vector<Prediction> predictions(configs.size());
-    oneapi::tbb::parallel_for(std::size_t{0}, configs.size(), [&](std::size_t i) {
-        const auto network = make_network(configs[i].network, program.tasks);
-        const auto p = dimemas_parameters(configs[i].network, program.tasks);
-        const auto result = replay_on(loaded, *network, engine, nullptr);
-        auto& out = predictions[i];
-        out.runtime = result.runtime;
-        out.ideal = ideal_of_ratio.at(p.cpu_ratio);
-        out.base = base_values(p);
-        out.e = efficiencies(result, program, traced, p.cpu_ratio, real_runtime, out.ideal);
-    });
-    const Time ideal_runtime = ideal_of_ratio.at(1.0);
+    std::size_t group = 0;
+    for (const auto& [factors, members] : groups) {
+        auto& ideal_runtimes = ideal_of_ratio[group++];
+        if (!code.empty()) program.burst_durations = code.burst_durations(factors);
+        for (auto& [ratio, runtime] : ideal_runtimes) {
+            if (ratio == 1 && factors == as_traced) {
+                runtime = ideal_runtime;
+                continue;
+            }
+            replay::network::DimemasParameters ideal; // no latency, infinite bandwidth
+            ideal.in_links = ideal.out_links = 0;
+            ideal.cpu_ratio = ratio;
+            replay::network::DimemasNetwork network(ideal);
+            runtime = replay_on(loaded, network, engine, nullptr).runtime;
+        }
+        // The useful computation, as analyze counts it, with the code sped up.
+        auto useful = traced;
+        if (summary) {
+            auto sped_up = *summary;
+            sped_up.useful = code.useful(summary->useful, factors);
+            useful->average = sped_up.useful_average();
+            useful->maximum = static_cast<double>(sped_up.useful_max());
+        }
+        oneapi::tbb::parallel_for(std::size_t{0}, members.size(), [&](std::size_t m) {
+            const std::size_t i = members[m];
+            const auto network = make_network(configs[i].network, program.tasks);
+            const auto p = dimemas_parameters(configs[i].network, program.tasks);
+            const auto result = replay_on(loaded, *network, engine, nullptr);
+            auto& out = predictions[i];
+            out.runtime = result.runtime;
+            out.ideal = ideal_runtimes.at(p.cpu_ratio);
+            out.base = base_values(p, configs[i]);
+            out.e = efficiencies(result, program, useful, p.cpu_ratio, real_runtime, out.ideal);
+        });
+    }
     const auto style = terminal_style(o.no_color, o.fraction);
     std::ostream& out = output.terminal();
     out << wrap_text(fmt::format("{}: real runtime {:.6f} s, ideal network {:.6f} s", o.trace,
@@ -409,6 +453,7 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
         if (p.values.size() > 1) swept.push_back(p.name);
     const std::string network = describe_network(configs.front().network, program.tasks, swept);
     out << wrap_text(fmt::format("network: {}", network), style.width);
+    if (!code.empty()) out << wrap_text(fmt::format("code: {}", code.describe()), style.width);
     // The reference: the traced run with the same definitions (PE, LB, CommE as analyze's).
     std::optional<WhatifEfficiencies> traced_e;
     if (traced) {
@@ -449,6 +494,7 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
     j["ideal_runtime_ns"] = ideal_runtime;
     j["warnings"] = warnings_json(loaded.warnings);
     j["program_pass"] = pass_json(loaded.pass);
+    if (!code.empty()) j["code"] = code.json();
     j["configurations"] = configurations_json(parameters, configs, predictions);
     if (traced_e) {
         j["traced"] = {{"runtime_ns", traced->runtime}};
@@ -468,6 +514,7 @@ void add_whatif_command(CLI::App& app, CommandOutput& output) {
         cmd, options->trace,
         "Paraver trace (.prv or .prv.gz), OTF2 archive (traces.otf2) or Dimemas trace (.dim)");
     add_network_options(cmd, options->network, false);
+    add_speedup_option(cmd, options->speedups, true);
     add_window_options(cmd, options->window);
     cmd->add_option("--csv", options->csv_path,
                     "Write one row per configuration to FILE: each swept parameter as typed and "

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "simulator/code_whatif.hpp"
+
+#include "replay/extrae_events.hpp"
+#include "replay/trace_error.hpp"
+#include "simulator/units.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace popsim::simulator {
+
+namespace {
+
+constexpr std::uint8_t k_running = 1; // Paraver's Running state: useful computation
+
+/// SPEC=FACTOR[,FACTOR...] split at its last '=' (names hold none, but may hold ',').
+SpeedupOption parse_speedup_option(const std::string& text) {
+    const auto equals = text.rfind('=');
+    if (equals == std::string::npos || equals == 0 || equals + 1 == text.size()) {
+        throw std::invalid_argument(
+            fmt::format("'{}' is not REGION=FACTOR (e.g. 'solve*=2', 60000019:12=1.5)", text));
+    }
+    SpeedupOption o{.region = text.substr(0, equals), .typed = {}, .factors = {}};
+    if (const auto error = replay::event_spec_syntax_error(o.region); !error.empty())
+        throw std::invalid_argument(error);
+    o.typed = split_list(text.substr(equals + 1));
+    for (const auto& f : o.typed) o.factors.push_back(parse_speedup(f));
+    return o;
+}
+
+} // namespace
+
+std::string SpeedupOption::text() const {
+    return fmt::format("{}={}", region, fmt::join(typed, ","));
+}
+
+void add_speedup_option(CLI::App* cmd, std::vector<std::string>& values, bool sweep) {
+    cmd->add_option("--speedup", values,
+                    std::string("The computation inside a code region runs FACTOR times faster: "
+                                "REGION=FACTOR, REGION as --region takes it ('solve*=2', "
+                                "60000019:12=1.5); repeatable, and a part of a burst inside "
+                                "several regions takes the largest factor") +
+                        (sweep ? "; FACTOR may be a comma-separated list to sweep" : ""))
+        ->type_name("REGION=FACTOR")
+        ->check(CLI::Validator(
+            [sweep](const std::string& text) {
+                try {
+                    const auto o = parse_speedup_option(text);
+                    if (!sweep && o.factors.size() > 1)
+                        return fmt::format("'{}': one factor here (whatif sweeps several)", text);
+                    return std::string();
+                } catch (const std::invalid_argument& e) {
+                    return std::string(e.what());
+                }
+            },
+            "REGION=FACTOR"));
+}
+
+std::vector<SpeedupOption> parse_speedups(const std::vector<std::string>& values) {
+    std::vector<SpeedupOption> out;
+    for (const auto& v : values) out.push_back(parse_speedup_option(v));
+    return out;
+}
+
+CodeWhatif::CodeWhatif(const std::string& path, std::vector<SpeedupOption> options)
+    : options_(std::move(options)) {
+    if (options_.empty()) return;
+    if (path.ends_with(".dim")) {
+        throw replay::TraceError(path, 0,
+                                 "--speedup needs a Paraver trace or an OTF2 archive: a Dimemas "
+                                 "trace has no names for its code regions");
+    }
+    if (options_.size() > 64) throw std::invalid_argument("more than 64 --speedup options");
+    for (const auto& o : options_) {
+        resolutions_.push_back(resolve_region(path, "--speedup", o.region));
+        const auto& selector = resolutions_.back().selector;
+        if (selector && replay::extrae::is_mpi_call_type(selector->type)) {
+            throw replay::TraceError(path, 0,
+                                     fmt::format("--speedup {}: {} is MPI, not computation (the "
+                                                 "network options change MPI)",
+                                                 o.text(), selector->description));
+        }
+    }
+}
+
+std::vector<std::uint32_t> CodeWhatif::event_types() const {
+    std::vector<std::uint32_t> out;
+    for (const auto& r : resolutions_)
+        for (const auto type : r.event_types()) out.push_back(type);
+    return out;
+}
+
+void CodeWhatif::prepare(const LoadedProgram& loaded) {
+    if (options_.empty()) return;
+    trace_ = loaded.trace ? &*loaded.trace : nullptr;
+    if (trace_ == nullptr) // load_program reads it in memory when asked
+        throw std::logic_error("--speedup: the trace was not read into memory");
+    for (const auto& r : resolutions_) regions_.push_back(settle_region(*trace_, r));
+    speedups_.emplace(*trace_, loaded.program, regions_);
+    for (std::size_t k = 0; k < regions_.size(); ++k) {
+        if (!speedups_->entered(k)) { // a typo's sweep would repeat the traced run
+            throw replay::TraceError(loaded.path, 0,
+                                     fmt::format("--speedup {}: no thread is ever inside {}",
+                                                 options_[k].text(), regions_[k].description));
+        }
+    }
+}
+
+replay::ProgramArray<Time> CodeWhatif::burst_durations(std::span<const double> factors) const {
+    return speedups_->burst_durations(factors);
+}
+
+std::vector<Time> CodeWhatif::useful(std::vector<Time> useful,
+                                     std::span<const double> factors) const {
+    for (replay::ThreadIndex th = 0; th < useful.size(); ++th) {
+        const auto& t = trace_->threads[th];
+        for (std::size_t i = 0; i < t.state_count(); ++i) {
+            if (t.state_value[i] != k_running) continue;
+            const Time begin = t.state_begin[i], end = t.state_end(i);
+            useful[th] -= (end - begin) - speedups_->sped_up(th, begin, end, factors);
+        }
+    }
+    return useful;
+}
+
+std::string CodeWhatif::describe(std::span<const double> factors) const {
+    std::vector<std::string> parts;
+    for (std::size_t k = 0; k < regions_.size(); ++k) {
+        parts.push_back(
+            factors.empty()
+                ? fmt::format("{} x{}", regions_[k].description, fmt::join(options_[k].typed, ","))
+                : fmt::format("{} {:g}x faster", regions_[k].description, factors[k]));
+    }
+    return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+nlohmann::json CodeWhatif::json(std::span<const double> factors) const {
+    auto out = nlohmann::json::array();
+    for (std::size_t k = 0; k < regions_.size(); ++k) {
+        out.push_back({{"region", options_[k].region}, {"name", regions_[k].description}});
+        if (!factors.empty()) out.back()["factor"] = factors[k];
+    }
+    return out;
+}
+
+} // namespace popsim::simulator

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Code what-ifs (issue 38, item 1): --speedup REGION=FACTOR on simulate and whatif, checked
+// against runs computed by hand and against Dimemas 5.5's "modules information" on the same
+// programs (prv2dim cuts a burst at a user function's events; Dimemas divides the part inside
+// the module by its ratio, then every burst by the CPU's relative speed).
+#include "simulator/cli_support.hpp"
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+using namespace popsim;
+
+namespace {
+
+/// Rank 0 computes 4 ms, 6 ms inside user function 1, 2 ms, then a Barrier; rank 1 computes
+/// 3 ms. Traced: 13 ms; on the ideal network 12 ms (rank 0's computation).
+std::string function_trace(const std::string& name) {
+    return test::synth_trace(name, "ranks 2\n"
+                                   "0 compute 4ms\n0 event 60000019 1\n0 compute 6ms\n"
+                                   "0 event 60000019 0\n0 compute 2ms\n0 Barrier 1ms\n"
+                                   "1 compute 3ms\n1 Barrier 10ms\n");
+}
+
+/// `popsim simulate ARGS`' predicted runtime in ns.
+long long predicted(const std::string& args) {
+    const auto r = test::run_popsim("simulate --quiet " + args);
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    const auto at = r.output.find("predicted runtime  ");
+    REQUIRE(at != std::string::npos);
+    return std::llround(std::stod(r.output.substr(at + 19)) * 1e9);
+}
+
+} // namespace
+
+TEST_CASE("code what-if: the part of a burst inside a region runs FACTOR times faster") {
+    const auto trace = function_trace("code_whatif_part");
+    // 4 + 6 / 2 + 2 = 9 ms, as Dimemas with {60000019, 1, 2.0}; 4 + 6 / 0.5 + 2 = 18 ms.
+    CHECK(predicted(trace + " --speedup 60000019:1=2") == 9'000'000);
+    CHECK(predicted(trace + " --speedup 60000019:1=0.5") == 18'000'000);
+    // Every value of the type (its functions) is the region when no value is named.
+    CHECK(predicted(trace + " --speedup 60000019=3") == 8'000'000);
+    // With CPUs twice as fast: (4 + 3 + 2) / 2 = 4.5 ms (Dimemas: ratio, then relative speed).
+    CHECK(predicted(trace + " --cpu-ratio 2 --speedup 60000019:1=2") == 4'500'000);
+    // On a network: the Barrier's fan-in and fan-out (Dimemas' constant model) cost 1 ms each.
+    CHECK(predicted(trace + " --network dimemas --latency 1ms --speedup 60000019:1=2") ==
+          11'000'000);
+}
+
+TEST_CASE("code what-if: a function's callees are inside it, and the largest factor wins") {
+    // Function 1 for 8 ms, function 2 inside it for 4 ms of them.
+    const auto trace =
+        test::synth_trace("code_whatif_nested", "ranks 1\n0 compute 2ms\n0 event 60000019 1\n"
+                                                "0 compute 2ms\n0 event 60000019 2\n"
+                                                "0 compute 4ms\n0 event 60000019 0\n"
+                                                "0 compute 2ms\n0 event 60000019 0\n"
+                                                "0 compute 2ms\n0 Barrier 1ms\n");
+    CHECK(predicted(trace) == 12'000'000);
+    CHECK(predicted(trace + " --speedup 60000019:1=2") == 8'000'000);  // 2 + 8/2 + 2
+    CHECK(predicted(trace + " --speedup 60000019:2=2") == 10'000'000); // 2 + 2 + 4/2 + 2 + 2
+    // 2 ms in 1 alone at 2x, 4 ms in both at 4x (the larger), 2 ms in 1 alone at 2x.
+    CHECK(predicted(trace + " --speedup 60000019:1=2 --speedup 60000019:2=4") == 7'000'000);
+}
+
+TEST_CASE("code what-if: every computation N times faster is --cpu-ratio N") {
+    // Each rank is inside user function 1 from time 0 to its end; messages, a wait and a
+    // collective between. The sweeps must agree configuration by configuration.
+    const auto trace = test::synth_trace(
+        "code_whatif_all", "ranks 3\n"
+                           "0 event 60000019 1\n0 compute 3ms\n0 Isend 10us to=1 size=200000 "
+                           "req=s\n0 compute 1ms\n0 Wait 5us req=s\n0 Allreduce 50us size=800\n"
+                           "0 compute 2ms\n0 event 60000019 0\n"
+                           "1 event 60000019 1\n1 compute 1ms\n1 Recv 2ms from=0 "
+                           "size=200000\n1 compute 2.5ms\n1 Allreduce 40us size=800\n"
+                           "1 compute 1ms\n1 event 60000019 0\n"
+                           "2 event 60000019 1\n2 compute 5ms\n2 Allreduce 10us size=800\n"
+                           "2 compute 0.7ms\n2 event 60000019 0\n");
+    const auto dir = test::scratch_dir("code_whatif_all_out");
+    const auto by_code = (dir / "code.json").string(), by_cpu = (dir / "cpu.json").string();
+    const std::string network = "--latency 20us --bandwidth 100MB/s --buses 1";
+    REQUIRE(
+        test::run_popsim(fmt::format("whatif {} --quiet {} --speedup 60000019=1.5,2,3 --json {}",
+                                     trace, network, by_code))
+            .status == 0);
+    REQUIRE(test::run_popsim(fmt::format("whatif {} --quiet {} --cpu-ratio 1.5,2,3 --json {}",
+                                         trace, network, by_cpu))
+                .status == 0);
+    const auto code = test::read_json(by_code)["configurations"];
+    const auto cpu = test::read_json(by_cpu)["configurations"];
+    REQUIRE(code.size() == 3);
+    REQUIRE(cpu.size() == 3);
+    for (std::size_t i = 0; i < 3; ++i) {
+        CAPTURE(i);
+        CHECK(code[i]["speedups"]["60000019"] == cpu[i]["cpu_ratio"]);
+        for (const char* key : {"predicted_runtime_ns", "ideal_runtime_ns"})
+            CHECK(code[i][key] == cpu[i][key]);
+        // Useful time: each Running state sped up to whole ns, against the sum divided.
+        for (const char* key : {"parallel_efficiency", "load_balance", "transfer_efficiency",
+                                "serialization_efficiency"})
+            CHECK(code[i][key].get<double>() ==
+                  doctest::Approx(cpu[i][key].get<double>()).epsilon(1e-6));
+    }
+}
+
+TEST_CASE("code what-if: whatif sweeps the factor with the network, each run's POP factors") {
+    const auto trace = function_trace("code_whatif_sweep");
+    const auto dir = test::scratch_dir("code_whatif_sweep_out");
+    const auto json = (dir / "w.json").string(), csv = (dir / "w.csv").string();
+    const auto r = test::run_popsim(fmt::format(
+        "whatif {} --no-colour --latency 0,1ms --speedup 60000019:1=1,2 --json {} --csv {}", trace,
+        json, csv));
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    CHECK(r.output.find("code: event 60000019:1 x1,2\n") != std::string::npos);
+    // Rank 0 computes 12 ms, then 9 ms; rank 1 3 ms: LB = 7.5 / 12 and 6 / 9.
+    CHECK(r.output.find("      0                  2    0.009000   1.4444  66.67%  66.67% "
+                        "100.00% 100.00% 100.00%\n") != std::string::npos);
+    // 2 ms of Barrier latency (fan-in, fan-out): 11 ms; PE = 6 / 11, CommE = TE = 9 / 11.
+    CHECK(r.output.find("    1ms                  2    0.011000   1.1818  54.55%  66.67%  "
+                        "81.82% 100.00%  81.82%\n") != std::string::npos);
+    const auto j = test::read_json(json);
+    CHECK(j["code"][0]["region"] == "60000019:1");
+    const auto& c = j["configurations"][3];
+    CHECK(c["speedups"]["60000019:1"] == 2);
+    CHECK(c["predicted_runtime_ns"] == 11'000'000);
+    CHECK(c["ideal_runtime_ns"] == 9'000'000);
+    CHECK(c["load_balance"].get<double>() == doctest::Approx(6.0 / 9));
+    CHECK(test::read_file(csv).starts_with(
+        "latency,latency_ns,bandwidth_bytes_per_s,buses,tasks_per_node,cpu_ratio,"
+        "speedup:60000019:1,predicted_runtime_ns,"));
+}
+
+TEST_CASE("code what-if: what cannot be sped up is refused, naming why") {
+    const auto trace = function_trace("code_whatif_errors");
+    const auto pcf = trace.substr(0, trace.size() - 4) + ".pcf";
+    test::check_fails(fmt::format("simulate {} --speedup 60000019:7=2", trace), 2,
+                      trace + ": --speedup 60000019:7=2: no thread is ever inside event "
+                              "60000019:7");
+    test::check_fails(
+        fmt::format("simulate {} --speedup MPI_Barrier=2", trace), 2,
+        trace + ": --speedup MPI_Barrier=2: MPI Collective Comm MPI_Barrier (50000002:8) is "
+                "MPI, not computation (the network options change MPI)");
+    const auto typo = test::run_popsim(fmt::format("simulate {} --speedup 'nosuch*=2'", trace));
+    CHECK(typo.status == 2);
+    CHECK(typo.output.starts_with("popsim: error: " + pcf + ": --speedup: no event type"));
+    for (const char* usage : {"solve", "60000019=0", "=2", "60000019:0=2"}) {
+        CAPTURE(usage);
+        const auto r = test::run_popsim(fmt::format("simulate {} --speedup '{}'", trace, usage));
+        CHECK(r.status == 1);
+        CHECK(r.output.starts_with("popsim: error: --speedup: "));
+    }
+    // simulate runs one configuration; whatif sweeps.
+    CHECK(test::run_popsim(fmt::format("simulate {} --speedup 60000019=1,2", trace)).status == 1);
+    const auto dim = test::scratch_dir("code_whatif_errors_dim") / "t.dim";
+    REQUIRE(test::run_popsim(fmt::format("convert {} {}", trace, dim.string())).status == 0);
+    test::check_fails(fmt::format("whatif {} --speedup 60000019=2", dim.string()), 2,
+                      dim.string() + ": --speedup needs a Paraver trace or an OTF2 archive: a "
+                                     "Dimemas trace has no names for its code regions");
+}
