@@ -2,6 +2,8 @@
 #include "simulator/code_whatif.hpp"
 
 #include "replay/extrae_events.hpp"
+#include "replay/program/balanced_computation.hpp"
+#include "replay/program/mpi_calls.hpp"
 #include "replay/trace_error.hpp"
 #include "simulator/units.hpp"
 
@@ -57,19 +59,30 @@ void add_speedup_option(CLI::App* cmd, std::vector<std::string>& values, bool sw
             "REGION=FACTOR"));
 }
 
+void add_balance_option(CLI::App* cmd, bool& value, bool sweep) {
+    cmd->add_flag("--balance", value,
+                  std::string("Balanced computation: between two collectives, every thread "
+                              "that computes gets an equal share of their computation "
+                              "(docs/network-model.md)") +
+                      (sweep ? "; each configuration is replayed as traced and balanced" : ""));
+}
+
 std::vector<SpeedupOption> parse_speedups(const std::vector<std::string>& values) {
     std::vector<SpeedupOption> out;
     for (const auto& v : values) out.push_back(parse_speedup_option(v));
     return out;
 }
 
-CodeWhatif::CodeWhatif(const std::string& path, std::vector<SpeedupOption> options)
-    : options_(std::move(options)) {
-    if (options_.empty()) return;
+CodeWhatif::CodeWhatif(const std::string& path, std::vector<SpeedupOption> options, bool balance)
+    : options_(std::move(options)), balance_(balance) {
+    if (empty()) return;
     if (path.ends_with(".dim")) {
-        throw replay::TraceError(path, 0,
-                                 "--speedup needs a Paraver trace or an OTF2 archive: a Dimemas "
-                                 "trace has no names for its code regions");
+        throw replay::TraceError(
+            path, 0,
+            options_.empty() ? "--balance needs a Paraver trace or an OTF2 archive: a Dimemas "
+                               "trace has no states for the useful time"
+                             : "--speedup needs a Paraver trace or an OTF2 archive: a Dimemas "
+                               "trace has no names for its code regions");
     }
     if (options_.size() > 64) throw std::invalid_argument("more than 64 --speedup options");
     for (const auto& o : options_) {
@@ -92,10 +105,19 @@ std::vector<std::uint32_t> CodeWhatif::event_types() const {
 }
 
 void CodeWhatif::prepare(const LoadedProgram& loaded) {
-    if (options_.empty()) return;
+    if (empty()) return;
     trace_ = loaded.trace ? &*loaded.trace : nullptr;
     if (trace_ == nullptr) // load_program reads it in memory when asked
-        throw std::logic_error("--speedup: the trace was not read into memory");
+        throw std::logic_error("--speedup, --balance: the trace was not read into memory");
+    program_ = &loaded.program;
+    traced_ = loaded.program.burst_durations;
+    ends_startup_ = [trace = trace_, program = program_](replay::OpIndex op) {
+        const std::uint32_t call = program->op_call[op];
+        if (call == replay::k_none) return false; // an OpenMP fork or join
+        const auto& t = trace->threads[program->trace_thread[program->thread_of(op)]];
+        return replay::call_class(t.call_id[call]) == replay::CallClass::init;
+    };
+    if (options_.empty()) return;
     for (const auto& r : resolutions_) regions_.push_back(settle_region(*trace_, r));
     speedups_.emplace(*trace_, loaded.program, regions_);
     for (std::size_t k = 0; k < regions_.size(); ++k) {
@@ -107,31 +129,58 @@ void CodeWhatif::prepare(const LoadedProgram& loaded) {
     }
 }
 
-replay::ProgramArray<Time> CodeWhatif::burst_durations(std::span<const double> factors) const {
-    return speedups_->burst_durations(factors);
+namespace {
+
+/// Each replay thread's computation: the sum of its bursts' `durations`.
+std::vector<Time> computation(const replay::ReplayProgram& p,
+                              const replay::ProgramArray<Time>& durations) {
+    std::vector<Time> out(p.thread_count(), 0);
+    for (replay::ReplayThread th = 0; th < p.thread_count(); ++th)
+        for (replay::OpIndex op = p.thread_first_op[th]; op < p.thread_end_op(th); ++op)
+            if (p.op_kind[op] == replay::OpKind::burst) out[th] += durations[p.op_ref[op]];
+    return out;
 }
 
-std::vector<Time> CodeWhatif::useful(std::vector<Time> useful,
-                                     std::span<const double> factors) const {
-    for (replay::ThreadIndex th = 0; th < useful.size(); ++th) {
+} // namespace
+
+replay::ProgramArray<Time> CodeWhatif::burst_durations(const CodeChange& change) const {
+    auto durations = speedups_ ? speedups_->burst_durations(traced_, change.factors) : traced_;
+    if (!change.balanced) return durations;
+    return replay::balanced_bursts(*program_, durations, ends_startup_);
+}
+
+std::vector<Time> CodeWhatif::useful(std::vector<Time> useful, const CodeChange& change) const {
+    for (replay::ThreadIndex th = 0; speedups_ && th < useful.size(); ++th) {
         const auto& t = trace_->threads[th];
         for (std::size_t i = 0; i < t.state_count(); ++i) {
             if (t.state_value[i] != k_running) continue;
             const Time begin = t.state_begin[i], end = t.state_end(i);
-            useful[th] -= (end - begin) - speedups_->sped_up(th, begin, end, factors);
+            useful[th] -= (end - begin) - speedups_->sped_up(th, begin, end, change.factors);
         }
+    }
+    if (!change.balanced) return useful;
+    // Balancing moves computation between threads: what it adds or takes is useful time.
+    const auto sped_up = burst_durations({change.factors, false});
+    const auto before = computation(*program_, sped_up);
+    const auto after =
+        computation(*program_, replay::balanced_bursts(*program_, sped_up, ends_startup_));
+    for (replay::ReplayThread th = 0; th < program_->thread_count(); ++th) {
+        Time& u = useful[program_->trace_thread[th]];
+        u = std::max<Time>(0, u + after[th] - before[th]);
     }
     return useful;
 }
 
-std::string CodeWhatif::describe(std::span<const double> factors) const {
+std::string CodeWhatif::describe(const std::optional<CodeChange>& change) const {
     std::vector<std::string> parts;
     for (std::size_t k = 0; k < regions_.size(); ++k) {
         parts.push_back(
-            factors.empty()
-                ? fmt::format("{} x{}", regions_[k].description, fmt::join(options_[k].typed, ","))
-                : fmt::format("{} {:g}x faster", regions_[k].description, factors[k]));
+            change ? fmt::format("{} {:g}x faster", regions_[k].description, change->factors[k])
+                   : fmt::format("{} x{}", regions_[k].description,
+                                 fmt::join(options_[k].typed, ",")));
     }
+    if (change ? change->balanced : balance_)
+        parts.push_back(change ? "computation balanced" : "computation balanced or not");
     return fmt::format("{}", fmt::join(parts, ", "));
 }
 

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The code what-ifs `simulate` and `whatif` take beside the network (docs/network-model.md,
-// "Code speed-ups"): --speedup SPEC=FACTOR makes the computation inside a code region FACTOR
-// times faster. The regions are resolved against the trace, which is then read into memory.
+// "Code speed-ups" and "Balanced computation"): --speedup SPEC=FACTOR makes the computation inside
+// a code region FACTOR times faster, --balance shares each phase's computation equally among the
+// threads. Both are found in the trace, which is then read into memory.
 #include "replay/program/code_speedup.hpp"
 #include "simulator/focus.hpp"
 #include "simulator/load_program.hpp"
 
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -26,27 +28,41 @@ struct SpeedupOption {
 /// Bad syntax or factors are usage errors.
 void add_speedup_option(CLI::App* cmd, std::vector<std::string>& values, bool sweep);
 std::vector<SpeedupOption> parse_speedups(const std::vector<std::string>& values);
+/// --balance; `sweep`: whatif replays each configuration as traced and balanced.
+void add_balance_option(CLI::App* cmd, bool& value, bool sweep);
 
-/// The speed-ups' regions resolved against one trace.
+/// One configuration's change to the code: each --speedup's factor, and whether it is balanced.
+struct CodeChange {
+    std::vector<double> factors;
+    bool balanced = false;
+    auto operator<=>(const CodeChange&) const = default;
+};
+
+/// The speed-ups' regions resolved against one trace, and its balancing.
 class CodeWhatif {
   public:
     /// Resolves each region from the names beside `path` (TraceError naming the .pcf); a .dim
-    /// or an MPI call is refused.
-    CodeWhatif(const std::string& path, std::vector<SpeedupOption> options);
+    /// or an MPI call is refused, as is `balance` on a .dim.
+    CodeWhatif(const std::string& path, std::vector<SpeedupOption> options, bool balance);
 
-    bool empty() const { return options_.empty(); }
+    /// Whether any configuration changes the code (the trace is then read into memory).
+    bool empty() const { return options_.empty() && !balance_; }
+    /// The change that leaves the code as traced.
+    CodeChange as_traced() const { return {std::vector<double>(options_.size(), 1.0), false}; }
     const std::vector<SpeedupOption>& options() const { return options_; }
     /// The event types to read the trace with.
     std::vector<std::uint32_t> event_types() const;
     /// Settles the regions in the program's trace, read in memory with event_types().
     void prepare(const LoadedProgram& loaded);
-    /// The program's burst durations with region k `factors[k]` times faster (after prepare).
-    replay::ProgramArray<Time> burst_durations(std::span<const double> factors) const;
-    /// Per trace thread, `useful` (its Running time) with region k `factors[k]` times faster.
-    std::vector<Time> useful(std::vector<Time> useful, std::span<const double> factors) const;
-    /// "solve (60000019:3) 2x faster, ..." for the given factors, for reports; "x2,4" for the
-    /// swept ones when none are given.
-    std::string describe(std::span<const double> factors = {}) const;
+    /// The program's burst durations, as traced when prepared, with `change` made: the regions
+    /// sped up, then the computation balanced.
+    replay::ProgramArray<Time> burst_durations(const CodeChange& change) const;
+    /// Per trace thread, `useful` (its Running time) with `change` made: the Running time inside
+    /// each region sped up, then what balancing adds to or takes from the thread's bursts.
+    std::vector<Time> useful(std::vector<Time> useful, const CodeChange& change) const;
+    /// "solve (60000019:3) 2x faster, balanced" for `change`, for reports; with none, the
+    /// factors as typed ("x2,4") and "balanced or not" for whatif's sweep.
+    std::string describe(const std::optional<CodeChange>& change = std::nullopt) const;
     /// The regions for the JSON reports (schema: $defs/code), with their factors when given.
     nlohmann::json json(std::span<const double> factors = {}) const;
 
@@ -54,7 +70,11 @@ class CodeWhatif {
     std::vector<SpeedupOption> options_;
     std::vector<RegionResolution> resolutions_;
     std::vector<replay::EventSelector> regions_;
+    bool balance_ = false;
     const replay::Trace* trace_ = nullptr;
+    const replay::ReplayProgram* program_ = nullptr;
+    replay::ProgramArray<Time> traced_;                 // the program's burst durations, as traced
+    std::function<bool(replay::OpIndex)> ends_startup_; // MPI_Init's barrier
     std::optional<replay::CodeSpeedups> speedups_;
 };
 

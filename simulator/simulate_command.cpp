@@ -34,6 +34,7 @@ struct SimulateOptions {
     FocusOptions window; // --from/--to
     NetworkOptions network;
     std::vector<std::string> speedups; // --speedup REGION=FACTOR
+    bool balance = false;
     std::string output;
     std::string json_path;
     bool in_memory = false;
@@ -97,7 +98,7 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
     check_output_paths(
         {o.trace}, {{"-o", o.output, !replay::is_otf2_anchor(o.output)}, {"--json", o.json_path}});
     check_network_options(o.network); // before reading the trace
-    CodeWhatif code(o.trace, parse_speedups(o.speedups));
+    CodeWhatif code(o.trace, parse_speedups(o.speedups), o.balance);
     ProgressBar progress({{.label = "reading", .total = input_file_bytes({o.trace})},
                           {.label = "simulating", .unit = ProgressBar::Unit::operations}});
     // -o writes the trace's records at their simulated times: a streamed program's calls are
@@ -109,11 +110,11 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
          .on_read_progress = progress.running_total(0),
          .spill_calls_for = o.output.empty() ? std::nullopt : std::optional(o.output),
          .event_types = code.event_types()});
-    std::vector<double> factors;
-    for (const auto& s : code.options()) factors.push_back(s.factors.front());
+    CodeChange change{.factors = {}, .balanced = o.balance};
+    for (const auto& s : code.options()) change.factors.push_back(s.factors.front());
     if (!code.empty()) {
         code.prepare(loaded);
-        loaded.program.burst_durations = code.burst_durations(factors);
+        loaded.program.burst_durations = code.burst_durations(change);
     }
     const replay::Trace* original = loaded.trace_read();
     if (!o.output.empty() && original == nullptr)
@@ -137,7 +138,7 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
     if (!loaded.window.empty()) out << fmt::format("focus              {}\n", loaded.window);
     out << fmt::format("network            {}\n",
                        describe_network(o.network, loaded.program.tasks));
-    if (!code.empty()) out << fmt::format("code               {}\n", code.describe(factors));
+    if (!code.empty()) out << fmt::format("code               {}\n", code.describe(change));
     if (real)
         out << fmt::format("real runtime       {:.6f} s\n", static_cast<double>(*real) * 1e-9);
     out << fmt::format("predicted runtime  {:.6f} s\n", static_cast<double>(result.runtime) * 1e-9);
@@ -151,7 +152,10 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
                       << (replay::is_otf2_anchor(o.output) ? "\n" : " and its .pcf/.row\n");
     }
     output.report = result_json(o, loaded, result);
-    if (!code.empty()) output.report["code"] = code.json(factors);
+    if (!code.empty()) {
+        output.report["code"] = code.json(change.factors);
+        output.report["balanced"] = change.balanced;
+    }
     if (!o.json_path.empty()) write_text_file(o.json_path, report_text(output.report));
 }
 
@@ -166,6 +170,7 @@ void add_simulate_command(CLI::App& app, CommandOutput& output) {
         "Paraver trace (.prv or .prv.gz), OTF2 archive (traces.otf2) or Dimemas trace (.dim)");
     add_network_options(cmd, options->network, true);
     add_speedup_option(cmd, options->speedups, false);
+    add_balance_option(cmd, options->balance, false);
     add_window_options(cmd, options->window);
     cmd->add_option("-o,--output", options->output,
                     "Write the simulated timeline as a Paraver trace (.prv, with .pcf/.row) or "

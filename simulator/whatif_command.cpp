@@ -35,6 +35,7 @@ struct WhatifOptions {
     FocusOptions window;               // --from/--to
     NetworkOptions network;            // values may be comma-separated lists
     std::vector<std::string> speedups; // --speedup REGION=FACTOR[,FACTOR...]
+    bool balance = false;              // each configuration as traced and balanced
     std::string csv_path, json_path, html_path;
     bool no_color = false;
     bool fraction = false;
@@ -50,13 +51,15 @@ struct SweptParameter {
     std::vector<std::string> values;                   // as typed; empty when not given
     bool has_unit = false;              // typed with a unit: a column as typed beside the base one
     std::optional<std::size_t> speedup; // the --speedup it is, in their order
+    bool balance = false;               // --balance: "no", "yes"
 
     /// Given with a unit: the CSV and JSON have the values as typed too.
     bool typed_column() const { return has_unit && !values.empty(); }
 };
 
 std::vector<SweptParameter> swept_parameters(const NetworkOptions& sweep,
-                                             const std::vector<SpeedupOption>& speedups) {
+                                             const std::vector<SpeedupOption>& speedups,
+                                             bool balance) {
     std::vector<SweptParameter> out{
         {"latency", "latency_ns", &NetworkOptions::latency, {}, true, {}},
         {"bandwidth", "bandwidth_bytes_per_s", &NetworkOptions::bandwidth, {}, true, {}},
@@ -70,6 +73,7 @@ std::vector<SweptParameter> swept_parameters(const NetworkOptions& sweep,
                        fmt::format("speedup:{}", speedups[k].region), nullptr, speedups[k].typed,
                        false, k});
     }
+    if (balance) out.push_back({"balanced", "balanced", nullptr, {"no", "yes"}, false, {}, true});
     return out;
 }
 
@@ -77,17 +81,18 @@ std::vector<SweptParameter> swept_parameters(const NetworkOptions& sweep,
 struct Configuration {
     std::vector<std::size_t> value; // per parameter; 0 for those not given
     NetworkOptions network;         // single values
-    std::vector<double> speedups;   // per --speedup, its factor
+    CodeChange code;                // each --speedup's factor, and --balance
 };
 
 /// Each parameter's value in its base unit, as the network will use it (from the .cfg where the
 /// parameter is not given): nanoseconds, bytes per second (+inf: instantaneous), counts, ratios.
-std::vector<double> base_values(const replay::network::DimemasParameters& p,
-                                const Configuration& c) {
+std::vector<double> base_values(const replay::network::DimemasParameters& p, const Configuration& c,
+                                bool balance) {
     std::vector<double> out{
         static_cast<double>(p.inter_latency), bandwidth_bytes_per_s(p.inter_bandwidth_mbps),
         static_cast<double>(p.buses), static_cast<double>(p.tasks_per_node), p.cpu_ratio};
-    out.insert(out.end(), c.speedups.begin(), c.speedups.end());
+    out.insert(out.end(), c.code.factors.begin(), c.code.factors.end());
+    if (balance) out.push_back(c.code.balanced ? 1 : 0);
     return out;
 }
 
@@ -109,7 +114,7 @@ std::vector<Configuration> configurations(const NetworkOptions& sweep,
         }
     }
     std::vector<Configuration> out{{std::vector<std::size_t>(parameters.size(), 0), sweep,
-                                    std::vector<double>(speedups.size())}};
+                                    CodeChange{std::vector<double>(speedups.size()), false}}};
     for (std::size_t k = 0; k < parameters.size(); ++k) {
         const auto& p = parameters[k];
         if (p.values.empty()) continue;
@@ -119,7 +124,9 @@ std::vector<Configuration> configurations(const NetworkOptions& sweep,
                 next.push_back(base);
                 next.back().value[k] = v;
                 if (p.speedup)
-                    next.back().speedups[*p.speedup] = speedups[*p.speedup].factors[v];
+                    next.back().code.factors[*p.speedup] = speedups[*p.speedup].factors[v];
+                else if (p.balance)
+                    next.back().code.balanced = v == 1;
                 else
                     next.back().network.*p.field = p.values[v];
             }
@@ -277,6 +284,10 @@ nlohmann::json configurations_json(const std::vector<SweptParameter>& parameters
                     predictions[i].base[k];
                 continue;
             }
+            if (p.balance) {
+                c["balanced"] = configs[i].code.balanced;
+                continue;
+            }
             if (p.typed_column()) c[p.name] = p.values[configs[i].value[k]];
             c[p.base_column] = json_number(predictions[i].base[k]);
         }
@@ -363,10 +374,10 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
     check_output_paths({o.trace},
                        {{"--csv", o.csv_path}, {"--json", o.json_path}, {"--html", o.html_path}});
     const auto speedups = parse_speedups(o.speedups);
-    const auto parameters = swept_parameters(o.network, speedups);
+    const auto parameters = swept_parameters(o.network, speedups, o.balance);
     const auto configs = configurations(o.network, speedups, parameters); // before the trace
     for (const auto& c : configs) check_network_options(c.network);
-    CodeWhatif code(o.trace, speedups);
+    CodeWhatif code(o.trace, speedups, o.balance);
     ProgressBar progress({{.label = "reading", .total = input_file_bytes({o.trace})},
                           {.label = "simulating", .unit = ProgressBar::Unit::operations}});
     auto loaded = load_program(o.trace, program_options(o.network),
@@ -380,8 +391,8 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
     const auto traced = traced_useful(o);
     for (const auto& c : configs) make_network(c.network, program.tasks); // validate every value
     // Configurations that speed up the same code replay one program: group by group.
-    std::map<std::vector<double>, std::vector<std::size_t>> groups;
-    for (std::size_t i = 0; i < configs.size(); ++i) groups[configs[i].speedups].push_back(i);
+    std::map<CodeChange, std::vector<std::size_t>> groups;
+    for (std::size_t i = 0; i < configs.size(); ++i) groups[configs[i].code].push_back(i);
     // Per group, the ideal network of each CPU ratio it sweeps: Transfer on a network compares
     // with it. The report's reference is the traced program on the traced CPUs.
     std::vector<std::map<double, Time>> ideal_of_ratio;
@@ -390,7 +401,7 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
         for (const auto i : members)
             ideal.emplace(dimemas_parameters(configs[i].network, program.tasks).cpu_ratio, 0);
     }
-    const std::vector<double> as_traced(speedups.size(), 1.0); // no code sped up
+    const CodeChange as_traced = code.as_traced();
     std::size_t replays = configs.size() + (loaded.ideal_runtime ? 0 : 1);
     for (const auto& ideal : ideal_of_ratio) replays += ideal.size();
     if (groups.begin()->first == as_traced && ideal_of_ratio.front().contains(1.0)) --replays;
@@ -408,11 +419,11 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
                              : std::optional(metrics::summarize(*loaded.trace, program.untraced));
     std::vector<Prediction> predictions(configs.size());
     std::size_t group = 0;
-    for (const auto& [factors, members] : groups) {
+    for (const auto& [change, members] : groups) {
         auto& ideal_runtimes = ideal_of_ratio[group++];
-        if (!code.empty()) program.burst_durations = code.burst_durations(factors);
+        if (!code.empty()) program.burst_durations = code.burst_durations(change);
         for (auto& [ratio, runtime] : ideal_runtimes) {
-            if (ratio == 1 && factors == as_traced) {
+            if (ratio == 1 && change == as_traced) {
                 runtime = ideal_runtime;
                 continue;
             }
@@ -426,7 +437,7 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
         auto useful = traced;
         if (summary) {
             auto sped_up = *summary;
-            sped_up.useful = code.useful(summary->useful, factors);
+            sped_up.useful = code.useful(summary->useful, change);
             useful->average = sped_up.useful_average();
             useful->maximum = static_cast<double>(sped_up.useful_max());
         }
@@ -438,7 +449,7 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
             auto& out = predictions[i];
             out.runtime = result.runtime;
             out.ideal = ideal_runtimes.at(p.cpu_ratio);
-            out.base = base_values(p, configs[i]);
+            out.base = base_values(p, configs[i], o.balance);
             out.e = efficiencies(result, program, useful, p.cpu_ratio, real_runtime, out.ideal);
         });
     }
@@ -515,6 +526,7 @@ void add_whatif_command(CLI::App& app, CommandOutput& output) {
         "Paraver trace (.prv or .prv.gz), OTF2 archive (traces.otf2) or Dimemas trace (.dim)");
     add_network_options(cmd, options->network, false);
     add_speedup_option(cmd, options->speedups, true);
+    add_balance_option(cmd, options->balance, true);
     add_window_options(cmd, options->window);
     cmd->add_option("--csv", options->csv_path,
                     "Write one row per configuration to FILE: each swept parameter as typed and "

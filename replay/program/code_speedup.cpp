@@ -77,8 +77,7 @@ std::vector<Time> burst_traced_ends(const Trace& trace, const ReplayProgram& pro
 
 CodeSpeedups::CodeSpeedups(const Trace& trace, const ReplayProgram& program,
                            std::span<const EventSelector> regions)
-    : program_(program), traced_duration_(program.burst_durations),
-      burst_end_(burst_traced_ends(trace, program)) {
+    : program_(program), burst_end_(burst_traced_ends(trace, program)) {
     if (regions.size() > 64) throw std::invalid_argument("more than 64 regions sped up at once");
     for (const auto& region : regions) {
         auto& spans = spans_.emplace_back();
@@ -133,14 +132,15 @@ Time CodeSpeedups::sped_up(ThreadIndex thread, Time begin, Time end,
     return total;
 }
 
-ProgramArray<Time> CodeSpeedups::burst_durations(std::span<const double> factors) const {
-    ProgramArray<Time> out(traced_duration_);
+ProgramArray<Time> CodeSpeedups::burst_durations(const ProgramArray<Time>& durations,
+                                                 std::span<const double> factors) const {
+    ProgramArray<Time> out(durations);
     for (ReplayThread th = 0; th < program_.thread_count(); ++th) {
         const ThreadIndex thread = program_.trace_thread[th];
         for (OpIndex op = program_.thread_first_op[th]; op < program_.thread_end_op(th); ++op) {
             if (program_.op_kind[op] != OpKind::burst) continue;
             const auto burst = program_.op_ref[op];
-            const Time end = burst_end_[burst], duration = traced_duration_[burst];
+            const Time end = burst_end_[burst], duration = durations[burst];
             out[burst] = sped_up(thread, end - duration, end, factors);
         }
     }

@@ -11,7 +11,7 @@
 //
 // Example:
 //   popsim::replay::CodeSpeedups speedups(trace, program, {solve}); // solve: an EventSelector
-//   program.burst_durations = speedups.burst_durations(std::vector{2.0}); // solve twice as fast
+//   program.burst_durations = speedups.burst_durations(program.burst_durations, std::vector{2.0});
 #include "replay/focus/event_spec.hpp"
 #include "replay/program/replay_program.hpp"
 #include "replay/trace.hpp"
@@ -40,13 +40,13 @@ class CodeSpeedups {
     /// faster (factors: one per region, each > 0).
     Time sped_up(ThreadIndex thread, Time begin, Time end, std::span<const double> factors) const;
 
-    /// The program's burst durations, as they were when this was made, with its regions
-    /// `factors` times faster.
-    ProgramArray<Time> burst_durations(std::span<const double> factors) const;
+    /// `durations`, the program's burst durations as traced, with its regions `factors` times
+    /// faster.
+    ProgramArray<Time> burst_durations(const ProgramArray<Time>& durations,
+                                       std::span<const double> factors) const;
 
   private:
     const ReplayProgram& program_;
-    ProgramArray<Time> traced_duration_;        // per burst, as the program had it first
     std::vector<Time> burst_end_;               // per burst: its traced end
     std::vector<std::vector<Intervals>> spans_; // per region, per trace thread
 };

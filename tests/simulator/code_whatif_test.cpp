@@ -156,3 +156,58 @@ TEST_CASE("code what-if: what cannot be sped up is refused, naming why") {
                       dim.string() + ": --speedup needs a Paraver trace or an OTF2 archive: a "
                                      "Dimemas trace has no names for its code regions");
 }
+
+TEST_CASE("balanced computation: between two collectives every rank computes the average") {
+    // Before the Allreduce 2, 4 and 6 ms (4 each balanced); before the Barrier 6, 2 and 1 ms (3
+    // each): 6 + 6 = 12 ms as traced, 4 + 3 = 7 ms balanced.
+    const auto trace = test::synth_trace(
+        "balance_phases", "ranks 3\n0 compute 2ms\n0 Allreduce 1ms\n0 compute 6ms\n0 Barrier 1ms\n"
+                          "1 compute 4ms\n1 Allreduce 1ms\n1 compute 2ms\n1 Barrier 1ms\n"
+                          "2 compute 6ms\n2 Allreduce 1ms\n2 compute 1ms\n2 Barrier 1ms\n");
+    CHECK(predicted(trace) == 12'000'000);
+    CHECK(predicted(trace + " --balance") == 7'000'000);
+    // Start-up (up to the end of MPI_Init) is not computation to share: 5 ms as traced, then
+    // (2 + 6) / 2 = 4 ms each; 5 + 6 = 11 ms unbalanced.
+    const auto init = test::synth_trace(
+        "balance_startup", "ranks 2\n0 compute 5ms\n0 Init 1ms\n0 compute 2ms\n0 Barrier 1ms\n"
+                           "1 compute 1ms\n1 Init 5ms\n1 compute 6ms\n1 Barrier 1ms\n");
+    CHECK(predicted(init) == 11'000'000);
+    CHECK(predicted(init + " --balance") == 9'000'000);
+}
+
+TEST_CASE("balanced computation: the threads of a parallel region share its work") {
+    // The master computes 2 s in the region and waits 4 s at its end; the worker computes 6 s;
+    // then the master computes 1 s: 7 s as traced, (2 + 6) / 2 + 1 = 5 s balanced.
+    const auto trace = test::synth_trace(
+        "balance_openmp", "ranks 1 threads 2\n0.0 event 60000001 1\n0.0 compute 2s\n"
+                          "0.0 state 5 4s\n0.0 event 60000001 0\n0.0 compute 1s\n0.1 compute 6s\n");
+    CHECK(predicted(trace) == 7'000'000'000);
+    CHECK(predicted(trace + " --balance") == 5'000'000'000);
+}
+
+TEST_CASE("balanced computation: whatif replays each configuration as traced and balanced") {
+    const auto trace = function_trace("balance_whatif");
+    const auto dir = test::scratch_dir("balance_whatif_out");
+    const auto json = (dir / "w.json").string(), csv = (dir / "w.csv").string();
+    const auto r = test::run_popsim(fmt::format(
+        "whatif {} --no-colour --latency 0,1ms --balance --json {} --csv {}", trace, json, csv));
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    // Rank 0 computes 12 ms and rank 1 3 ms before the Barrier: 7.5 ms each balanced, every
+    // efficiency 100 % on the ideal network; 2 ms of Barrier latency on top at 1 ms.
+    CHECK(r.output.find("      0      yes    0.007500   1.7333 100.00% 100.00% 100.00% 100.00% "
+                        "100.00%\n") != std::string::npos);
+    CHECK(r.output.find("    1ms      yes    0.009500   1.3684  78.95% 100.00%  78.95% 100.00%  "
+                        "78.95%\n") != std::string::npos);
+    const auto j = test::read_json(json);
+    REQUIRE(j["configurations"].size() == 4);
+    CHECK(j["configurations"][1]["balanced"] == true);
+    CHECK(j["configurations"][1]["predicted_runtime_ns"] == 7'500'000);
+    CHECK(j["configurations"][2]["balanced"] == false);
+    CHECK(test::read_file(csv).find(",cpu_ratio,balanced,predicted_runtime_ns,") !=
+          std::string::npos);
+    const auto dim = test::scratch_dir("balance_whatif_dim") / "t.dim";
+    REQUIRE(test::run_popsim(fmt::format("convert {} {}", trace, dim.string())).status == 0);
+    test::check_fails(fmt::format("simulate {} --balance", dim.string()), 2,
+                      dim.string() + ": --balance needs a Paraver trace or an OTF2 archive: a "
+                                     "Dimemas trace has no states for the useful time");
+}

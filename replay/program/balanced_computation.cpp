@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "replay/program/balanced_computation.hpp"
+
+#include <fmt/format.h>
+
+namespace popsim::replay {
+
+namespace {
+
+/// A thread's bursts between two of its collectives: operations [begin, end).
+struct Segment {
+    OpIndex begin = 0, end = 0;
+    Time total = 0; // their computation
+    std::uint32_t bursts = 0;
+};
+
+/// The segment's bursts rescaled so that they sum to about `share`.
+void give_share(const ReplayProgram& p, const Segment& s, double share, ProgramArray<Time>& out) {
+    for (OpIndex op = s.begin; op < s.end; ++op) {
+        if (p.op_kind[op] != OpKind::burst) continue;
+        const Time traced = out[p.op_ref[op]];
+        // Bursts of no time take equal parts; the others keep their proportions.
+        const double part =
+            s.total == 0 ? share / s.bursts
+                         : share * static_cast<double>(traced) / static_cast<double>(s.total);
+        out[p.op_ref[op]] = to_time(
+            part, [&] { return fmt::format("a {} ns burst balanced to {} ns", traced, part); });
+    }
+}
+
+} // namespace
+
+ProgramArray<Time> balanced_bursts(const ReplayProgram& program,
+                                   const ProgramArray<Time>& durations,
+                                   const std::function<bool(OpIndex)>& ends_startup) {
+    ProgramArray<Time> out(durations);
+    // The segments ending in each collective; the last group holds those after the last one.
+    std::vector<std::vector<Segment>> groups(program.collectives.size() + 1);
+    for (ReplayThread th = 0; th < program.thread_count(); ++th) {
+        Segment s{.begin = program.thread_first_op[th]};
+        for (OpIndex op = s.begin; op < program.thread_end_op(th); ++op) {
+            if (program.op_kind[op] == OpKind::burst) {
+                s.total += durations[program.op_ref[op]];
+                ++s.bursts;
+            } else if (program.op_kind[op] == OpKind::collective) {
+                s.end = op;
+                if (s.bursts > 0 && !ends_startup(op)) groups[program.op_ref[op]].push_back(s);
+                s = Segment{.begin = op + 1};
+            }
+        }
+        s.end = program.thread_end_op(th);
+        if (s.bursts > 0) groups.back().push_back(s);
+    }
+    for (const auto& members : groups) {
+        if (members.size() < 2) continue;
+        double sum = 0;
+        for (const auto& s : members) sum += static_cast<double>(s.total);
+        for (const auto& s : members)
+            give_share(program, s, sum / static_cast<double>(members.size()), out);
+    }
+    return out;
+}
+
+} // namespace popsim::replay

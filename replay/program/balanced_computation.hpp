@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+// Balanced computation (docs/network-model.md, "Balanced computation"): what the run would take if
+// every thread computed the same between two synchronising operations. A thread's segment is its
+// computation since its previous collective (an MPI collective, or an OpenMP fork or join among a
+// task's threads); the segments that end in one collective are its members' work there, and each
+// member that computes in it gets an equal share of their sum. The threads' computation after
+// their last collective is shared in the same way, and the segments that end in MPI_Init's barrier
+// (start-up) are left as they are.
+//
+// Example:
+//   program.burst_durations = popsim::replay::balanced_bursts(program, program.burst_durations,
+//                                                            [](OpIndex) { return false; });
+#include "replay/program/replay_program.hpp"
+
+#include <functional>
+
+namespace popsim::replay {
+
+/// `durations` (per burst, as ReplayProgram::burst_durations) with each segment's computation
+/// replaced by its share; `ends_startup(op)`: whether collective member `op` is the barrier ending
+/// MPI_Init. Within a segment, the bursts keep their proportions (each rounded to the ns).
+ProgramArray<Time> balanced_bursts(const ReplayProgram& program,
+                                   const ProgramArray<Time>& durations,
+                                   const std::function<bool(OpIndex)>& ends_startup);
+
+} // namespace popsim::replay
