@@ -2,6 +2,7 @@
 #include "simulator/code_whatif.hpp"
 
 #include "replay/extrae_events.hpp"
+#include "replay/network/dimemas_config.hpp"
 #include "replay/program/balanced_computation.hpp"
 #include "replay/program/mpi_calls.hpp"
 #include "replay/trace_error.hpp"
@@ -9,6 +10,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <limits>
 
 namespace popsim::simulator {
 
@@ -59,6 +61,19 @@ void add_speedup_option(CLI::App* cmd, std::vector<std::string>& values, bool sw
             "REGION=FACTOR"));
 }
 
+std::vector<SpeedupOption> config_modules(const std::string& config) {
+    std::vector<SpeedupOption> out;
+    if (config.empty()) return out;
+    for (const auto& m : replay::network::read_dimemas_config(config).modules) {
+        out.push_back(
+            {.region = fmt::format("{}:{}", m.type, m.value),
+             .typed = {fmt::format("{:g}", m.ratio)},
+             .factors = {m.ratio == 0 ? std::numeric_limits<double>::infinity() : m.ratio},
+             .from_config = true});
+    }
+    return out;
+}
+
 void add_balance_option(CLI::App* cmd, bool& value, bool sweep) {
     cmd->add_flag("--balance", value,
                   std::string("Balanced computation: between two collectives, every thread "
@@ -86,7 +101,8 @@ CodeWhatif::CodeWhatif(const std::string& path, std::vector<SpeedupOption> optio
     }
     if (options_.size() > 64) throw std::invalid_argument("more than 64 --speedup options");
     for (const auto& o : options_) {
-        resolutions_.push_back(resolve_region(path, "--speedup", o.region));
+        resolutions_.push_back(resolve_region(
+            path, o.from_config ? "--config modules information" : "--speedup", o.region));
         const auto& selector = resolutions_.back().selector;
         if (selector && replay::extrae::is_mpi_call_type(selector->type)) {
             throw replay::TraceError(path, 0,
@@ -121,7 +137,8 @@ void CodeWhatif::prepare(const LoadedProgram& loaded) {
     for (const auto& r : resolutions_) regions_.push_back(settle_region(*trace_, r));
     speedups_.emplace(*trace_, loaded.program, regions_);
     for (std::size_t k = 0; k < regions_.size(); ++k) {
-        if (!speedups_->entered(k)) { // a typo's sweep would repeat the traced run
+        // A typo's sweep would repeat the traced run; Dimemas ignores a module the trace lacks.
+        if (!speedups_->entered(k) && !options_[k].from_config) {
             throw replay::TraceError(loaded.path, 0,
                                      fmt::format("--speedup {}: no thread is ever inside {}",
                                                  options_[k].text(), regions_[k].description));
@@ -188,6 +205,7 @@ nlohmann::json CodeWhatif::json(std::span<const double> factors) const {
     auto out = nlohmann::json::array();
     for (std::size_t k = 0; k < regions_.size(); ++k) {
         out.push_back({{"region", options_[k].region}, {"name", regions_[k].description}});
+        if (options_[k].from_config) out.back()["from_config"] = true;
         if (!factors.empty()) out.back()["factor"] = factors[k];
     }
     return out;

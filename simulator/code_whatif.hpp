@@ -20,9 +20,14 @@ namespace popsim::simulator {
 struct SpeedupOption {
     std::string region;             // SPEC, as --region takes it
     std::vector<std::string> typed; // the factors as typed (one, or a swept list)
-    std::vector<double> factors;    // each positive
+    std::vector<double> factors;    // each positive (+inf: the computation takes no time)
+    bool from_config = false;       // a --config's "modules information"
     std::string text() const;       // "SPEC=F1,F2"
 };
+
+/// The "modules information" of the Dimemas configuration `config` (none when empty), as
+/// speed-ups: Dimemas divides the module's bursts by its ratio (0: they take no time).
+std::vector<SpeedupOption> config_modules(const std::string& config);
 
 /// --speedup SPEC=FACTOR, repeatable; `sweep`: FACTOR may be a comma-separated list (whatif).
 /// Bad syntax or factors are usage errors.

@@ -98,7 +98,9 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
     check_output_paths(
         {o.trace}, {{"-o", o.output, !replay::is_otf2_anchor(o.output)}, {"--json", o.json_path}});
     check_network_options(o.network); // before reading the trace
-    CodeWhatif code(o.trace, parse_speedups(o.speedups), o.balance);
+    auto speedups = parse_speedups(o.speedups);
+    for (auto& m : config_modules(o.network.config)) speedups.push_back(std::move(m));
+    CodeWhatif code(o.trace, std::move(speedups), o.balance);
     ProgressBar progress({{.label = "reading", .total = input_file_bytes({o.trace})},
                           {.label = "simulating", .unit = ProgressBar::Unit::operations}});
     // -o writes the trace's records at their simulated times: a streamed program's calls are

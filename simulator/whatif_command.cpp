@@ -373,7 +373,8 @@ std::vector<WhatifAxis> axes_of(const std::vector<SweptParameter>& parameters,
 void run_whatif(const WhatifOptions& o, CommandOutput& output) {
     check_output_paths({o.trace},
                        {{"--csv", o.csv_path}, {"--json", o.json_path}, {"--html", o.html_path}});
-    const auto speedups = parse_speedups(o.speedups);
+    auto speedups = parse_speedups(o.speedups);
+    for (auto& m : config_modules(o.network.config)) speedups.push_back(std::move(m));
     const auto parameters = swept_parameters(o.network, speedups, o.balance);
     const auto configs = configurations(o.network, speedups, parameters); // before the trace
     for (const auto& c : configs) check_network_options(c.network);

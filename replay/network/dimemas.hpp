@@ -62,6 +62,15 @@ struct DimemasParameters {
     std::map<std::uint32_t, CollectiveModel> collectives; // by Dimemas global operation id
     // For operations the collectives file does not list: the machine's model ("environment
     // information" field 7, constant by default) in both phases, with the current sizes.
+    /// The configuration's "modules information": code regions whose CPU bursts Dimemas divides
+    /// by `ratio` (0: they take no time). Not a network parameter: the commands make them code
+    /// speed-ups (docs/network-model.md, "Code speed-ups").
+    struct Module {
+        std::uint32_t type = 0;
+        std::uint64_t value = 0;
+        double ratio = 1;
+    };
+    std::vector<Module> modules;
     CollectiveModel default_collective{
         CollectiveModel::Stages::constant, CollectiveModel::Size::current,
         CollectiveModel::Stages::constant, CollectiveModel::Size::current};

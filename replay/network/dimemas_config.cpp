@@ -145,6 +145,13 @@ class FieldReader {
             fail(i, what, "must be a whole number from 0 to 1000000", r_.fields[i]);
         return static_cast<std::uint32_t>(v);
     }
+    /// A whole number up to 2^32 - 1 (an event type or value).
+    std::uint32_t whole(std::size_t i, const char* what) const {
+        const double v = number(i, what);
+        if (v != std::floor(v) || v > 4294967295.0)
+            fail(i, what, "must be a whole number from 0 to 4294967295", r_.fields[i]);
+        return static_cast<std::uint32_t>(v);
+    }
     Time seconds(std::size_t i, const char* what) const {
         const double s = number(i, what);
         if (s * 1e9 > static_cast<double>(k_max_time))
@@ -494,13 +501,16 @@ class ConfigReader {
             read_configuration_files(path_, r, p_);
         } else if (r.name == "wide area network information") {
             read_wide_area_network(path_, r);
+        } else if (r.name == "modules information") {
+            read_module(r);
         } else if (r.name != "file system parameters") { // no file I/O to replay
             throw TraceError(path_, r.line,
                              fmt::format("\"{}\" is not modelled (popsim reads \"environment "
                                          "information\", \"multi node information\" or identical "
                                          "\"node information\", one mapping, \"configuration "
                                          "files\", \"wide area network information\" for one "
-                                         "machine and \"file system parameters\")",
+                                         "machine, \"modules information\" and \"file system "
+                                         "parameters\")",
                                          r.name));
         }
     }
@@ -543,6 +553,33 @@ class ConfigReader {
         const FieldReader f(path_, r, fields == 14 ? 14 : 13);
         require_first_machine(f, 0);
         return read_node_model(f, fields == 14 ? 3 : 2);
+    }
+
+    /// "modules information" {type, value, execution ratio}: after the mapping, as Dimemas drops
+    /// it otherwise; the same module again replaces its ratio, as in Dimemas.
+    void read_module(const Record& r) {
+        const FieldReader f(path_, r, 3);
+        if (mapping_line_ == 0)
+            throw TraceError(path_, r.line,
+                             "\"modules information\" before the mapping record: Dimemas "
+                             "drops it there (it belongs to the application the last mapping "
+                             "defines); put it after the mapping");
+        const auto type = f.whole(0, "event type");
+        const auto value = f.whole(1, "value");
+        if (value == 0) f.fail(1, "value", "must not be 0 (Dimemas ignores the record)", f.text(1));
+        if (f.text(2).starts_with('-'))
+            f.fail(2, "execution ratio",
+                   "must be >= 0: a negative ratio (each burst of the module lasting that many "
+                   "seconds) is not modelled",
+                   f.text(2));
+        const DimemasParameters::Module m{
+            .type = type, .value = value, .ratio = f.number(2, "execution ratio")};
+        for (auto& known : p_.modules)
+            if (known.type == m.type && known.value == m.value) {
+                known.ratio = m.ratio;
+                return;
+            }
+        p_.modules.push_back(m);
     }
 
     /// Nodes are modelled alike: a node unlike the first is refused.

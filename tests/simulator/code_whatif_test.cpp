@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
 using namespace popsim;
 
@@ -22,13 +23,13 @@ std::string function_trace(const std::string& name) {
                                    "1 compute 3ms\n1 Barrier 10ms\n");
 }
 
-/// `popsim simulate ARGS`' predicted runtime in ns.
+/// `popsim simulate ARGS`' predicted runtime in ns (from its JSON: the terminal rounds to µs).
 long long predicted(const std::string& args) {
-    const auto r = test::run_popsim("simulate --quiet " + args);
+    const auto json =
+        (test::scratch_dir(fmt::format("predicted_{}", ::getpid())) / "p.json").string();
+    const auto r = test::run_popsim(fmt::format("simulate --quiet {} --json {}", args, json));
     REQUIRE_MESSAGE(r.status == 0, r.output);
-    const auto at = r.output.find("predicted runtime  ");
-    REQUIRE(at != std::string::npos);
-    return std::llround(std::stod(r.output.substr(at + 19)) * 1e9);
+    return test::read_json(json)["predicted_runtime_ns"].get<long long>();
 }
 
 } // namespace
@@ -210,4 +211,79 @@ TEST_CASE("balanced computation: whatif replays each configuration as traced and
     test::check_fails(fmt::format("simulate {} --balance", dim.string()), 2,
                       dim.string() + ": --balance needs a Paraver trace or an OTF2 archive: a "
                                      "Dimemas trace has no states for the useful time");
+}
+
+TEST_CASE("code what-if: a .cfg's modules information gives Dimemas' answer") {
+    // Each expected runtime is Dimemas 5.5's (prv2dim + Dimemas -S 32k) on the same program and
+    // configuration: an ideal machine whose CPUs have relative speed `speed`, then the records.
+    const auto dir = test::scratch_dir("code_whatif_modules");
+    const auto cfg = [&](const std::string& name, const std::string& speed,
+                         const std::string& modules) {
+        return test::write_file(
+            dir / (name + ".cfg"),
+            "#DIMEMAS_CONFIGURATION\n"
+            "\"environment information\" {\"\", 0, \"\", 1024, 0.0, 0, 1};;\n"
+            "\"multi node information\" {0, 1024, \"\", 32, " +
+                speed +
+                ", 0.0, 0.0, 1, 1, 0, 0.0, 1, 1, 0.0};;\n"
+                "\"predefined mapping information\" {\"1 TASKS_PER_NODE\"};;\n" +
+                modules);
+    };
+    const auto module = [](const char* value, const char* ratio) {
+        return fmt::format("\"modules information\" {{60000019, {}, {}}};;\n", value, ratio);
+    };
+    // Rank 0: 4 ms, 6 ms in function 1, 2 ms; rank 1: 1 ms. Then a Barrier.
+    const auto t1 = test::synth_trace("code_whatif_modules_t1",
+                                      "ranks 2\n0 compute 4ms\n0 event 60000019 1\n0 compute 6ms\n"
+                                      "0 event 60000019 0\n0 compute 2ms\n0 Barrier 1ms\n"
+                                      "1 compute 1ms\n1 Barrier 12ms\n");
+    const auto simulate = [](const std::string& trace, const std::string& config) {
+        return predicted(trace + " --config " + config);
+    };
+    CHECK(simulate(t1, cfg("r2", "1.0", module("1", "2.0"))) == 9'000'000);
+    CHECK(simulate(t1, cfg("r05", "1.0", module("1", "0.5"))) == 18'000'000);
+    CHECK(simulate(t1, cfg("r0", "1.0", module("1", "0.0"))) == 6'000'000); // no time inside
+    CHECK(simulate(t1, cfg("rel2_r2", "2.0", module("1", "2.0"))) == 4'500'000);
+    CHECK(simulate(t1, cfg("rel05_r4", "0.5", module("1", "4.0"))) == 15'000'000);
+    // The same module twice: the last ratio (Dimemas overwrites it).
+    CHECK(simulate(t1, cfg("dup", "1.0", module("1", "2.0") + module("1", "4.0"))) == 7'500'000);
+    // A module the trace never enters changes nothing (no error, as in Dimemas).
+    CHECK(simulate(t1, cfg("absent", "1.0", module("7", "2.0"))) == 12'000'000);
+    // A module spanning an MPI call: 2 + 3/2 + (Barrier) + 4/2 + 1 on rank 0 = 6.5 ms.
+    const auto t3 = test::synth_trace(
+        "code_whatif_modules_t3",
+        "ranks 2\n0 compute 2ms\n0 event 60000019 1\n0 compute 3ms\n0 Barrier 1ms\n"
+        "0 compute 4ms\n0 event 60000019 0\n0 compute 1ms\n0 Barrier 1ms\n"
+        "1 compute 1ms\n1 Barrier 5ms\n1 compute 1ms\n1 Barrier 4ms\n");
+    CHECK(simulate(t3, cfg("t3_r2", "1.0", module("1", "2.0"))) == 6'500'000);
+    // Both ranks in the module: rank 1's 1 + 10/2 = 6 ms sets the runtime.
+    const auto t6 = test::synth_trace(
+        "code_whatif_modules_t6",
+        "ranks 2\n0 compute 2ms\n0 event 60000019 1\n0 compute 6ms\n0 event 60000019 0\n"
+        "0 Barrier 1ms\n1 compute 1ms\n1 event 60000019 1\n1 compute 10ms\n"
+        "1 event 60000019 0\n1 Barrier 1ms\n");
+    CHECK(simulate(t6, cfg("t6_r2", "1.0", module("1", "2.0"))) == 6'000'000);
+    // An inner function's module, the outer one left as traced: 2 + 2 + 3/3 + 4/3 + 5 + 2 ms.
+    const auto t5 = test::synth_trace(
+        "code_whatif_modules_t5",
+        "ranks 2\n0 compute 2ms\n0 event 60000019 1\n0 compute 2ms\n0 event 60000019 2\n"
+        "0 compute 3ms\n0 Barrier 1ms\n0 compute 4ms\n0 event 60000019 0\n0 compute 5ms\n"
+        "0 event 60000019 0\n0 compute 2ms\n0 Barrier 1ms\n"
+        "1 compute 1ms\n1 Barrier 7ms\n1 compute 1ms\n1 Barrier 13ms\n");
+    CHECK(simulate(t5, cfg("t5_inner", "1.0", module("2", "3.0"))) == 13'333'333);
+    // What popsim does not model is refused with the line.
+    const auto before =
+        test::write_file(dir / "before.cfg", "#DIMEMAS_CONFIGURATION\n" + module("1", "2.0") +
+                                                 "\"predefined mapping "
+                                                 "information\" {\"1 "
+                                                 "TASKS_PER_NODE\"};;\n");
+    test::check_fails(fmt::format("simulate {} --config {}", t1, before), 2,
+                      before + ":2: \"modules information\" before the mapping record: Dimemas "
+                               "drops it there (it belongs to the application the last mapping "
+                               "defines); put it after the mapping");
+    const auto constant = cfg("constant", "1.0", module("1", "-0.003"));
+    test::check_fails(fmt::format("simulate {} --config {}", t1, constant), 2,
+                      constant + ":5: \"modules information\" field 3 (execution ratio) must be "
+                                 ">= 0: a negative ratio (each burst of the module lasting that "
+                                 "many seconds) is not modelled: '-0.003'");
 }

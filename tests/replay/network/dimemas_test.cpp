@@ -486,7 +486,7 @@ TEST_CASE("dimemas config: bad content names the file, line and field") {
         (unknown + ":4: \"gpu information\" is not modelled (popsim reads \"environment "
                    "information\", \"multi node information\" or identical \"node information\", "
                    "one mapping, \"configuration files\", \"wide area network information\" for "
-                   "one machine and \"file system parameters\")")
+                   "one machine, \"modules information\" and \"file system parameters\")")
             .c_str(),
         TraceError);
     const auto fields = test::write_file(
@@ -605,11 +605,11 @@ TEST_CASE("dimemas config: what popsim does not model is refused with its field,
         {"\"node information\" {0, \"n\", 2, 1.0, 0.0, 0.0, 0, 1, 0, 5e-6, 1, 1, 0.0};;\n",
          ":4: \"multi node information\" describes nodes unlike those of line 2: popsim models "
          "nodes that are all alike"},
-        {"\"modules information\" {1, 2, 0.5};;\n",
-         ":2: \"modules information\" is not modelled (popsim reads \"environment information\", "
-         "\"multi node information\" or identical \"node information\", one mapping, "
-         "\"configuration files\", \"wide area network information\" for one machine and \"file "
-         "system parameters\")"},
+        {"\"dedicated connection information\" {1, 2, 0.5};;\n",
+         ":2: \"dedicated connection information\" is not modelled (popsim reads \"environment "
+         "information\", \"multi node information\" or identical \"node information\", one "
+         "mapping, \"configuration files\", \"wide area network information\" for one machine, "
+         "\"modules information\" and \"file system parameters\")"},
         {"\"mapping information\" {\"t.dim\", 4, [3] {0, 1, 1}};;\n",
          ":2: \"mapping information\" field 3 (nodes of the tasks): '[3]{0,1,1}' is not [4] "
          "{node, ...}, one node per task"}};
