@@ -107,4 +107,10 @@ std::string to_string(const ThreadName& name) {
     return fmt::format("{}.{}.{}", name.application, name.task, name.thread);
 }
 
+const std::string* TraceLabels::value_name(std::uint32_t type, std::uint64_t value) const {
+    for (const auto& v : event_values)
+        if (v.type == type && v.value == value) return &v.name;
+    return nullptr;
+}
+
 } // namespace popsim::replay

@@ -135,6 +135,9 @@ struct TraceLabels {
     std::vector<std::pair<std::uint32_t, std::string>> event_types;
     std::vector<EventValueLabel> event_values;
     std::vector<std::string> thread_names; // in ThreadIndex order, may be empty
+
+    /// The name the .pcf gives value `value` of event type `type`, or nullptr.
+    const std::string* value_name(std::uint32_t type, std::uint64_t value) const;
 };
 
 /// How many collectives a task had called on a communicator before a cut's start: the cut's

@@ -24,6 +24,7 @@ struct AnalyzeOptions {
     bool in_memory = false;     // read each trace into memory rather than stream it
     bool root_causes = false;   // wait states, in memory (metrics/root_causes.hpp)
     bool communication = false; // matrix, sizes, time profile, in memory (communication_views)
+    bool gains = false;         // candidate fixes ranked, in memory (gains.hpp)
     std::string code_regions =
         {}; // --code-regions SPEC: the event type naming the root causes' regions
     std::string eager_limit = "32k";

@@ -13,6 +13,7 @@
 #include "simulator/commands.hpp"
 #include "simulator/communication_report.hpp"
 #include "simulator/focus.hpp"
+#include "simulator/gains_report.hpp"
 #include "simulator/global_options.hpp"
 #include "simulator/html_report.hpp"
 #include "simulator/hybrid_tables.hpp"
@@ -53,6 +54,7 @@ struct AnalyzeCommandOptions {
     std::string html_path;
     std::string parts_csv_path;
     std::string root_causes_csv_path;
+    std::string gains_csv_path;
     std::string communication_csv_path;
     bool fraction = false;
     bool no_color = false;
@@ -86,6 +88,7 @@ struct Analyzed {
     std::vector<replay::CommunicationRepairs> repairs;
     std::vector<FocusParts> parts; // per trace, with --region or --phases
     std::vector<std::optional<metrics::RootCauses>> root_causes; // per trace, with --root-causes
+    std::vector<std::optional<Gains>> gains;                     // per trace, with --gains
     std::vector<std::optional<metrics::CommunicationViews>> communication; // --communication
 };
 
@@ -265,7 +268,7 @@ void summarize_one(const replay::Trace& trace, const AnalyzeOptions& o,
                    metrics::TraceSummary& summary, metrics::HybridRun& run,
                    replay::WarningLog& warnings, ProgressBar& progress,
                    std::optional<metrics::RootCauses>* causes = nullptr,
-                   std::uint32_t region_type = 0) {
+                   std::uint32_t region_type = 0, std::optional<Gains>* gains = nullptr) {
     auto options = ideal_options(o);
     options.on_progress = [&](std::uint64_t ops) { progress.add(k_replaying, ops); };
     // The replay program is built on every core; the replay itself is sequential, so the
@@ -290,6 +293,10 @@ void summarize_one(const replay::Trace& trace, const AnalyzeOptions& o,
     if (causes && o.root_causes)
         *causes = naming_trace(trace.path,
                                [&] { return metrics::root_causes(trace, program, region_type); });
+    if (gains && o.gains) {
+        *gains = naming_trace(
+            trace.path, [&] { return rank_gains(trace, program, summary, ideal_options(o)); });
+    }
     note_summary(summary, trace.end_time(), warnings);
 }
 
@@ -297,7 +304,7 @@ void summarize_one(const replay::Trace& trace, const AnalyzeOptions& o,
 /// the event engine's rules (the longest-path cross-check needs the dependency graph).
 bool streamable(const AnalyzeOptions& o) {
     return !o.in_memory && !o.focus.any() && o.replay_method == "events" && !o.root_causes &&
-           !o.communication;
+           !o.communication && !o.gains;
 }
 
 /// The trace analysed in one streaming pass (try_streaming); false when it needs the in-memory
@@ -344,6 +351,7 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
     a.repairs.resize(paths.size());
     a.parts.resize(paths.size());
     a.root_causes.resize(paths.size());
+    a.gains.resize(paths.size());
     a.communication.resize(paths.size());
     ProgressBar progress({{.label = "reading", .total = input_file_bytes(paths)},
                           {.label = "replaying", .unit = ProgressBar::Unit::operations}});
@@ -354,7 +362,7 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
         const std::uint32_t region_type =
             o.code_regions.empty() ? 0
                                    : resolve_event_type(paths[i], "--code-regions", o.code_regions);
-        if (o.root_causes) {
+        if (o.root_causes || o.gains) { // the call sites and code regions
             for (const auto type :
                  {replay::extrae::k_caller, replay::extrae::k_user_function, region_type})
                 if (type != 0) read.tracked_event_types.push_back(type);
@@ -372,7 +380,7 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
         case TraceFocus::Kind::whole:
         case TraceFocus::Kind::window: // the reader read the window alone
             summarize_one(trace, o, a.summaries[i], a.runs[i], a.warnings[i], progress,
-                          &a.root_causes[i], region_type);
+                          &a.root_causes[i], region_type, &a.gains[i]);
             break;
         case TraceFocus::Kind::region: {
             a.parts[i] = summarize_parts(trace, focus, o, progress);
@@ -492,6 +500,7 @@ nlohmann::json analysis_json(const metrics::SeriesAnalysis& series, const Analyz
             t["analysis_pass"] = pass_json(analyzed.passes[i]);
             if (const auto& causes = analyzed.root_causes[i])
                 t["root_causes"] = root_causes_json(*causes, labels);
+            if (const auto& gains = analyzed.gains[i]) t["gains"] = gains_json(*gains);
             if (const auto& views = analyzed.communication[i])
                 t["communication"] = communication_json(*views);
             const auto& parts = analyzed.parts[i];
@@ -587,6 +596,12 @@ void check_analyze_options(const AnalyzeOptions& o) {
     if (o.root_causes && !o.replay)
         throw std::invalid_argument(
             "--root-causes needs the ideal-network replay (not --no-replay)");
+    if (o.gains && !o.replay)
+        throw std::invalid_argument("--gains replays fixes on the ideal network (not --no-replay)");
+    if (o.gains && (!o.focus.region.empty() || !o.focus.phases.empty()))
+        throw std::invalid_argument(
+            "--gains ranks the fixes of a whole run or a --from/--to window, not of --region or "
+            "--phases");
     if (!o.code_regions.empty() && !o.root_causes)
         throw std::invalid_argument("--code-regions names the regions of --root-causes: add it");
     if (!o.focus.region.empty() && o.model != "mpi" && o.model != "additive" && o.model != "auto") {
@@ -688,12 +703,15 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
                                       {"--html", command.html_path},
                                       {"--parts-csv", command.parts_csv_path},
                                       {"--root-causes-csv", command.root_causes_csv_path},
+                                      {"--gains-csv", command.gains_csv_path},
                                       {"--communication-csv", command.communication_csv_path}});
     check_analyze_options(given);
     if (!command.parts_csv_path.empty() && given.focus.region.empty() && given.focus.phases.empty())
         throw std::invalid_argument("--parts-csv needs --region or --phases");
     if (!command.root_causes_csv_path.empty() && !given.root_causes)
         throw std::invalid_argument("--root-causes-csv writes the tables of --root-causes: add it");
+    if (!command.gains_csv_path.empty() && !given.gains)
+        throw std::invalid_argument("--gains-csv writes the table of --gains: add it");
     if (!command.communication_csv_path.empty() && !given.communication)
         throw std::invalid_argument(
             "--communication-csv writes the views of --communication: add it");
@@ -726,6 +744,11 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
     }
     const auto communication = communication_reports(analyzed, labels);
     for (const auto& r : communication) out << format_communication(r.views, r.path, style);
+    std::vector<GainsReport> gains;
+    for (std::size_t i = 0; i < analyzed.gains.size(); ++i)
+        if (analyzed.gains[i]) gains.push_back({analyzed.summaries[i].path, *analyzed.gains[i]});
+    for (const auto& g : gains) out << format_gains(g, style);
+    if (!command.gains_csv_path.empty()) write_text_file(command.gains_csv_path, gains_csv(gains));
     if (!mpi_model) {
         for (const auto& run : omp.runs) {
             out << format_thread_breakdown(run, style)
@@ -767,6 +790,7 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
                                               .parts = reports,
                                               .root_causes = causes,
                                               .communication = communication,
+                                              .gains = gains,
                                               .warnings = trace_warnings(c.analyzed),
                                               .run_labels = run_pcf_labels(omp.runs)}));
     if (!output.print) output.analysis = std::move(c.shown);
@@ -848,6 +872,14 @@ void add_analyze_command(CLI::App& app, CommandOutput& output) {
     cmd->add_option("--root-causes-csv", command->root_causes_csv_path,
                     "With --root-causes: write its tables to FILE (one row per number: run, "
                     "table, timeline, pattern, ranks, call, call site, region, time, calls)")
+        ->check(output_file_name());
+    cmd->add_flag("--gains", options->gains,
+                  "Also rank candidate fixes by the time they would save: the ideal network, "
+                  "balanced computation, and each of the code regions with the most computation "
+                  "on the ideal critical path twice as fast (replayed on the ideal network), "
+                  "with the efficiency each moves; reads the trace into memory");
+    cmd->add_option("--gains-csv", command->gains_csv_path,
+                    "With --gains: write its table to FILE (one row per run and fix)")
         ->check(output_file_name());
     add_eager_option(cmd, options->eager_limit);
     add_collectives_option(cmd, options->collectives);

@@ -122,11 +122,15 @@ std::vector<std::uint32_t> CodeWhatif::event_types() const {
 
 void CodeWhatif::prepare(const LoadedProgram& loaded) {
     if (empty()) return;
-    trace_ = loaded.trace ? &*loaded.trace : nullptr;
-    if (trace_ == nullptr) // load_program reads it in memory when asked
+    if (!loaded.trace) // load_program reads it in memory when asked
         throw std::logic_error("--speedup, --balance: the trace was not read into memory");
-    program_ = &loaded.program;
-    traced_ = loaded.program.burst_durations;
+    prepare(*loaded.trace, loaded.program);
+}
+
+void CodeWhatif::prepare(const replay::Trace& trace, const replay::ReplayProgram& program) {
+    trace_ = &trace;
+    program_ = &program;
+    traced_ = program.burst_durations;
     ends_startup_ = [trace = trace_, program = program_](replay::OpIndex op) {
         const std::uint32_t call = program->op_call[op];
         if (call == replay::k_none) return false; // an OpenMP fork or join
@@ -135,11 +139,11 @@ void CodeWhatif::prepare(const LoadedProgram& loaded) {
     };
     if (options_.empty()) return;
     for (const auto& r : resolutions_) regions_.push_back(settle_region(*trace_, r));
-    speedups_.emplace(*trace_, loaded.program, regions_);
+    speedups_.emplace(trace, program, regions_);
     for (std::size_t k = 0; k < regions_.size(); ++k) {
         // A typo's sweep would repeat the traced run; Dimemas ignores a module the trace lacks.
         if (!speedups_->entered(k) && !options_[k].from_config) {
-            throw replay::TraceError(loaded.path, 0,
+            throw replay::TraceError(trace.path, 0,
                                      fmt::format("--speedup {}: no thread is ever inside {}",
                                                  options_[k].text(), regions_[k].description));
         }

@@ -59,6 +59,8 @@ class CodeWhatif {
     std::vector<std::uint32_t> event_types() const;
     /// Settles the regions in the program's trace, read in memory with event_types().
     void prepare(const LoadedProgram& loaded);
+    /// The same for `program`, built from `trace` (both outlive this).
+    void prepare(const replay::Trace& trace, const replay::ReplayProgram& program);
     /// The program's burst durations, as traced when prepared, with `change` made: the regions
     /// sped up, then the computation balanced.
     replay::ProgramArray<Time> burst_durations(const CodeChange& change) const;
@@ -68,6 +70,8 @@ class CodeWhatif {
     /// "solve (60000019:3) 2x faster, balanced" for `change`, for reports; with none, the
     /// factors as typed ("x2,4") and "balanced or not" for whatif's sweep.
     std::string describe(const std::optional<CodeChange>& change = std::nullopt) const;
+    /// Region k as found in the trace ("User function solve (60000019:3)"), after prepare.
+    const std::string& region_name(std::size_t k) const { return regions_[k].description; }
     /// The regions for the JSON reports (schema: $defs/code), with their factors when given.
     nlohmann::json json(std::span<const double> factors = {}) const;
 

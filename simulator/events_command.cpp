@@ -27,9 +27,8 @@ std::string name_of(std::uint32_t type, const replay::TraceLabels& labels) {
 }
 
 std::string value_name(std::uint32_t type, std::uint64_t value, const replay::TraceLabels& labels) {
-    for (const auto& v : labels.event_values)
-        if (v.type == type && v.value == value) return v.name;
-    return std::to_string(value);
+    const auto* name = labels.value_name(type, value);
+    return name ? *name : std::to_string(value);
 }
 
 /// The most frequent values with their names: "solve (400), init (8), 3 more".

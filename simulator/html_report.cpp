@@ -645,6 +645,7 @@ std::string render_analysis_html(const AnalysisReport& r) {
     for (const auto& p : r.parts) body += parts_section(p);
     body += root_causes_section(r.root_causes);
     body += communication_section(r.communication);
+    body += gains_html(r.gains);
     body += warnings_section(r.warnings);
     return page("popsim report", body);
 }

@@ -7,7 +7,9 @@
 #include "metrics/scaling.hpp"
 #include "replay/warnings.hpp"
 #include "simulator/communication_report.hpp"
+#include "simulator/gains_report.hpp"
 #include "simulator/metric_table.hpp"
+#include "simulator/predicted_efficiencies.hpp"
 #include "simulator/root_causes_report.hpp"
 
 #include <cstddef>
@@ -49,17 +51,13 @@ struct AnalysisReport {
     const std::vector<PartsReport>& parts;
     std::vector<RootCausesReport> root_causes = {};
     std::vector<CommunicationReport> communication = {};
+    std::vector<GainsReport> gains = {};
     std::vector<TraceWarnings> warnings = {}; // shown last, with out-of-range cells marked
     /// Per run (as `runs`), the names of its .pcf: the parallel regions' table names them.
     std::vector<replay::TraceLabels> run_labels = {};
 };
 std::string render_analysis_html(const AnalysisReport& report);
 
-/// The POP efficiencies predicted on one network (NaN where undefined).
-struct WhatifEfficiencies {
-    double speedup = 0, parallel = 0, load_balance = 0, communication = 0, serialization = 0,
-           transfer = 0;
-};
 /// A swept parameter with several values: one axis of the what-if charts.
 struct WhatifAxis {
     std::size_t parameter = 0;       // its index in WhatifPoint::value

@@ -32,9 +32,8 @@ nlohmann::json pattern_times_json(const metrics::PatternTimes& times) {
 /// A value's name from the .pcf ("TYPE:VALUE" without one); empty for 0: none.
 std::string value_name(std::uint32_t type, std::uint64_t value, const replay::TraceLabels& labels) {
     if (value == 0) return {};
-    for (const auto& v : labels.event_values)
-        if (v.type == type && v.value == value) return v.name;
-    return fmt::format("{}:{}", type, value);
+    const auto* name = labels.value_name(type, value);
+    return name ? *name : fmt::format("{}:{}", type, value);
 }
 
 std::string site_name(std::uint64_t site, const replay::TraceLabels& labels) {

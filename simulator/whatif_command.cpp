@@ -14,6 +14,7 @@
 #include "simulator/modelfactors_csv.hpp"
 #include "simulator/network_options.hpp"
 #include "simulator/output_paths.hpp"
+#include "simulator/predicted_efficiencies.hpp"
 #include "simulator/progress_bar.hpp"
 #include "simulator/terminal_report.hpp"
 #include "simulator/units.hpp"
@@ -173,42 +174,23 @@ std::optional<TracedUseful> traced_useful(const WhatifOptions& o) {
                         .runtime = t["runtime_ns"].get<Time>()};
 }
 
-/// The efficiencies of a run `runtime` long on a network whose ideal counterpart (the same CPUs)
-/// takes `ideal_runtime`, useful computation taking `useful.average` and `useful.maximum`
-/// divided by the CPU ratio: analyze's PE, LB and CommE (PE = average / T, LB = average /
-/// maximum, CommE = maximum / T), CommE split into Transfer = ideal / T and Serialisation =
-/// maximum / ideal.
-WhatifEfficiencies efficiencies(Time runtime, Time ideal_runtime, double average, double maximum,
-                                Time real_runtime) {
-    const double T = static_cast<double>(runtime), ideal = static_cast<double>(ideal_runtime);
-    auto ratio = [](double a, double b) { return b == 0 ? std::nan("") : a / b; };
-    WhatifEfficiencies e;
-    e.speedup = real_runtime == 0 ? std::nan("") : ratio(static_cast<double>(real_runtime), T);
-    e.parallel = ratio(average, T);
-    e.load_balance = maximum == 0 ? 1 : average / maximum;
-    e.communication = ratio(maximum, T);
-    e.transfer = ratio(ideal, T);
-    e.serialization = ratio(e.communication, e.transfer);
-    return e;
-}
-
 /// The efficiencies on one network. Useful computation is the traced run's, as analyze counts
 /// it, over the CPU ratio; without states (a Dimemas trace) each task's first thread's replayed
 /// time outside MPI.
-WhatifEfficiencies efficiencies(const replay::ReplayResult& r, const replay::ReplayProgram& p,
-                                const std::optional<TracedUseful>& traced, double cpu_ratio,
-                                Time real_runtime, Time ideal_runtime) {
+WhatifEfficiencies on_network(const replay::ReplayResult& r, const replay::ReplayProgram& p,
+                              const std::optional<TracedUseful>& traced, double cpu_ratio,
+                              Time real_runtime, Time ideal_runtime) {
     if (traced)
-        return efficiencies(r.runtime, ideal_runtime, traced->average / cpu_ratio,
-                            traced->maximum / cpu_ratio, real_runtime);
+        return simulator::efficiencies(r.runtime, ideal_runtime, traced->average / cpu_ratio,
+                                       traced->maximum / cpu_ratio, real_runtime);
     double sum = 0, max = 0;
     for (std::uint32_t t = 0; t < p.tasks; ++t) {
         const auto useful = static_cast<double>(r.task(p, t).outside_mpi());
         sum += useful;
         max = std::max(max, useful);
     }
-    return efficiencies(r.runtime, ideal_runtime, p.tasks == 0 ? 0 : sum / p.tasks, max,
-                        real_runtime);
+    return simulator::efficiencies(r.runtime, ideal_runtime, p.tasks == 0 ? 0 : sum / p.tasks, max,
+                                   real_runtime);
 }
 
 /// A parameter's base value: "inf" for an infinite bandwidth, else its shortest exact form.
@@ -451,7 +433,7 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
             out.runtime = result.runtime;
             out.ideal = ideal_runtimes.at(p.cpu_ratio);
             out.base = base_values(p, configs[i], o.balance);
-            out.e = efficiencies(result, program, useful, p.cpu_ratio, real_runtime, out.ideal);
+            out.e = on_network(result, program, useful, p.cpu_ratio, real_runtime, out.ideal);
         });
     }
     const auto style = terminal_style(o.no_color, o.fraction);

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "simulator/gains.hpp"
+
+#include "metrics/code_regions.hpp"
+#include "metrics/critical_path.hpp"
+#include "metrics/startup.hpp"
+#include "replay/engine/engine.hpp"
+#include "replay/extrae_events.hpp"
+#include "replay/network/ideal.hpp"
+#include "replay/program/cycle_breaking.hpp"
+#include "simulator/code_whatif.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <map>
+
+namespace popsim::simulator {
+
+namespace {
+
+/// The code regions (values of `type`, 0 left out) with the most computation on the ideal
+/// critical path, most first, at most `count`.
+std::vector<std::uint64_t> regions_on_critical_path(const replay::Trace& trace,
+                                                    const replay::ReplayProgram& program,
+                                                    std::uint32_t type, std::size_t count) {
+    const auto result = replay::replay_breaking_cycles(
+        &trace, program,
+        [](const replay::ReplayProgram& p) {
+            replay::network::IdealNetwork ideal;
+            return replay::replay_events(p, ideal, {.timeline = true});
+        },
+        nullptr);
+    const metrics::CodeRegions regions(trace, program, type);
+    const metrics::StartupBursts startup(trace, program);
+    const auto path = metrics::critical_path(program, result, regions, startup);
+    std::map<std::uint64_t, Time> on_path;
+    for (const auto& [key, time] : path.per_task_region)
+        if (key.second != 0) on_path[key.second] += time;
+    std::vector<std::pair<std::uint64_t, Time>> sorted(on_path.begin(), on_path.end());
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::vector<std::uint64_t> out;
+    for (std::size_t k = 0; k < std::min(count, sorted.size()); ++k) out.push_back(sorted[k].first);
+    return out;
+}
+
+/// The average and largest of each thread's useful time.
+std::pair<double, double> useful_spread(metrics::TraceSummary summary, std::vector<Time> useful) {
+    summary.useful = std::move(useful);
+    return {summary.useful_average(), static_cast<double>(summary.useful_max())};
+}
+
+} // namespace
+
+Gains rank_gains(const replay::Trace& trace, const replay::ReplayProgram& program,
+                 const metrics::TraceSummary& summary, const metrics::IdealOptions& options,
+                 std::size_t top_regions) {
+    Gains g;
+    g.runtime = summary.runtime;
+    g.ideal_runtime = summary.ideal ? summary.ideal->runtime : 0;
+    const auto [average, maximum] = useful_spread(summary, summary.useful);
+    g.traced = efficiencies(g.runtime, g.ideal_runtime, average, maximum, g.runtime);
+    g.region_type = metrics::default_region_type(trace);
+    std::vector<SpeedupOption> speedups;
+    std::vector<std::uint64_t> regions;
+    if (g.region_type != 0) {
+        regions = regions_on_critical_path(trace, program, g.region_type, top_regions);
+        for (const auto region : regions)
+            speedups.push_back({.region = fmt::format("{}:{}", g.region_type, region),
+                                .typed = {"2"},
+                                .factors = {2.0},
+                                .from_config = false});
+    }
+    CodeWhatif code(trace.path, speedups, true);
+    code.prepare(trace, program);
+    // Each fix replays a copy of the program with its bursts, one after the other.
+    auto fixed = program;
+    auto ideal_options = options;
+    ideal_options.on_progress = {};
+    const auto add = [&](Gain::Kind kind, std::string fix, std::string region,
+                         const CodeChange& change) {
+        fixed.burst_durations = code.burst_durations(change);
+        Gain gain;
+        gain.kind = kind;
+        gain.fix = std::move(fix);
+        gain.region = std::move(region);
+        gain.ideal_runtime = metrics::ideal_run(trace, fixed, ideal_options).runtime;
+        gain.runtime = g.runtime - (g.ideal_runtime - gain.ideal_runtime);
+        const auto [avg, max] = useful_spread(summary, code.useful(summary.useful, change));
+        gain.useful_change = average == 0 ? 0 : avg / average - 1;
+        gain.e = efficiencies(gain.runtime, gain.ideal_runtime, avg, max, g.runtime);
+        g.fixes.push_back(std::move(gain));
+    };
+    const CodeChange as_traced = code.as_traced();
+    {
+        Gain network;
+        network.fix = "ideal network";
+        network.ideal_runtime = network.runtime = g.ideal_runtime;
+        network.e = efficiencies(g.ideal_runtime, g.ideal_runtime, average, maximum, g.runtime);
+        g.fixes.push_back(network);
+    }
+    add(Gain::Kind::balance, "balanced computation", "", {as_traced.factors, true});
+    for (std::size_t k = 0; k < speedups.size(); ++k) {
+        auto change = as_traced;
+        change.factors[k] = 2;
+        const auto* name = trace.labels.value_name(g.region_type, regions[k]);
+        // A call site owns the computation leading to its calls (code_speedup.hpp).
+        add(Gain::Kind::speedup,
+            fmt::format("{}{} 2x faster", name ? *name : speedups[k].region,
+                        replay::extrae::is_call_site_type(g.region_type) ? " (call site)" : ""),
+            speedups[k].region, change);
+    }
+    std::stable_sort(g.fixes.begin(), g.fixes.end(),
+                     [](const Gain& a, const Gain& b) { return a.runtime < b.runtime; });
+    return g;
+}
+
+std::string moves(const Gains& gains, const Gain& gain) {
+    using E = WhatifEfficiencies;
+    struct Factor {
+        const char* name;
+        double E::*field;
+    };
+    const Factor factors[] = {
+        {"LB", &E::load_balance}, {"SerE", &E::serialization}, {"TE", &E::transfer}};
+    const Factor* most = &factors[0];
+    double largest = -1;
+    for (const auto& f : factors) {
+        const double change = std::abs(gain.e.*f.field - gains.traced.*f.field);
+        if (std::isfinite(change) && change > largest) {
+            largest = change;
+            most = &f;
+        }
+    }
+    std::string out = fmt::format("{} {:.2f}% -> {:.2f}%", most->name,
+                                  100 * (gains.traced.*most->field), 100 * (gain.e.*most->field));
+    if (gain.kind == Gain::Kind::speedup)
+        out = fmt::format("useful {:+.1f}%, {}", 100 * gain.useful_change, out);
+    return out;
+}
+
+nlohmann::json gains_json(const Gains& gains) {
+    auto metric = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
+    auto effs = [&](const WhatifEfficiencies& e) {
+        return nlohmann::json{{"parallel_efficiency", metric(e.parallel)},
+                              {"load_balance", metric(e.load_balance)},
+                              {"communication_efficiency", metric(e.communication)},
+                              {"serialization_efficiency", metric(e.serialization)},
+                              {"transfer_efficiency", metric(e.transfer)}};
+    };
+    nlohmann::json j{{"runtime_ns", gains.runtime},
+                     {"ideal_runtime_ns", gains.ideal_runtime},
+                     {"traced", effs(gains.traced)},
+                     {"region_type", gains.region_type},
+                     {"fixes", nlohmann::json::array()}};
+    for (const auto& g : gains.fixes) {
+        static constexpr const char* kinds[] = {"network", "balance", "speedup"};
+        nlohmann::json f{
+            {"fix", g.fix},
+            {"kind", kinds[static_cast<int>(g.kind)]},
+            {"ideal_runtime_ns", g.ideal_runtime},
+            {"runtime_ns", g.runtime},
+            {"saved_ns", gains.runtime - g.runtime},
+            {"saved_fraction", gains.runtime == 0
+                                   ? nlohmann::json()
+                                   : nlohmann::json(static_cast<double>(gains.runtime - g.runtime) /
+                                                    static_cast<double>(gains.runtime))},
+            {"useful_change", g.useful_change},
+            {"moves", moves(gains, g)},
+            {"efficiencies", effs(g.e)}};
+        if (!g.region.empty()) f["region"] = g.region;
+        j["fixes"].push_back(std::move(f));
+    }
+    return j;
+}
+
+} // namespace popsim::simulator

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+// What should I fix first (docs/metrics.md, "Gains"): `analyze --gains` replays candidate fixes on
+// the ideal network — the network itself, balanced computation, and each of the code regions
+// with the most computation on the ideal critical path twice as fast — and ranks them by the
+// time they would save on the traced run, with the efficiency each one moves.
+#include "metrics/ideal_replay.hpp"
+#include "metrics/trace_summary.hpp"
+#include "replay/program/replay_program.hpp"
+#include "replay/trace.hpp"
+#include "simulator/predicted_efficiencies.hpp"
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace popsim::simulator {
+
+struct Gain {
+    enum class Kind { network, balance, speedup } kind = Kind::network;
+    std::string fix;        // "ideal network", "balanced computation", "User function x 2x faster"
+    std::string region;     // a speed-up's region as TYPE:VALUE; else empty
+    Time ideal_runtime = 0; // the fix replayed on the ideal network
+    Time runtime = 0;       // on the traced network: traced - (ideal - fixed ideal)
+    double useful_change = 0; // the average useful time's relative change (-0.1: 10 % less)
+    WhatifEfficiencies e;     // of the run `runtime` long
+};
+
+struct Gains {
+    Time runtime = 0, ideal_runtime = 0; // traced (its analysed windows), on the ideal network
+    WhatifEfficiencies traced;           // the traced run's, with the same definitions
+    std::uint32_t region_type = 0;       // the code regions' event type (0: none)
+    std::vector<Gain> fixes;             // most time saved first
+};
+
+/// `program` built from `trace` (in memory, with the region types read), `summary` its analysis
+/// with the ideal replay; `top_regions`: how many regions to speed up.
+Gains rank_gains(const replay::Trace& trace, const replay::ReplayProgram& program,
+                 const metrics::TraceSummary& summary, const metrics::IdealOptions& options,
+                 std::size_t top_regions = 5);
+
+/// "LB 69.73% -> 98.12%": the efficiency among LB, SerE and TE that moves most, or the
+/// computation's change when a speed-up moves none as much.
+std::string moves(const Gains& gains, const Gain& gain);
+
+nlohmann::json gains_json(const Gains& gains);
+
+} // namespace popsim::simulator

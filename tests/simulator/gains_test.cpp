@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// analyze --gains (issue 38, item 2) on a run computed by hand: rank 0 computes 6 ms in user
+// function 1, then 2 ms, then a Barrier; rank 1 computes 2 ms in function 2 and 2 ms more, then
+// waits in the Barrier until 9 ms. Useful 8 and 4 ms (average 6, LB 75 %); the ideal network
+// takes 8 ms (TE 8/9), and its critical path is rank 0's: function 1 has 6 ms on it, function 2
+// none.
+//   ideal network: 8 ms, 1 ms saved (11.11 %), TE 88.89 % -> 100 %;
+//   balanced computation: 6 ms each before the Barrier, 6 ms ideal, 9 - (8 - 6) = 7 ms, 2 ms
+//     saved (22.22 %), LB 100 %, PE 6/7;
+//   function 1 2x faster: rank 0 computes 3 + 2 ms, 5 ms ideal, 9 - 3 = 6 ms, 3 ms saved
+//     (33.33 %); useful 5 and 4 ms: -25 %, LB 90 %, PE 4.5/6 = 75 %, TE 5/6.
+#include "simulator/cli_support.hpp"
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+using namespace popsim;
+
+TEST_CASE("gains: candidate fixes ranked by the time they save, with what they move") {
+    const auto trace = test::synth_trace(
+        "gains_hand", "ranks 2\n0 event 60000019 1\n0 compute 6ms\n0 event 60000019 0\n"
+                      "0 compute 2ms\n0 Barrier 1ms\n"
+                      "1 event 60000019 2\n1 compute 2ms\n1 event 60000019 0\n1 compute 2ms\n"
+                      "1 Barrier 5ms\n");
+    const auto dir = test::scratch_dir("gains_hand_out");
+    const auto json = (dir / "a.json").string(), csv = (dir / "g.csv").string(),
+               html = (dir / "a.html").string();
+    const auto r = test::run_popsim(
+        fmt::format("analyze {} --gains --no-colour --json {} --gains-csv {} --html {}", trace,
+                    json, csv, html));
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    CHECK(r.output.find("\n1 60000019:1 2x faster    0.006000  0.003000 33.33% 75.00% useful "
+                        "-25.0%, LB 75.00% -> 90.00%\n") != std::string::npos);
+    CHECK(r.output.find("\n3        ideal network    0.008000  0.001000 11.11% 75.00%          "
+                        "     TE 88.89% -> 100.00%\n") != std::string::npos);
+    const auto j = test::read_json(json)["traces"][0]["gains"];
+    CHECK(j["runtime_ns"] == 9'000'000);
+    CHECK(j["ideal_runtime_ns"] == 8'000'000);
+    REQUIRE(j["fixes"].size() == 3); // function 2 is not on the critical path
+    const auto& speedup = j["fixes"][0];
+    CHECK(speedup["kind"] == "speedup");
+    CHECK(speedup["region"] == "60000019:1");
+    CHECK(speedup["ideal_runtime_ns"] == 5'000'000);
+    CHECK(speedup["runtime_ns"] == 6'000'000);
+    CHECK(speedup["saved_ns"] == 3'000'000);
+    CHECK(speedup["useful_change"].get<double>() == doctest::Approx(-0.25));
+    CHECK(speedup["efficiencies"]["load_balance"].get<double>() == doctest::Approx(0.9));
+    CHECK(speedup["efficiencies"]["parallel_efficiency"].get<double>() == doctest::Approx(0.75));
+    CHECK(speedup["efficiencies"]["transfer_efficiency"].get<double>() == doctest::Approx(5.0 / 6));
+    const auto& balance = j["fixes"][1];
+    CHECK(balance["kind"] == "balance");
+    CHECK(balance["ideal_runtime_ns"] == 6'000'000);
+    CHECK(balance["runtime_ns"] == 7'000'000);
+    CHECK(balance["efficiencies"]["load_balance"].get<double>() == doctest::Approx(1.0));
+    CHECK(balance["efficiencies"]["parallel_efficiency"].get<double>() == doctest::Approx(6.0 / 7));
+    CHECK(balance["moves"] == "LB 75.00% -> 100.00%");
+    const auto& network = j["fixes"][2];
+    CHECK(network["kind"] == "network");
+    CHECK(network["runtime_ns"] == 8'000'000);
+    CHECK(network["saved_fraction"].get<double>() == doctest::Approx(1.0 / 9));
+    CHECK(network["moves"] == "TE 88.89% -> 100.00%");
+    const auto rows = test::read_file(csv);
+    CHECK(rows.starts_with("run,rank,fix,kind,region,runtime_ns,ideal_runtime_ns,saved_ns,"));
+    CHECK(rows.find(",2,balanced computation,balance,,7000000,6000000,2000000,0.222222,") !=
+          std::string::npos);
+    CHECK(test::read_file(html).find("<h2>Gains: what to fix first</h2>") != std::string::npos);
+}
+
+TEST_CASE("gains: options that cannot go with it are refused") {
+    const auto trace = test::synth_trace("gains_refused", "ranks 1\n0 compute 1ms\n");
+    CHECK(test::run_popsim(fmt::format("analyze {} --gains --no-replay", trace)).status != 0);
+    CHECK(test::run_popsim(fmt::format("analyze {} --gains-csv x.csv", trace)).status != 0);
+    CHECK(test::run_popsim(fmt::format("analyze {} --gains --phases 60000019", trace)).status != 0);
+}
