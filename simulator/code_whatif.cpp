@@ -88,8 +88,9 @@ std::vector<SpeedupOption> parse_speedups(const std::vector<std::string>& values
     return out;
 }
 
-CodeWhatif::CodeWhatif(const std::string& path, std::vector<SpeedupOption> options, bool balance)
-    : options_(std::move(options)), balance_(balance) {
+CodeWhatif::CodeWhatif(const std::string& path, std::vector<SpeedupOption> options, bool balance,
+                       replay::RegionScope scope)
+    : options_(std::move(options)), balance_(balance), scope_(scope) {
     if (empty()) return;
     if (path.ends_with(".dim")) {
         throw replay::TraceError(
@@ -139,7 +140,7 @@ void CodeWhatif::prepare(const replay::Trace& trace, const replay::ReplayProgram
     };
     if (options_.empty()) return;
     for (const auto& r : resolutions_) regions_.push_back(settle_region(*trace_, r));
-    speedups_.emplace(trace, program, regions_);
+    speedups_.emplace(trace, program, regions_, scope_);
     for (std::size_t k = 0; k < regions_.size(); ++k) {
         // A typo's sweep would repeat the traced run; Dimemas ignores a module the trace lacks.
         if (!speedups_->entered(k) && !options_[k].from_config) {

@@ -48,7 +48,8 @@ class CodeWhatif {
   public:
     /// Resolves each region from the names beside `path` (TraceError naming the .pcf); a .dim
     /// or an MPI call is refused, as is `balance` on a .dim.
-    CodeWhatif(const std::string& path, std::vector<SpeedupOption> options, bool balance);
+    CodeWhatif(const std::string& path, std::vector<SpeedupOption> options, bool balance,
+               replay::RegionScope scope = replay::RegionScope::with_callees);
 
     /// Whether any configuration changes the code (the trace is then read into memory).
     bool empty() const { return options_.empty() && !balance_; }
@@ -80,6 +81,7 @@ class CodeWhatif {
     std::vector<RegionResolution> resolutions_;
     std::vector<replay::EventSelector> regions_;
     bool balance_ = false;
+    replay::RegionScope scope_;
     const replay::Trace* trace_ = nullptr;
     const replay::ReplayProgram* program_ = nullptr;
     replay::ProgramArray<Time> traced_;                 // the program's burst durations, as traced

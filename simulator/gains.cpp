@@ -72,7 +72,8 @@ Gains rank_gains(const replay::Trace& trace, const replay::ReplayProgram& progra
                                 .factors = {2.0},
                                 .from_config = false});
     }
-    CodeWhatif code(trace.path, speedups, true);
+    // The regions are ranked by their own computation on the path: that is what each speeds up.
+    CodeWhatif code(trace.path, speedups, true, replay::RegionScope::own);
     code.prepare(trace, program);
     // Each fix replays a copy of the program with its bursts, one after the other.
     auto fixed = program;
@@ -108,7 +109,8 @@ Gains rank_gains(const replay::Trace& trace, const replay::ReplayProgram& progra
         // A call site owns the computation leading to its calls (code_speedup.hpp).
         add(Gain::Kind::speedup,
             fmt::format("{}{} 2x faster", name ? *name : speedups[k].region,
-                        replay::extrae::is_call_site_type(g.region_type) ? " (call site)" : ""),
+                        replay::extrae::is_call_site_type(g.region_type) ? " (call site)"
+                                                                         : " (own computation)"),
             speedups[k].region, change);
     }
     std::stable_sort(g.fixes.begin(), g.fixes.end(),

@@ -12,27 +12,37 @@ namespace popsim::replay {
 namespace {
 
 /// Where thread `t` is inside `region`: events of its type nest (a non-zero value opens, 0 closes
-/// the innermost open one), and the thread is inside while a selected value is open, callees
-/// included; to `end` when one is left open.
-Intervals inclusive_spans(const ThreadTimeline& t, const EventSelector& region, Time end) {
+/// the innermost open one); the thread is inside while a selected value is open (with_callees) or
+/// is the innermost open one (own); to `end` when left inside.
+Intervals nested_spans(const ThreadTimeline& t, const EventSelector& region, Time end,
+                       RegionScope scope) {
     Intervals spans;
     const EventSeries* series = t.series(region.type);
     if (!series) return spans;
     std::vector<bool> open; // whether each open value is selected
     std::size_t selected = 0;
+    bool inside = false;
     Time begin = 0;
     for (std::size_t i = 0; i < series->time.size(); ++i) {
         const Time time = series->time[i];
         const std::uint64_t value = series->value[i];
         if (value != 0) {
             open.push_back(region.selects(value));
-            if (open.back() && selected++ == 0) begin = time;
+            selected += open.back();
         } else if (!open.empty()) {
-            if (open.back() && --selected == 0 && time > begin) spans.emplace_back(begin, time);
+            selected -= open.back();
             open.pop_back();
         }
+        const bool now =
+            scope == RegionScope::with_callees ? selected > 0 : !open.empty() && open.back();
+        if (now == inside) continue;
+        if (now)
+            begin = time;
+        else if (time > begin)
+            spans.emplace_back(begin, time);
+        inside = now;
     }
-    if (selected > 0 && end > begin) spans.emplace_back(begin, end);
+    if (inside && end > begin) spans.emplace_back(begin, end);
     return spans;
 }
 
@@ -76,7 +86,7 @@ std::vector<Time> burst_traced_ends(const Trace& trace, const ReplayProgram& pro
 }
 
 CodeSpeedups::CodeSpeedups(const Trace& trace, const ReplayProgram& program,
-                           std::span<const EventSelector> regions)
+                           std::span<const EventSelector> regions, RegionScope scope)
     : program_(program), burst_end_(burst_traced_ends(trace, program)) {
     if (regions.size() > 64) throw std::invalid_argument("more than 64 regions sped up at once");
     for (const auto& region : regions) {
@@ -84,7 +94,7 @@ CodeSpeedups::CodeSpeedups(const Trace& trace, const ReplayProgram& program,
         for (const auto& t : trace.threads)
             spans.push_back(extrae::is_call_site_type(region.type)
                                 ? call_site_spans(t, region)
-                                : inclusive_spans(t, region, trace.end_time()));
+                                : nested_spans(t, region, trace.end_time(), scope));
     }
 }
 

@@ -27,11 +27,17 @@ namespace popsim::replay {
 /// one began.
 std::vector<Time> burst_traced_ends(const Trace& trace, const ReplayProgram& program);
 
+/// What of a region a speed-up makes faster: all the time it is open, the regions it opens
+/// (callees) included, or its own computation only, while it is the innermost open region (as
+/// the root causes' code regions count it: metrics/code_regions.hpp).
+enum class RegionScope : std::uint8_t { with_callees, own };
+
 class CodeSpeedups {
   public:
     /// `regions`: the selected code regions, at most 64.
     CodeSpeedups(const Trace& trace, const ReplayProgram& program,
-                 std::span<const EventSelector> regions);
+                 std::span<const EventSelector> regions,
+                 RegionScope scope = RegionScope::with_callees);
 
     /// Whether some thread is inside region k for some time.
     bool entered(std::size_t region) const;

@@ -30,10 +30,10 @@ TEST_CASE("gains: candidate fixes ranked by the time they save, with what they m
         fmt::format("analyze {} --gains --no-colour --json {} --gains-csv {} --html {}", trace,
                     json, csv, html));
     REQUIRE_MESSAGE(r.status == 0, r.output);
-    CHECK(r.output.find("\n1 60000019:1 2x faster    0.006000  0.003000 33.33% 75.00% useful "
-                        "-25.0%, LB 75.00% -> 90.00%\n") != std::string::npos);
-    CHECK(r.output.find("\n3        ideal network    0.008000  0.001000 11.11% 75.00%          "
-                        "     TE 88.89% -> 100.00%\n") != std::string::npos);
+    CHECK(r.output.find("\n1 60000019:1 (own computation) 2x faster    0.006000  0.003000 33.33% "
+                        "75.00% useful -25.0%, LB 75.00% -> 90.00%\n") != std::string::npos);
+    CHECK(r.output.find("\n3                          ideal network    0.008000  0.001000 11.11% "
+                        "75.00%               TE 88.89% -> 100.00%\n") != std::string::npos);
     const auto j = test::read_json(json)["traces"][0]["gains"];
     CHECK(j["runtime_ns"] == 9'000'000);
     CHECK(j["ideal_runtime_ns"] == 8'000'000);
@@ -72,4 +72,28 @@ TEST_CASE("gains: options that cannot go with it are refused") {
     CHECK(test::run_popsim(fmt::format("analyze {} --gains --no-replay", trace)).status != 0);
     CHECK(test::run_popsim(fmt::format("analyze {} --gains-csv x.csv", trace)).status != 0);
     CHECK(test::run_popsim(fmt::format("analyze {} --gains --phases 60000019", trace)).status != 0);
+}
+
+TEST_CASE("gains: a region's own computation is sped up, its callees apart") {
+    // Rank 0: function 1 computes 2 ms, calls function 2 (6 ms), computes 1 ms more; rank 1
+    // computes 1 ms. Ideal 9 ms, traced 10 ms. Function 2 twice as fast: 2 + 3 + 1 = 6 ms ideal,
+    // 7 ms traced; function 1's own 3 ms twice as fast: 1 + 6 + 0.5 = 7.5 ms ideal, 8.5 ms traced
+    // (with its callee it would be 4.5 ms: the same as speeding up everything).
+    const auto trace = test::synth_trace(
+        "gains_nested", "ranks 2\n0 event 60000019 1\n0 compute 2ms\n0 event 60000019 2\n"
+                        "0 compute 6ms\n0 event 60000019 0\n0 compute 1ms\n0 event 60000019 0\n"
+                        "0 Barrier 1ms\n1 compute 1ms\n1 Barrier 9ms\n");
+    const auto json = (test::scratch_dir("gains_nested_out") / "a.json").string();
+    REQUIRE(test::run_popsim(fmt::format("analyze {} --gains --quiet --json {}", trace, json))
+                .status == 0);
+    const auto fixes = test::read_json(json)["traces"][0]["gains"]["fixes"];
+    REQUIRE(fixes.size() == 4);
+    CHECK(fixes[0]["kind"] == "balance"); // 9 + 1 ms of computation: 5 ms each, 10 - 4 traced
+    CHECK(fixes[0]["runtime_ns"] == 6'000'000);
+    CHECK(fixes[1]["region"] == "60000019:2");
+    CHECK(fixes[1]["runtime_ns"] == 7'000'000);
+    CHECK(fixes[2]["region"] == "60000019:1");
+    CHECK(fixes[2]["ideal_runtime_ns"] == 7'500'000);
+    CHECK(fixes[2]["runtime_ns"] == 8'500'000);
+    CHECK(fixes[3]["kind"] == "network");
 }
