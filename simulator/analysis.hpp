@@ -25,6 +25,7 @@ struct AnalyzeOptions {
     bool root_causes = false;   // wait states, in memory (metrics/root_causes.hpp)
     bool communication = false; // matrix, sizes, time profile, in memory (communication_views)
     bool gains = false;         // candidate fixes ranked, in memory (gains.hpp)
+    std::vector<std::uint32_t> project = {}; // --project: process counts to extrapolate to
     std::string code_regions =
         {}; // --code-regions SPEC: the event type naming the root causes' regions
     std::string eager_limit = "32k";

@@ -23,6 +23,7 @@
 #include "simulator/network_options.hpp"
 #include "simulator/output_paths.hpp"
 #include "simulator/progress_bar.hpp"
+#include "simulator/projection_report.hpp"
 #include "simulator/root_causes_report.hpp"
 #include "simulator/terminal_report.hpp"
 #include "simulator/trace_inputs.hpp"
@@ -55,6 +56,7 @@ struct AnalyzeCommandOptions {
     std::string parts_csv_path;
     std::string root_causes_csv_path;
     std::string gains_csv_path;
+    std::string gnuplot_path; // --gnuplot, with --project
     std::string communication_csv_path;
     bool fraction = false;
     bool no_color = false;
@@ -602,6 +604,10 @@ void check_analyze_options(const AnalyzeOptions& o) {
         throw std::invalid_argument(
             "--gains ranks the fixes of a whole run or a --from/--to window, not of --region or "
             "--phases");
+    if (!o.project.empty() && o.traces.size() < 2)
+        throw std::invalid_argument(
+            "--project fits the factors against the process count: give runs at two process "
+            "counts at least");
     if (!o.code_regions.empty() && !o.root_causes)
         throw std::invalid_argument("--code-regions names the regions of --root-causes: add it");
     if (!o.focus.region.empty() && o.model != "mpi" && o.model != "additive" && o.model != "auto") {
@@ -661,7 +667,10 @@ Computed compute_analysis(AnalyzeOptions o) {
 }
 
 nlohmann::json report_of(const Computed& c) {
-    return analysis_json(c.series, c.analyzed, run_labels(c.options.traces, c.options.labels));
+    auto j = analysis_json(c.series, c.analyzed, run_labels(c.options.traces, c.options.labels));
+    if (!c.options.project.empty())
+        j["projection"] = projection_json(metrics::project(c.series, c.options.project));
+    return j;
 }
 
 /// The communication views of each trace analysed with --communication.
@@ -704,12 +713,15 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
                                       {"--parts-csv", command.parts_csv_path},
                                       {"--root-causes-csv", command.root_causes_csv_path},
                                       {"--gains-csv", command.gains_csv_path},
+                                      {"--gnuplot", command.gnuplot_path},
                                       {"--communication-csv", command.communication_csv_path}});
     check_analyze_options(given);
     if (!command.parts_csv_path.empty() && given.focus.region.empty() && given.focus.phases.empty())
         throw std::invalid_argument("--parts-csv needs --region or --phases");
     if (!command.root_causes_csv_path.empty() && !given.root_causes)
         throw std::invalid_argument("--root-causes-csv writes the tables of --root-causes: add it");
+    if (!command.gnuplot_path.empty() && given.project.empty())
+        throw std::invalid_argument("--gnuplot writes the fits of --project: add it");
     if (!command.gains_csv_path.empty() && !given.gains)
         throw std::invalid_argument("--gains-csv writes the table of --gains: add it");
     if (!command.communication_csv_path.empty() && !given.communication)
@@ -748,6 +760,12 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
     for (std::size_t i = 0; i < analyzed.gains.size(); ++i)
         if (analyzed.gains[i]) gains.push_back({analyzed.summaries[i].path, *analyzed.gains[i]});
     for (const auto& g : gains) out << format_gains(g, style);
+    if (!o.project.empty()) {
+        const auto projection = metrics::project(series, o.project);
+        out << format_projection(projection, style);
+        if (!command.gnuplot_path.empty())
+            write_text_file(command.gnuplot_path, projection_gnuplot(projection));
+    }
     if (!command.gains_csv_path.empty()) write_text_file(command.gains_csv_path, gains_csv(gains));
     if (!mpi_model) {
         for (const auto& run : omp.runs) {
@@ -878,6 +896,17 @@ void add_analyze_command(CLI::App& app, CommandOutput& output) {
                   "balanced computation, and each of the code regions with the most computation "
                   "on the ideal critical path twice as fast (replayed on the ideal network), "
                   "with the efficiency each moves; reads the trace into memory");
+    cmd->add_option("--project", options->project,
+                    "Fit each factor of the series against the process count and extrapolate it "
+                    "to these counts (comma-separated): modelfactors' Amdahl fit, and the form "
+                    "that fits best with its leave-one-out range")
+        ->delimiter(',')
+        ->check(CLI::PositiveNumber)
+        ->type_name("COUNTS");
+    cmd->add_option("--gnuplot", command->gnuplot_path,
+                    "With --project: write the fits and the measured points as a gnuplot script, "
+                    "as modelfactors' modelfactors.gp")
+        ->check(output_file_name());
     cmd->add_option("--gains-csv", command->gains_csv_path,
                     "With --gains: write its table to FILE (one row per run and fix)")
         ->check(output_file_name());

@@ -10,6 +10,7 @@ rm -rf "$work" && mkdir -p "$work"
 halo=$source/examples/halo
 run() { "$popsim" "$@" --quiet > /dev/null; }
 run analyze "$halo"/halo_{2,4,8}.prv --json "$work/analyze_series.json"
+run analyze "$halo"/halo_{2,4,8}.prv --project 64,1024 --json "$work/analyze_projection.json"
 run analyze "$halo/halo_4.prv" --no-replay --json "$work/analyze_no_replay.json"
 run analyze "$halo/halo_4.prv" --from 1ms --to 5ms --json "$work/analyze_window.json"
 run analyze "$halo/halo_4.prv" --phases MPI_Allreduce --json "$work/analyze_phases.json"
