@@ -704,6 +704,18 @@ std::vector<RootCausesReport> root_causes_reports(const Analyzed& analyzed,
     return out;
 }
 
+/// The projection to the measured counts and the asked ones, for the HTML charts; none without
+/// --project.
+std::optional<metrics::Projection> charted_projection(const metrics::SeriesAnalysis& series,
+                                                      const std::vector<std::uint32_t>& asked) {
+    if (asked.empty()) return std::nullopt;
+    std::vector<std::uint32_t> counts = asked;
+    for (const auto& t : series.traces) counts.push_back(t.processes);
+    std::sort(counts.begin(), counts.end());
+    counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+    return metrics::project(series, counts);
+}
+
 void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
     AnalyzeOptions given = command.analysis;
     given.traces = expand_trace_inputs(given.traces);
@@ -809,6 +821,7 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
                                               .root_causes = causes,
                                               .communication = communication,
                                               .gains = gains,
+                                              .projection = charted_projection(series, o.project),
                                               .warnings = trace_warnings(c.analyzed),
                                               .run_labels = run_pcf_labels(omp.runs)}));
     if (!output.print) output.analysis = std::move(c.shown);

@@ -641,6 +641,7 @@ std::string render_analysis_html(const AnalysisReport& r) {
     body += "<h2>Metrics</h2>" + scale_legend() + metric_table_html(r.table);
     body += scaling_charts(r.table) +
             (r.per_thread ? thread_breakdown_charts(r.runs) : breakdown_charts(r.series));
+    if (r.projection) body += projection_html(*r.projection);
     if (r.per_thread) body += parallel_regions_section(r.runs, r.run_labels);
     for (const auto& p : r.parts) body += parts_section(p);
     body += root_causes_section(r.root_causes);

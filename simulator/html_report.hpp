@@ -10,6 +10,7 @@
 #include "simulator/gains_report.hpp"
 #include "simulator/metric_table.hpp"
 #include "simulator/predicted_efficiencies.hpp"
+#include "simulator/projection_report.hpp"
 #include "simulator/root_causes_report.hpp"
 
 #include <cstddef>
@@ -52,6 +53,8 @@ struct AnalysisReport {
     std::vector<RootCausesReport> root_causes = {};
     std::vector<CommunicationReport> communication = {};
     std::vector<GainsReport> gains = {};
+    /// --project, to the measured counts and the asked ones (its charts), if asked.
+    std::optional<metrics::Projection> projection = std::nullopt;
     std::vector<TraceWarnings> warnings = {}; // shown last, with out-of-range cells marked
     /// Per run (as `runs`), the names of its .pcf: the parallel regions' table names them.
     std::vector<replay::TraceLabels> run_labels = {};

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/projection_report.hpp"
 
+#include "simulator/svg_chart.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
@@ -78,6 +80,44 @@ nlohmann::json projection_json(const metrics::Projection& projection) {
                                 {"best", curve_json(f.best, f.product)}});
     }
     return j;
+}
+
+std::string projection_html(const metrics::Projection& projection) {
+    std::vector<double> x(projection.processes.begin(), projection.processes.end());
+    std::string charts;
+    for (const auto& f : projection.factors) {
+        LineChart chart{.title = f.name,
+                        .x_label = "processes",
+                        .y_label = "%",
+                        .x = x,
+                        .log2_x = true,
+                        .y_min = 0,
+                        .y_max = 100,
+                        .small = true};
+        Series measured{"measured", "#1f5fa8", {}, false};
+        for (const double p : x) {
+            const auto at = std::find(projection.measured_processes.begin(),
+                                      projection.measured_processes.end(), p);
+            measured.y.push_back(at == projection.measured_processes.end()
+                                     ? NAN
+                                     : 100 * f.measured[static_cast<std::size_t>(
+                                                 at - projection.measured_processes.begin())]);
+        }
+        const auto percents = [](std::vector<double> v) {
+            for (double& y : v) y *= 100;
+            return v;
+        };
+        chart.series = {
+            Series{"modelfactors (Amdahl)", "#d95f02", percents(f.modelfactors.values), true},
+            Series{"best form", "#2e8b57", percents(f.best.values), false}, std::move(measured)};
+        chart.bands = {Band{percents(f.best.low), percents(f.best.high), "#2e8b57"}};
+        charts += render_svg(chart);
+    }
+    return "<h2>Projection</h2><p class=\"meta\">Each factor against the process count: the "
+           "measured runs (blue), modelfactors' Amdahl fit (orange, dashed) and the form with the "
+           "smallest leave-one-out error (green), shaded over the range of its leave-one-out fits "
+           "(docs/metrics.md, Projections).</p><div class=\"charts small-multiples\">" +
+           charts + "</div>";
 }
 
 std::string projection_gnuplot(const metrics::Projection& projection) {

@@ -16,6 +16,10 @@ std::string format_projection(const metrics::Projection& projection, const Termi
 
 nlohmann::json projection_json(const metrics::Projection& projection);
 
+/// The HTML report's charts: per factor, the measured runs, modelfactors' curve and the best
+/// form's with its range, over `projection`, projected to the measured counts and the asked ones.
+std::string projection_html(const metrics::Projection& projection);
+
 /// A gnuplot script as modelfactors writes one: the functions load(x), comm(x), comp(x) (its
 /// Amdahl fits, in %), para(x) and glob(x) (their products), defined above the smallest measured
 /// count, and the measured points of para, load, comm, comp and glob as inline data.

@@ -12,13 +12,15 @@ using namespace popsim;
 
 TEST_CASE("projection: analyze --project extrapolates epoch as modelfactors does") {
     const auto dir = test::scratch_dir("projection_epoch");
-    const auto json = (dir / "p.json").string(), gp = (dir / "p.gp").string();
+    const auto json = (dir / "p.json").string(), gp = (dir / "p.gp").string(),
+               html = (dir / "p.html").string();
     std::string traces;
     for (const int p : {1, 2, 4, 8})
         traces += test::shared_data(fmt::format("epoch/epoch_{}proc.prv.gz", p)) + " ";
     const auto r = test::run_popsim(
-        fmt::format("analyze {} --quiet --no-colour --project 64,1024 --json {} --gnuplot {}",
-                    traces, json, gp));
+        fmt::format("analyze {} --quiet --no-colour --project 64,1024 --json {} --gnuplot {} "
+                    "--html {}",
+                    traces, json, gp, html));
     REQUIRE_MESSAGE(r.status == 0, r.output);
     const auto projection = test::read_json(json)["projection"];
     CHECK(projection["processes"] == nlohmann::json{64, 1024});
@@ -43,6 +45,7 @@ TEST_CASE("projection: analyze --project extrapolates epoch as modelfactors does
         }
     }
     CHECK(r.output.find("Load balance") != std::string::npos);
+    CHECK(test::read_file(html).find("<h2>Projection</h2>") != std::string::npos);
     const auto script = test::read_file(gp);
     CHECK(script.find("load( x ) = ( x > 1 ) ? ") != std::string::npos);
     CHECK(script.find("glob( x ) = para( x ) * comp( x ) / 100\n") != std::string::npos);
