@@ -74,12 +74,21 @@ std::vector<SpeedupOption> config_modules(const std::string& config) {
     return out;
 }
 
-void add_balance_option(CLI::App* cmd, bool& value, bool sweep) {
-    cmd->add_flag("--balance", value,
-                  std::string("Balanced computation: between two collectives, every thread "
-                              "that computes gets an equal share of their computation "
-                              "(docs/network-model.md)") +
-                      (sweep ? "; each configuration is replayed as traced and balanced" : ""));
+void add_balance_option(CLI::App* cmd, std::optional<std::string>& value, bool sweep) {
+    cmd->add_option("--balance", value,
+                    std::string("Balanced computation: between two collectives, every thread "
+                                "that computes gets an equal share of their computation; with "
+                                "REGION (as --region takes it), of that region's computation "
+                                "alone (docs/network-model.md)") +
+                        (sweep ? "; each configuration is replayed as traced and balanced" : ""))
+        ->expected(0, 1)
+        ->default_str("")
+        ->type_name("[REGION]");
+}
+
+std::vector<std::string> balanced_regions(const std::optional<std::string>& balance) {
+    if (!balance || balance->empty()) return {};
+    return {*balance};
 }
 
 std::vector<SpeedupOption> parse_speedups(const std::vector<std::string>& values) {
@@ -89,8 +98,9 @@ std::vector<SpeedupOption> parse_speedups(const std::vector<std::string>& values
 }
 
 CodeWhatif::CodeWhatif(const std::string& path, std::vector<SpeedupOption> options, bool balance,
-                       replay::RegionScope scope)
-    : options_(std::move(options)), balance_(balance), scope_(scope) {
+                       std::vector<std::string> balanced_regions, replay::RegionScope scope)
+    : options_(std::move(options)), balanced_regions_(std::move(balanced_regions)),
+      balance_(balance), scope_(scope) {
     if (empty()) return;
     if (path.ends_with(".dim")) {
         throw replay::TraceError(
@@ -100,18 +110,21 @@ CodeWhatif::CodeWhatif(const std::string& path, std::vector<SpeedupOption> optio
                              : "--speedup needs a Paraver trace or an OTF2 archive: a Dimemas "
                                "trace has no names for its code regions");
     }
-    if (options_.size() > 64) throw std::invalid_argument("more than 64 --speedup options");
-    for (const auto& o : options_) {
-        resolutions_.push_back(resolve_region(
-            path, o.from_config ? "--config modules information" : "--speedup", o.region));
+    if (options_.size() + balanced_regions_.size() > 64)
+        throw std::invalid_argument("more than 64 code regions at once");
+    const auto resolve = [&](const char* option, const std::string& spec, const std::string& text) {
+        resolutions_.push_back(resolve_region(path, option, spec));
         const auto& selector = resolutions_.back().selector;
         if (selector && replay::extrae::is_mpi_call_type(selector->type)) {
             throw replay::TraceError(path, 0,
-                                     fmt::format("--speedup {}: {} is MPI, not computation (the "
+                                     fmt::format("{} {}: {} is MPI, not computation (the "
                                                  "network options change MPI)",
-                                                 o.text(), selector->description));
+                                                 option, text, selector->description));
         }
-    }
+    };
+    for (const auto& o : options_)
+        resolve(o.from_config ? "--config modules information" : "--speedup", o.region, o.text());
+    for (const auto& region : balanced_regions_) resolve("--balance", region, region);
 }
 
 std::vector<std::uint32_t> CodeWhatif::event_types() const {
@@ -138,17 +151,25 @@ void CodeWhatif::prepare(const replay::Trace& trace, const replay::ReplayProgram
         const auto& t = trace->threads[program->trace_thread[program->thread_of(op)]];
         return replay::call_class(t.call_id[call]) == replay::CallClass::init;
     };
-    if (options_.empty()) return;
+    if (resolutions_.empty()) return;
     for (const auto& r : resolutions_) regions_.push_back(settle_region(*trace_, r));
     speedups_.emplace(trace, program, regions_, scope_);
     for (std::size_t k = 0; k < regions_.size(); ++k) {
         // A typo's sweep would repeat the traced run; Dimemas ignores a module the trace lacks.
-        if (!speedups_->entered(k) && !options_[k].from_config) {
-            throw replay::TraceError(trace.path, 0,
-                                     fmt::format("--speedup {}: no thread is ever inside {}",
-                                                 options_[k].text(), regions_[k].description));
-        }
+        const bool speedup = k < options_.size();
+        if (speedups_->entered(k) || (speedup && options_[k].from_config)) continue;
+        throw replay::TraceError(
+            trace.path, 0,
+            fmt::format("{} {}: no thread is ever inside {}", speedup ? "--speedup" : "--balance",
+                        speedup ? options_[k].text() : balanced_regions_[k - options_.size()],
+                        regions_[k].description));
     }
+}
+
+std::vector<double> CodeWhatif::all_factors(const CodeChange& change) const {
+    auto out = change.factors;
+    out.resize(regions_.size(), 1.0);
+    return out;
 }
 
 namespace {
@@ -166,9 +187,16 @@ std::vector<Time> computation(const replay::ReplayProgram& p,
 } // namespace
 
 replay::ProgramArray<Time> CodeWhatif::burst_durations(const CodeChange& change) const {
-    auto durations = speedups_ ? speedups_->burst_durations(traced_, change.factors) : traced_;
+    const auto factors = all_factors(change);
+    auto durations = speedups_ ? speedups_->burst_durations(traced_, factors) : traced_;
     if (!change.balanced) return durations;
-    return replay::balanced_bursts(*program_, durations, ends_startup_);
+    if (!change.balance_region) return replay::balanced_bursts(*program_, durations, ends_startup_);
+    // The region's part of each burst: what the burst loses when the region takes no time.
+    auto without = factors;
+    without[options_.size() + *change.balance_region] = std::numeric_limits<double>::infinity();
+    auto part = speedups_->burst_durations(traced_, without);
+    for (std::size_t b = 0; b < part.size(); ++b) part[b] = durations[b] - part[b];
+    return replay::balanced_bursts(*program_, durations, ends_startup_, &part);
 }
 
 std::vector<Time> CodeWhatif::useful(std::vector<Time> useful, const CodeChange& change) const {
@@ -177,15 +205,13 @@ std::vector<Time> CodeWhatif::useful(std::vector<Time> useful, const CodeChange&
         for (std::size_t i = 0; i < t.state_count(); ++i) {
             if (t.state_value[i] != k_running) continue;
             const Time begin = t.state_begin[i], end = t.state_end(i);
-            useful[th] -= (end - begin) - speedups_->sped_up(th, begin, end, change.factors);
+            useful[th] -= (end - begin) - speedups_->sped_up(th, begin, end, all_factors(change));
         }
     }
     if (!change.balanced) return useful;
     // Balancing moves computation between threads: what it adds or takes is useful time.
-    const auto sped_up = burst_durations({change.factors, false});
-    const auto before = computation(*program_, sped_up);
-    const auto after =
-        computation(*program_, replay::balanced_bursts(*program_, sped_up, ends_startup_));
+    const auto before = computation(*program_, burst_durations({change.factors, false}));
+    const auto after = computation(*program_, burst_durations(change));
     for (replay::ReplayThread th = 0; th < program_->thread_count(); ++th) {
         Time& u = useful[program_->trace_thread[th]];
         u = std::max<Time>(0, u + after[th] - before[th]);
@@ -195,20 +221,29 @@ std::vector<Time> CodeWhatif::useful(std::vector<Time> useful, const CodeChange&
 
 std::string CodeWhatif::describe(const std::optional<CodeChange>& change) const {
     std::vector<std::string> parts;
-    for (std::size_t k = 0; k < regions_.size(); ++k) {
+    for (std::size_t k = 0; k < options_.size(); ++k) {
         parts.push_back(
             change ? fmt::format("{} {:g}x faster", regions_[k].description, change->factors[k])
                    : fmt::format("{} x{}", regions_[k].description,
                                  fmt::join(options_[k].typed, ",")));
     }
-    if (change ? change->balanced : balance_)
-        parts.push_back(change ? "computation balanced" : "computation balanced or not");
+    const std::string what = balanced_regions_.empty()
+                                 ? "computation"
+                                 : fmt::format("computation of {}", balanced_region_name(0));
+    if (change && change->balanced) {
+        parts.push_back(change->balance_region
+                            ? fmt::format("computation of {} balanced",
+                                          balanced_region_name(*change->balance_region))
+                            : "computation balanced");
+    } else if (!change && balance_) {
+        parts.push_back(what + " balanced or not");
+    }
     return fmt::format("{}", fmt::join(parts, ", "));
 }
 
 nlohmann::json CodeWhatif::json(std::span<const double> factors) const {
     auto out = nlohmann::json::array();
-    for (std::size_t k = 0; k < regions_.size(); ++k) {
+    for (std::size_t k = 0; k < options_.size(); ++k) {
         out.push_back({{"region", options_[k].region}, {"name", regions_[k].description}});
         if (options_[k].from_config) out.back()["from_config"] = true;
         if (!factors.empty()) out.back()["factor"] = factors[k];

@@ -33,13 +33,18 @@ std::vector<SpeedupOption> config_modules(const std::string& config);
 /// Bad syntax or factors are usage errors.
 void add_speedup_option(CLI::App* cmd, std::vector<std::string>& values, bool sweep);
 std::vector<SpeedupOption> parse_speedups(const std::vector<std::string>& values);
-/// --balance; `sweep`: whatif replays each configuration as traced and balanced.
-void add_balance_option(CLI::App* cmd, bool& value, bool sweep);
+/// --balance's region as CodeWhatif takes it: none, or the one REGION given.
+std::vector<std::string> balanced_regions(const std::optional<std::string>& balance);
+/// --balance [REGION]: set to "" for all the computation, REGION for one region's; `sweep`:
+/// whatif replays each configuration as traced and balanced.
+void add_balance_option(CLI::App* cmd, std::optional<std::string>& value, bool sweep);
 
-/// One configuration's change to the code: each --speedup's factor, and whether it is balanced.
+/// One configuration's change to the code: each --speedup's factor, and whether its computation
+/// is balanced, all of it or one balanced region's.
 struct CodeChange {
     std::vector<double> factors;
     bool balanced = false;
+    std::optional<std::size_t> balance_region = std::nullopt; // into the balanced regions
     auto operator<=>(const CodeChange&) const = default;
 };
 
@@ -47,8 +52,10 @@ struct CodeChange {
 class CodeWhatif {
   public:
     /// Resolves each region from the names beside `path` (TraceError naming the .pcf); a .dim
-    /// or an MPI call is refused, as is `balance` on a .dim.
+    /// or an MPI call is refused, as is `balance` on a .dim. `balanced_regions`: the regions
+    /// (SPEC as --region's) whose computation alone a change may balance.
     CodeWhatif(const std::string& path, std::vector<SpeedupOption> options, bool balance,
+               std::vector<std::string> balanced_regions = {},
                replay::RegionScope scope = replay::RegionScope::with_callees);
 
     /// Whether any configuration changes the code (the trace is then read into memory).
@@ -73,12 +80,20 @@ class CodeWhatif {
     std::string describe(const std::optional<CodeChange>& change = std::nullopt) const;
     /// Region k as found in the trace ("User function solve (60000019:3)"), after prepare.
     const std::string& region_name(std::size_t k) const { return regions_[k].description; }
+    /// Balanced region k, as found in the trace.
+    const std::string& balanced_region_name(std::size_t k) const {
+        return regions_[options_.size() + k].description;
+    }
     /// The regions for the JSON reports (schema: $defs/code), with their factors when given.
     nlohmann::json json(std::span<const double> factors = {}) const;
 
   private:
+    /// The factors of `change` for every region: the speed-ups', then 1 for the balanced ones.
+    std::vector<double> all_factors(const CodeChange& change) const;
+
     std::vector<SpeedupOption> options_;
-    std::vector<RegionResolution> resolutions_;
+    std::vector<std::string> balanced_regions_;
+    std::vector<RegionResolution> resolutions_; // the speed-ups', then the balanced regions
     std::vector<replay::EventSelector> regions_;
     bool balance_ = false;
     replay::RegionScope scope_;

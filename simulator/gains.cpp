@@ -73,7 +73,9 @@ Gains rank_gains(const replay::Trace& trace, const replay::ReplayProgram& progra
                                 .from_config = false});
     }
     // The regions are ranked by their own computation on the path: that is what each speeds up.
-    CodeWhatif code(trace.path, speedups, true, replay::RegionScope::own);
+    std::vector<std::string> specs;
+    for (const auto& s : speedups) specs.push_back(s.region);
+    CodeWhatif code(trace.path, speedups, true, specs, replay::RegionScope::own);
     code.prepare(trace, program);
     // Each fix replays a copy of the program with its bursts, one after the other.
     auto fixed = program;
@@ -102,6 +104,12 @@ Gains rank_gains(const replay::Trace& trace, const replay::ReplayProgram& progra
         g.fixes.push_back(network);
     }
     add(Gain::Kind::balance, "balanced computation", "", {as_traced.factors, true});
+    for (std::size_t k = 0; k < speedups.size(); ++k) {
+        const auto* name = trace.labels.value_name(g.region_type, regions[k]);
+        add(Gain::Kind::balance,
+            fmt::format("computation of {} balanced", name ? *name : speedups[k].region),
+            speedups[k].region, {as_traced.factors, true, k});
+    }
     for (std::size_t k = 0; k < speedups.size(); ++k) {
         auto change = as_traced;
         change.factors[k] = 2;

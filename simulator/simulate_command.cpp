@@ -33,8 +33,8 @@ struct SimulateOptions {
     std::string trace;
     FocusOptions window; // --from/--to
     NetworkOptions network;
-    std::vector<std::string> speedups; // --speedup REGION=FACTOR
-    bool balance = false;
+    std::vector<std::string> speedups;  // --speedup REGION=FACTOR
+    std::optional<std::string> balance; // --balance [REGION]
     std::string output;
     std::string json_path;
     bool in_memory = false;
@@ -100,7 +100,8 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
     check_network_options(o.network); // before reading the trace
     auto speedups = parse_speedups(o.speedups);
     for (auto& m : config_modules(o.network.config)) speedups.push_back(std::move(m));
-    CodeWhatif code(o.trace, std::move(speedups), o.balance);
+    CodeWhatif code(o.trace, std::move(speedups), o.balance.has_value(),
+                    balanced_regions(o.balance));
     ProgressBar progress({{.label = "reading", .total = input_file_bytes({o.trace})},
                           {.label = "simulating", .unit = ProgressBar::Unit::operations}});
     // -o writes the trace's records at their simulated times: a streamed program's calls are
@@ -112,7 +113,11 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
          .on_read_progress = progress.running_total(0),
          .spill_calls_for = o.output.empty() ? std::nullopt : std::optional(o.output),
          .event_types = code.event_types()});
-    CodeChange change{.factors = {}, .balanced = o.balance};
+    CodeChange change{.factors = {},
+                      .balanced = o.balance.has_value(),
+                      .balance_region = balanced_regions(o.balance).empty()
+                                            ? std::nullopt
+                                            : std::optional<std::size_t>(0)};
     for (const auto& s : code.options()) change.factors.push_back(s.factors.front());
     if (!code.empty()) {
         code.prepare(loaded);

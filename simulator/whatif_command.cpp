@@ -33,10 +33,10 @@ namespace {
 
 struct WhatifOptions {
     std::string trace;
-    FocusOptions window;               // --from/--to
-    NetworkOptions network;            // values may be comma-separated lists
-    std::vector<std::string> speedups; // --speedup REGION=FACTOR[,FACTOR...]
-    bool balance = false;              // each configuration as traced and balanced
+    FocusOptions window;                // --from/--to
+    NetworkOptions network;             // values may be comma-separated lists
+    std::vector<std::string> speedups;  // --speedup REGION=FACTOR[,FACTOR...]
+    std::optional<std::string> balance; // --balance [REGION]: each configuration also balanced
     std::string csv_path, json_path, html_path;
     bool no_color = false;
     bool fraction = false;
@@ -357,10 +357,14 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
                        {{"--csv", o.csv_path}, {"--json", o.json_path}, {"--html", o.html_path}});
     auto speedups = parse_speedups(o.speedups);
     for (auto& m : config_modules(o.network.config)) speedups.push_back(std::move(m));
-    const auto parameters = swept_parameters(o.network, speedups, o.balance);
-    const auto configs = configurations(o.network, speedups, parameters); // before the trace
+    const bool balance = o.balance.has_value();
+    const auto parameters = swept_parameters(o.network, speedups, balance);
+    auto configs = configurations(o.network, speedups, parameters); // before the trace
+    if (!balanced_regions(o.balance).empty()) // one region's computation balanced
+        for (auto& c : configs)
+            if (c.code.balanced) c.code.balance_region = 0;
     for (const auto& c : configs) check_network_options(c.network);
-    CodeWhatif code(o.trace, speedups, o.balance);
+    CodeWhatif code(o.trace, speedups, balance, balanced_regions(o.balance));
     ProgressBar progress({{.label = "reading", .total = input_file_bytes({o.trace})},
                           {.label = "simulating", .unit = ProgressBar::Unit::operations}});
     auto loaded = load_program(o.trace, program_options(o.network),
@@ -432,7 +436,7 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
             auto& out = predictions[i];
             out.runtime = result.runtime;
             out.ideal = ideal_runtimes.at(p.cpu_ratio);
-            out.base = base_values(p, configs[i], o.balance);
+            out.base = base_values(p, configs[i], balance);
             out.e = on_network(result, program, useful, p.cpu_ratio, real_runtime, out.ideal);
         });
     }

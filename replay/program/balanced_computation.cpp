@@ -14,17 +14,21 @@ struct Segment {
     std::uint32_t bursts = 0;
 };
 
-/// The segment's bursts rescaled so that they sum to about `share`.
-void give_share(const ReplayProgram& p, const Segment& s, double share, ProgramArray<Time>& out) {
+/// The segment's bursts with their balanced parts (`part`) rescaled to sum to about `share`.
+void give_share(const ReplayProgram& p, const Segment& s, double share,
+                const ProgramArray<Time>& part, ProgramArray<Time>& out) {
     for (OpIndex op = s.begin; op < s.end; ++op) {
         if (p.op_kind[op] != OpKind::burst) continue;
-        const Time traced = out[p.op_ref[op]];
+        const auto burst = p.op_ref[op];
+        const Time traced = part[burst];
         // Bursts of no time take equal parts; the others keep their proportions.
-        const double part =
+        const double given =
             s.total == 0 ? share / s.bursts
                          : share * static_cast<double>(traced) / static_cast<double>(s.total);
-        out[p.op_ref[op]] = to_time(
-            part, [&] { return fmt::format("a {} ns burst balanced to {} ns", traced, part); });
+        out[burst] +=
+            to_time(given,
+                    [&] { return fmt::format("a {} ns burst balanced to {} ns", traced, given); }) -
+            traced;
     }
 }
 
@@ -32,15 +36,17 @@ void give_share(const ReplayProgram& p, const Segment& s, double share, ProgramA
 
 ProgramArray<Time> balanced_bursts(const ReplayProgram& program,
                                    const ProgramArray<Time>& durations,
-                                   const std::function<bool(OpIndex)>& ends_startup) {
+                                   const std::function<bool(OpIndex)>& ends_startup,
+                                   const ProgramArray<Time>* part) {
     ProgramArray<Time> out(durations);
+    const ProgramArray<Time>& balanced = part ? *part : durations;
     // The segments ending in each collective; the last group holds those after the last one.
     std::vector<std::vector<Segment>> groups(program.collectives.size() + 1);
     for (ReplayThread th = 0; th < program.thread_count(); ++th) {
         Segment s{.begin = program.thread_first_op[th]};
         for (OpIndex op = s.begin; op < program.thread_end_op(th); ++op) {
             if (program.op_kind[op] == OpKind::burst) {
-                s.total += durations[program.op_ref[op]];
+                s.total += balanced[program.op_ref[op]];
                 ++s.bursts;
             } else if (program.op_kind[op] == OpKind::collective) {
                 s.end = op;
@@ -56,7 +62,7 @@ ProgramArray<Time> balanced_bursts(const ReplayProgram& program,
         double sum = 0;
         for (const auto& s : members) sum += static_cast<double>(s.total);
         for (const auto& s : members)
-            give_share(program, s, sum / static_cast<double>(members.size()), out);
+            give_share(program, s, sum / static_cast<double>(members.size()), balanced, out);
     }
     return out;
 }

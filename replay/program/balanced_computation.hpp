@@ -20,8 +20,11 @@ namespace popsim::replay {
 /// `durations` (per burst, as ReplayProgram::burst_durations) with each segment's computation
 /// replaced by its share; `ends_startup(op)`: whether collective member `op` is the barrier ending
 /// MPI_Init. Within a segment, the bursts keep their proportions (each rounded to the ns).
+/// `part`: per burst, the part of its duration to balance (one region's computation, the rest
+/// staying as it is), or nullptr for all of it.
 ProgramArray<Time> balanced_bursts(const ReplayProgram& program,
                                    const ProgramArray<Time>& durations,
-                                   const std::function<bool(OpIndex)>& ends_startup);
+                                   const std::function<bool(OpIndex)>& ends_startup,
+                                   const ProgramArray<Time>* part = nullptr);
 
 } // namespace popsim::replay

@@ -287,3 +287,20 @@ TEST_CASE("code what-if: a .cfg's modules information gives Dimemas' answer") {
                                  ">= 0: a negative ratio (each burst of the module lasting that "
                                  "many seconds) is not modelled: '-0.003'");
 }
+
+TEST_CASE("balanced computation: one region's computation alone") {
+    // Rank 0: 4 ms, 6 ms in function 1, 2 ms; rank 1: 3 ms, no function. Function 1's 6 ms
+    // shared before the Barrier: rank 0 12 - 6 + 3 = 9 ms, rank 1 3 + 3 = 6 ms: 9 ms.
+    const auto trace = function_trace("balance_region");
+    CHECK(predicted(trace + " --balance 60000019:1") == 9'000'000);
+    CHECK(predicted(trace + " --balance") == 7'500'000); // all of it: (12 + 3) / 2
+    const auto json = (test::scratch_dir("balance_region_out") / "w.json").string();
+    const auto r = test::run_popsim(
+        fmt::format("whatif {} --no-colour --balance 60000019:1 --json {}", trace, json));
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    CHECK(r.output.find("code: computation of event 60000019:1 balanced or not\n") !=
+          std::string::npos);
+    CHECK(test::read_json(json)["configurations"][1]["predicted_runtime_ns"] == 9'000'000);
+    test::check_fails(fmt::format("simulate {} --balance 60000019:7", trace), 2,
+                      trace + ": --balance 60000019:7: no thread is ever inside event 60000019:7");
+}

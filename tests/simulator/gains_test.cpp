@@ -8,7 +8,9 @@
 //   balanced computation: 6 ms each before the Barrier, 6 ms ideal, 9 - (8 - 6) = 7 ms, 2 ms
 //     saved (22.22 %), LB 100 %, PE 6/7;
 //   function 1 2x faster: rank 0 computes 3 + 2 ms, 5 ms ideal, 9 - 3 = 6 ms, 3 ms saved
-//     (33.33 %); useful 5 and 4 ms: -25 %, LB 90 %, PE 4.5/6 = 75 %, TE 5/6.
+//     (33.33 %); useful 5 and 4 ms: -25 %, LB 90 %, PE 4.5/6 = 75 %, TE 5/6;
+//   function 1's computation balanced: its 6 ms shared, 3 ms each: 5 and 7 ms, 7 ms ideal,
+//     8 ms traced (as the ideal network, after it), LB 6/7.
 #include "simulator/cli_support.hpp"
 #include "test_support.hpp"
 
@@ -37,7 +39,7 @@ TEST_CASE("gains: candidate fixes ranked by the time they save, with what they m
     const auto j = test::read_json(json)["traces"][0]["gains"];
     CHECK(j["runtime_ns"] == 9'000'000);
     CHECK(j["ideal_runtime_ns"] == 8'000'000);
-    REQUIRE(j["fixes"].size() == 3); // function 2 is not on the critical path
+    REQUIRE(j["fixes"].size() == 4); // function 2 is not on the critical path
     const auto& speedup = j["fixes"][0];
     CHECK(speedup["kind"] == "speedup");
     CHECK(speedup["region"] == "60000019:1");
@@ -60,6 +62,13 @@ TEST_CASE("gains: candidate fixes ranked by the time they save, with what they m
     CHECK(network["runtime_ns"] == 8'000'000);
     CHECK(network["saved_fraction"].get<double>() == doctest::Approx(1.0 / 9));
     CHECK(network["moves"] == "TE 88.89% -> 100.00%");
+    const auto& region_balance = j["fixes"][3];
+    CHECK(region_balance["fix"] == "computation of 60000019:1 balanced");
+    CHECK(region_balance["kind"] == "balance");
+    CHECK(region_balance["region"] == "60000019:1");
+    CHECK(region_balance["ideal_runtime_ns"] == 7'000'000);
+    CHECK(region_balance["runtime_ns"] == 8'000'000);
+    CHECK(region_balance["efficiencies"]["load_balance"].get<double>() == doctest::Approx(6.0 / 7));
     const auto rows = test::read_file(csv);
     CHECK(rows.starts_with("run,rank,fix,kind,region,runtime_ns,ideal_runtime_ns,saved_ns,"));
     CHECK(rows.find(",2,balanced computation,balance,,7000000,6000000,2000000,0.222222,") !=
@@ -84,16 +93,23 @@ TEST_CASE("gains: a region's own computation is sped up, its callees apart") {
                         "0 compute 6ms\n0 event 60000019 0\n0 compute 1ms\n0 event 60000019 0\n"
                         "0 Barrier 1ms\n1 compute 1ms\n1 Barrier 9ms\n");
     const auto json = (test::scratch_dir("gains_nested_out") / "a.json").string();
-    REQUIRE(test::run_popsim(fmt::format("analyze {} --gains --quiet --json {}", trace, json))
-                .status == 0);
+    REQUIRE(
+        test::run_popsim(fmt::format("analyze {} --gains --quiet --json {}", trace, json)).status ==
+        0);
     const auto fixes = test::read_json(json)["traces"][0]["gains"]["fixes"];
-    REQUIRE(fixes.size() == 4);
-    CHECK(fixes[0]["kind"] == "balance"); // 9 + 1 ms of computation: 5 ms each, 10 - 4 traced
+    // Balancing function 2's 6 ms (3 ms each: 6 and 4 ms) or function 1's own 3 ms (7.5 and
+    // 2.5 ms) ties with speeding each up; ties keep the order balance, then speed-up.
+    REQUIRE(fixes.size() == 6);
+    CHECK(fixes[0]["fix"] == "balanced computation"); // 9 + 1 ms: 5 ms each, 10 - 4 traced
     CHECK(fixes[0]["runtime_ns"] == 6'000'000);
-    CHECK(fixes[1]["region"] == "60000019:2");
+    CHECK(fixes[1]["fix"] == "computation of 60000019:2 balanced");
     CHECK(fixes[1]["runtime_ns"] == 7'000'000);
-    CHECK(fixes[2]["region"] == "60000019:1");
-    CHECK(fixes[2]["ideal_runtime_ns"] == 7'500'000);
-    CHECK(fixes[2]["runtime_ns"] == 8'500'000);
-    CHECK(fixes[3]["kind"] == "network");
+    CHECK(fixes[2]["fix"] == "60000019:2 (own computation) 2x faster");
+    CHECK(fixes[2]["runtime_ns"] == 7'000'000);
+    CHECK(fixes[3]["fix"] == "computation of 60000019:1 balanced");
+    CHECK(fixes[3]["runtime_ns"] == 8'500'000);
+    CHECK(fixes[4]["fix"] == "60000019:1 (own computation) 2x faster");
+    CHECK(fixes[4]["ideal_runtime_ns"] == 7'500'000);
+    CHECK(fixes[4]["runtime_ns"] == 8'500'000);
+    CHECK(fixes[5]["kind"] == "network");
 }
