@@ -296,8 +296,7 @@ void summarize_one(const replay::Trace& trace, const AnalyzeOptions& o,
         *causes = naming_trace(trace.path,
                                [&] { return metrics::root_causes(trace, program, region_type); });
     if (gains && o.gains) {
-        *gains = naming_trace(
-            trace.path, [&] { return rank_gains(trace, program, summary, ideal_options(o)); });
+        *gains = naming_trace(trace.path, [&] { return rank_gains(trace, program, summary); });
     }
     note_summary(summary, trace.end_time(), warnings);
 }

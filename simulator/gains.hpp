@@ -4,7 +4,6 @@
 // the ideal network — the network itself, balanced computation, and each of the code regions
 // with the most computation on the ideal critical path twice as fast — and ranks them by the
 // time they would save on the traced run, with the efficiency each one moves.
-#include "metrics/ideal_replay.hpp"
 #include "metrics/trace_summary.hpp"
 #include "replay/program/replay_program.hpp"
 #include "replay/trace.hpp"
@@ -34,10 +33,10 @@ struct Gains {
 };
 
 /// `program` built from `trace` (in memory, with the region types read), `summary` its analysis
-/// with the ideal replay; `top_regions`: how many regions to speed up.
+/// with the ideal replay (by the event engine's rules: the fixes are replayed by it, side by
+/// side); `top_regions`: how many regions to speed up and balance.
 Gains rank_gains(const replay::Trace& trace, const replay::ReplayProgram& program,
-                 const metrics::TraceSummary& summary, const metrics::IdealOptions& options,
-                 std::size_t top_regions = 5);
+                 const metrics::TraceSummary& summary, std::size_t top_regions = 5);
 
 /// "LB 69.73% -> 98.12%": the efficiency among LB, SerE and TE that moves most, or the
 /// computation's change when a speed-up moves none as much.

@@ -50,6 +50,7 @@ template <class Model> class Engine final : network::TransferSink {
   public:
     Engine(const ReplayProgram& p, Model& model, const EngineOptions& options)
         : p_(p), model_(model), timeline_(options.timeline), on_progress_(options.on_progress),
+          bursts_(options.burst_durations ? *options.burst_durations : p.burst_durations),
           asynchronous_(model.asynchronous()),
           undelivered_(asynchronous_ ? p.collectives.size() : 0, 0),
           cpus_(thread_nodes(p, model), model.cpus_per_node()),
@@ -271,7 +272,7 @@ template <class Model> class Engine final : network::TransferSink {
             result_.threads[thread].cpu_wait += now_ - op_begin_[thread];
             op_begin_[thread] = now_;
         }
-        const Time done = add_times(now_, model_.burst(p_.burst_duration(op)));
+        const Time done = add_times(now_, model_.burst(bursts_[p_.op_ref[op]]));
         result_.threads[thread].useful += done - now_;
         finish_op(thread, op, done);
         schedule(thread, done);
@@ -534,6 +535,7 @@ template <class Model> class Engine final : network::TransferSink {
     Model& model_;
     bool timeline_;
     std::function<void(std::uint64_t)> on_progress_;
+    const ProgramArray<Time>& bursts_; // the program's, or EngineOptions::burst_durations
     std::uint64_t unreported_ops_ = 0;
     static constexpr std::uint32_t k_model_event = 1u << 31; // queue entries for the model
     bool asynchronous_;
