@@ -373,11 +373,11 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
                                 .on_read_progress = progress.running_total(0),
                                 .event_types = code.event_types()});
     code.prepare(loaded);
-    auto& program = loaded.program;
+    const auto& program = loaded.program;
     const Time real_runtime = loaded.real_runtime.value_or(0); // unknown for .dim input
     const auto traced = traced_useful(o);
     for (const auto& c : configs) make_network(c.network, program.tasks); // validate every value
-    // Configurations that speed up the same code replay one program: group by group.
+    // Configurations that change the code alike replay the same burst durations: group by group.
     std::map<CodeChange, std::vector<std::size_t>> groups;
     for (std::size_t i = 0; i < configs.size(); ++i) groups[configs[i].code].push_back(i);
     // Per group, the ideal network of each CPU ratio it sweeps: Transfer on a network compares
@@ -408,7 +408,11 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
     std::size_t group = 0;
     for (const auto& [change, members] : groups) {
         auto& ideal_runtimes = ideal_of_ratio[group++];
-        if (!code.empty()) program.burst_durations = code.burst_durations(change);
+        // The group's burst durations, the program's own when the code is as traced.
+        const auto durations =
+            code.empty() ? std::nullopt : std::optional(code.burst_durations(change));
+        auto replayed = engine;
+        replayed.burst_durations = durations ? &*durations : nullptr;
         for (auto& [ratio, runtime] : ideal_runtimes) {
             if (ratio == 1 && change == as_traced) {
                 runtime = ideal_runtime;
@@ -418,7 +422,7 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
             ideal.in_links = ideal.out_links = 0;
             ideal.cpu_ratio = ratio;
             replay::network::DimemasNetwork network(ideal);
-            runtime = replay_on(loaded, network, engine, nullptr).runtime;
+            runtime = replay_on(loaded, network, replayed, nullptr).runtime;
         }
         // The useful computation, as analyze counts it, with the code sped up.
         auto useful = traced;
@@ -432,7 +436,7 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
             const std::size_t i = members[m];
             const auto network = make_network(configs[i].network, program.tasks);
             const auto p = dimemas_parameters(configs[i].network, program.tasks);
-            const auto result = replay_on(loaded, *network, engine, nullptr);
+            const auto result = replay_on(loaded, *network, replayed, nullptr);
             auto& out = predictions[i];
             out.runtime = result.runtime;
             out.ideal = ideal_runtimes.at(p.cpu_ratio);
