@@ -103,6 +103,18 @@ IdealRun ideal_run(const replay::Trace& trace, const replay::ReplayProgram& prog
     return run;
 }
 
+replay::ReplayResult ideal_replay_again(const replay::Trace& trace,
+                                        const replay::ReplayProgram& program,
+                                        const replay::EngineOptions& options) {
+    return replay::replay_breaking_cycles(
+        &trace, program,
+        [&](const replay::ReplayProgram& p) {
+            replay::network::IdealNetwork ideal;
+            return replay::replay_events(p, ideal, options);
+        },
+        nullptr);
+}
+
 IdealRun ideal_run_of(const std::vector<replay::ThreadTimes>& tasks, Time runtime) {
     IdealRun run;
     run.runtime = runtime;

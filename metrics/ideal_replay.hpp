@@ -8,6 +8,7 @@
 //   auto summary = popsim::metrics::summarize(trace);
 //   summary.ideal = popsim::metrics::ideal_run(trace, {});
 #include "metrics/trace_summary.hpp"
+#include "replay/engine/engine.hpp"
 #include "replay/engine/replay_result.hpp"
 #include "replay/program/replay_program.hpp"
 
@@ -37,6 +38,13 @@ IdealRun ideal_run(const replay::Trace& trace, const IdealOptions& options,
 /// replay itself one.
 IdealRun ideal_run(const replay::Trace& trace, const replay::ReplayProgram& program,
                    const IdealOptions& options, replay::WarningLog* warnings = nullptr);
+
+/// `program` replayed by the event engine on the ideal network again, with `options` (a timeline,
+/// other burst durations), breaking its dependency cycles as the ideal run does (their warnings
+/// are that run's, not repeated): for the root causes' timeline and the gains' fixes.
+replay::ReplayResult ideal_replay_again(const replay::Trace& trace,
+                                        const replay::ReplayProgram& program,
+                                        const replay::EngineOptions& options);
 
 /// The ideal run of replay threads' times: `tasks` per MPI task, its first thread's.
 IdealRun ideal_run_of(const std::vector<replay::ThreadTimes>& tasks, Time runtime);

@@ -1,21 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "metrics/root_causes.hpp"
 
-#include "replay/engine/engine.hpp"
-#include "replay/network/ideal.hpp"
-#include "replay/program/cycle_breaking.hpp"
+#include "metrics/ideal_replay.hpp"
 
 namespace popsim::metrics {
 
 RootCauses root_causes(const replay::Trace& trace, const replay::ReplayProgram& program,
                        std::uint32_t region_type) {
-    const auto result = replay::replay_breaking_cycles(
-        &trace, program,
-        [](const replay::ReplayProgram& p) {
-            replay::network::IdealNetwork ideal;
-            return replay::replay_events(p, ideal, {.timeline = true});
-        },
-        nullptr);
+    const auto result = ideal_replay_again(trace, program, {.timeline = true});
     RootCauses out;
     out.region_type = region_type != 0 ? region_type : default_region_type(trace);
     const CodeRegions regions(trace, program, out.region_type);

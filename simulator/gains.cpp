@@ -3,11 +3,9 @@
 
 #include "metrics/code_regions.hpp"
 #include "metrics/critical_path.hpp"
+#include "metrics/ideal_replay.hpp"
 #include "metrics/startup.hpp"
-#include "replay/engine/engine.hpp"
 #include "replay/extrae_events.hpp"
-#include "replay/network/ideal.hpp"
-#include "replay/program/cycle_breaking.hpp"
 #include "simulator/code_whatif.hpp"
 
 #include <algorithm>
@@ -25,13 +23,7 @@ namespace {
 std::vector<std::uint64_t> regions_on_critical_path(const replay::Trace& trace,
                                                     const replay::ReplayProgram& program,
                                                     std::uint32_t type, std::size_t count) {
-    const auto result = replay::replay_breaking_cycles(
-        &trace, program,
-        [](const replay::ReplayProgram& p) {
-            replay::network::IdealNetwork ideal;
-            return replay::replay_events(p, ideal, {.timeline = true});
-        },
-        nullptr);
+    const auto result = metrics::ideal_replay_again(trace, program, {.timeline = true});
     const metrics::CodeRegions regions(trace, program, type);
     const metrics::StartupBursts startup(trace, program);
     const auto path = metrics::critical_path(program, result, regions, startup);
@@ -122,16 +114,9 @@ Gains rank_gains(const replay::Trace& trace, const replay::ReplayProgram& progra
         gain.kind = c.kind;
         gain.fix = c.fix;
         gain.region = c.region;
-        gain.ideal_runtime =
-            replay::replay_breaking_cycles(
-                &trace, program,
-                [&](const replay::ReplayProgram& p) {
-                    replay::network::IdealNetwork ideal;
-                    return replay::replay_events(
-                        p, ideal, {.timeline = false, .burst_durations = &durations});
-                },
-                nullptr)
-                .runtime;
+        gain.ideal_runtime = metrics::ideal_replay_again(
+                                 trace, program, {.timeline = false, .burst_durations = &durations})
+                                 .runtime;
         gain.runtime = g.runtime - (g.ideal_runtime - gain.ideal_runtime);
         const auto [avg, max] = useful_spread(summary, code.useful(summary.useful, c.change));
         gain.useful_change = average == 0 ? 0 : avg / average - 1;
