@@ -195,7 +195,8 @@ replay::ProgramArray<Time> CodeWhatif::burst_durations(const CodeChange& change)
     auto without = factors;
     without[options_.size() + *change.balance_region] = std::numeric_limits<double>::infinity();
     auto part = speedups_->burst_durations(traced_, without);
-    for (std::size_t b = 0; b < part.size(); ++b) part[b] = durations[b] - part[b];
+    for (std::size_t b = 0; b < part.size(); ++b) // each rounded apart: never below 0
+        part[b] = std::max<Time>(0, durations[b] - part[b]);
     return replay::balanced_bursts(*program_, durations, ends_startup_, &part);
 }
 

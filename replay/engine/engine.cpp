@@ -51,6 +51,7 @@ template <class Model> class Engine final : network::TransferSink {
     Engine(const ReplayProgram& p, Model& model, const EngineOptions& options)
         : p_(p), model_(model), timeline_(options.timeline), on_progress_(options.on_progress),
           bursts_(options.burst_durations ? *options.burst_durations : p.burst_durations),
+          cpu_speed_(model.cpu_speed()), burst_carry_(p.thread_count(), 0.0),
           asynchronous_(model.asynchronous()),
           undelivered_(asynchronous_ ? p.collectives.size() : 0, 0),
           cpus_(thread_nodes(p, model), model.cpus_per_node()),
@@ -266,13 +267,26 @@ template <class Model> class Engine final : network::TransferSink {
         return false;
     }
 
+    /// A burst traced as `traced` on the model's CPUs: the thread's computation so far, exactly,
+    /// rounded to the ns, so that the rounding of its bursts does not add up.
+    Time burst_duration(ReplayThread thread, Time traced) {
+        if (cpu_speed_ == 1) return traced;
+        if (cpu_speed_ <= 0) return 0; // Dimemas: a non-positive speed makes bursts vanish
+        const double exact = burst_carry_[thread] + static_cast<double>(traced) / cpu_speed_;
+        const Time duration = to_time(std::max(exact, 0.0), [&] {
+            return fmt::format("a {} ns burst at CPU ratio {:g}", traced, cpu_speed_);
+        });
+        burst_carry_[thread] = exact - static_cast<double>(duration);
+        return duration;
+    }
+
     bool run_burst(ReplayThread thread, OpIndex op) {
         if (!take_cpu(thread, false)) return false;
         if (cpus_.limited()) { // the burst runs from when it got a CPU
             result_.threads[thread].cpu_wait += now_ - op_begin_[thread];
             op_begin_[thread] = now_;
         }
-        const Time done = add_times(now_, model_.burst(bursts_[p_.op_ref[op]]));
+        const Time done = add_times(now_, burst_duration(thread, bursts_[p_.op_ref[op]]));
         result_.threads[thread].useful += done - now_;
         finish_op(thread, op, done);
         schedule(thread, done);
@@ -536,6 +550,8 @@ template <class Model> class Engine final : network::TransferSink {
     bool timeline_;
     std::function<void(std::uint64_t)> on_progress_;
     const ProgramArray<Time>& bursts_; // the program's, or EngineOptions::burst_durations
+    double cpu_speed_;                // the model's (NetworkModel::cpu_speed)
+    std::vector<double> burst_carry_; // per thread: what rounding its bursts left out, in ns
     std::uint64_t unreported_ops_ = 0;
     static constexpr std::uint32_t k_model_event = 1u << 31; // queue entries for the model
     bool asynchronous_;

@@ -16,13 +16,6 @@ constexpr double k_bytes_per_mb = 1024.0 * 1024.0; // Dimemas' MB
 
 DimemasNetwork::DimemasNetwork(DimemasParameters parameters) : p_(std::move(parameters)) {}
 
-Time DimemasNetwork::burst(Time traced) const {
-    if (p_.cpu_ratio <= 0) return 0; // Dimemas: a non-positive speed makes bursts vanish
-    return to_time(static_cast<double>(traced) / p_.cpu_ratio, [&] {
-        return fmt::format("a {} ns burst at CPU ratio {:g}", traced, p_.cpu_ratio);
-    });
-}
-
 bool DimemasNetwork::zero_cost() const {
     return p_.inter_latency == 0 && p_.intra_latency == 0 && p_.inter_bandwidth_mbps == 0 &&
            p_.intra_bandwidth_mbps == 0 && p_.cpu_ratio == 1.0;

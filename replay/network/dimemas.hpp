@@ -81,7 +81,7 @@ class DimemasNetwork final : public NetworkModel {
     explicit DimemasNetwork(DimemasParameters parameters);
 
     std::string_view name() const override { return "dimemas"; }
-    Time burst(Time traced) const override;
+    double cpu_speed() const override { return p_.cpu_ratio; }
     Time startup(std::uint32_t sender_task, std::uint32_t receiver_task) const override;
     Time transfer(const TransferRequest& request, Time ready) override;
     bool asynchronous() const override;

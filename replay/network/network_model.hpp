@@ -44,8 +44,10 @@ class NetworkModel {
 
     virtual std::string_view name() const = 0;
 
-    /// The replayed duration of a CPU burst traced as `traced` (relative CPU speed).
-    virtual Time burst(Time traced) const { return traced; }
+    /// The CPUs' speed relative to the traced ones: a burst traced as t takes t / speed (none at
+    /// all when the speed is 0 or less, as in Dimemas). The engine rounds each thread's running
+    /// sum of bursts to the ns, not each burst, as Dimemas keeps its times in doubles.
+    virtual double cpu_speed() const { return 1; }
 
     /// CPU time a point-to-point call spends before its data can move (Dimemas' "startup", the
     /// latency): the sender pays it before its message leaves, the receiver in a blocking receive

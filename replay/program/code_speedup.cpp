@@ -102,7 +102,7 @@ bool CodeSpeedups::entered(std::size_t region) const {
     return std::ranges::any_of(spans_[region], [](const Intervals& s) { return !s.empty(); });
 }
 
-Time CodeSpeedups::sped_up(ThreadIndex thread, Time begin, Time end,
+double CodeSpeedups::exact(ThreadIndex thread, Time begin, Time end,
                            std::span<const double> factors) const {
     // The edges of the selected regions' spans within [begin, end), each flipping one region.
     struct Edge {
@@ -119,19 +119,18 @@ Time CodeSpeedups::sped_up(ThreadIndex thread, Time begin, Time end,
             edges.push_back({std::min(it->second, end), k});
         }
     }
-    if (edges.empty()) return end - begin;
+    if (edges.empty()) return static_cast<double>(end - begin);
     std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.at < b.at; });
-    Time total = 0, at = begin;
+    double total = 0;
+    Time at = begin;
     std::uint64_t inside = 0; // the regions [at, next edge) lies in
     auto piece = [&](Time until) {
         if (until <= at) return;
         double factor = 0; // inside at least one region
         for (std::uint32_t k = 0; k < spans_.size(); ++k)
             if (inside >> k & 1) factor = std::max(factor, factors[k]);
-        const Time length = until - at;
-        total += inside == 0 ? length : to_time(static_cast<double>(length) / factor, [&] {
-            return fmt::format("a {} ns burst sped up {:g} times", length, factor);
-        });
+        const auto length = static_cast<double>(until - at);
+        total += inside == 0 ? length : length / factor;
         at = until;
     };
     for (const auto& e : edges) {
@@ -142,16 +141,33 @@ Time CodeSpeedups::sped_up(ThreadIndex thread, Time begin, Time end,
     return total;
 }
 
+Time CodeSpeedups::sped_up(ThreadIndex thread, Time begin, Time end,
+                           std::span<const double> factors) const {
+    const double ns = exact(thread, begin, end, factors);
+    return to_time(ns, [&] {
+        return fmt::format("[{}, {}) ns of thread {} sped up to {} ns", begin, end, thread, ns);
+    });
+}
+
 ProgramArray<Time> CodeSpeedups::burst_durations(const ProgramArray<Time>& durations,
                                                  std::span<const double> factors) const {
     ProgramArray<Time> out(durations);
     for (ReplayThread th = 0; th < program_.thread_count(); ++th) {
         const ThreadIndex thread = program_.trace_thread[th];
+        // Each burst ends where the thread's exact running sum, rounded, ends: the rounding to
+        // whole ns does not add up along a thread (Dimemas keeps fractional ns).
+        double exact_end = 0;
+        Time rounded_end = 0;
         for (OpIndex op = program_.thread_first_op[th]; op < program_.thread_end_op(th); ++op) {
             if (program_.op_kind[op] != OpKind::burst) continue;
             const auto burst = program_.op_ref[op];
             const Time end = burst_end_[burst], duration = durations[burst];
-            out[burst] = sped_up(thread, end - duration, end, factors);
+            exact_end += exact(thread, end - duration, end, factors);
+            const Time next = to_time(exact_end, [&] {
+                return fmt::format("thread {}'s computation sped up to {} ns", thread, exact_end);
+            });
+            out[burst] = next - rounded_end;
+            rounded_end = next;
         }
     }
     return out;

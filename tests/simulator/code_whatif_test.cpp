@@ -8,6 +8,8 @@
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
+#include <map>
+#include <sstream>
 #include <unistd.h>
 
 using namespace popsim;
@@ -303,4 +305,49 @@ TEST_CASE("balanced computation: one region's computation alone") {
     CHECK(test::read_json(json)["configurations"][1]["predicted_runtime_ns"] == 9'000'000);
     test::check_fails(fmt::format("simulate {} --balance 60000019:7", trace), 2,
                       trace + ": --balance 60000019:7: no thread is ever inside event 60000019:7");
+}
+
+TEST_CASE("code what-if: Dimemas' modules on LAMMPS, with four networks") {
+    // validation/dimemas_modules.csv: Dimemas 5.5.0 (prv2dim + Dimemas -S 32k) on the LAMMPS melt
+    // traces with each configuration of ../shared/data/lammps-melt/dimemas and "modules
+    // information" on Extrae's Application (40000001) and Flushing (40000003) events
+    // (validation/dimemas_modules.sh made it). Dimemas keeps fractional ns where popsim rounds
+    // each thread's sped-up computation to whole ns: within 1e-6, and exact where the ratio
+    // leaves whole ns (0.5) on the ideal network.
+    const std::map<std::string, std::string> modules{
+        {"app2", "\"modules information\" {40000001, 1, 2.0};;\n"},
+        {"app05", "\"modules information\" {40000001, 1, 0.5};;\n"},
+        {"flush2app2", "\"modules information\" {40000003, 1, 2.0};;\n\"modules information\" "
+                       "{40000001, 1, 2.0};;\n"}};
+    const auto dir = test::scratch_dir("code_whatif_lammps_modules");
+    std::istringstream rows(
+        test::read_file(std::string(POPSIM_SOURCE_DIR) + "/validation/dimemas_modules.csv"));
+    std::string row;
+    std::getline(rows, row); // the header
+    int cases = 0;
+    while (std::getline(rows, row)) {
+        CAPTURE(row);
+        std::vector<std::string> f;
+        for (std::size_t at = 0, comma; at <= row.size(); at = comma + 1) {
+            comma = std::min(row.find(',', at), row.size());
+            f.push_back(row.substr(at, comma - at));
+        }
+        REQUIRE(f.size() == 4);
+        const auto base =
+            test::shared_data(fmt::format("lammps-melt/dimemas/{}.{}.cfg", f[0], f[1]));
+        const auto cfg = (dir / fmt::format("{}.{}.{}.cfg", f[0], f[1], f[2])).string();
+        test::write_file(cfg, test::read_file(base) + modules.at(f[2]));
+        test::write_file(
+            dir / "dimemas.collectives",
+            test::read_file(test::shared_data("lammps-melt/dimemas/dimemas.collectives")));
+        const auto trace = test::shared_data(fmt::format("lammps-melt/{}.prv.gz", f[0]));
+        const double dimemas = std::stod(f[3]);
+        const auto popsim = static_cast<double>(predicted(trace + " --config " + cfg));
+        if (f[1] == "dimemas_ideal" && f[2] == "app05")
+            CHECK(popsim == dimemas);
+        else
+            CHECK(popsim == doctest::Approx(dimemas).epsilon(1e-6));
+        ++cases;
+    }
+    CHECK(cases == 24);
 }
