@@ -200,7 +200,8 @@ FactorProjection product(std::string name, std::vector<double> measured, const F
 Projection project(const SeriesAnalysis& series, std::span<const std::uint32_t> processes) {
     Projection out;
     out.processes.assign(processes.begin(), processes.end());
-    std::vector<double> load, comm, comp, parallel, global;
+    std::vector<double> load, comm, comp, parallel, global, serialization, transfer;
+    bool replayed = true; // Serialisation and Transfer need the ideal replay of every run
     for (std::size_t i = 0; i < series.traces.size(); ++i) {
         out.measured_processes.push_back(series.traces[i].processes);
         load.push_back(series.mpi[i].load_balance);
@@ -208,6 +209,9 @@ Projection project(const SeriesAnalysis& series, std::span<const std::uint32_t> 
         comp.push_back(series.scaling[i].computation_scalability);
         parallel.push_back(series.mpi[i].parallel);
         global.push_back(series.scaling[i].global_efficiency);
+        replayed = replayed && series.mpi[i].serialization && series.mpi[i].transfer;
+        serialization.push_back(series.mpi[i].serialization.value_or(0));
+        transfer.push_back(series.mpi[i].transfer.value_or(0));
     }
     auto counts = out.measured_processes;
     std::sort(counts.begin(), counts.end());
@@ -221,7 +225,14 @@ Projection project(const SeriesAnalysis& series, std::span<const std::uint32_t> 
     auto s = fitted("Computation scalability", p, comp, processes);
     auto pe = product("Parallel efficiency", parallel, l, c);
     auto ge = product("Global efficiency", global, pe, s);
-    out.factors = {std::move(pe), std::move(l), std::move(c), std::move(s), std::move(ge)};
+    out.factors = {std::move(pe), std::move(l), std::move(c)};
+    if (replayed) { // fitted on their own: modelfactors fits Communication efficiency only
+        out.factors.push_back(fitted("Serialisation efficiency", p, serialization, processes));
+        out.factors.push_back(fitted("Transfer efficiency", p, transfer, processes));
+        out.factors[3].modelfactors_form = out.factors[4].modelfactors_form = false;
+    }
+    out.factors.push_back(std::move(s));
+    out.factors.push_back(std::move(ge));
     return out;
 }
 

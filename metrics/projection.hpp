@@ -51,12 +51,16 @@ struct FactorProjection {
     Curve modelfactors;   // Amdahl, as modelfactors
     Curve best;           // the form with the smallest leave-one-out error
     bool product = false; // parallel and global efficiency: products of the fitted factors
+    /// Whether modelfactors projects this factor (Serialisation and Transfer it does not: their
+    /// `modelfactors` curve is the same Amdahl fit, for comparison).
+    bool modelfactors_form = true;
 };
 
 struct Projection {
     std::vector<double> measured_processes;
     std::vector<std::uint32_t> processes; // projected to
-    /// Load balance, communication efficiency, computation scalability, parallel efficiency,
+    /// Parallel efficiency, load balance, communication efficiency, serialisation and transfer
+    /// efficiency (when every run was replayed on the ideal network), computation scalability,
     /// global efficiency.
     std::vector<FactorProjection> factors;
 };

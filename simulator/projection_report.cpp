@@ -62,7 +62,8 @@ std::string format_projection(const metrics::Projection& projection, const Termi
         }
     };
     for (const auto& f : projection.factors) {
-        add(f.name, "modelfactors", f.modelfactors, false);
+        add(f.name, f.modelfactors_form ? "modelfactors" : "amdahl (not modelfactors')",
+            f.modelfactors, false);
         add("", f.product ? "best" : fmt::format("best: {}", describe(f.best.fit)), f.best, true);
     }
     return out + format_columns(std::move(columns), style, {});
@@ -76,6 +77,7 @@ nlohmann::json projection_json(const metrics::Projection& projection) {
         j["factors"].push_back({{"name", f.name},
                                 {"measured", f.measured},
                                 {"product", f.product},
+                                {"modelfactors_fits_it", f.modelfactors_form},
                                 {"modelfactors", curve_json(f.modelfactors, f.product)},
                                 {"best", curve_json(f.best, f.product)}});
     }
@@ -132,22 +134,30 @@ std::string projection_gnuplot(const metrics::Projection& projection) {
     out += fmt::format("set xrange [1:{}]\nset logscale x\nset yrange [0:105]\n", largest);
     out += "set xlabel \"Processes\"\nset ylabel \"Efficiency (%)\"\nset grid ytics\n"
            "set key left bottom\n";
-    // By factor: load, comm and comp are fits; para and glob their products.
-    const char* names[] = {"para", "load", "comm", "comp", "glob"};
+    // modelfactors' five: load, comm and comp are fits; para and glob their products.
+    const std::pair<const char*, const char*> names[] = {{"para", "Parallel efficiency"},
+                                                         {"load", "Load balance"},
+                                                         {"comm", "Communication efficiency"},
+                                                         {"comp", "Computation scalability"},
+                                                         {"glob", "Global efficiency"}};
+    const auto factor = [&](const char* name) -> const metrics::FactorProjection& {
+        return *std::find_if(projection.factors.begin(), projection.factors.end(),
+                             [&](const auto& f) { return f.name == name; });
+    };
     out += "para( x ) = load( x ) * comm( x ) / 100\n";
     for (std::size_t k = 1; k <= 3; ++k) {
-        const auto& fit = projection.factors[k].modelfactors.fit;
-        out += fmt::format("{}( x ) = ( x > {} ) ? {} / ( {} + ( 1 - {} ) * x ) : 1/0\n", names[k],
-                           smallest, 100 * fit.a, fit.b, fit.b);
+        const auto& fit = factor(names[k].second).modelfactors.fit;
+        out += fmt::format("{}( x ) = ( x > {} ) ? {} / ( {} + ( 1 - {} ) * x ) : 1/0\n",
+                           names[k].first, smallest, 100 * fit.a, fit.b, fit.b);
     }
     out += "glob( x ) = para( x ) * comp( x ) / 100\n";
     out += "plot ";
     for (std::size_t k = 0; k < 5; ++k)
-        out += fmt::format("{}( x ) title \"{}\" lt {}, ", names[k], projection.factors[k].name,
-                           k + 1);
+        out += fmt::format("{}( x ) title \"{}\" lt {}, ", names[k].first, names[k].second, k + 1);
     for (std::size_t k = 0; k < 5; ++k)
         out += fmt::format("'-' with points notitle lt {}{}", k + 1, k < 4 ? ", " : "\n");
-    for (const auto& f : projection.factors) {
+    for (const auto& [name, label] : names) {
+        const auto& f = factor(label);
         for (std::size_t i = 0; i < p.size(); ++i)
             out += fmt::format("{} {}\n", p[i], 100 * f.measured[i]);
         out += "e\n";
