@@ -44,6 +44,18 @@ std::pair<double, double> useful_spread(metrics::TraceSummary summary, std::vect
     return {summary.useful_average(), static_cast<double>(summary.useful_max())};
 }
 
+/// A region's name for the fixes' table, or TYPE:VALUE. Extrae names a caller "short [full]": the
+/// short one, unless Extrae abbreviated it with "..", then the full one.
+std::string region_label(const replay::Trace& trace, std::uint32_t type, std::uint64_t value) {
+    const auto* name = trace.labels.value_name(type, value);
+    if (!name) return fmt::format("{}:{}", type, value);
+    const auto open = name->find(" [");
+    if (open == std::string::npos || !name->ends_with(']')) return *name;
+    const std::string shortened = name->substr(0, open);
+    if (shortened.find("..") == std::string::npos) return shortened;
+    return name->substr(open + 2, name->size() - open - 3);
+}
+
 } // namespace
 
 Gains rank_gains(const replay::Trace& trace, const replay::ReplayProgram& program,
@@ -79,21 +91,19 @@ Gains rank_gains(const replay::Trace& trace, const replay::ReplayProgram& progra
     std::vector<Candidate> candidates{
         {Gain::Kind::balance, "balanced computation", "", {as_traced.factors, true}}};
     for (std::size_t k = 0; k < speedups.size(); ++k) {
-        const auto* name = trace.labels.value_name(g.region_type, regions[k]);
-        candidates.push_back(
-            {Gain::Kind::balance,
-             fmt::format("computation of {} balanced", name ? *name : speedups[k].region),
-             speedups[k].region,
-             {as_traced.factors, true, k}});
+        candidates.push_back({Gain::Kind::balance,
+                              fmt::format("computation of {} balanced",
+                                          region_label(trace, g.region_type, regions[k])),
+                              speedups[k].region,
+                              {as_traced.factors, true, k}});
     }
     for (std::size_t k = 0; k < speedups.size(); ++k) {
         auto change = as_traced;
         change.factors[k] = 2;
-        const auto* name = trace.labels.value_name(g.region_type, regions[k]);
         // A call site owns the computation leading to its calls (code_speedup.hpp).
         candidates.push_back(
             {Gain::Kind::speedup,
-             fmt::format("{}{} 2x faster", name ? *name : speedups[k].region,
+             fmt::format("{}{} 2x faster", region_label(trace, g.region_type, regions[k]),
                          replay::extrae::is_call_site_type(g.region_type) ? " (call site)"
                                                                           : " (own computation)"),
              speedups[k].region, change});
