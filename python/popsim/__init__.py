@@ -39,13 +39,30 @@ class TraceWarning(UserWarning):
     """Something popsim noticed in a trace and worked around (the report lists every instance)."""
 
 
+def _speedups(value):
+    """speedup= as --speedup options: "REGION=FACTOR", a list of them, or {REGION: FACTOR or a
+    list of factors to sweep}."""
+    if isinstance(value, dict):
+        return [
+            f"{region}={','.join(str(f) for f in factors) if isinstance(factors, (list, tuple)) else factors}"
+            for region, factors in value.items()
+        ]
+    if isinstance(value, (list, tuple)):
+        return [str(v) for v in value]
+    return [str(value)]
+
+
 def _options(kwargs):
-    """[(option, value)] as the library takes them: True is a flag, a list is comma-separated."""
+    """[(option, value)] as the library takes them: True is a flag, a list is comma-separated
+    (speedup= repeats --speedup instead: _speedups)."""
     options = []
     for name, value in kwargs.items():
         if value is None or value is False:
             continue
         option = name.rstrip("_").replace("_", "-")
+        if option == "speedup":
+            options.extend(("speedup", v) for v in _speedups(value))
+            continue
         if value is True:
             options.append((option, ""))
         elif isinstance(value, (list, tuple)):
@@ -227,7 +244,8 @@ _PREDICTIONS = (
 
 def whatif(trace, **options):
     """`popsim whatif TRACE OPTIONS`: the predicted runtime and efficiencies on every network of
-    the cross product of the swept options (latency=["1us", "10us"], bandwidth=[...], ...).
+    the cross product of the swept options (latency=["1us", "10us"], bandwidth=[...], ...;
+    speedup={"solve*": [1, 2]} for code what-ifs, balance=True or a region).
     Returns a tidy DataFrame, one row per network: each parameter as typed and in its base unit
     (latency_ns, bandwidth_bytes_per_s, ...), then the predictions; attrs holds the real and
     ideal runtimes."""

@@ -139,6 +139,21 @@ class Networks(unittest.TestCase):
         self.assertEqual(w.columns[-1], "transfer_efficiency")
         self.assertEqual(w.attrs["real_runtime_ns"], 3_000_000_000)
 
+    def test_whatif_code_speedups(self):
+        # Rank 0 computes 6 s in function 1 and 2 s more, rank 1 4 s in function 2: 8 s ideal;
+        # function 1 twice as fast: 3 + 2 = 5 s; with function 2 four times: max(5, 1) = 5 s, and
+        # balanced (no collective: one segment each) (5 + 1) / 2 = 3 s.
+        trace = synth(
+            "whatif_speedups",
+            "ranks 2\n0 event 60000019 1\n0 compute 6s\n0 event 60000019 0\n0 compute 2s\n"
+            "1 event 60000019 2\n1 compute 4s\n1 event 60000019 0\n",
+        )
+        w = popsim.whatif(trace, speedup={"60000019:1": [1, 2]})
+        self.assertEqual(list(w["predicted_runtime_ns"]), [8_000_000_000, 5_000_000_000])
+        w = popsim.whatif(trace, speedup=["60000019:1=2", "60000019:2=4"], balance=True)
+        self.assertEqual(list(w["predicted_runtime_ns"]), [5_000_000_000, 3_000_000_000])
+        self.assertEqual(list(w["balanced"]), [False, True])
+
     def test_simulate(self):
         runtimes, threads = popsim.simulate(synth("simulate", UNEVEN), latency="5us")
         self.assertEqual(runtimes["predicted_runtime_ns"], 3_000_000_000)
