@@ -175,9 +175,9 @@ std::vector<double> CodeWhatif::all_factors(const CodeChange& change) const {
 namespace {
 
 /// Each replay thread's computation: the sum of its bursts' `durations`.
-std::vector<Time> computation(const replay::ReplayProgram& p,
-                              const replay::ProgramArray<Time>& durations) {
-    std::vector<Time> out(p.thread_count(), 0);
+std::vector<double> computation(const replay::ReplayProgram& p,
+                                const replay::ProgramArray<double>& durations) {
+    std::vector<double> out(p.thread_count(), 0);
     for (replay::ReplayThread th = 0; th < p.thread_count(); ++th)
         for (replay::OpIndex op = p.thread_first_op[th]; op < p.thread_end_op(th); ++op)
             if (p.op_kind[op] == replay::OpKind::burst) out[th] += durations[p.op_ref[op]];
@@ -186,28 +186,31 @@ std::vector<Time> computation(const replay::ReplayProgram& p,
 
 } // namespace
 
-replay::ProgramArray<Time> CodeWhatif::burst_durations(const CodeChange& change) const {
+replay::ProgramArray<double> CodeWhatif::burst_durations(const CodeChange& change) const {
     const auto factors = all_factors(change);
-    auto durations = speedups_ ? speedups_->burst_durations(traced_, factors) : traced_;
+    auto durations = speedups_ ? speedups_->burst_durations(traced_, factors)
+                               : replay::ProgramArray<double>(traced_.begin(), traced_.end());
     if (!change.balanced) return durations;
     if (!change.balance_region) return replay::balanced_bursts(*program_, durations, ends_startup_);
     // The region's part of each burst: what the burst loses when the region takes no time.
     auto without = factors;
     without[options_.size() + *change.balance_region] = std::numeric_limits<double>::infinity();
     auto part = speedups_->burst_durations(traced_, without);
-    for (std::size_t b = 0; b < part.size(); ++b) // each rounded apart: never below 0
-        part[b] = std::max<Time>(0, durations[b] - part[b]);
+    for (std::size_t b = 0; b < part.size(); ++b) part[b] = durations[b] - part[b];
     return replay::balanced_bursts(*program_, durations, ends_startup_, &part);
 }
 
 std::vector<Time> CodeWhatif::useful(std::vector<Time> useful, const CodeChange& change) const {
+    const auto factors = all_factors(change);
     for (replay::ThreadIndex th = 0; speedups_ && th < useful.size(); ++th) {
         const auto& t = trace_->threads[th];
+        double saved = 0;
         for (std::size_t i = 0; i < t.state_count(); ++i) {
             if (t.state_value[i] != k_running) continue;
             const Time begin = t.state_begin[i], end = t.state_end(i);
-            useful[th] -= (end - begin) - speedups_->sped_up(th, begin, end, all_factors(change));
+            saved += static_cast<double>(end - begin) - speedups_->sped_up(th, begin, end, factors);
         }
+        useful[th] -= std::llround(saved);
     }
     if (!change.balanced) return useful;
     // Balancing moves computation between threads: what it adds or takes is useful time.
@@ -215,7 +218,7 @@ std::vector<Time> CodeWhatif::useful(std::vector<Time> useful, const CodeChange&
     const auto after = computation(*program_, burst_durations(change));
     for (replay::ReplayThread th = 0; th < program_->thread_count(); ++th) {
         Time& u = useful[program_->trace_thread[th]];
-        u = std::max<Time>(0, u + after[th] - before[th]);
+        u = std::max<Time>(0, u + std::llround(after[th] - before[th]));
     }
     return useful;
 }

@@ -70,8 +70,9 @@ class CodeWhatif {
     /// The same for `program`, built from `trace` (both outlive this).
     void prepare(const replay::Trace& trace, const replay::ReplayProgram& program);
     /// The program's burst durations, as traced when prepared, with `change` made: the regions
-    /// sped up, then the computation balanced.
-    replay::ProgramArray<Time> burst_durations(const CodeChange& change) const;
+    /// sped up, then the computation balanced; in ns with their fractions, for
+    /// replay::EngineOptions::burst_durations.
+    replay::ProgramArray<double> burst_durations(const CodeChange& change) const;
     /// Per trace thread, `useful` (its Running time) with `change` made: the Running time inside
     /// each region sped up, then what balancing adds to or takes from the thread's bursts.
     std::vector<Time> useful(std::vector<Time> useful, const CodeChange& change) const;

@@ -119,9 +119,10 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
                                             ? std::nullopt
                                             : std::optional<std::size_t>(0)};
     for (const auto& s : code.options()) change.factors.push_back(s.factors.front());
+    std::optional<replay::ProgramArray<double>> durations;
     if (!code.empty()) {
         code.prepare(loaded);
-        loaded.program.burst_durations = code.burst_durations(change);
+        durations = code.burst_durations(change);
     }
     const replay::Trace* original = loaded.trace_read();
     if (!o.output.empty() && original == nullptr)
@@ -138,7 +139,8 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
     const replay::ReplayResult result =
         replay_reporting(loaded, *network,
                          {.timeline = !o.output.empty(), // each operation's times, for -o
-                          .on_progress = [&](std::uint64_t ops) { progress.add(1, ops); }});
+                          .on_progress = [&](std::uint64_t ops) { progress.add(1, ops); },
+                          .burst_durations = durations ? &*durations : nullptr});
     const auto real = loaded.real_runtime;
     std::ostream& out = output.terminal();
     out << fmt::format("trace              {}\n", o.trace);

@@ -15,6 +15,12 @@ namespace {
 
 constexpr Time k_unset = -1;
 
+/// The engine's clock ticks per ns when bursts are scaled on a network that adds no time of its
+/// own: a burst at CPU ratio 2 or a sped-up region then keeps its half ns, as Dimemas' doubles
+/// do, and the times are rounded to the ns at the end as Dimemas rounds its final time. Elsewhere
+/// the clock counts ns: the network's own times are whole ns. (2^62 ticks: 52 days.)
+constexpr Time k_fine_ticks_per_ns = 1024;
+
 const char* kind_name(OpKind k) {
     switch (k) {
     case OpKind::burst:
@@ -50,9 +56,10 @@ template <class Model> class Engine final : network::TransferSink {
   public:
     Engine(const ReplayProgram& p, Model& model, const EngineOptions& options)
         : p_(p), model_(model), timeline_(options.timeline), on_progress_(options.on_progress),
-          bursts_(options.burst_durations ? *options.burst_durations : p.burst_durations),
-          cpu_speed_(model.cpu_speed()), burst_carry_(p.thread_count(), 0.0),
-          asynchronous_(model.asynchronous()),
+          exact_bursts_(options.burst_durations), cpu_speed_(model.cpu_speed()),
+          ticks_per_ns_(
+              model.zero_cost() && (exact_bursts_ || cpu_speed_ != 1) ? k_fine_ticks_per_ns : 1),
+          burst_carry_(p.thread_count(), 0.0), asynchronous_(model.asynchronous()),
           undelivered_(asynchronous_ ? p.collectives.size() : 0, 0),
           cpus_(thread_nodes(p, model), model.cpus_per_node()),
           zero_cost_(model.zero_cost() && !cpus_.limited()), pc_(p.thread_count()),
@@ -96,12 +103,27 @@ template <class Model> class Engine final : network::TransferSink {
         }
         report_progress();
         check_all_finished();
+        if (ticks_per_ns_ != 1) ticks_to_ns();
         for (const auto& t : result_.threads) result_.runtime = std::max(result_.runtime, t.end);
         return std::move(result_);
     }
 
   private:
     static constexpr std::uint64_t k_progress_ops = 1 << 16; // operations between reports
+
+    /// A time of the engine's clock in ns, rounded half up as Dimemas' round() of a positive time.
+    Time to_ns(Time ticks) const {
+        return ticks == k_unset ? k_unset : (ticks + ticks_per_ns_ / 2) / ticks_per_ns_;
+    }
+
+    void ticks_to_ns() {
+        for (auto& t : result_.threads)
+            for (Time* time :
+                 {&t.end, &t.useful, &t.fork_join, &t.waiting, &t.transfer, &t.cpu_wait})
+                *time = to_ns(*time);
+        for (auto* times : {&result_.op_begin, &result_.op_end})
+            for (Time& time : *times) time = to_ns(time);
+    }
 
     void report_progress() {
         if (on_progress_ && unreported_ops_ > 0) on_progress_(unreported_ops_);
@@ -267,14 +289,18 @@ template <class Model> class Engine final : network::TransferSink {
         return false;
     }
 
-    /// A burst traced as `traced` on the model's CPUs: the thread's computation so far, exactly,
-    /// rounded to the ns, so that the rounding of its bursts does not add up.
-    Time burst_duration(ReplayThread thread, Time traced) {
-        if (cpu_speed_ == 1) return traced;
+    /// Burst `burst` of `thread` on the model's CPUs, in ticks of the engine's clock: the
+    /// thread's computation so far, exactly, rounded to a tick, so that the rounding of its
+    /// bursts does not add up.
+    Time burst_duration(ReplayThread thread, std::uint32_t burst) {
+        if (!exact_bursts_ && cpu_speed_ == 1) return p_.burst_durations[burst];
         if (cpu_speed_ <= 0) return 0; // Dimemas: a non-positive speed makes bursts vanish
-        const double exact = burst_carry_[thread] + static_cast<double>(traced) / cpu_speed_;
+        const double ns = exact_bursts_ ? (*exact_bursts_)[burst]
+                                        : static_cast<double>(p_.burst_durations[burst]);
+        const double exact =
+            burst_carry_[thread] + ns * static_cast<double>(ticks_per_ns_) / cpu_speed_;
         const Time duration = to_time(std::max(exact, 0.0), [&] {
-            return fmt::format("a {} ns burst at CPU ratio {:g}", traced, cpu_speed_);
+            return fmt::format("a {} ns burst at CPU ratio {:g}", ns, cpu_speed_);
         });
         burst_carry_[thread] = exact - static_cast<double>(duration);
         return duration;
@@ -286,7 +312,7 @@ template <class Model> class Engine final : network::TransferSink {
             result_.threads[thread].cpu_wait += now_ - op_begin_[thread];
             op_begin_[thread] = now_;
         }
-        const Time done = add_times(now_, burst_duration(thread, bursts_[p_.op_ref[op]]));
+        const Time done = add_times(now_, burst_duration(thread, p_.op_ref[op]));
         result_.threads[thread].useful += done - now_;
         finish_op(thread, op, done);
         schedule(thread, done);
@@ -519,7 +545,10 @@ template <class Model> class Engine final : network::TransferSink {
         bool stuck = false;
         for (ReplayThread t = 0; t < p_.thread_count(); ++t)
             stuck = stuck || pc_[t] < p_.thread_end_op(t);
-        if (stuck) throw deadlock(p_, position, op_begin_);
+        if (!stuck) return;
+        std::vector<Time> reached_at(op_begin_.size());
+        std::ranges::transform(op_begin_, reached_at.begin(), [&](Time t) { return to_ns(t); });
+        throw deadlock(p_, position, reached_at);
     }
 
     /// The part of an operation's blocked time spent after its data (or collective) started moving.
@@ -549,9 +578,10 @@ template <class Model> class Engine final : network::TransferSink {
     Model& model_;
     bool timeline_;
     std::function<void(std::uint64_t)> on_progress_;
-    const ProgramArray<Time>& bursts_; // the program's, or EngineOptions::burst_durations
-    double cpu_speed_;                // the model's (NetworkModel::cpu_speed)
-    std::vector<double> burst_carry_; // per thread: what rounding its bursts left out, in ns
+    const ProgramArray<double>* exact_bursts_; // EngineOptions::burst_durations, if given
+    double cpu_speed_;                         // the model's (NetworkModel::cpu_speed)
+    Time ticks_per_ns_;                        // of the engine's clock: 1 or k_fine_ticks_per_ns
+    std::vector<double> burst_carry_; // per thread: what rounding its bursts left out, in ticks
     std::uint64_t unreported_ops_ = 0;
     static constexpr std::uint32_t k_model_event = 1u << 31; // queue entries for the model
     bool asynchronous_;

@@ -27,8 +27,9 @@ struct EngineOptions {
     /// progress bars: a program has ReplayProgram::op_count() of them); may be empty.
     std::function<void(std::uint64_t)> on_progress = {};
     /// Per burst (as ReplayProgram::burst_durations), the durations to replay instead of the
-    /// program's: a code what-if's, so that several replay one program side by side.
-    const ProgramArray<Time>* burst_durations = nullptr;
+    /// program's, in ns with their fractions: a code what-if's, so that several replay one
+    /// program side by side.
+    const ProgramArray<double>* burst_durations = nullptr;
 };
 
 /// Replays `program` on `model`. Throws ReplayDeadlock when tasks wait on each other forever

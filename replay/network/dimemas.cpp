@@ -18,7 +18,7 @@ DimemasNetwork::DimemasNetwork(DimemasParameters parameters) : p_(std::move(para
 
 bool DimemasNetwork::zero_cost() const {
     return p_.inter_latency == 0 && p_.intra_latency == 0 && p_.inter_bandwidth_mbps == 0 &&
-           p_.intra_bandwidth_mbps == 0 && p_.cpu_ratio == 1.0;
+           p_.intra_bandwidth_mbps == 0;
 }
 
 void DimemasNetwork::prepare(const ReplayProgram& program) {

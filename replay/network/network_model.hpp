@@ -46,7 +46,7 @@ class NetworkModel {
 
     /// The CPUs' speed relative to the traced ones: a burst traced as t takes t / speed (none at
     /// all when the speed is 0 or less, as in Dimemas). The engine rounds each thread's running
-    /// sum of bursts to the ns, not each burst, as Dimemas keeps its times in doubles.
+    /// sum of bursts, not each burst, as Dimemas keeps its times in doubles.
     virtual double cpu_speed() const { return 1; }
 
     /// CPU time a point-to-point call spends before its data can move (Dimemas' "startup", the
@@ -77,9 +77,10 @@ class NetworkModel {
     /// A collective whose last member arrives at `ready`: returns when all members leave it.
     virtual Time collective(const Collective& op, Time ready) = 0;
 
-    /// True when every transfer and collective completes at its `ready` time, startups are 0,
-    /// bursts keep their duration and CPUs are not shared; the longest-path pass then gives the
-    /// same timeline as the engine.
+    /// True when every transfer and collective completes at its `ready` time and startups are 0:
+    /// the model adds no time of its own to the bursts (which cpu_speed() may still scale). The
+    /// engine then keeps no transfer bookkeeping, and counts in fractions of a ns when bursts are
+    /// scaled, as Dimemas' doubles do.
     virtual bool zero_cost() const { return false; }
 
     /// Called once before a replay of `program`, for models that look at its collectives.

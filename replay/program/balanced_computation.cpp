@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "replay/program/balanced_computation.hpp"
 
-#include <fmt/format.h>
-
 namespace popsim::replay {
 
 namespace {
@@ -10,36 +8,30 @@ namespace {
 /// A thread's bursts between two of its collectives: operations [begin, end).
 struct Segment {
     OpIndex begin = 0, end = 0;
-    Time total = 0; // their computation
+    double total = 0; // their computation
     std::uint32_t bursts = 0;
 };
 
 /// The segment's bursts with their balanced parts (`part`) rescaled to sum to about `share`.
 void give_share(const ReplayProgram& p, const Segment& s, double share,
-                const ProgramArray<Time>& part, ProgramArray<Time>& out) {
+                const ProgramArray<double>& part, ProgramArray<double>& out) {
     for (OpIndex op = s.begin; op < s.end; ++op) {
         if (p.op_kind[op] != OpKind::burst) continue;
         const auto burst = p.op_ref[op];
-        const Time traced = part[burst];
         // Bursts of no time take equal parts; the others keep their proportions.
-        const double given =
-            s.total == 0 ? share / s.bursts
-                         : share * static_cast<double>(traced) / static_cast<double>(s.total);
         out[burst] +=
-            to_time(given,
-                    [&] { return fmt::format("a {} ns burst balanced to {} ns", traced, given); }) -
-            traced;
+            (s.total == 0 ? share / s.bursts : share * part[burst] / s.total) - part[burst];
     }
 }
 
 } // namespace
 
-ProgramArray<Time> balanced_bursts(const ReplayProgram& program,
-                                   const ProgramArray<Time>& durations,
-                                   const std::function<bool(OpIndex)>& ends_startup,
-                                   const ProgramArray<Time>* part) {
-    ProgramArray<Time> out(durations);
-    const ProgramArray<Time>& balanced = part ? *part : durations;
+ProgramArray<double> balanced_bursts(const ReplayProgram& program,
+                                     const ProgramArray<double>& durations,
+                                     const std::function<bool(OpIndex)>& ends_startup,
+                                     const ProgramArray<double>* part) {
+    ProgramArray<double> out(durations);
+    const ProgramArray<double>& balanced = part ? *part : durations;
     // The segments ending in each collective; the last group holds those after the last one.
     std::vector<std::vector<Segment>> groups(program.collectives.size() + 1);
     for (ReplayThread th = 0; th < program.thread_count(); ++th) {
@@ -60,7 +52,7 @@ ProgramArray<Time> balanced_bursts(const ReplayProgram& program,
     for (const auto& members : groups) {
         if (members.size() < 2) continue;
         double sum = 0;
-        for (const auto& s : members) sum += static_cast<double>(s.total);
+        for (const auto& s : members) sum += s.total;
         for (const auto& s : members)
             give_share(program, s, sum / static_cast<double>(members.size()), balanced, out);
     }

@@ -9,8 +9,9 @@
 // (start-up) are left as they are.
 //
 // Example:
-//   program.burst_durations = popsim::replay::balanced_bursts(program, program.burst_durations,
-//                                                            [](OpIndex) { return false; });
+//   const auto durations = popsim::replay::balanced_bursts(program, exact, // burst durations, ns
+//                                                          [](OpIndex) { return false; });
+//   popsim::replay::replay_events(program, model, {.burst_durations = &durations});
 #include "replay/program/replay_program.hpp"
 
 #include <functional>
@@ -19,12 +20,12 @@ namespace popsim::replay {
 
 /// `durations` (per burst, as ReplayProgram::burst_durations) with each segment's computation
 /// replaced by its share; `ends_startup(op)`: whether collective member `op` is the barrier ending
-/// MPI_Init. Within a segment, the bursts keep their proportions (each rounded to the ns).
-/// `part`: per burst, the part of its duration to balance (one region's computation, the rest
-/// staying as it is), or nullptr for all of it.
-ProgramArray<Time> balanced_bursts(const ReplayProgram& program,
-                                   const ProgramArray<Time>& durations,
-                                   const std::function<bool(OpIndex)>& ends_startup,
-                                   const ProgramArray<Time>* part = nullptr);
+/// MPI_Init. Within a segment, the bursts keep their proportions. Durations are in ns with their
+/// fractions (EngineOptions::burst_durations). `part`: per burst, the part of its duration to
+/// balance (one region's computation, the rest staying as it is), or nullptr for all of it.
+ProgramArray<double> balanced_bursts(const ReplayProgram& program,
+                                     const ProgramArray<double>& durations,
+                                     const std::function<bool(OpIndex)>& ends_startup,
+                                     const ProgramArray<double>* part = nullptr);
 
 } // namespace popsim::replay

@@ -4,7 +4,6 @@
 #include "replay/extrae_events.hpp"
 
 #include <algorithm>
-#include <fmt/format.h>
 #include <stdexcept>
 
 namespace popsim::replay {
@@ -102,8 +101,8 @@ bool CodeSpeedups::entered(std::size_t region) const {
     return std::ranges::any_of(spans_[region], [](const Intervals& s) { return !s.empty(); });
 }
 
-double CodeSpeedups::exact(ThreadIndex thread, Time begin, Time end,
-                           std::span<const double> factors) const {
+double CodeSpeedups::sped_up(ThreadIndex thread, Time begin, Time end,
+                             std::span<const double> factors) const {
     // The edges of the selected regions' spans within [begin, end), each flipping one region.
     struct Edge {
         Time at;
@@ -141,33 +140,15 @@ double CodeSpeedups::exact(ThreadIndex thread, Time begin, Time end,
     return total;
 }
 
-Time CodeSpeedups::sped_up(ThreadIndex thread, Time begin, Time end,
-                           std::span<const double> factors) const {
-    const double ns = exact(thread, begin, end, factors);
-    return to_time(ns, [&] {
-        return fmt::format("[{}, {}) ns of thread {} sped up to {} ns", begin, end, thread, ns);
-    });
-}
-
-ProgramArray<Time> CodeSpeedups::burst_durations(const ProgramArray<Time>& durations,
-                                                 std::span<const double> factors) const {
-    ProgramArray<Time> out(durations);
+ProgramArray<double> CodeSpeedups::burst_durations(const ProgramArray<Time>& durations,
+                                                   std::span<const double> factors) const {
+    ProgramArray<double> out(durations.size());
     for (ReplayThread th = 0; th < program_.thread_count(); ++th) {
-        const ThreadIndex thread = program_.trace_thread[th];
-        // Each burst ends where the thread's exact running sum, rounded, ends: the rounding to
-        // whole ns does not add up along a thread (Dimemas keeps fractional ns).
-        double exact_end = 0;
-        Time rounded_end = 0;
         for (OpIndex op = program_.thread_first_op[th]; op < program_.thread_end_op(th); ++op) {
             if (program_.op_kind[op] != OpKind::burst) continue;
             const auto burst = program_.op_ref[op];
-            const Time end = burst_end_[burst], duration = durations[burst];
-            exact_end += exact(thread, end - duration, end, factors);
-            const Time next = to_time(exact_end, [&] {
-                return fmt::format("thread {}'s computation sped up to {} ns", thread, exact_end);
-            });
-            out[burst] = next - rounded_end;
-            rounded_end = next;
+            const Time end = burst_end_[burst];
+            out[burst] = sped_up(program_.trace_thread[th], end - durations[burst], end, factors);
         }
     }
     return out;

@@ -11,7 +11,8 @@
 //
 // Example:
 //   popsim::replay::CodeSpeedups speedups(trace, program, {solve}); // solve: an EventSelector
-//   program.burst_durations = speedups.burst_durations(program.burst_durations, std::vector{2.0});
+//   const auto durations = speedups.burst_durations(program.burst_durations, std::vector{2.0});
+//   popsim::replay::replay_events(program, model, {.burst_durations = &durations});
 #include "replay/focus/event_spec.hpp"
 #include "replay/program/replay_program.hpp"
 #include "replay/trace.hpp"
@@ -43,19 +44,16 @@ class CodeSpeedups {
     bool entered(std::size_t region) const;
 
     /// How long [begin, end) of trace thread `thread` takes with region k `factors[k]` times
-    /// faster (factors: one per region, each > 0).
-    Time sped_up(ThreadIndex thread, Time begin, Time end, std::span<const double> factors) const;
+    /// faster (factors: one per region, each > 0), in ns with their fraction.
+    double sped_up(ThreadIndex thread, Time begin, Time end, std::span<const double> factors) const;
 
     /// `durations`, the program's burst durations as traced, with its regions `factors` times
-    /// faster; each thread's bursts rounded so that their running sum stays within 0.5 ns of
-    /// the exact one.
-    ProgramArray<Time> burst_durations(const ProgramArray<Time>& durations,
-                                       std::span<const double> factors) const;
+    /// faster, in ns with their fractions (the engine rounds each thread's running sum:
+    /// EngineOptions::burst_durations).
+    ProgramArray<double> burst_durations(const ProgramArray<Time>& durations,
+                                         std::span<const double> factors) const;
 
   private:
-    /// sped_up, in fractional ns.
-    double exact(ThreadIndex thread, Time begin, Time end, std::span<const double> factors) const;
-
     const ReplayProgram& program_;
     std::vector<Time> burst_end_;               // per burst: its traced end
     std::vector<std::vector<Intervals>> spans_; // per region, per trace thread
