@@ -200,7 +200,8 @@ replay::ProgramArray<double> CodeWhatif::burst_durations(const CodeChange& chang
     return replay::balanced_bursts(*program_, durations, ends_startup_, &part);
 }
 
-std::vector<Time> CodeWhatif::useful(std::vector<Time> useful, const CodeChange& change) const {
+std::vector<Time> CodeWhatif::useful(std::vector<Time> useful, const CodeChange& change,
+                                     const replay::ProgramArray<double>& durations) const {
     const auto factors = all_factors(change);
     for (replay::ThreadIndex th = 0; speedups_ && th < useful.size(); ++th) {
         const auto& t = trace_->threads[th];
@@ -215,12 +216,19 @@ std::vector<Time> CodeWhatif::useful(std::vector<Time> useful, const CodeChange&
     if (!change.balanced) return useful;
     // Balancing moves computation between threads: what it adds or takes is useful time.
     const auto before = computation(*program_, burst_durations({change.factors, false}));
-    const auto after = computation(*program_, burst_durations(change));
+    const auto after = computation(*program_, durations);
     for (replay::ReplayThread th = 0; th < program_->thread_count(); ++th) {
         Time& u = useful[program_->trace_thread[th]];
         u = std::max<Time>(0, u + std::llround(after[th] - before[th]));
     }
     return useful;
+}
+
+std::pair<double, double>
+CodeWhatif::useful_spread(metrics::TraceSummary summary, const CodeChange& change,
+                          const replay::ProgramArray<double>& durations) const {
+    summary.useful = useful(std::move(summary.useful), change, durations);
+    return {summary.useful_average(), static_cast<double>(summary.useful_max())};
 }
 
 std::string CodeWhatif::describe(const std::optional<CodeChange>& change) const {

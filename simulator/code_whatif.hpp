@@ -4,6 +4,7 @@
 // "Code speed-ups" and "Balanced computation"): --speedup SPEC=FACTOR makes the computation inside
 // a code region FACTOR times faster, --balance shares each phase's computation equally among the
 // threads. Both are found in the trace, which is then read into memory.
+#include "metrics/trace_summary.hpp"
 #include "replay/program/code_speedup.hpp"
 #include "simulator/focus.hpp"
 #include "simulator/load_program.hpp"
@@ -73,9 +74,12 @@ class CodeWhatif {
     /// sped up, then the computation balanced; in ns with their fractions, for
     /// replay::EngineOptions::burst_durations.
     replay::ProgramArray<double> burst_durations(const CodeChange& change) const;
-    /// Per trace thread, `useful` (its Running time) with `change` made: the Running time inside
-    /// each region sped up, then what balancing adds to or takes from the thread's bursts.
-    std::vector<Time> useful(std::vector<Time> useful, const CodeChange& change) const;
+    /// The average and the largest of the threads' useful time in `summary` (the traced run's, as
+    /// analyze counts it) with `change` made: the Running time inside each region sped up, then
+    /// what balancing adds to or takes from the thread's bursts. `durations`: burst_durations
+    /// (change), which the caller replays.
+    std::pair<double, double> useful_spread(metrics::TraceSummary summary, const CodeChange& change,
+                                            const replay::ProgramArray<double>& durations) const;
     /// "solve (60000019:3) 2x faster, balanced" for `change`, for reports; with none, the
     /// factors as typed ("x2,4") and "balanced or not" for whatif's sweep.
     std::string describe(const std::optional<CodeChange>& change = std::nullopt) const;
@@ -89,6 +93,9 @@ class CodeWhatif {
     nlohmann::json json(std::span<const double> factors = {}) const;
 
   private:
+    /// Per trace thread, `useful` (its Running time) with `change` made (useful_spread).
+    std::vector<Time> useful(std::vector<Time> useful, const CodeChange& change,
+                             const replay::ProgramArray<double>& durations) const;
     /// The factors of `change` for every region: the speed-ups', then 1 for the balanced ones.
     std::vector<double> all_factors(const CodeChange& change) const;
 

@@ -38,12 +38,6 @@ std::vector<std::uint64_t> regions_on_critical_path(const replay::Trace& trace,
     return out;
 }
 
-/// The average and largest of each thread's useful time.
-std::pair<double, double> useful_spread(metrics::TraceSummary summary, std::vector<Time> useful) {
-    summary.useful = std::move(useful);
-    return {summary.useful_average(), static_cast<double>(summary.useful_max())};
-}
-
 /// A region's name for the fixes' table, or TYPE:VALUE. Extrae names a caller "short [full]": the
 /// short one, unless Extrae abbreviated it with "..", then the full one.
 std::string region_label(const replay::Trace& trace, std::uint32_t type, std::uint64_t value) {
@@ -63,7 +57,8 @@ Gains rank_gains(const replay::Trace& trace, const replay::ReplayProgram& progra
     Gains g;
     g.runtime = summary.runtime;
     g.ideal_runtime = summary.ideal ? summary.ideal->runtime : 0;
-    const auto [average, maximum] = useful_spread(summary, summary.useful);
+    const double average = summary.useful_average();
+    const auto maximum = static_cast<double>(summary.useful_max());
     g.traced = efficiencies(g.runtime, g.ideal_runtime, average, maximum, g.runtime);
     g.region_type = metrics::default_region_type(trace);
     std::vector<SpeedupOption> speedups;
@@ -128,7 +123,7 @@ Gains rank_gains(const replay::Trace& trace, const replay::ReplayProgram& progra
                                  trace, program, {.timeline = false, .burst_durations = &durations})
                                  .runtime;
         gain.runtime = g.runtime - (g.ideal_runtime - gain.ideal_runtime);
-        const auto [avg, max] = useful_spread(summary, code.useful(summary.useful, c.change));
+        const auto [avg, max] = code.useful_spread(summary, c.change, durations);
         gain.useful_change = average == 0 ? 0 : avg / average - 1;
         gain.e = efficiencies(gain.runtime, gain.ideal_runtime, avg, max, g.runtime);
     });

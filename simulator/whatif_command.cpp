@@ -426,12 +426,9 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
         }
         // The useful computation, as analyze counts it, with the code sped up.
         auto useful = traced;
-        if (summary) {
-            auto sped_up = *summary;
-            sped_up.useful = code.useful(summary->useful, change);
-            useful->average = sped_up.useful_average();
-            useful->maximum = static_cast<double>(sped_up.useful_max());
-        }
+        if (summary)
+            std::tie(useful->average, useful->maximum) =
+                code.useful_spread(*summary, change, *durations);
         oneapi::tbb::parallel_for(std::size_t{0}, members.size(), [&](std::size_t m) {
             const std::size_t i = members[m];
             const auto network = make_network(configs[i].network, program.tasks);
