@@ -21,10 +21,11 @@ struct AnalyzeOptions {
     bool whole_trace = false;
     std::string collectives = "dimemas";
     std::string replay_method = "events";
-    bool in_memory = false;     // read each trace into memory rather than stream it
-    bool root_causes = false;   // wait states, in memory (metrics/root_causes.hpp)
-    bool communication = false; // matrix, sizes, time profile, in memory (communication_views)
-    bool gains = false;         // candidate fixes ranked, in memory (gains.hpp)
+    bool in_memory = false;        // read each trace into memory rather than stream it
+    bool root_causes = false;      // wait states, in memory (metrics/root_causes.hpp)
+    bool communication = false;    // matrix, sizes, time profile, in memory (communication_views)
+    bool gains = false;            // candidate fixes ranked, in memory (gains.hpp)
+    std::string gains_config = {}; // --gains-config: a Dimemas .cfg modelling the traced network
     std::vector<std::uint32_t> project = {}; // --project: process counts to extrapolate to
     std::string code_regions =
         {}; // --code-regions SPEC: the event type naming the root causes' regions

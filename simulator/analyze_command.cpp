@@ -10,6 +10,7 @@
 #include "simulator/analysis.hpp"
 #include "simulator/breakdown_report.hpp"
 #include "simulator/cli_suggestions.hpp"
+#include "simulator/code_whatif.hpp"
 #include "simulator/commands.hpp"
 #include "simulator/communication_report.hpp"
 #include "simulator/focus.hpp"
@@ -264,6 +265,17 @@ void note_out_of_range(const MetricTable& table, const std::vector<std::string>&
 /// The meters of analyze's progress bar.
 constexpr std::size_t k_reading = 0, k_replaying = 1;
 
+/// --gains-config as network options, with the program's eager limit and collectives.
+std::optional<NetworkOptions> gains_network(const AnalyzeOptions& o) {
+    if (o.gains_config.empty()) return std::nullopt;
+    NetworkOptions network;
+    network.model = "dimemas";
+    network.config = o.gains_config;
+    network.eager = o.eager_limit;
+    network.collectives = o.collectives;
+    return network;
+}
+
 /// The metrics of one trace, or of a window of it (a trace in its own right).
 /// With `causes`, also the root causes (--root-causes), by the code regions of `region_type`.
 void summarize_one(const replay::Trace& trace, const AnalyzeOptions& o,
@@ -296,7 +308,8 @@ void summarize_one(const replay::Trace& trace, const AnalyzeOptions& o,
         *causes = naming_trace(trace.path,
                                [&] { return metrics::root_causes(trace, program, region_type); });
     if (gains && o.gains) {
-        *gains = naming_trace(trace.path, [&] { return rank_gains(trace, program, summary); });
+        *gains = naming_trace(
+            trace.path, [&] { return rank_gains(trace, program, summary, gains_network(o)); });
     }
     note_summary(summary, trace.end_time(), warnings);
 }
@@ -594,6 +607,16 @@ struct Computed {
 /// Refuses options that do not go together, before any work.
 void check_analyze_options(const AnalyzeOptions& o) {
     run_labels(o.traces, o.labels); // a wrong count
+    if (!o.gains_config.empty() && !o.gains)
+        throw std::invalid_argument("--gains-config replays the fixes of --gains: add it");
+    if (const auto network = gains_network(o)) {
+        check_network_options(*network);
+        if (!config_modules(o.gains_config).empty())
+            throw std::invalid_argument(
+                "--gains-config " + o.gains_config +
+                ": its \"modules information\" change the code, not the network; --gains tries "
+                "its own code fixes: give a configuration without modules");
+    }
     if (o.root_causes && !o.replay)
         throw std::invalid_argument(
             "--root-causes needs the ideal-network replay (not --no-replay)");
@@ -922,6 +945,11 @@ void add_analyze_command(CLI::App& app, CommandOutput& output) {
     cmd->add_option("--gains-csv", command->gains_csv_path,
                     "With --gains: write its table to FILE (one row per run and fix)")
         ->check(output_file_name());
+    cmd->add_option("--gains-config", options->gains_config,
+                    "With --gains: also replay each fix on this Dimemas configuration (.cfg), "
+                    "a model of the traced network; each fix then saves on the traced run what "
+                    "it saves there")
+        ->check(existing_input_file());
     add_eager_option(cmd, options->eager_limit);
     add_collectives_option(cmd, options->collectives);
     cmd->add_flag("--whole-trace", options->whole_trace,

@@ -16,7 +16,8 @@ struct GainsReport {
 };
 
 std::string format_gains(const GainsReport& report, const TerminalStyle& style);
-/// run,rank,fix,kind,region,runtime_ns,ideal_runtime_ns,saved_ns,saved_fraction,useful_change,
+/// run,rank,fix,kind,region,runtime_ns,ideal_runtime_ns,network_runtime_ns (with
+/// --gains-config),saved_ns,saved_fraction,useful_change,
 /// then the five efficiencies.
 std::string gains_csv(const std::vector<GainsReport>& reports);
 /// A section per trace (none without reports).

@@ -16,6 +16,7 @@
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
+#include <tuple>
 
 using namespace popsim;
 
@@ -70,8 +71,9 @@ TEST_CASE("gains: candidate fixes ranked by the time they save, with what they m
     CHECK(region_balance["runtime_ns"] == 8'000'000);
     CHECK(region_balance["efficiencies"]["load_balance"].get<double>() == doctest::Approx(6.0 / 7));
     const auto rows = test::read_file(csv);
-    CHECK(rows.starts_with("run,rank,fix,kind,region,runtime_ns,ideal_runtime_ns,saved_ns,"));
-    CHECK(rows.find(",2,balanced computation,balance,,7000000,6000000,2000000,0.222222,") !=
+    CHECK(rows.starts_with(
+        "run,rank,fix,kind,region,runtime_ns,ideal_runtime_ns,network_runtime_ns,saved_ns,"));
+    CHECK(rows.find(",2,balanced computation,balance,,7000000,6000000,,2000000,0.222222,") !=
           std::string::npos);
     CHECK(test::read_file(html).find("<h2>Gains: what to fix first</h2>") != std::string::npos);
 }
@@ -81,6 +83,79 @@ TEST_CASE("gains: options that cannot go with it are refused") {
     CHECK(test::run_popsim(fmt::format("analyze {} --gains --no-replay", trace)).status != 0);
     CHECK(test::run_popsim(fmt::format("analyze {} --gains-csv x.csv", trace)).status != 0);
     CHECK(test::run_popsim(fmt::format("analyze {} --gains --phases 60000019", trace)).status != 0);
+    const auto dir = test::scratch_dir("gains_refused_cfg");
+    const auto cfg = test::write_file(
+        dir / "modules.cfg",
+        "#DIMEMAS_CONFIGURATION\n"
+        "\"environment information\" {\"\", 0, \"\", 1, 0.0, 0, 1};;\n"
+        "\"multi node information\" {0, 1, \"\", 1, 1.0, 0.0, 0.0, 0, 1, 0, 0.0, 1, 1, 0.0};;\n"
+        "\"predefined mapping information\" {\"1 TASKS_PER_NODE\"};;\n"
+        "\"modules information\" {60000019, 1, 2.0};;\n");
+    test::check_fails(fmt::format("analyze {} --gains-config {}", trace, cfg), 1,
+                      "--gains-config replays the fixes of --gains: add it");
+    test::check_fails(fmt::format("analyze {} --gains --gains-config {}", trace, cfg), 1,
+                      "--gains-config " + cfg +
+                          ": its \"modules information\" change the code, not the network; "
+                          "--gains tries its own code fixes: give a configuration without "
+                          "modules");
+    CHECK(test::run_popsim(
+              fmt::format("analyze {} --gains --gains-config {}/none.cfg", trace, dir.string()))
+              .status == 2);
+}
+
+TEST_CASE("gains: on a model of the traced network, each fix saves what it saves there") {
+    // Rank 0 computes 1 ms, sends 4096 bytes eagerly, computes 1 ms, waits in a Barrier; rank 1
+    // computes 4 ms in function 1, receives (2 ms traced), then the Barrier: 7 ms traced, 4 ms
+    // on the ideal network. The model (1 MB/s, Dimemas' 2^20 bytes) carries the message in
+    // 3.90625 ms: it arrives at 4.90625 ms, after rank 1's computation (Dimemas 5.5.0 with the
+    // LAMMPS ideal configuration at that bandwidth: 4906250 ns, with function 1 twice as fast
+    // too). Each fix saves on the 7 ms what it saves on the model, never below its ideal runtime:
+    //   ideal network: 4 ms, as without a model;
+    //   function 1 twice as fast: the message still arrives at 4.90625 ms: 7 ms, none saved
+    //     (without the model 7 - (4 - 2) = 5 ms);
+    //   balanced: 3 ms each, rank 0 sends at 1.5 ms, 5.40625 ms modelled: 7.5 ms;
+    //   function 1 balanced: 2 ms each, rank 0 sends at 2 ms, 5.90625 ms modelled: 8 ms.
+    const auto trace = test::synth_trace(
+        "gains_modelled", "ranks 2\n0 compute 1ms\n0 Isend 0ms to=1 size=4096 req=s\n"
+                          "0 compute 1ms\n0 Wait 0ms req=s\n0 Barrier 5ms\n"
+                          "1 event 60000019 1\n1 compute 4ms\n1 event 60000019 0\n"
+                          "1 Recv 2ms from=0 size=4096\n1 Barrier 1ms\n");
+    const auto dir = test::scratch_dir("gains_modelled_out");
+    const auto cfg = test::write_file(
+        dir / "net.cfg",
+        "#DIMEMAS_CONFIGURATION\n"
+        "\"environment information\" {\"\", 0, \"\", 2, 1.0, 0, 1};;\n"
+        "\"multi node information\" {0, 2, \"\", 1, 1.0, 0.0, 0.0, 0, 1, 0, 0.0, 1, 1, 0.0};;\n"
+        "\"predefined mapping information\" {\"1 TASKS_PER_NODE\"};;\n");
+    const auto json = (dir / "a.json").string(), csv = (dir / "g.csv").string();
+    const auto r = test::run_popsim(
+        fmt::format("analyze {} --gains --gains-config {} --no-colour --json {} --gains-csv {}",
+                    trace, cfg, json, csv));
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    const auto g = test::read_json(json)["traces"][0]["gains"];
+    CHECK(g["runtime_ns"] == 7'000'000);
+    CHECK(g["ideal_runtime_ns"] == 4'000'000);
+    CHECK(g["network"]["config"] == cfg);
+    CHECK(g["network"]["runtime_ns"] == 4'906'250);
+    const std::vector<std::tuple<std::string, long long, long long, long long>> expected{
+        {"ideal network", 4'000'000, 4'000'000, 4'000'000},
+        {"60000019:1 (own computation) 2x faster", 2'000'000, 4'906'250, 7'000'000},
+        {"balanced computation", 3'000'000, 5'406'250, 7'500'000},
+        {"computation of 60000019:1 balanced", 4'000'000, 5'906'250, 8'000'000}};
+    REQUIRE(g["fixes"].size() == expected.size());
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+        const auto& [fix, ideal, modelled, runtime] = expected[k];
+        CAPTURE(fix);
+        CHECK(g["fixes"][k]["fix"] == fix);
+        CHECK(g["fixes"][k]["ideal_runtime_ns"] == ideal);
+        CHECK(g["fixes"][k]["network_runtime_ns"] == modelled);
+        CHECK(g["fixes"][k]["runtime_ns"] == runtime);
+    }
+    CHECK(r.output.find("#                                    fix modelled (s) runtime (s) saved "
+                        "(s)   saved     PE") != std::string::npos);
+    CHECK(test::read_file(csv).find(",2,60000019:1 (own computation) 2x faster,speedup,"
+                                    "60000019:1,7000000,2000000,4906250,0,0.000000,") !=
+          std::string::npos);
 }
 
 TEST_CASE("gains: a region's own computation is sped up, its callees apart") {
