@@ -375,7 +375,16 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
     code.prepare(loaded);
     const auto& program = loaded.program;
     const Time real_runtime = loaded.real_runtime.value_or(0); // unknown for .dim input
-    const auto traced = traced_useful(o);
+    // With code what-ifs the trace is in memory: its summary is analyze's own, without a second
+    // read.
+    const auto summary = code.empty()
+                             ? std::nullopt
+                             : std::optional(metrics::summarize(*loaded.trace, program.untraced));
+    const auto traced =
+        summary ? std::optional(TracedUseful{.average = summary->useful_average(),
+                                             .maximum = static_cast<double>(summary->useful_max()),
+                                             .runtime = summary->runtime})
+                : traced_useful(o);
     for (const auto& c : configs) make_network(c.network, program.tasks); // validate every value
     // Configurations that change the code alike replay the same burst durations: group by group.
     std::map<CodeChange, std::vector<std::size_t>> groups;
@@ -401,9 +410,6 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
         replay::network::IdealNetwork ideal;
         ideal_runtime = replay_reporting(loaded, ideal, engine).runtime;
     }
-    const auto summary = code.empty()
-                             ? std::nullopt
-                             : std::optional(metrics::summarize(*loaded.trace, program.untraced));
     std::vector<Prediction> predictions(configs.size());
     std::size_t group = 0;
     for (const auto& [change, members] : groups) {
