@@ -10,20 +10,15 @@
 
 namespace popsim::metrics {
 
-namespace {
-
 namespace ex = replay::extrae;
 
 /// Sums each thread's breakdown as its states and calls go by, with its OpenMP parts
-/// (StreamingOpenMp), and hands every record on to the replay, which runs on a thread of its own
-/// and refuses spans with tracing off. Without an ideal run the replay still runs: its checks find
-/// what the in-memory reader repairs or leaves out (records received before they are sent,
-/// cancelled receives, repeated records).
+/// (StreamingOpenMp), and hands every record on to the replay (`replay_`), which runs on a thread
+/// of its own and refuses spans with tracing off.
 class ThreadTotals final : public replay::TimelineObserver {
   public:
-    ThreadTotals(const replay::Trace& trace, bool whole_trace, const IdealOptions* ideal)
-        : run_(shaped(trace)), openmp_(run_), startup_(trace),
-          replay_(trace, program_options(whole_trace, ideal), false) {}
+    ThreadTotals(const replay::Trace& trace, replay::TimelineObserver& replay)
+        : run_(shaped(trace)), openmp_(run_), startup_(trace), replay_(replay) {}
 
     void entered(replay::ThreadIndex t, Time time, std::uint16_t id) override {
         openmp_.entered(t, time);
@@ -57,19 +52,20 @@ class ThreadTotals final : public replay::TimelineObserver {
     }
     std::function<void()> work_after_block() override { return replay_.work_after_block(); }
 
-    /// After the reader: the run with the threads' breakdowns and counters.
-    HybridRun run(const replay::Trace& trace) {
+    /// After the reader: the run with the threads' breakdowns and counters, and its summary.
+    StreamedSummary finish(const replay::Trace& trace) {
         openmp_.finish(trace.end_time());
         for (std::size_t t = 0; t < run_.threads.size(); ++t) {
             run_.threads[t].instructions = trace.threads[t].useful_instructions;
             run_.threads[t].cycles = trace.threads[t].useful_cycles;
             run_.runtime = std::max(run_.runtime, run_.threads[t].active);
         }
-        return std::move(run_);
-    }
-    replay::StreamedRun replay(const replay::Trace& trace) { return replay_.finish(trace); }
-    StartupShutdown startup(const replay::Intervals& windows) const {
-        return startup_.finish(windows);
+        StreamedSummary out{.summary = {}, .run = std::move(run_)};
+        std::vector<Time> useful;
+        for (const auto& b : out.run.threads) useful.push_back(b.useful);
+        out.summary = summarize(trace, {}, std::move(useful));
+        out.summary.startup = out.run.startup = startup_.finish(out.summary.windows);
+        return out;
     }
 
   private:
@@ -79,35 +75,53 @@ class ThreadTotals final : public replay::TimelineObserver {
         run.threads.resize(trace.thread_count());
         return run;
     }
-    /// The ideal run's translation; without one the replay only checks, with the summary's spans.
-    static replay::ProgramOptions program_options(bool whole_trace, const IdealOptions* ideal) {
-        if (ideal) return ideal->program;
-        return {.whole_trace = whole_trace};
-    }
-
     HybridRun run_;
     StreamingOpenMp openmp_; // adds to run_
     StartupRecorder startup_;
-    replay::BackgroundReplay replay_; // beside the reader
+    replay::TimelineObserver& replay_;
 };
+
+SummaryRecorder::SummaryRecorder() = default;
+SummaryRecorder::~SummaryRecorder() = default;
+
+replay::TimelineObserver& SummaryRecorder::beside(const replay::Trace& trace,
+                                                  replay::TimelineObserver& replay) {
+    totals_ = std::make_unique<ThreadTotals>(trace, replay);
+    return *totals_;
+}
+
+StreamedSummary SummaryRecorder::finish(const replay::Trace& trace) {
+    return totals_->finish(trace);
+}
+
+namespace {
+
+/// The ideal run's translation; without one the replay only checks, with the summary's spans.
+replay::ProgramOptions program_options(bool whole_trace, const IdealOptions* ideal) {
+    if (ideal) return ideal->program;
+    return {.whole_trace = whole_trace};
+}
 
 } // namespace
 
 StreamedAnalysis analyze_streaming(const std::string& path, const replay::ReadOptions& read,
                                    bool whole_trace, const IdealOptions* ideal) {
-    std::optional<ThreadTotals> totals;
+    // Without an ideal run the replay still runs: its checks find what the in-memory reader
+    // repairs or leaves out (records received before they are sent, cancelled receives,
+    // repeated records).
+    std::optional<replay::BackgroundReplay> replay;
+    SummaryRecorder totals;
     StreamedAnalysis out;
     out.trace = replay::stream_paraver(
         path, read, [&](const replay::Trace& trace) -> auto& {
-            return totals.emplace(trace, whole_trace, ideal);
+            return totals.beside(trace,
+                                 replay.emplace(trace, program_options(whole_trace, ideal), false));
         });
     const auto& trace = out.trace;
-    const auto run = totals->replay(trace);
-    out.run = totals->run(trace);
-    std::vector<Time> useful;
-    for (const auto& b : out.run.threads) useful.push_back(b.useful);
-    out.summary = summarize(trace, {}, std::move(useful));
-    out.summary.startup = out.run.startup = totals->startup(out.summary.windows);
+    const auto run = replay->finish(trace);
+    auto [summary, hybrid] = totals.finish(trace);
+    out.summary = std::move(summary);
+    out.run = std::move(hybrid);
     if (ideal) {
         out.trace.warnings.merge(run.warnings);
         out.summary.ideal = out.run.ideal = ideal_run_of(run.tasks, run.runtime);

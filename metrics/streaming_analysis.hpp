@@ -17,6 +17,7 @@
 #include "replay/input/paraver_reader.hpp"
 #include "replay/streaming/streaming_replay.hpp"
 
+#include <memory>
 #include <string>
 
 namespace popsim::metrics {
@@ -25,6 +26,30 @@ struct StreamedAnalysis {
     replay::Trace trace; // its header, counts, counters, labels and warnings; no records
     TraceSummary summary;
     HybridRun run;
+};
+
+struct StreamedSummary {
+    TraceSummary summary; // without the ideal run
+    HybridRun run;
+};
+
+class ThreadTotals;
+
+/// The summary of a streaming pass that another reads for its own ends (a replay program
+/// written down: replay::stream_program's `beside`), as analyze_streaming sums it.
+class SummaryRecorder {
+  public:
+    SummaryRecorder();
+    ~SummaryRecorder();
+    SummaryRecorder(const SummaryRecorder&) = delete;
+    SummaryRecorder& operator=(const SummaryRecorder&) = delete;
+    /// The observer that sums the records of `trace` and hands each on to `replay`.
+    replay::TimelineObserver& beside(const replay::Trace& trace, replay::TimelineObserver& replay);
+    /// After the reader.
+    StreamedSummary finish(const replay::Trace& trace);
+
+  private:
+    std::unique_ptr<ThreadTotals> totals_;
 };
 
 /// Reads the trace, summarises it and, with `ideal`, replays it on the ideal network as it reads

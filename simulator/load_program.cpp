@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/load_program.hpp"
 
+#include "metrics/streaming_analysis.hpp"
 #include "replay/focus/trace_window.hpp"
 #include "replay/input/dimemas_trace.hpp"
 #include "replay/input/paraver_reader.hpp"
@@ -31,8 +32,14 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
     // A whole trace's program is written down in one streaming pass, which keeps only the
     // trace's header, counts and warnings.
     const bool streamed = !load.in_memory && !window.any() && try_streaming(path, loaded.pass, [&] {
-        auto [trace, run, calls] =
-            replay::stream_program(path, read, options, load.spill_calls_for);
+        metrics::SummaryRecorder totals;
+        auto [trace, run, calls] = replay::stream_program(
+            path, read, options, load.spill_calls_for,
+            load.summarize ? replay::BesideReplay([&](const auto& t, auto& replay) -> auto& {
+                return totals.beside(t, replay);
+            })
+                           : replay::BesideReplay());
+        if (load.summarize) loaded.summary = totals.finish(trace).summary;
         loaded.program = std::move(*run.program);
         loaded.ideal_runtime = run.runtime;
         loaded.streamed_trace = std::move(trace);

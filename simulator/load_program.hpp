@@ -4,6 +4,7 @@
 // or a Dimemas .dim trace (read as one). A whole Paraver trace's program is written down in one
 // streaming pass that keeps no trace (replay/streaming/background_replay.hpp); what that pass
 // cannot translate, and what needs the trace itself, is read into memory.
+#include "metrics/trace_summary.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/focus/time_window.hpp"
 #include "replay/output/traced_calls.hpp"
@@ -38,6 +39,9 @@ struct LoadedProgram {
     std::vector<replay::Communicator> communicators; // of the Paraver header (`c:` lines)
     /// The ideal-network runtime, when the streaming pass computed it on the way.
     std::optional<Time> ideal_runtime;
+    /// The traced run as analyze sums it (no ideal run), when LoadOptions::summarize asked and
+    /// the trace was streamed: a trace read into memory has its own (metrics::summarize).
+    std::optional<metrics::TraceSummary> summary;
     std::optional<Time> real_runtime; // the traced runtime, when known
     replay::WarningLog warnings;      // the reader's and the program builder's
     std::string window;               // "window [1 s, 2 s)" with --from/--to, else empty
@@ -67,6 +71,8 @@ struct LoadOptions {
     std::optional<std::string> spill_calls_for = std::nullopt;
     /// Event types to read besides the reader's (a code what-if's regions), with `in_memory`.
     std::vector<std::uint32_t> event_types = {};
+    /// Also sum the traced run as analyze does, in the same pass (LoadedProgram::summary).
+    bool summarize = false;
 };
 
 /// Reads `path` (.prv, .prv.gz or .dim), printing the warnings to stderr (unless --quiet). A whole

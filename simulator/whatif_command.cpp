@@ -7,7 +7,6 @@
 #include "simulator/code_whatif.hpp"
 #include "simulator/commands.hpp"
 #include "simulator/csv_table.hpp"
-#include "simulator/global_options.hpp"
 #include "simulator/html_report.hpp"
 #include "simulator/json_report.hpp"
 #include "simulator/load_program.hpp"
@@ -150,29 +149,6 @@ struct TracedUseful {
     double average = 0, maximum = 0;
     Time runtime = 0;
 };
-
-/// The useful times of the trace (of its --from/--to window), by analyze's own pass without the
-/// replay; none for a Dimemas trace, which has no states.
-std::optional<TracedUseful> traced_useful(const WhatifOptions& o) {
-    if (o.trace.ends_with(".dim")) return std::nullopt;
-    // Reading the program said the trace's warnings already: quiet while analyze reads it again.
-    struct Quiet {
-        GlobalOptions said = global_options();
-        Quiet() {
-            auto quiet = said;
-            quiet.quiet = true;
-            set_global_options(quiet);
-        }
-        ~Quiet() { set_global_options(said); }
-        Quiet(const Quiet&) = delete;
-        Quiet& operator=(const Quiet&) = delete;
-    } quiet;
-    const auto report = analysis_report({.traces = {o.trace}, .replay = false, .focus = o.window});
-    const auto& t = report["traces"][0];
-    return TracedUseful{.average = t["useful_ns"]["average"].get<double>(),
-                        .maximum = t["useful_ns"]["maximum"].get<double>(),
-                        .runtime = t["runtime_ns"].get<Time>()};
-}
 
 /// The efficiencies on one network. Useful computation is the traced run's, as analyze counts
 /// it, over the CPU ratio; without states (a Dimemas trace) each task's first thread's replayed
@@ -371,20 +347,22 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
                                {.window = o.window,
                                 .in_memory = o.in_memory || !code.empty(), // regions: the trace
                                 .on_read_progress = progress.running_total(0),
-                                .event_types = code.event_types()});
+                                .event_types = code.event_types(),
+                                .summarize = true});
     code.prepare(loaded);
     const auto& program = loaded.program;
     const Time real_runtime = loaded.real_runtime.value_or(0); // unknown for .dim input
-    // With code what-ifs the trace is in memory: its summary is analyze's own, without a second
-    // read.
-    const auto summary = code.empty()
-                             ? std::nullopt
-                             : std::optional(metrics::summarize(*loaded.trace, program.untraced));
+    // The traced run as analyze sums it: from the streaming pass, or the trace in memory; none
+    // for a Dimemas trace, which has no states.
+    const auto summary = loaded.summary ? loaded.summary
+                         : loaded.trace
+                             ? std::optional(metrics::summarize(*loaded.trace, program.untraced))
+                             : std::nullopt;
     const auto traced =
         summary ? std::optional(TracedUseful{.average = summary->useful_average(),
                                              .maximum = static_cast<double>(summary->useful_max()),
                                              .runtime = summary->runtime})
-                : traced_useful(o);
+                : std::nullopt;
     for (const auto& c : configs) make_network(c.network, program.tasks); // validate every value
     // Configurations that change the code alike replay the same burst durations: group by group.
     std::map<CodeChange, std::vector<std::size_t>> groups;

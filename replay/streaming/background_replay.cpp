@@ -41,13 +41,15 @@ StreamedRun BackgroundReplay::finish(const Trace& trace) {
 
 StreamedProgram stream_program(const std::string& path, const ReadOptions& read,
                                const ProgramOptions& options,
-                               const std::optional<std::string>& spill_calls_for) {
+                               const std::optional<std::string>& spill_calls_for,
+                               const BesideReplay& beside) {
     std::optional<BackgroundReplay> replay;
     StreamedProgram out;
     out.trace = stream_paraver(path, read, [&](const Trace& trace) -> TimelineObserver& {
         if (spill_calls_for)
             out.calls = std::make_unique<SpilledCalls>(*spill_calls_for, trace.thread_count());
-        return replay.emplace(trace, options, true, out.calls.get());
+        auto& replay_observer = replay.emplace(trace, options, true, out.calls.get());
+        return beside ? beside(trace, replay_observer) : replay_observer;
     });
     out.run = replay->finish(out.trace);
     if (out.calls) out.calls->finish_writing();

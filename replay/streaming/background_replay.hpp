@@ -58,9 +58,13 @@ struct StreamedProgram {
 /// threads calling MPI, spans with tracing off, records it re-pairs or leaves out, cut
 /// traces, cycles), TraceError for a bad trace.
 /// With `spill_calls_for` (a simulated trace's path), the trace's calls are spilled for it
-/// (StreamedProgram::calls) as they are read.
+/// (StreamedProgram::calls) as they are read. `beside`, if given, makes the observer the reader
+/// feeds from the trace and the replay's own, which it must hand every record on to: another
+/// pass's work done in this one (metrics::SummaryRecorder).
+using BesideReplay = std::function<TimelineObserver&(const Trace&, TimelineObserver& replay)>;
 StreamedProgram stream_program(const std::string& path, const ReadOptions& read,
                                const ProgramOptions& options,
-                               const std::optional<std::string>& spill_calls_for = std::nullopt);
+                               const std::optional<std::string>& spill_calls_for = std::nullopt,
+                               const BesideReplay& beside = {});
 
 } // namespace popsim::replay
