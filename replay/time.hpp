@@ -30,21 +30,31 @@ class TimeOverflow : public std::overflow_error {
     using std::overflow_error::overflow_error;
 };
 
-/// Throws TimeOverflow: `what` lasts `ns`, past k_max_time (or NaN).
-[[noreturn]] void time_overflow(double ns, std::string_view what);
+/// Throws TimeOverflow: `what` lasts `ns`, past k_max_time ticks of a replay clock counting
+/// `ticks_per_ns` per ns (or NaN).
+[[noreturn]] void time_overflow(double ns, std::string_view what, Time ticks_per_ns = 1);
 
-/// `ns` rounded to Time; TimeOverflow naming `describe()` when it is not in [0, k_max_time] (or
-/// NaN). The description is made only then: a replay converts millions of times.
-template <std::invocable Describe> Time to_time(double ns, Describe describe) {
-    if (!(ns >= 0 && ns <= static_cast<double>(k_max_time))) time_overflow(ns, describe());
-    return static_cast<Time>(std::llround(ns));
+/// `ticks` (of a replay clock counting `ticks_per_ns` per ns) rounded to Time; TimeOverflow
+/// naming `describe()` when it is not in [0, k_max_time] (or NaN). The description is made only
+/// then: a replay converts millions of times.
+template <std::invocable Describe>
+Time round_ticks(double ticks, Time ticks_per_ns, Describe describe) {
+    if (!(ticks >= 0 && ticks <= static_cast<double>(k_max_time)))
+        time_overflow(ticks / static_cast<double>(ticks_per_ns), describe(), ticks_per_ns);
+    return static_cast<Time>(std::llround(ticks));
 }
 
-/// a + b for a, b in [0, k_max_time]; TimeOverflow past k_max_time.
-Time add_times(Time a, Time b);
+/// `ns` rounded to Time; TimeOverflow naming `describe()` when it is not in [0, k_max_time].
+template <std::invocable Describe> Time to_time(double ns, Describe describe) {
+    return round_ticks(ns, 1, describe);
+}
+
+/// a + b for a, b in [0, k_max_time] (ticks of a clock counting `ticks_per_ns` per ns);
+/// TimeOverflow past k_max_time.
+Time add_times(Time a, Time b, Time ticks_per_ns = 1);
 
 /// t * n for t in [0, k_max_time]; TimeOverflow past k_max_time.
-Time scale_time(Time t, std::uint64_t n);
+Time scale_time(Time t, std::uint64_t n, Time ticks_per_ns = 1);
 
 /// `count` units of `ns_per_unit` ns (a Paraver time in its header's unit) in ns; nullopt when
 /// that overflows 64-bit ns. Inline, and a checked multiplication rather than a division by the

@@ -15,11 +15,12 @@ namespace {
 
 constexpr Time k_unset = -1;
 
-/// The engine's clock ticks per ns when bursts are scaled on a network that adds no time of its
-/// own: a burst at CPU ratio 2 or a sped-up region then keeps its half ns, as Dimemas' doubles
-/// do, and the times are rounded to the ns at the end as Dimemas rounds its final time. Elsewhere
-/// the clock counts ns: the network's own times are whole ns. (2^62 ticks: 52 days.)
-constexpr Time k_fine_ticks_per_ns = 1024;
+/// The engine's clock ticks per ns where times can have fractions of a ns: a transmission at a
+/// bandwidth, a burst at CPU ratio 2 or a sped-up region then keeps them, as Dimemas' doubles do,
+/// and the times are rounded to the ns at the end as Dimemas rounds its final time. On the
+/// ideal network with bursts as traced every time is a whole ns, and the clock counts ns.
+/// (2^62 ticks: 208 days of simulated time.)
+constexpr Time k_fine_ticks_per_ns = 256;
 
 const char* kind_name(OpKind k) {
     switch (k) {
@@ -58,7 +59,7 @@ template <class Model> class Engine final : network::TransferSink {
         : p_(p), model_(model), timeline_(options.timeline), on_progress_(options.on_progress),
           exact_bursts_(options.burst_durations), cpu_speed_(model.cpu_speed()),
           ticks_per_ns_(
-              model.zero_cost() && (exact_bursts_ || cpu_speed_ != 1) ? k_fine_ticks_per_ns : 1),
+              model.zero_cost() && !exact_bursts_ && cpu_speed_ == 1 ? 1 : k_fine_ticks_per_ns),
           burst_carry_(p.thread_count(), 0.0), asynchronous_(model.asynchronous()),
           undelivered_(asynchronous_ ? p.collectives.size() : 0, 0),
           cpus_(thread_nodes(p, model), model.cpus_per_node()),
@@ -70,6 +71,7 @@ template <class Model> class Engine final : network::TransferSink {
           transfer_start_(zero_cost_ ? 0 : p.messages.size(), k_unset),
           arrival_(p.messages.size(), k_unset), coll_arrived_(p.collectives.size(), 0),
           coll_latest_(p.collectives.size(), 0), root_arrival_(p.collectives.size(), k_unset) {
+        model.set_ticks_per_ns(ticks_per_ns_);
         model.prepare(p);
         if (cpus_.limited()) {
             cpu_.assign(p.thread_count(), CpuState::none);
@@ -239,7 +241,7 @@ template <class Model> class Engine final : network::TransferSink {
             Time total = 0;
             for (auto i = p_.wait_first[ref]; i < p_.wait_first[ref + 1]; ++i)
                 if (!p_.blocking_receive(op, p_.wait_messages[i]))
-                    total = add_times(total, message_startup(p_.wait_messages[i]));
+                    total = add_times(total, message_startup(p_.wait_messages[i]), ticks_per_ns_);
             return total;
         }
         case OpKind::collective:
@@ -267,7 +269,7 @@ template <class Model> class Engine final : network::TransferSink {
         if (cost == 0) return true;
         if (!take_cpu(thread, true)) return false;
         startup_paid_[thread] = true;
-        schedule(thread, add_times(now_, cost));
+        schedule(thread, add_times(now_, cost, ticks_per_ns_));
         return false;
     }
 
@@ -293,13 +295,17 @@ template <class Model> class Engine final : network::TransferSink {
     /// thread's computation so far, exactly, rounded to a tick, so that the rounding of its
     /// bursts does not add up.
     Time burst_duration(ReplayThread thread, std::uint32_t burst) {
-        if (!exact_bursts_ && cpu_speed_ == 1) return p_.burst_durations[burst];
+        if (!exact_bursts_ && cpu_speed_ == 1)
+            return ticks_per_ns_ == 1
+                       ? p_.burst_durations[burst]
+                       : scale_time(p_.burst_durations[burst],
+                                    static_cast<std::uint64_t>(ticks_per_ns_), ticks_per_ns_);
         if (cpu_speed_ <= 0) return 0; // Dimemas: a non-positive speed makes bursts vanish
         const double ns = exact_bursts_ ? (*exact_bursts_)[burst]
                                         : static_cast<double>(p_.burst_durations[burst]);
         const double exact =
             burst_carry_[thread] + ns * static_cast<double>(ticks_per_ns_) / cpu_speed_;
-        const Time duration = to_time(std::max(exact, 0.0), [&] {
+        const Time duration = round_ticks(std::max(exact, 0.0), ticks_per_ns_, [&] {
             return fmt::format("a {} ns burst at CPU ratio {:g}", ns, cpu_speed_);
         });
         burst_carry_[thread] = exact - static_cast<double>(duration);
@@ -312,7 +318,7 @@ template <class Model> class Engine final : network::TransferSink {
             result_.threads[thread].cpu_wait += now_ - op_begin_[thread];
             op_begin_[thread] = now_;
         }
-        const Time done = add_times(now_, burst_duration(thread, p_.op_ref[op]));
+        const Time done = add_times(now_, burst_duration(thread, p_.op_ref[op]), ticks_per_ns_);
         result_.threads[thread].useful += done - now_;
         finish_op(thread, op, done);
         schedule(thread, done);

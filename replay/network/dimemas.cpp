@@ -45,8 +45,8 @@ const DimemasNetwork::Placement& DimemasNetwork::placement(const Collective& op)
 
 Time DimemasNetwork::rooted_startup(const Collective& op) const {
     const auto& where = placement(op);
-    return std::max(where.nodes > 1 ? p_.inter_latency : 0,
-                    where.most_on_a_node > 1 ? p_.intra_latency : 0);
+    return std::max(where.nodes > 1 ? latency(false) : 0,
+                    where.most_on_a_node > 1 ? latency(true) : 0);
 }
 
 std::uint32_t DimemasNetwork::node_of(std::uint32_t task) const {
@@ -65,13 +65,19 @@ std::uint32_t DimemasNetwork::node_of(std::uint32_t task) const {
 
 Time DimemasNetwork::transmission(double bytes, double bandwidth_mbps) const {
     if (bandwidth_mbps <= 0) return 0;
-    return to_time(bytes * 1e9 / (bandwidth_mbps * k_bytes_per_mb), [&] {
+    const double ticks_per_s = 1e9 * static_cast<double>(ticks_per_ns_);
+    return round_ticks(bytes * ticks_per_s / (bandwidth_mbps * k_bytes_per_mb), ticks_per_ns_, [&] {
         return fmt::format("a transfer of {:.0f} bytes at {:g} MB/s", bytes, bandwidth_mbps);
     });
 }
 
+Time DimemasNetwork::latency(bool within_node) const {
+    return scale_time(within_node ? p_.intra_latency : p_.inter_latency,
+                      static_cast<std::uint64_t>(ticks_per_ns_), ticks_per_ns_);
+}
+
 Time DimemasNetwork::startup(std::uint32_t sender_task, std::uint32_t receiver_task) const {
-    return node_of(sender_task) == node_of(receiver_task) ? p_.intra_latency : p_.inter_latency;
+    return latency(node_of(sender_task) == node_of(receiver_task));
 }
 
 Time DimemasNetwork::transfer(const TransferRequest& r, Time ready) {
@@ -79,7 +85,8 @@ Time DimemasNetwork::transfer(const TransferRequest& r, Time ready) {
     const bool within_node = node_of(r.sender_task) == node_of(r.receiver_task);
     return add_times(ready,
                      transmission(static_cast<double>(r.bytes),
-                                  within_node ? p_.intra_bandwidth_mbps : p_.inter_bandwidth_mbps));
+                                  within_node ? p_.intra_bandwidth_mbps : p_.inter_bandwidth_mbps),
+                     ticks_per_ns_);
 }
 
 bool DimemasNetwork::waits_for_resources(bool within_node) const {
@@ -222,7 +229,8 @@ void DimemasNetwork::advance(std::uint32_t transfer, Time now, TransferSink& sin
     if (receiver_first && !take_receiving_link(transfer)) return;
     if (!take_sending_link(transfer) || !take_receiving_link(transfer)) return;
     if (t.within_node) { // the memory path: no buses
-        sink.call_at(add_times(now, transmission(t.bytes, p_.intra_bandwidth_mbps)), transfer);
+        sink.call_at(add_times(now, transmission(t.bytes, p_.intra_bandwidth_mbps), ticks_per_ns_),
+                     transfer);
         return;
     }
     if (!t.bus && p_.buses > 0) {
@@ -233,7 +241,8 @@ void DimemasNetwork::advance(std::uint32_t transfer, Time now, TransferSink& sin
         ++buses_used_;
         t.bus = true;
     }
-    sink.call_at(add_times(now, transmission(t.bytes, p_.inter_bandwidth_mbps)), transfer);
+    sink.call_at(add_times(now, transmission(t.bytes, p_.inter_bandwidth_mbps), ticks_per_ns_),
+                 transfer);
 }
 
 void DimemasNetwork::on_event(std::uint32_t token, Time now, TransferSink& sink) {
@@ -337,8 +346,8 @@ Time DimemasNetwork::phases(const Collective& op, const CollectiveModel& model,
     auto phase = [&](CollectiveModel::Stages kind, CollectiveModel::Size rule, bool fan_in) {
         const std::uint32_t count = stages(kind, members);
         if (count == 0) return Time{0};
-        const Time cost =
-            add_times(latency, transmission(stage_bytes(op, rule, fan_in), bandwidth_mbps));
+        const Time cost = add_times(
+            latency, transmission(stage_bytes(op, rule, fan_in), bandwidth_mbps), ticks_per_ns_);
         Time total = 0;
         for (std::uint32_t s = 0; s < count; ++s) {
             // A logarithmic stage s pairs up n >> (s + 1) members at once; buses serialise them.
@@ -346,12 +355,12 @@ Time DimemasNetwork::phases(const Collective& op, const CollectiveModel& model,
                                                  ? std::max<std::uint32_t>(1, members >> (s + 1))
                                                  : 1;
             const std::uint32_t rounds = buses == 0 ? 1 : (concurrent + buses - 1) / buses;
-            total = add_times(total, scale_time(cost, rounds));
+            total = add_times(total, scale_time(cost, rounds, ticks_per_ns_), ticks_per_ns_);
         }
         return total;
     };
     return add_times(phase(model.fan_in, model.fan_in_size, true),
-                     phase(model.fan_out, model.fan_out_size, false));
+                     phase(model.fan_out, model.fan_out_size, false), ticks_per_ns_);
 }
 
 Time DimemasNetwork::collective(const Collective& op, Time ready) {
@@ -362,12 +371,12 @@ Time DimemasNetwork::collective(const Collective& op, Time ready) {
     // Dimemas adds a part within the node with the most members (memory path, no buses) and, on
     // a machine of several nodes, a part among the member nodes.
     const auto& where = placement(op);
-    Time cost =
-        phases(op, model, where.most_on_a_node, p_.intra_latency, p_.intra_bandwidth_mbps, 0);
+    Time cost = phases(op, model, where.most_on_a_node, latency(true), p_.intra_bandwidth_mbps, 0);
     if (machine_nodes_ > 1)
-        cost = add_times(cost, phases(op, model, where.nodes, p_.inter_latency,
-                                      p_.inter_bandwidth_mbps, p_.buses));
-    return add_times(ready, cost);
+        cost = add_times(
+            cost, phases(op, model, where.nodes, latency(false), p_.inter_bandwidth_mbps, p_.buses),
+            ticks_per_ns_);
+    return add_times(ready, cost, ticks_per_ns_);
 }
 
 } // namespace popsim::replay::network

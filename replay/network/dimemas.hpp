@@ -95,6 +95,7 @@ class DimemasNetwork final : public NetworkModel {
     std::uint32_t node_of(std::uint32_t task) const override;
     std::uint32_t cpus_per_node() const override { return p_.cpus_per_node; }
     Time rooted_startup(const Collective& op) const override;
+    void set_ticks_per_ns(Time ticks) override { ticks_per_ns_ = ticks; }
 
   private:
     /// Where a collective's members run: on how many nodes, and at most how many on one.
@@ -148,10 +149,13 @@ class DimemasNetwork final : public NetworkModel {
     std::vector<Links>& receiving_links(const Transfer& t);
     std::uint32_t sending_link_count(const Transfer& t) const;
     std::uint32_t receiving_link_count(const Transfer& t) const;
-    Time transmission(double bytes, double bandwidth_mbps) const; // TimeOverflow past 2^62 ns
+    Time transmission(double bytes, double bandwidth_mbps) const; // TimeOverflow past 2^62 ticks
+    /// The latency between two tasks on one node (`within_node`) or on two, in ticks.
+    Time latency(bool within_node) const;
     static std::uint32_t stages(CollectiveModel::Stages s, std::uint32_t members);
 
     DimemasParameters p_;
+    Time ticks_per_ns_ = 1; // of the engine's clock (set_ticks_per_ns)
     const ReplayProgram* program_ = nullptr;
     std::uint32_t machine_nodes_ = 1;
     mutable std::map<std::uint64_t, Placement> placements_; // by communicator

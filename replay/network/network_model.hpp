@@ -79,12 +79,16 @@ class NetworkModel {
 
     /// True when every transfer and collective completes at its `ready` time and startups are 0:
     /// the model adds no time of its own to the bursts (which cpu_speed() may still scale). The
-    /// engine then keeps no transfer bookkeeping, and counts in fractions of a ns when bursts are
-    /// scaled, as Dimemas' doubles do.
+    /// engine then keeps no transfer bookkeeping.
     virtual bool zero_cost() const { return false; }
 
     /// Called once before a replay of `program`, for models that look at its collectives.
     virtual void prepare(const ReplayProgram& /*program*/) {}
+
+    /// Called before prepare(): the engine's clock counts `ticks` per ns in this replay, and every
+    /// time the model takes or returns is in ticks (a latency of 5 ns is 5 * ticks). The engine
+    /// counts fractions of a ns where the model or the bursts make them, as Dimemas' doubles do.
+    virtual void set_ticks_per_ns(Time /*ticks*/) {}
 
     /// The node a task runs on, and how many CPUs each node has (0: one per thread). When a node
     /// has fewer CPUs than threads, they take turns (engine/cpu_scheduler.hpp).

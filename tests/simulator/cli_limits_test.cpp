@@ -24,19 +24,21 @@ std::string exabyte_trace(const std::string& name) {
 
 TEST_CASE("limits: a replayed time past 2^62 ns is an error naming the trace and the cause") {
     const auto trace = exabyte_trace("limits_replay");
-    // 10^16 bytes at 10^9 bytes/s: 10^7 s after the 8 s of computing.
+    // 10^16 bytes at 10^9 bytes/s: 10^7 s (116 days) after the 8 s of computing. On a network
+    // with a bandwidth the replay counts 1/256 ns, which holds 208 days.
     const auto fast = run_popsim("simulate " + trace + " --bandwidth 1GB/s --tasks-per-node 1");
     CHECK(fast.status == 0);
     CHECK(fast.output.find("predicted runtime  10000008.000000 s") != std::string::npos);
 
     test::check_fails("simulate " + trace + " --bandwidth 1B/s --tasks-per-node 1", 2,
                       trace + ": a transfer of 10000000000000000 bytes at 9.53674e-07 MB/s "
-                              "lasts 1e+25 ns, past 2^62 ns (146 years), the longest time popsim "
-                              "replays: an input out of range?");
+                              "lasts 1e+25 ns, past 2^62/256 ns (208 days), the longest time "
+                              "popsim replays where it counts fractions of a ns: an input out of "
+                              "range?");
     test::check_fails("whatif " + trace + " --cpu-ratio 1,1e-300", 2,
                       trace + ": a 8000000000 ns burst at CPU ratio 1e-300 lasts inf ns, past "
-                              "2^62 ns (146 years), the longest time popsim replays: an input "
-                              "out of range?");
+                              "2^62/256 ns (208 days), the longest time popsim replays where it "
+                              "counts fractions of a ns: an input out of range?");
 }
 
 TEST_CASE("limits: option values out of range are refused (exit 1)") {
@@ -83,8 +85,9 @@ TEST_CASE("limits: a .dim message of 2^64-1 bytes is an error on a finite bandwi
     CHECK(run_popsim("simulate " + path + " --quiet").status == 0); // the ideal network
     test::check_fails("simulate " + path + " --quiet --bandwidth 1GB/s --tasks-per-node 1", 2,
                       path + ": a transfer of 18446744073709551616 bytes at 953.674 MB/s lasts "
-                             "1.84467e+19 ns, past 2^62 ns (146 years), the longest time popsim "
-                             "replays: an input out of range?");
+                             "1.84467e+19 ns, past 2^62/256 ns (208 days), the longest time "
+                             "popsim replays where it counts fractions of a ns: an input out of "
+                             "range?");
 }
 
 TEST_CASE("limits: undefined efficiencies are shown as - with the reason, never as 0 or nan") {
