@@ -66,6 +66,12 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
     return loaded;
 }
 
+std::optional<metrics::TraceSummary> traced_summary(const LoadedProgram& loaded) {
+    if (loaded.summary) return loaded.summary;
+    if (loaded.trace) return metrics::summarize(*loaded.trace, loaded.program.untraced);
+    return std::nullopt;
+}
+
 replay::ReplayResult replay_on(const LoadedProgram& loaded, replay::network::NetworkModel& model,
                                const replay::EngineOptions& options, replay::WarningLog* warnings) {
     return naming_trace(loaded.path, [&] {

@@ -80,6 +80,10 @@ struct LoadOptions {
 LoadedProgram load_program(const std::string& path, const replay::ProgramOptions& options,
                            const LoadOptions& load = {});
 
+/// The traced run as analyze sums it: the streaming pass's (LoadOptions::summarize), or the
+/// trace's in memory; none for a Dimemas trace, which has no states.
+std::optional<metrics::TraceSummary> traced_summary(const LoadedProgram& loaded);
+
 /// Replays the loaded program on `model`, breaking the dependency cycles a trace of a program
 /// that ran can form (replay/program/cycle_breaking.hpp); what it relaxes goes to `warnings`.
 replay::ReplayResult replay_on(const LoadedProgram& loaded, replay::network::NetworkModel& model,

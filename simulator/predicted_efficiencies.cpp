@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/predicted_efficiencies.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace popsim::simulator {
@@ -17,6 +18,38 @@ WhatifEfficiencies efficiencies(Time runtime, Time ideal_runtime, double average
     e.transfer = ratio(ideal, T);
     e.serialization = ratio(e.communication, e.transfer);
     return e;
+}
+
+std::optional<TracedUseful> traced_useful(const std::optional<metrics::TraceSummary>& summary) {
+    if (!summary) return std::nullopt;
+    return TracedUseful{.average = summary->useful_average(),
+                        .maximum = static_cast<double>(summary->useful_max()),
+                        .runtime = summary->runtime};
+}
+
+WhatifEfficiencies on_network(const replay::ReplayResult& r, const replay::ReplayProgram& p,
+                              const std::optional<TracedUseful>& traced, double cpu_ratio,
+                              Time real_runtime, Time ideal_runtime) {
+    if (traced)
+        return efficiencies(r.runtime, ideal_runtime, traced->average / cpu_ratio,
+                            traced->maximum / cpu_ratio, real_runtime);
+    double sum = 0, max = 0;
+    for (std::uint32_t t = 0; t < p.tasks; ++t) {
+        const auto useful = static_cast<double>(r.task(p, t).outside_mpi());
+        sum += useful;
+        max = std::max(max, useful);
+    }
+    return efficiencies(r.runtime, ideal_runtime, p.tasks == 0 ? 0 : sum / p.tasks, max,
+                        real_runtime);
+}
+
+void add_efficiencies_json(const WhatifEfficiencies& e, nlohmann::json& out) {
+    auto metric = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
+    out["parallel_efficiency"] = metric(e.parallel);
+    out["load_balance"] = metric(e.load_balance);
+    out["communication_efficiency"] = metric(e.communication);
+    out["serialization_efficiency"] = metric(e.serialization);
+    out["transfer_efficiency"] = metric(e.transfer);
 }
 
 } // namespace popsim::simulator

@@ -2,8 +2,14 @@
 #pragma once
 // The POP efficiencies of a predicted run (docs/metrics.md, "On another network"): analyze's PE,
 // LB and CommE applied to the predicted runtime, CommE split into Transfer against the ideal
-// network with the same CPUs and code, and Serialisation. whatif and analyze --gains report them.
+// network with the same CPUs and code, and Serialisation. simulate, whatif and analyze --gains
+// report them.
+#include "metrics/trace_summary.hpp"
+#include "replay/engine/replay_result.hpp"
 #include "replay/time.hpp"
+
+#include <nlohmann/json.hpp>
+#include <optional>
 
 namespace popsim::simulator {
 
@@ -18,5 +24,26 @@ struct WhatifEfficiencies {
 /// maximum / T, TE = ideal / T, SerE = CommE / TE; the speed-up is `real_runtime` / T.
 WhatifEfficiencies efficiencies(Time runtime, Time ideal_runtime, double average, double maximum,
                                 Time real_runtime);
+
+/// The traced run's useful computation as `analyze` counts it (the Running state; averaged and
+/// maximum over the threads, in its traced windows), and its runtime there.
+struct TracedUseful {
+    double average = 0, maximum = 0;
+    Time runtime = 0;
+};
+
+/// `summary`'s, or none without one.
+std::optional<TracedUseful> traced_useful(const std::optional<metrics::TraceSummary>& summary);
+
+/// The efficiencies of the replay `r` of `p`, whose ideal counterpart took `ideal_runtime`. Useful
+/// computation is the traced run's, as analyze counts it (`traced`, with the code what-ifs made),
+/// over the CPU ratio; without states (a Dimemas trace) each task's first thread's replayed time
+/// outside MPI.
+WhatifEfficiencies on_network(const replay::ReplayResult& r, const replay::ReplayProgram& p,
+                              const std::optional<TracedUseful>& traced, double cpu_ratio,
+                              Time real_runtime, Time ideal_runtime);
+
+/// The five efficiencies as the JSON reports name them (null where undefined), into `out`.
+void add_efficiencies_json(const WhatifEfficiencies& e, nlohmann::json& out);
 
 } // namespace popsim::simulator

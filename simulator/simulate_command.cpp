@@ -18,6 +18,7 @@
 #include "simulator/modelfactors_csv.hpp"
 #include "simulator/network_options.hpp"
 #include "simulator/output_paths.hpp"
+#include "simulator/predicted_efficiencies.hpp"
 #include "simulator/progress_bar.hpp"
 #include "simulator/warning_output.hpp"
 
@@ -94,6 +95,36 @@ std::vector<std::vector<replay::AddedEvent>> critical_path_events(const replay::
     return out;
 }
 
+/// The predicted run's ideal-network runtime (the same CPUs and code) and its efficiencies
+/// (docs/metrics.md, "On another network").
+std::pair<Time, WhatifEfficiencies>
+predicted_efficiencies(const SimulateOptions& o, LoadedProgram& loaded,
+                       const replay::network::NetworkModel& network,
+                       const replay::ReplayResult& result, const CodeWhatif& code,
+                       const CodeChange& change, const replay::ProgramArray<double>* durations) {
+    const auto& p = loaded.program;
+    const double ratio = dimemas_parameters(o.network, p.tasks).cpu_ratio;
+    Time ideal = 0;
+    if (network.zero_cost() && network.cpus_per_node() == 0) {
+        ideal = result.runtime; // the run is the ideal one
+    } else if (ratio == 1 && !durations && loaded.ideal_runtime) {
+        ideal = *loaded.ideal_runtime; // the streaming pass replayed it
+    } else {
+        replay::network::DimemasParameters parameters; // no latency, infinite bandwidth
+        parameters.in_links = parameters.out_links = 0;
+        parameters.cpu_ratio = ratio;
+        replay::network::DimemasNetwork model(parameters);
+        ideal = replay_on(loaded, model, {.timeline = false, .burst_durations = durations}, nullptr)
+                    .runtime;
+    }
+    const auto summary = traced_summary(loaded);
+    auto traced = traced_useful(summary);
+    if (traced && durations)
+        std::tie(traced->average, traced->maximum) =
+            code.useful_spread(*summary, change, *durations);
+    return {ideal, on_network(result, p, traced, ratio, loaded.real_runtime.value_or(0), ideal)};
+}
+
 void run_simulate(const SimulateOptions& o, CommandOutput& output) {
     check_output_paths(
         {o.trace}, {{"-o", o.output, !replay::is_otf2_anchor(o.output)}, {"--json", o.json_path}});
@@ -112,7 +143,8 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
          .in_memory = o.in_memory || !code.empty(), // the regions are found in the trace
          .on_read_progress = progress.running_total(0),
          .spill_calls_for = o.output.empty() ? std::nullopt : std::optional(o.output),
-         .event_types = code.event_types()});
+         .event_types = code.event_types(),
+         .summarize = true});
     CodeChange change{.factors = {},
                       .balanced = o.balance.has_value(),
                       .balance_region = balanced_regions(o.balance).empty()
@@ -142,6 +174,8 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
                           .on_progress = [&](std::uint64_t ops) { progress.add(1, ops); },
                           .burst_durations = durations ? &*durations : nullptr});
     const auto real = loaded.real_runtime;
+    const auto [ideal_runtime, e] = predicted_efficiencies(
+        o, loaded, *network, result, code, change, durations ? &*durations : nullptr);
     std::ostream& out = output.terminal();
     out << fmt::format("trace              {}\n", o.trace);
     if (!loaded.window.empty()) out << fmt::format("focus              {}\n", loaded.window);
@@ -154,6 +188,14 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
     if (real && result.runtime > 0)
         out << fmt::format("speed-up           {:.4f}\n",
                            static_cast<double>(*real) / static_cast<double>(result.runtime));
+    out << fmt::format("ideal network      {:.6f} s (the same CPUs and code)\n",
+                       static_cast<double>(ideal_runtime) * 1e-9);
+    auto percent = [](double v) {
+        return std::isfinite(v) ? fmt::format("{:.2f}%", 100 * v) : std::string("-");
+    };
+    out << fmt::format("efficiencies       PE {}, LB {}, CommE {}, SerE {}, TE {}\n",
+                       percent(e.parallel), percent(e.load_balance), percent(e.communication),
+                       percent(e.serialization), percent(e.transfer));
     if (!o.output.empty()) {
         simulated->write(result, critical_path_events(loaded.program, result));
         if (output.print)
@@ -161,6 +203,8 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
                       << (replay::is_otf2_anchor(o.output) ? "\n" : " and its .pcf/.row\n");
     }
     output.report = result_json(o, loaded, result);
+    output.report["ideal_runtime_ns"] = ideal_runtime;
+    add_efficiencies_json(e, output.report["efficiencies"]);
     if (!code.empty()) {
         output.report["code"] = code.json(change.factors);
         output.report["balanced"] = change.balanced;

@@ -143,32 +143,6 @@ struct Prediction {
     WhatifEfficiencies e;
 };
 
-/// The traced run's useful computation as `analyze` counts it (the Running state; averaged and
-/// maximum over the threads, in its traced windows), and its runtime there.
-struct TracedUseful {
-    double average = 0, maximum = 0;
-    Time runtime = 0;
-};
-
-/// The efficiencies on one network. Useful computation is the traced run's, as analyze counts
-/// it, over the CPU ratio; without states (a Dimemas trace) each task's first thread's replayed
-/// time outside MPI.
-WhatifEfficiencies on_network(const replay::ReplayResult& r, const replay::ReplayProgram& p,
-                              const std::optional<TracedUseful>& traced, double cpu_ratio,
-                              Time real_runtime, Time ideal_runtime) {
-    if (traced)
-        return simulator::efficiencies(r.runtime, ideal_runtime, traced->average / cpu_ratio,
-                                       traced->maximum / cpu_ratio, real_runtime);
-    double sum = 0, max = 0;
-    for (std::uint32_t t = 0; t < p.tasks; ++t) {
-        const auto useful = static_cast<double>(r.task(p, t).outside_mpi());
-        sum += useful;
-        max = std::max(max, useful);
-    }
-    return simulator::efficiencies(r.runtime, ideal_runtime, p.tasks == 0 ? 0 : sum / p.tasks, max,
-                                   real_runtime);
-}
-
 /// A parameter's base value: "inf" for an infinite bandwidth, else its shortest exact form.
 std::string csv_number(double v) {
     if (std::isinf(v)) return "inf";
@@ -221,14 +195,6 @@ nlohmann::json json_number(double v) {
 }
 
 /// The five efficiencies into `out` under their JSON names.
-void add_efficiencies_json(const WhatifEfficiencies& e, nlohmann::json& out) {
-    out["parallel_efficiency"] = json_metric(e.parallel);
-    out["load_balance"] = json_metric(e.load_balance);
-    out["communication_efficiency"] = json_metric(e.communication);
-    out["serialization_efficiency"] = json_metric(e.serialization);
-    out["transfer_efficiency"] = json_metric(e.transfer);
-}
-
 nlohmann::json configurations_json(const std::vector<SweptParameter>& parameters,
                                    const std::vector<Configuration>& configs,
                                    const std::vector<Prediction>& predictions) {
@@ -352,17 +318,8 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
     code.prepare(loaded);
     const auto& program = loaded.program;
     const Time real_runtime = loaded.real_runtime.value_or(0); // unknown for .dim input
-    // The traced run as analyze sums it: from the streaming pass, or the trace in memory; none
-    // for a Dimemas trace, which has no states.
-    const auto summary = loaded.summary ? loaded.summary
-                         : loaded.trace
-                             ? std::optional(metrics::summarize(*loaded.trace, program.untraced))
-                             : std::nullopt;
-    const auto traced =
-        summary ? std::optional(TracedUseful{.average = summary->useful_average(),
-                                             .maximum = static_cast<double>(summary->useful_max()),
-                                             .runtime = summary->runtime})
-                : std::nullopt;
+    const auto summary = traced_summary(loaded);
+    const auto traced = traced_useful(summary);
     for (const auto& c : configs) make_network(c.network, program.tasks); // validate every value
     // Configurations that change the code alike replay the same burst durations: group by group.
     std::map<CodeChange, std::vector<std::size_t>> groups;

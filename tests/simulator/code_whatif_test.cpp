@@ -50,6 +50,34 @@ TEST_CASE("code what-if: the part of a burst inside a region runs FACTOR times f
           11'000'000);
 }
 
+TEST_CASE("code what-if: simulate gives the predicted run's POP efficiencies") {
+    // Useful 12 and 3 ms; function 1 twice as fast: 9 and 3 ms (average 6, LB 2/3), 9 ms on
+    // the ideal network; with 1 ms of latency 11 ms: PE 6/11, CommE = TE = 9/11, SerE 1.
+    const auto trace = function_trace("code_whatif_simulate_pop");
+    const auto json = (test::scratch_dir("code_whatif_simulate_pop_out") / "s.json").string();
+    const auto r = test::run_popsim(
+        fmt::format("simulate {} --speedup 60000019:1=2 --network dimemas --latency 1ms --json {}",
+                    trace, json));
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    CHECK(r.output.find("ideal network      0.009000 s (the same CPUs and code)\n"
+                        "efficiencies       PE 54.55%, LB 66.67%, CommE 81.82%, SerE 100.00%, "
+                        "TE 81.82%\n") != std::string::npos);
+    const auto j = test::read_json(json);
+    CHECK(j["predicted_runtime_ns"] == 11'000'000);
+    CHECK(j["ideal_runtime_ns"] == 9'000'000);
+    const auto& e = j["efficiencies"];
+    CHECK(e["parallel_efficiency"].get<double>() == doctest::Approx(6.0 / 11));
+    CHECK(e["load_balance"].get<double>() == doctest::Approx(2.0 / 3));
+    CHECK(e["communication_efficiency"].get<double>() == doctest::Approx(9.0 / 11));
+    CHECK(e["transfer_efficiency"].get<double>() == doctest::Approx(9.0 / 11));
+    CHECK(e["serialization_efficiency"].get<double>() == doctest::Approx(1.0));
+    // At CPU ratio 2 without a speed-up: 6 ms ideal, useful 6 and 1.5 ms, PE = LB = 62.5 %.
+    const auto cpu = test::run_popsim(fmt::format("simulate {} --cpu-ratio 2", trace));
+    CHECK(cpu.output.find("ideal network      0.006000 s (the same CPUs and code)\n"
+                          "efficiencies       PE 62.50%, LB 62.50%, CommE 100.00%, SerE 100.00%, "
+                          "TE 100.00%\n") != std::string::npos);
+}
+
 TEST_CASE("code what-if: a function's callees are inside it, and the largest factor wins") {
     // Function 1 for 8 ms, function 2 inside it for 4 ms of them.
     const auto trace =
