@@ -175,13 +175,10 @@ std::string moves(const Gains& gains, const Gain& gain) {
 }
 
 nlohmann::json gains_json(const Gains& gains) {
-    auto metric = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
-    auto effs = [&](const WhatifEfficiencies& e) {
-        return nlohmann::json{{"parallel_efficiency", metric(e.parallel)},
-                              {"load_balance", metric(e.load_balance)},
-                              {"communication_efficiency", metric(e.communication)},
-                              {"serialization_efficiency", metric(e.serialization)},
-                              {"transfer_efficiency", metric(e.transfer)}};
+    auto effs = [](const WhatifEfficiencies& e) {
+        nlohmann::json out;
+        add_efficiencies_json(e, out);
+        return out;
     };
     nlohmann::json j{{"runtime_ns", gains.runtime},
                      {"network", gains.network
