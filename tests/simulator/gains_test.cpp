@@ -15,10 +15,28 @@
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
+#include <filesystem>
 #include <fmt/format.h>
 #include <tuple>
 
 using namespace popsim;
+
+namespace {
+
+/// A Dimemas configuration of `nodes` nodes, a task on each, no latency, `bandwidth` MB/s
+/// between nodes (0.0: unlimited), unlimited buses, then `more` records.
+std::string network_cfg(const std::filesystem::path& path, int nodes, const char* bandwidth,
+                        const std::string& more = "") {
+    return test::write_file(
+        path, fmt::format("#DIMEMAS_CONFIGURATION\n"
+                          "\"environment information\" {{\"\", 0, \"\", {0}, {1}, 0, 1}};;\n"
+                          "\"multi node information\" {{0, {0}, \"\", 1, 1.0, 0.0, 0.0, 0, 1, 0, "
+                          "0.0, 1, 1, 0.0}};;\n"
+                          "\"predefined mapping information\" {{\"1 TASKS_PER_NODE\"}};;\n{2}",
+                          nodes, bandwidth, more));
+}
+
+} // namespace
 
 TEST_CASE("gains: candidate fixes ranked by the time they save, with what they move") {
     const auto trace = test::synth_trace(
@@ -84,13 +102,8 @@ TEST_CASE("gains: options that cannot go with it are refused") {
     CHECK(test::run_popsim(fmt::format("analyze {} --gains-csv x.csv", trace)).status != 0);
     CHECK(test::run_popsim(fmt::format("analyze {} --gains --phases 60000019", trace)).status != 0);
     const auto dir = test::scratch_dir("gains_refused_cfg");
-    const auto cfg = test::write_file(
-        dir / "modules.cfg",
-        "#DIMEMAS_CONFIGURATION\n"
-        "\"environment information\" {\"\", 0, \"\", 1, 0.0, 0, 1};;\n"
-        "\"multi node information\" {0, 1, \"\", 1, 1.0, 0.0, 0.0, 0, 1, 0, 0.0, 1, 1, 0.0};;\n"
-        "\"predefined mapping information\" {\"1 TASKS_PER_NODE\"};;\n"
-        "\"modules information\" {60000019, 1, 2.0};;\n");
+    const auto cfg = network_cfg(dir / "modules.cfg", 1, "0.0",
+                                 "\"modules information\" {60000019, 1, 2.0};;\n");
     test::check_fails(fmt::format("analyze {} --gains-config {}", trace, cfg), 1,
                       "--gains-config replays the fixes of --gains: add it");
     test::check_fails(fmt::format("analyze {} --gains --gains-config {}", trace, cfg), 1,
@@ -121,12 +134,7 @@ TEST_CASE("gains: on a model of the traced network, each fix saves what it saves
                           "1 event 60000019 1\n1 compute 4ms\n1 event 60000019 0\n"
                           "1 Recv 2ms from=0 size=4096\n1 Barrier 1ms\n");
     const auto dir = test::scratch_dir("gains_modelled_out");
-    const auto cfg = test::write_file(
-        dir / "net.cfg",
-        "#DIMEMAS_CONFIGURATION\n"
-        "\"environment information\" {\"\", 0, \"\", 2, 1.0, 0, 1};;\n"
-        "\"multi node information\" {0, 2, \"\", 1, 1.0, 0.0, 0.0, 0, 1, 0, 0.0, 1, 1, 0.0};;\n"
-        "\"predefined mapping information\" {\"1 TASKS_PER_NODE\"};;\n");
+    const auto cfg = network_cfg(dir / "net.cfg", 2, "1.0");
     const auto json = (dir / "a.json").string(), csv = (dir / "g.csv").string();
     const auto r = test::run_popsim(
         fmt::format("analyze {} --gains --gains-config {} --no-colour --json {} --gains-csv {}",
