@@ -159,6 +159,12 @@ class DimemasNetwork final : public NetworkModel {
     const ReplayProgram* program_ = nullptr;
     std::uint32_t machine_nodes_ = 1;
     mutable std::map<std::uint64_t, Placement> placements_; // by communicator
+    /// Per collective, the task count Dimemas times its part within a node with: the most
+    /// members on a node, plus the MPI_Reduce entries on that node of the Reduces just before
+    /// it on its communicator (count_intra_node_tasks).
+    std::vector<std::uint32_t> intra_node_count_;
+    void count_intra_node_tasks(const ReplayProgram& program);
+    std::uint32_t intra_node_count(const Collective& op, const Placement& where) const;
     /// A collective holding or gathering every bus (Dimemas reserves them all for it).
     struct BusyCollective {
         const Collective* op = nullptr;
