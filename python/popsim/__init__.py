@@ -214,16 +214,18 @@ def analyze(traces, **options):
 
 def simulate(trace, **options):
     """`popsim simulate TRACE OPTIONS`: the run replayed on a network (ideal unless the options
-    give one). Returns (runtimes, threads): a pandas Series of the predicted and real runtimes
-    (ns), and a DataFrame of the per-thread predicted times; output="x.prv" writes the simulated
-    trace."""
+    give one). Returns (runtimes, threads): a pandas Series of the predicted, ideal-network and
+    real runtimes (ns) and the predicted run's five MPI efficiencies, and a DataFrame of the
+    per-thread predicted times; output="x.prv" writes the simulated trace."""
     report = json.loads(_call(_popsim.simulate, _path(trace), _options(options)))
     _warn(report["trace"], report["warnings"])
     runtimes = pd.Series(
         {
             "predicted_runtime_ns": report["predicted_runtime_ns"],
             "predicted_max_useful_ns": report["predicted_max_useful_ns"],
+            "ideal_runtime_ns": report["ideal_runtime_ns"],
             "real_runtime_ns": report["real_runtime_ns"],
+            **report["efficiencies"],
         },
         name=report["network"],
     )

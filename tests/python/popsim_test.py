@@ -157,6 +157,9 @@ class Networks(unittest.TestCase):
     def test_simulate(self):
         runtimes, threads = popsim.simulate(synth("simulate", UNEVEN), latency="5us")
         self.assertEqual(runtimes["predicted_runtime_ns"], 3_000_000_000)
+        self.assertEqual(runtimes["ideal_runtime_ns"], 3_000_000_000)
+        self.assertAlmostEqual(runtimes["parallel_efficiency"], 2 / 3)
+        self.assertAlmostEqual(runtimes["load_balance"], 2 / 3)
         self.assertEqual(list(threads["useful_ns"]), [1_000_000_000, 3_000_000_000])
 
 
