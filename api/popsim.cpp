@@ -4,11 +4,11 @@
 #include "popsim/popsim.hpp"
 
 #include "popsim/version.hpp"
-#include "simulator/commands.hpp"
+#include "simulator/commands/commands.hpp"
 #include "simulator/failure.hpp"
 #include "simulator/global_options.hpp"
-#include "simulator/html_report.hpp"
-#include "simulator/json_report.hpp"
+#include "simulator/reports/html_report.hpp"
+#include "simulator/reports/json_report.hpp"
 
 #include <algorithm>
 #include <mutex>

@@ -21,7 +21,7 @@ MpiEfficiencies mpi_multiplicative(const TraceSummary& s, SerTransConvention con
         const double rest = ratio(e.communication, e.startup);
         if (convention == SerTransConvention::modelfactors) {
             // Dimemas' own ratio, as modelfactors takes it: so StartE x TE is modelfactors'
-            // Transfer (its CSV's, simulator/metric_table.cpp).
+            // Transfer (its CSV's, simulator/reports/metric_table.cpp).
             e.serialization = ratio(static_cast<double>(s.ideal->max_useful), ideal_runtime);
             e.transfer = ratio(rest, *e.serialization);
         } else {

@@ -2,7 +2,7 @@
 #pragma once
 // Ratios of times and counts that may be undefined: a zero-length trace, a run without useful
 // computation. Undefined is NaN, never 0 or 1, so that no report shows a made-up number; every
-// table shows NaN as "-" (simulator/metric_table.hpp) and JSON as null.
+// table shows NaN as "-" (simulator/reports/metric_table.hpp) and JSON as null.
 #include <limits>
 
 namespace popsim::metrics {

@@ -3,7 +3,7 @@
 // What `popsim analyze` computes, apart from how it is shown: the command prints and writes it,
 // the library (include/popsim/popsim.hpp) returns it.
 #include "simulator/focus.hpp"
-#include "simulator/metric_table.hpp"
+#include "simulator/reports/metric_table.hpp"
 
 #include <nlohmann/json.hpp>
 #include <string>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/cli_docs.hpp"
 
-#include "simulator/cli_app.hpp"
+#include "simulator/commands/cli_app.hpp"
 
 #include <algorithm>
 #include <cctype>

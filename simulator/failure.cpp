@@ -3,7 +3,7 @@
 
 #include "replay/engine/engine.hpp"
 #include "replay/trace_error.hpp"
-#include "simulator/commands.hpp"
+#include "simulator/commands/commands.hpp"
 
 #include <exception>
 #include <new>

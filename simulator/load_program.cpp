@@ -10,7 +10,7 @@
 #include "replay/traced_windows.hpp"
 
 #include "simulator/global_options.hpp"
-#include "simulator/warning_output.hpp"
+#include "simulator/reports/warning_output.hpp"
 
 namespace popsim::simulator {
 

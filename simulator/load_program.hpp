@@ -12,7 +12,7 @@
 #include "replay/trace.hpp"
 #include "replay/trace_error.hpp"
 #include "simulator/focus.hpp"
-#include "simulator/json_report.hpp"
+#include "simulator/reports/json_report.hpp"
 
 #include <cstdint>
 #include <functional>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // popsim: POP efficiency metrics and MPI replay from Paraver traces.
 #include "replay/allocator_tuning.hpp"
-#include "simulator/cli_app.hpp"
 #include "simulator/cli_suggestions.hpp"
+#include "simulator/commands/cli_app.hpp"
 #include "simulator/failure.hpp"
 
 #include <algorithm>

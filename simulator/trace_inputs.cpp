@@ -4,7 +4,7 @@
 #include "replay/input/line_reader.hpp"
 #include "replay/output/simulated_trace.hpp"
 #include "replay/trace_error.hpp"
-#include "simulator/warning_output.hpp"
+#include "simulator/reports/warning_output.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -4,7 +4,7 @@
 #include "simulator/cli_docs.hpp"
 #include "popsim/version.hpp"
 #include "replay/output/output_file.hpp"
-#include "simulator/cli_app.hpp"
+#include "simulator/commands/cli_app.hpp"
 
 #include <iostream>
 #include <string>

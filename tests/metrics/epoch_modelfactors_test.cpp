@@ -2,8 +2,8 @@
 // Issue 2, must show 1: on the epoch traces popsim reproduces BSC modelfactors' published CSV
 // (rows that need no ideal network) to 0.001 percentage points, raw rows to 1e-6 relative.
 #include "metrics/scaling.hpp"
-#include "simulator/metric_table.hpp"
-#include "simulator/modelfactors_csv.hpp"
+#include "simulator/reports/metric_table.hpp"
+#include "simulator/reports/modelfactors_csv.hpp"
 #include "test_support.hpp"
 
 #include <cmath>

@@ -4,7 +4,7 @@
 #include "metrics/ideal_replay.hpp"
 #include "metrics/pop_openmp.hpp"
 #include "metrics/streaming_analysis.hpp"
-#include "simulator/hybrid_tables.hpp"
+#include "simulator/reports/hybrid_tables.hpp"
 #include "test_support.hpp"
 
 #include <cmath>

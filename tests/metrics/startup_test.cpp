@@ -6,8 +6,8 @@
 #include "metrics/root_causes.hpp"
 #include "metrics/streaming_analysis.hpp"
 #include "replay/program/mpi_calls.hpp"
-#include "simulator/metric_table.hpp"
-#include "simulator/modelfactors_csv.hpp"
+#include "simulator/reports/metric_table.hpp"
+#include "simulator/reports/modelfactors_csv.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>

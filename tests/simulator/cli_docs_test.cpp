@@ -2,9 +2,9 @@
 // The man page and the bash completion, checked against the command line they describe (issue
 // 36, items 3 and 4): the completion offers each command exactly the options CLI11 accepts there,
 // the page reads at 80 columns and shows no parser artefacts.
-#include "simulator/cli_app.hpp"
 #include "simulator/cli_docs.hpp"
 #include "simulator/cli_support.hpp"
+#include "simulator/commands/cli_app.hpp"
 #include "test_support.hpp"
 
 #include <algorithm>

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "simulator/commands/cli_app.hpp"
+
+#include "popsim/version.hpp"
+#include "simulator/cli_suggestions.hpp"
+#include "simulator/global_options.hpp"
+
+namespace popsim::simulator {
+
+void add_popsim_cli(CLI::App& app, CommandOutput& output) {
+    app.description(std::string("popsim: ") + k_popsim_summary);
+    app.set_version_flag("--version", popsim::k_version);
+    app.require_subcommand(1);
+    add_global_options(app);
+    add_analyze_command(app, output);
+    add_synth_command(app);
+    add_simulate_command(app, output);
+    add_whatif_command(app, output);
+    add_convert_command(app);
+    add_cut_command(app);
+    add_events_command(app);
+    add_compare_command(app);
+    refuse_options_as_values(app);
+}
+
+} // namespace popsim::simulator

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "metrics/critical_path.hpp"
+#include "metrics/ideal_replay.hpp"
+#include "metrics/trace_summary.hpp"
+#include "replay/engine/engine.hpp"
+#include "replay/input/dimemas_trace.hpp"
+#include "replay/input/otf2_archive.hpp"
+#include "replay/input/paraver_reader.hpp"
+#include "replay/input/paraver_record_stream.hpp"
+#include "replay/output/otf2_writer.hpp"
+#include "replay/output/paraver_writer.hpp"
+#include "replay/output/simulated_trace.hpp"
+#include "replay/program/dependency_graph.hpp"
+#include "simulator/code_whatif.hpp"
+#include "simulator/commands/commands.hpp"
+#include "simulator/load_program.hpp"
+#include "simulator/network_options.hpp"
+#include "simulator/output_paths.hpp"
+#include "simulator/predicted_efficiencies.hpp"
+#include "simulator/progress_bar.hpp"
+#include "simulator/reports/json_report.hpp"
+#include "simulator/reports/modelfactors_csv.hpp"
+#include "simulator/reports/warning_output.hpp"
+
+#include <fmt/format.h>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+namespace popsim::simulator {
+
+namespace {
+
+struct SimulateOptions {
+    std::string trace;
+    FocusOptions window; // --from/--to
+    NetworkOptions network;
+    std::vector<std::string> speedups;  // --speedup REGION=FACTOR
+    std::optional<std::string> balance; // --balance [REGION]
+    std::string output;
+    std::string json_path;
+    bool in_memory = false;
+};
+
+nlohmann::json result_json(const SimulateOptions& o, const LoadedProgram& loaded,
+                           const replay::ReplayResult& r) {
+    const auto& p = loaded.program;
+    const auto& real_runtime = loaded.real_runtime;
+    nlohmann::json j = report_header("simulate");
+    j["trace"] = o.trace;
+    if (!loaded.window.empty()) j["focus"] = loaded.window;
+    j["network"] = describe_network(o.network, p.tasks);
+    j["real_runtime_ns"] = real_runtime ? nlohmann::json(*real_runtime) : nlohmann::json(nullptr);
+    j["predicted_runtime_ns"] = r.runtime;
+    j["predicted_max_useful_ns"] = r.max_useful(p);
+    j["warnings"] = warnings_json(loaded.warnings);
+    j["program_pass"] = pass_json(loaded.pass);
+    j["threads"] = nlohmann::json::array(); // the replay threads: each task's first thread, then
+                                            // its OpenMP workers
+    for (replay::ReplayThread t = 0; t < p.thread_count(); ++t) {
+        const auto& x = r.threads[t];
+        const std::uint32_t task = p.thread_task[t];
+        j["threads"].push_back({{"task", task + 1},
+                                {"thread", t - p.master_thread(task) + 1},
+                                {"end_ns", x.end},
+                                {"useful_ns", x.useful},
+                                {"fork_join_ns", x.fork_join},
+                                {"mpi_ns", x.mpi()},
+                                {"waiting_ns", x.waiting},
+                                {"transfer_ns", x.transfer},
+                                {"cpu_wait_ns", x.cpu_wait}});
+    }
+    return j;
+}
+
+/// The critical path of the simulated run as events of each replay thread: 1 where it computes on
+/// it, 2 where it is in MPI on it, 0 where it leaves it.
+std::vector<std::vector<replay::AddedEvent>> critical_path_events(const replay::ReplayProgram& p,
+                                                                  const replay::ReplayResult& r) {
+    auto spans = metrics::critical_path_spans(p, r);
+    std::sort(spans.begin(), spans.end(), [](const auto& a, const auto& b) {
+        return std::tie(a.thread, a.begin) < std::tie(b.thread, b.begin);
+    });
+    std::vector<std::vector<replay::AddedEvent>> out(p.thread_count());
+    for (std::size_t k = 0; k < spans.size(); ++k) {
+        const auto& s = spans[k];
+        auto& events = out[s.thread];
+        const std::uint64_t value = s.computation ? 1 : 2;
+        // A span that goes on where the previous one ended changes the value or nothing.
+        if (!events.empty() && events.back().time == s.begin && events.back().value == 0)
+            events.pop_back();
+        if (events.empty() || events.back().value != value)
+            events.push_back({s.begin, replay::k_critical_path_event, value});
+        events.push_back({s.end, replay::k_critical_path_event, 0});
+    }
+    return out;
+}
+
+/// The predicted run's ideal-network runtime (the same CPUs and code) and its efficiencies
+/// (docs/metrics.md, "On another network").
+std::pair<Time, WhatifEfficiencies>
+predicted_efficiencies(const SimulateOptions& o, LoadedProgram& loaded,
+                       const replay::network::NetworkModel& network,
+                       const replay::ReplayResult& result, const CodeWhatif& code,
+                       const CodeChange& change, const replay::ProgramArray<double>* durations) {
+    const auto& p = loaded.program;
+    const double ratio = dimemas_parameters(o.network, p.tasks).cpu_ratio;
+    Time ideal = 0;
+    if (network.zero_cost() && network.cpus_per_node() == 0) {
+        ideal = result.runtime; // the run is the ideal one
+    } else if (ratio == 1 && !durations && loaded.ideal_runtime) {
+        ideal = *loaded.ideal_runtime; // the streaming pass replayed it
+    } else {
+        replay::network::DimemasParameters parameters; // no latency, infinite bandwidth
+        parameters.in_links = parameters.out_links = 0;
+        parameters.cpu_ratio = ratio;
+        replay::network::DimemasNetwork model(parameters);
+        ideal = replay_on(loaded, model, {.timeline = false, .burst_durations = durations}, nullptr)
+                    .runtime;
+    }
+    const auto summary = traced_summary(loaded);
+    auto traced = traced_useful(summary);
+    if (traced && durations)
+        std::tie(traced->average, traced->maximum) =
+            code.useful_spread(*summary, change, *durations);
+    return {ideal, on_network(result, p, traced, ratio, loaded.real_runtime.value_or(0), ideal)};
+}
+
+void run_simulate(const SimulateOptions& o, CommandOutput& output) {
+    check_output_paths(
+        {o.trace}, {{"-o", o.output, !replay::is_otf2_anchor(o.output)}, {"--json", o.json_path}});
+    check_network_options(o.network); // before reading the trace
+    auto speedups = parse_speedups(o.speedups);
+    for (auto& m : config_modules(o.network.config)) speedups.push_back(std::move(m));
+    CodeWhatif code(o.trace, std::move(speedups), o.balance.has_value(),
+                    balanced_regions(o.balance));
+    ProgressBar progress({{.label = "reading", .total = input_file_bytes({o.trace})},
+                          {.label = "simulating", .unit = ProgressBar::Unit::operations}});
+    // -o writes the trace's records at their simulated times: a streamed program's calls are
+    // spilled beside the output for it.
+    auto loaded = load_program(
+        o.trace, program_options(o.network),
+        {.window = o.window,
+         .in_memory = o.in_memory || !code.empty(), // the regions are found in the trace
+         .on_read_progress = progress.running_total(0),
+         .spill_calls_for = o.output.empty() ? std::nullopt : std::optional(o.output),
+         .event_types = code.event_types(),
+         .summarize = true});
+    CodeChange change{.factors = {},
+                      .balanced = o.balance.has_value(),
+                      .balance_region = balanced_regions(o.balance).empty()
+                                            ? std::nullopt
+                                            : std::optional<std::size_t>(0)};
+    for (const auto& s : code.options()) change.factors.push_back(s.factors.front());
+    std::optional<replay::ProgramArray<double>> durations;
+    if (!code.empty()) {
+        code.prepare(loaded);
+        durations = code.burst_durations(change);
+    }
+    const replay::Trace* original = loaded.trace_read();
+    if (!o.output.empty() && original == nullptr)
+        throw std::invalid_argument(
+            "-o needs a Paraver trace as input (its calls name the simulated states)");
+    const auto network = make_network(o.network, loaded.program.tasks);
+    // Reads the original's events again while the program replays.
+    std::optional<replay::SimulatedTraceWriter> simulated;
+    if (!o.output.empty())
+        simulated.emplace(*original, loaded.program, o.output,
+                          replay::SimulatedTraceOptions{.calls = loaded.calls.get(),
+                                                        .window = loaded.window_bounds});
+    progress.add_total(1, loaded.program.op_count());
+    const replay::ReplayResult result =
+        replay_reporting(loaded, *network,
+                         {.timeline = !o.output.empty(), // each operation's times, for -o
+                          .on_progress = [&](std::uint64_t ops) { progress.add(1, ops); },
+                          .burst_durations = durations ? &*durations : nullptr});
+    const auto real = loaded.real_runtime;
+    const auto [ideal_runtime, e] = predicted_efficiencies(
+        o, loaded, *network, result, code, change, durations ? &*durations : nullptr);
+    std::ostream& out = output.terminal();
+    out << fmt::format("trace              {}\n", o.trace);
+    if (!loaded.window.empty()) out << fmt::format("focus              {}\n", loaded.window);
+    out << fmt::format("network            {}\n",
+                       describe_network(o.network, loaded.program.tasks));
+    if (!code.empty()) out << fmt::format("code               {}\n", code.describe(change));
+    if (real)
+        out << fmt::format("real runtime       {:.6f} s\n", static_cast<double>(*real) * 1e-9);
+    out << fmt::format("predicted runtime  {:.6f} s\n", static_cast<double>(result.runtime) * 1e-9);
+    if (real && result.runtime > 0)
+        out << fmt::format("speed-up           {:.4f}\n",
+                           static_cast<double>(*real) / static_cast<double>(result.runtime));
+    out << fmt::format("ideal network      {:.6f} s (the same CPUs and code)\n",
+                       static_cast<double>(ideal_runtime) * 1e-9);
+    auto percent = [](double v) {
+        return std::isfinite(v) ? fmt::format("{:.2f}%", 100 * v) : std::string("-");
+    };
+    out << fmt::format("efficiencies       PE {}, LB {}, CommE {}, SerE {}, TE {}\n",
+                       percent(e.parallel), percent(e.load_balance), percent(e.communication),
+                       percent(e.serialization), percent(e.transfer));
+    if (!o.output.empty()) {
+        simulated->write(result, critical_path_events(loaded.program, result));
+        if (output.print)
+            std::cerr << "popsim: wrote " << o.output
+                      << (replay::is_otf2_anchor(o.output) ? "\n" : " and its .pcf/.row\n");
+    }
+    output.report = result_json(o, loaded, result);
+    output.report["ideal_runtime_ns"] = ideal_runtime;
+    add_efficiencies_json(e, output.report["efficiencies"]);
+    if (!code.empty()) {
+        output.report["code"] = code.json(change.factors);
+        output.report["balanced"] = change.balanced;
+    }
+    if (!o.json_path.empty()) write_text_file(o.json_path, report_text(output.report));
+}
+
+} // namespace
+
+void add_simulate_command(CLI::App& app, CommandOutput& output) {
+    auto options = std::make_shared<SimulateOptions>();
+    auto* cmd = app.add_subcommand(
+        "simulate", "Replay a trace on a network model and write the simulated timeline");
+    add_trace_argument(
+        cmd, options->trace,
+        "Paraver trace (.prv or .prv.gz), OTF2 archive (traces.otf2) or Dimemas trace (.dim)");
+    add_network_options(cmd, options->network, true);
+    add_speedup_option(cmd, options->speedups, false);
+    add_balance_option(cmd, options->balance, false);
+    add_window_options(cmd, options->window);
+    cmd->add_option("-o,--output", options->output,
+                    "Write the simulated timeline as a Paraver trace (.prv, with .pcf/.row) or "
+                    "as an OTF2 archive (.otf2)")
+        ->check(output_file_name());
+    cmd->add_option("--json", options->json_path,
+                    "Write the predicted times (predicted_runtime_ns, per task) to FILE")
+        ->check(output_file_name());
+    add_in_memory_option(cmd, options->in_memory);
+    cmd->callback([options, &output] { run_simulate(*options, output); });
+}
+
+} // namespace popsim::simulator
+
+namespace popsim::simulator {
+
+namespace {
+
+/// The records of one application of a trace, as application 1 (an OTF2 archive holds one).
+class ApplicationRecords final : public replay::RecordSink {
+  public:
+    ApplicationRecords(std::uint32_t application, replay::RecordSink& sink)
+        : application_(application), sink_(sink) {}
+    void state(const replay::StateRecord& r) override {
+        if (r.owner.application != application_) return;
+        auto kept = r;
+        kept.owner.application = 1;
+        sink_.state(kept);
+    }
+    void event(const replay::RecordOwner& owner, Time time,
+               std::span<const replay::EventPair> pairs) override {
+        if (owner.application != application_) return;
+        auto kept = owner;
+        kept.application = 1;
+        sink_.event(kept, time, pairs);
+    }
+    void comm(const replay::CommRecord& r) override {
+        if (r.sender.application != application_ || r.receiver.application != application_) return;
+        auto kept = r;
+        kept.sender.application = kept.receiver.application = 1;
+        sink_.comm(kept);
+    }
+
+  private:
+    std::uint32_t application_;
+    replay::RecordSink& sink_;
+};
+
+/// Writes the Paraver trace at `path` as the OTF2 archive `anchor`: read once as every command
+/// reads it (its errors and warnings), then every record of the analysed application copied.
+void convert_to_otf2(const std::string& path, const std::string& anchor) {
+    if (replay::is_otf2_anchor(path))
+        throw replay::TraceError(path, 0, "is an OTF2 archive already");
+    auto [header, labels, application] = [&] {
+        replay::Trace trace = replay::read_paraver(path);
+        print_warnings(path, trace.warnings);
+        for (auto& c : trace.header.communicators) c.application = 1;
+        return std::tuple(std::move(trace.header), std::move(trace.labels), trace.application);
+    }();
+    replay::Otf2Writer writer(anchor, header, labels);
+    ApplicationRecords records(application, writer);
+    replay::stream_paraver_records(
+        path, [&](const replay::ParaverPreamble&) -> replay::RecordSink& { return records; });
+    const auto counts = writer.close();
+    std::cerr << fmt::format("popsim: wrote {} ({} locations, {} events, {} messages)\n", anchor,
+                             counts.locations, counts.events, counts.messages);
+    if (counts.messages_left_out > 0)
+        std::cerr << fmt::format("popsim: warning: {} communication records are in no call that "
+                                 "sends or receives them, and are left out of the archive\n",
+                                 counts.messages_left_out);
+    if (counts.unnested_regions > 0)
+        std::cerr << fmt::format("popsim: warning: {} states or functions cross an MPI call's "
+                                 "edge: the archive's regions do not nest there\n",
+                                 counts.unnested_regions);
+}
+
+/// Writes the OTF2 archive `anchor` as the Paraver trace `prv` (with its .pcf and .row): the
+/// records popsim reads it as, named by its definitions.
+void convert_to_paraver(const std::string& anchor, const std::string& prv) {
+    if (anchor.ends_with(".dim"))
+        throw replay::TraceError(anchor, 0,
+                                 "a Dimemas trace: convert reads OTF2 archives (simulate replays "
+                                 "a .dim, and its -o writes the run as a Paraver trace)");
+    if (!replay::is_otf2_anchor(anchor))
+        throw replay::TraceError(anchor, 0,
+                                 "is a Paraver trace already (popsim cut writes a window of it)");
+    replay::Otf2Archive archive(anchor);
+    replay::WarningLog warnings;
+    replay::ParaverWriter writer(prv, archive.header(),
+                                 fmt::format("# converted by popsim from {}\n", anchor));
+    archive.feed(writer, warnings);
+    print_warnings(anchor, warnings);
+    writer.close();
+    const std::string base = replay::trace_base_name(prv);
+    replay::write_pcf_with_labels(base + ".pcf", archive.labels(),
+                                  replay::pcf_openmp_for(archive.header()));
+    replay::write_row(base + ".row", archive.header());
+    std::cerr << fmt::format("popsim: wrote {} and its .pcf/.row\n", prv);
+}
+
+} // namespace
+
+void add_convert_command(CLI::App& app) {
+    auto trace = std::make_shared<std::string>();
+    auto output = std::make_shared<std::string>();
+    auto* cmd = app.add_subcommand(
+        "convert", "Write a Paraver trace as a Dimemas trace (.dim, as prv2dim does) or as an OTF2 "
+                   "archive (.otf2, for Vampir, Scalasca and other OTF2 tools); an OTF2 archive "
+                   "as a Paraver trace (.prv)");
+    add_trace_argument(cmd, *trace);
+    cmd->add_option("output", *output,
+                    "Dimemas trace (.dim), OTF2 archive anchor (.otf2; its .def and folder of "
+                    "the same name are written beside it) or Paraver trace (.prv, with .pcf/.row)")
+        ->required();
+    cmd->callback([trace, output] {
+        const bool paraver = output->ends_with(".prv");
+        check_output_paths({*trace}, {{"output", *output, paraver}});
+        if (paraver) {
+            convert_to_paraver(*trace, *output);
+            return;
+        }
+        if (replay::is_otf2_anchor(*output)) {
+            convert_to_otf2(*trace, *output);
+            return;
+        }
+        const auto loaded =
+            load_program(*trace, {.threads = false}); // prv2dim's translation: one thread per task
+        replay::write_dimemas_trace(loaded.program, loaded.communicators, *output);
+        std::cerr << "popsim: wrote " << *output << "\n";
+    });
+}
+
+} // namespace popsim::simulator
