@@ -5,6 +5,7 @@
 #include "replay/focus/trace_window.hpp"
 #include "replay/input/dimemas_trace.hpp"
 #include "replay/input/paraver_reader.hpp"
+#include "replay/network/dimemas.hpp"
 #include "replay/program/cycle_breaking.hpp"
 #include "replay/streaming/background_replay.hpp"
 #include "replay/traced_windows.hpp"
@@ -82,6 +83,15 @@ replay::ReplayResult replay_on(const LoadedProgram& loaded, replay::network::Net
             },
             warnings);
     });
+}
+
+Time ideal_runtime_at(const LoadedProgram& loaded, double cpu_ratio,
+                      const replay::EngineOptions& options) {
+    replay::network::DimemasParameters ideal; // no latency, infinite bandwidth
+    ideal.in_links = ideal.out_links = 0;
+    ideal.cpu_ratio = cpu_ratio;
+    replay::network::DimemasNetwork network(ideal);
+    return replay_on(loaded, network, options, nullptr).runtime;
 }
 
 replay::ReplayResult replay_reporting(LoadedProgram& loaded, replay::network::NetworkModel& model,

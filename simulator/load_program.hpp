@@ -84,6 +84,11 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
 /// trace's in memory; none for a Dimemas trace, which has no states.
 std::optional<metrics::TraceSummary> traced_summary(const LoadedProgram& loaded);
 
+/// The loaded program's runtime on the ideal network with CPUs `cpu_ratio` times as fast: what
+/// Transfer on another network compares with (docs/metrics.md, "On another network").
+Time ideal_runtime_at(const LoadedProgram& loaded, double cpu_ratio,
+                      const replay::EngineOptions& options);
+
 /// Replays the loaded program on `model`, breaking the dependency cycles a trace of a program
 /// that ran can form (replay/program/cycle_breaking.hpp); what it relaxes goes to `warnings`.
 replay::ReplayResult replay_on(const LoadedProgram& loaded, replay::network::NetworkModel& model,

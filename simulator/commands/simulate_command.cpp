@@ -110,12 +110,7 @@ predicted_efficiencies(const SimulateOptions& o, LoadedProgram& loaded,
     } else if (ratio == 1 && !durations && loaded.ideal_runtime) {
         ideal = *loaded.ideal_runtime; // the streaming pass replayed it
     } else {
-        replay::network::DimemasParameters parameters; // no latency, infinite bandwidth
-        parameters.in_links = parameters.out_links = 0;
-        parameters.cpu_ratio = ratio;
-        replay::network::DimemasNetwork model(parameters);
-        ideal = replay_on(loaded, model, {.timeline = false, .burst_durations = durations}, nullptr)
-                    .runtime;
+        ideal = ideal_runtime_at(loaded, ratio, {.timeline = false, .burst_durations = durations});
     }
     const auto summary = traced_summary(loaded);
     auto traced = traced_useful(summary);
@@ -230,7 +225,8 @@ void add_simulate_command(CLI::App& app, CommandOutput& output) {
                     "as an OTF2 archive (.otf2)")
         ->check(output_file_name());
     cmd->add_option("--json", options->json_path,
-                    "Write the predicted times (predicted_runtime_ns, per task) to FILE")
+                    "Write the predicted times (predicted_runtime_ns, per task) and "
+                    "efficiencies to FILE")
         ->check(output_file_name());
     add_in_memory_option(cmd, options->in_memory);
     cmd->callback([options, &output] { run_simulate(*options, output); });

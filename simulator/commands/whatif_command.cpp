@@ -359,11 +359,7 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
                 runtime = ideal_runtime;
                 continue;
             }
-            replay::network::DimemasParameters ideal; // no latency, infinite bandwidth
-            ideal.in_links = ideal.out_links = 0;
-            ideal.cpu_ratio = ratio;
-            replay::network::DimemasNetwork network(ideal);
-            runtime = replay_on(loaded, network, replayed, nullptr).runtime;
+            runtime = ideal_runtime_at(loaded, ratio, replayed);
         }
         // The useful computation, as analyze counts it, with the code sped up.
         auto useful = traced;
