@@ -66,6 +66,10 @@ struct ThreadTimeline {
     Column<std::uint16_t> call_id;
     std::vector<CollectiveAttributes> collectives;
     std::vector<EventSeries> tracked_events;
+    /// Where prv2dim ends the thread's CPU bursts besides at its calls, each the end time of a
+    /// piece, in order (replay/input/prv2dim_cuts.hpp); empty unless ReadOptions::cut_bursts_if
+    /// asked for them.
+    Column<Time> burst_cuts;
     // Hardware counters read at the end of useful (Running) bursts, as BSC's modelfactors counts
     // them.
     std::uint64_t useful_instructions = 0;

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <charconv>
 #include <fmt/format.h>
+#include <map>
 
 namespace popsim::simulator {
 
@@ -176,6 +177,16 @@ std::unique_ptr<replay::network::NetworkModel> make_network(const NetworkOptions
                          o.mapping;
     if (!dimemas) return std::make_unique<replay::network::IdealNetwork>();
     return std::make_unique<replay::network::DimemasNetwork>(dimemas_parameters(o, tasks));
+}
+
+bool tasks_share_cpus(const NetworkOptions& options, std::uint32_t tasks) {
+    const auto network = make_network(options, tasks);
+    const std::uint32_t cpus = network->cpus_per_node();
+    if (cpus == 0) return false; // a CPU per task
+    std::map<std::uint32_t, std::uint32_t> on_node;
+    for (std::uint32_t task = 0; task < tasks; ++task)
+        if (++on_node[network->node_of(task)] > cpus) return true;
+    return false;
 }
 
 namespace {

@@ -96,6 +96,7 @@ void TraceBuilder::add_state(const StateRecord& r, std::uint64_t line) {
     ++trace_.counts.states;
     auto& tl = trace_.threads[t];
     auto& s = scratch_[t];
+    if (!cutters_.empty()) cutters_[t].record(r.begin, tl.burst_cuts);
     // Dimemas writes some intervals twice (Running, then the block's state): the earlier record
     // keeps the overlap, and the overlap is reported.
     const Time begin = std::max(r.begin, tl.states_end);
@@ -301,6 +302,10 @@ void TraceBuilder::add_event(const RecordOwner& owner, Time time, std::span<cons
     check_order(time, scratch_[t].latest_event, "event", t, line);
     ++trace_.counts.events;
     trace_.threads[t].last_record = std::max(trace_.threads[t].last_record, time);
+    if (!cutters_.empty()) {
+        cutters_[t].record(time, trace_.threads[t].burst_cuts);
+        cutters_[t].event(time, pairs, trace_.threads[t].burst_cuts);
+    }
     // Within one line: leave the previous call, enter the next, then read the entry's attributes.
     const auto exits = std::count_if(pairs.begin(), pairs.end(), [](const EventPair& p) {
         return extrae::is_mpi_call_type(p.type) && p.value == 0;

@@ -4,6 +4,7 @@
 // the header and each other. Every violation is a TraceError naming the file and line.
 #include "replay/focus/record_window.hpp"
 #include "replay/input/paraver_records.hpp"
+#include "replay/input/prv2dim_cuts.hpp"
 #include "replay/input/timeline_observer.hpp"
 #include "replay/trace.hpp"
 
@@ -38,6 +39,9 @@ class TraceBuilder {
     /// From now on states, calls, tracked events and communications go to `observer` instead of
     /// the timelines (call it before the first record).
     void hand_over_to(TimelineObserver& observer) { observer_ = &observer; }
+    /// Records where prv2dim cuts each thread's CPU bursts (ThreadTimeline::burst_cuts; call it
+    /// before the first record, without an observer).
+    void cut_bursts_as_prv2dim() { cutters_.resize(trace_.threads.size()); }
     /// The observer's work after a block of records (TimelineObserver::work_after_block).
     std::function<void()> work_after_block() {
         return observer_ ? observer_->work_after_block() : std::function<void()>();
@@ -114,6 +118,7 @@ class TraceBuilder {
     ThreadNumbering numbering_;
     std::uint32_t total_cpus_; // the header's, checked against every record's CPU
     std::vector<ThreadScratch> scratch_;
+    std::vector<Prv2dimCuts> cutters_; // per thread, with cut_bursts_as_prv2dim(); else empty
     std::uint64_t overlaps_ = 0;
     std::string first_overlap_;
     // What a cutter leaves (Paraver's cutter; docs/replay.md, "Cut traces").

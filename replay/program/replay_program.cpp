@@ -197,6 +197,8 @@ struct CallCursor {
     std::uint32_t next_call = 0;
     Time previous_end = 0;                // the end of the last emitted call or burst
     std::size_t next_collective_attr = 0; // the thread's collective attributes, read in call order
+    const Column<Time>* cuts = nullptr;   // where prv2dim cuts the thread's bursts, if recorded
+    std::size_t next_cut = 0;
 };
 
 /// A collective call met while emitting, matched across tasks once every thread is emitted.
@@ -612,14 +614,26 @@ class ProgramBuilder {
         return out.next.op++;
     }
 
-    /// The computation between two trace times, less the spans where tracing was off.
-    void put_burst_between(ThreadOps& out, Time from, Time to) {
-        if (to <= from) return;
-        put_burst(out, to - from - overlap(p_.untraced, from, to));
+    /// The computation between two trace times, less the spans where tracing was off; in the
+    /// pieces prv2dim cuts it into, when they were recorded, an empty piece included (Dimemas
+    /// gives each a turn on a shared CPU). Cuts before `from` lie in calls: prv2dim cuts no
+    /// burst there.
+    void put_burst_between(ThreadOps& out, CallCursor& at, Time from, Time to) {
+        const Column<Time>& cuts = *at.cuts;
+        while (at.next_cut < cuts.size() && cuts[at.next_cut] < from) ++at.next_cut;
+        for (; at.next_cut < cuts.size() && cuts[at.next_cut] <= to; ++at.next_cut) {
+            put_burst(out, computation(from, cuts[at.next_cut]), true);
+            from = cuts[at.next_cut];
+        }
+        if (to > from) put_burst(out, computation(from, to), false);
     }
 
-    void put_burst(ThreadOps& out, Time duration) {
-        if (duration <= 0) return;
+    Time computation(Time from, Time to) const {
+        return to - from - overlap(p_.untraced, from, to);
+    }
+
+    void put_burst(ThreadOps& out, Time duration, bool even_empty) {
+        if (duration <= 0 && !even_empty) return;
         if (!out.counting) p_.burst_durations[out.next.burst] = duration;
         put_op(out, OpKind::burst, out.next.burst++, k_none);
     }
@@ -632,7 +646,7 @@ class ProgramBuilder {
         const std::uint32_t task = p_.thread_task[th];
         const bool master = th == p_.master_thread(task);
         const auto& regions = regions_[task];
-        CallCursor at;
+        CallCursor at{.cuts = &trace_.threads[p_.trace_thread[th]].burst_cuts};
         for (std::size_t k = 0; k < regions.size(); ++k) {
             const auto [begin, end] = regions[k];
             emit_calls_before(th, out, begin, at, master ? std::optional(begin) : std::nullopt);
@@ -640,7 +654,7 @@ class ProgramBuilder {
             at.previous_end = std::max(at.previous_end, begin);
             emit_calls_before(th, out, end, at, arrivals_[th][k]);
             join_thread_barrier(out, fork_join_[task][k].second);
-            if (master) put_burst_between(out, last_arrival_[task][k], end);
+            if (master) put_burst_between(out, at, last_arrival_[task][k], end);
             at.previous_end = std::max(at.previous_end, end);
         }
         const Time last_record = trace_.threads[p_.trace_thread[th]].last_record;
@@ -655,12 +669,12 @@ class ProgramBuilder {
         auto& r = roles_[th];
         while (at.next_call < r.calls.size() && r.calls.begin(at.next_call) < limit) {
             const std::uint32_t call = at.next_call++;
-            if (bursts_until) put_burst_between(out, at.previous_end, r.calls.begin(call));
+            if (bursts_until) put_burst_between(out, at, at.previous_end, r.calls.begin(call));
             at.previous_end = r.calls.end(call);
             emit_call(th, out, call, at);
         }
         if (!bursts_until) return;
-        put_burst_between(out, at.previous_end, *bursts_until);
+        put_burst_between(out, at, at.previous_end, *bursts_until);
         at.previous_end = std::max(at.previous_end, *bursts_until);
     }
 

@@ -139,7 +139,10 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
          .on_read_progress = progress.running_total(0),
          .spill_calls_for = o.output.empty() ? std::nullopt : std::optional(o.output),
          .event_types = code.event_types(),
-         .summarize = true});
+         .summarize = true,
+         .tasks_share_cpus = [&](std::uint32_t tasks) {
+             return tasks_share_cpus(o.network, tasks);
+         }});
     CodeChange change{.factors = {},
                       .balanced = o.balance.has_value(),
                       .balance_region = balanced_regions(o.balance).empty()

@@ -314,7 +314,12 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
                                 .in_memory = o.in_memory || !code.empty(), // regions: the trace
                                 .on_read_progress = progress.running_total(0),
                                 .event_types = code.event_types(),
-                                .summarize = true});
+                                .summarize = true,
+                                .tasks_share_cpus = [&](std::uint32_t tasks) {
+                                    return std::ranges::any_of(configs, [&](const auto& c) {
+                                        return tasks_share_cpus(c.network, tasks);
+                                    });
+                                }});
     code.prepare(loaded);
     const auto& program = loaded.program;
     const Time real_runtime = loaded.real_runtime.value_or(0); // unknown for .dim input

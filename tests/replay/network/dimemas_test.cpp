@@ -2,6 +2,7 @@
 // The Dimemas-style network model: one hand-computed case per parameter, and the predictions of
 // Dimemas 5.5.0 itself for the epoch trace with five configurations.
 #include "replay/engine/engine.hpp"
+#include "replay/input/paraver_reader.hpp"
 #include "replay/network/dimemas.hpp"
 #include "replay/network/dimemas_config.hpp"
 #include "replay/network/ideal.hpp"
@@ -339,6 +340,41 @@ TEST_CASE("dimemas model: tasks sharing a CPU take turns burst by burst") {
     CHECK(replay_on("dim_cpu_two", d, p).runtime == 4 * k_ns_per_s);
 }
 
+TEST_CASE("dimemas model: on a shared CPU each piece prv2dim cuts a burst into takes a turn") {
+    // Ranks 0 and 1 on one node of one CPU; prv2dim starts each with two empty pieces, and Dimemas'
+    // FIFO scheduler sends a thread to the tail of the queue after each piece. Dimemas 5.5.0's
+    // simulated traces (prv2dim, then Dimemas -S 32k with one node of one CPU):
+    // - rank 0 has three events at time 0, so three more empty pieces: rank 1 gets the CPU for
+    //   its 1 s first, and rank 0 computes 1-3 s. Merged bursts would run rank 0 first (0-2 s).
+    // - an event in the middle of rank 0's 2 s cuts it: rank 0 runs 0-1 s, rank 1 1-2 s, rank 0
+    //   2-3 s. Merged: rank 0 0-2 s, rank 1 2-3 s.
+    const auto read_with_cuts = [](const std::string& path) {
+        ReadOptions options;
+        options.cut_bursts_if = [](const ParaverHeader&) { return true; };
+        return read_paraver(path, options);
+    };
+    const auto replay = [&](const std::string& name, const std::string& description, bool cuts) {
+        const auto path = test::synth_trace(name, description);
+        network::DimemasNetwork net(two_tasks_one_cpu());
+        return replay_events(
+            build_replay_program(cuts ? read_with_cuts(path) : test::read_quiet(path)), net);
+    };
+    const std::string events_at_start = "ranks 2\n0 event 40000001 1\n0 event 40000050 3\n"
+                                        "0 event 40000018 1\n0 compute 2s\n0 event 40000001 0\n"
+                                        "1 compute 1s\n1 event 40000001 0\n";
+    const auto start = replay("dim_pieces_start", events_at_start, true);
+    CHECK(start.threads[0].end == 3 * k_ns_per_s);
+    CHECK(start.threads[1].end == 1 * k_ns_per_s);
+    CHECK(replay("dim_pieces_start", events_at_start, false).threads[1].end == 3 * k_ns_per_s);
+    const std::string event_inside = "ranks 2\n0 compute 1s\n0 event 40000003 1\n0 compute 1s\n"
+                                     "0 event 40000001 0\n1 compute 1s\n1 event 40000001 0\n";
+    const auto inside = replay("dim_pieces_inside", event_inside, true);
+    CHECK(inside.threads[0].end == 3 * k_ns_per_s);
+    CHECK(inside.threads[1].end == 2 * k_ns_per_s);
+    CHECK(inside.threads[1].cpu_wait == 1 * k_ns_per_s);
+    CHECK(replay("dim_pieces_inside", event_inside, false).threads[1].end == 3 * k_ns_per_s);
+}
+
 TEST_CASE("dimemas model: a startup goes first on a shared CPU, a burst goes last") {
     // Ranks 0 and 1 on one CPU, intra-node latency 1 ms (instant data). Rank 0 computes 1 s, sends
     // 8 bytes to rank 1, computes 1 s; rank 1 receives (traced 0-2 s), then computes 1 s. Rank 0
@@ -412,10 +448,14 @@ TEST_CASE("dimemas model: LAMMPS melt with Dimemas' what-if configurations") {
         {4, "whatif_lat5us_bw1000_bus2", 325826527, 1e-8},
         {4, "whatif_2tpn_1cpu_intra0.5us_bw10000_inter5us_bw1000_bus1", 546114653, 1e-8},
         {4, "whatif_2tpn_intra0.5us_bw10000_inter5us_bw1000_bus1", 315213596, 1e-8}};
+    // The program's bursts are cut where prv2dim cuts them (simulate does so when tasks share
+    // CPUs): the pieces change nothing where each task has a CPU.
+    ReadOptions read;
+    read.cut_bursts_if = [](const ParaverHeader&) { return true; };
     for (const int ranks : {2, 4}) {
         const auto trace = "lammps-melt/lammps_melt_" + std::to_string(ranks);
         const auto program =
-            build_replay_program(test::read_quiet(test::shared_data(trace + ".prv.gz")));
+            build_replay_program(read_paraver(test::shared_data(trace + ".prv.gz"), read));
         for (const auto& row : rows) {
             if (row.ranks != ranks) continue;
             INFO(trace << " " << row.config);
