@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/predicted_efficiencies.hpp"
 
+#include "simulator/reports/metric_table.hpp"
+
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 
 namespace popsim::simulator {
 
@@ -44,12 +47,18 @@ WhatifEfficiencies on_network(const replay::ReplayResult& r, const replay::Repla
 }
 
 void add_efficiencies_json(const WhatifEfficiencies& e, nlohmann::json& out) {
-    auto metric = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
-    out["parallel_efficiency"] = metric(e.parallel);
-    out["load_balance"] = metric(e.load_balance);
-    out["communication_efficiency"] = metric(e.communication);
-    out["serialization_efficiency"] = metric(e.serialization);
-    out["transfer_efficiency"] = metric(e.transfer);
+    for (const auto& f : k_efficiency_fields) {
+        const double v = e.*f.value;
+        out[f.key] = std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
+    }
+}
+
+std::vector<std::string> out_of_range(const WhatifEfficiencies& e) {
+    std::vector<std::string> out;
+    for (const auto& f : k_efficiency_fields)
+        if (const double v = e.*f.value; std::isfinite(v) && outside_0_100(v))
+            out.push_back(fmt::format("{} {:.2f}%", f.name, 100 * v));
+    return out;
 }
 
 } // namespace popsim::simulator

@@ -8,8 +8,11 @@
 #include "replay/engine/replay_result.hpp"
 #include "replay/time.hpp"
 
+#include <array>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace popsim::simulator {
 
@@ -18,6 +21,22 @@ struct WhatifEfficiencies {
     double speedup = 0, parallel = 0, load_balance = 0, communication = 0, serialization = 0,
            transfer = 0;
 };
+
+/// The five efficiencies, in the order the reports give them: short name, JSON key, member.
+struct EfficiencyField {
+    const char* name;
+    const char* key;
+    double WhatifEfficiencies::*value;
+};
+inline constexpr std::array<EfficiencyField, 5> k_efficiency_fields{
+    {{"PE", "parallel_efficiency", &WhatifEfficiencies::parallel},
+     {"LB", "load_balance", &WhatifEfficiencies::load_balance},
+     {"CommE", "communication_efficiency", &WhatifEfficiencies::communication},
+     {"SerE", "serialization_efficiency", &WhatifEfficiencies::serialization},
+     {"TE", "transfer_efficiency", &WhatifEfficiencies::transfer}}};
+
+/// Those of `e` outside 0-100 %, as "TE 140.00%".
+std::vector<std::string> out_of_range(const WhatifEfficiencies& e);
 
 /// A run `runtime` long whose ideal counterpart takes `ideal_runtime`, useful computation taking
 /// `average` and `maximum` over the threads: PE = average / T, LB = average / maximum, CommE =

@@ -251,12 +251,7 @@ void note_out_of_range(const MetricTable& table, const std::vector<std::string>&
         }
         if (out.empty()) continue;
         replay::WarningLog log;
-        log.add("efficiency-out-of-range",
-                fmt::format("{} outside 0-100 %: an efficiency is a fraction of an ideal, so the "
-                            "times it compares come from records that disagree (state records "
-                            "missing on some threads, MPI calls without states, clocks out of "
-                            "step); read it as a sign of the trace, not of the run",
-                            fmt::join(out, ", ")));
+        add_out_of_range_warning(out, log);
         print_warnings(path, log);
         warnings.merge(log);
     }

@@ -174,6 +174,10 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
     const auto real = loaded.real_runtime;
     const auto [ideal_runtime, e] = predicted_efficiencies(
         o, loaded, *network, result, code, change, durations ? &*durations : nullptr);
+    replay::WarningLog beyond;
+    add_out_of_range_warning(out_of_range(e), beyond);
+    print_warnings(o.trace, beyond);
+    loaded.warnings.merge(beyond);
     std::ostream& out = output.terminal();
     out << fmt::format("trace              {}\n", o.trace);
     if (!loaded.window.empty()) out << fmt::format("focus              {}\n", loaded.window);
@@ -191,9 +195,11 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
     auto percent = [](double v) {
         return std::isfinite(v) ? fmt::format("{:.2f}%", 100 * v) : std::string("-");
     };
-    out << fmt::format("efficiencies       PE {}, LB {}, CommE {}, SerE {}, TE {}\n",
-                       percent(e.parallel), percent(e.load_balance), percent(e.communication),
-                       percent(e.serialization), percent(e.transfer));
+    out << "efficiencies      ";
+    for (const auto& f : k_efficiency_fields)
+        out << fmt::format("{} {} {}", &f == &k_efficiency_fields.front() ? "" : ",", f.name,
+                           percent(e.*f.value));
+    out << '\n';
     if (!o.output.empty()) {
         simulated->write(result, critical_path_events(loaded.program, result));
         if (output.print)

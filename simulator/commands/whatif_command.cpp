@@ -228,6 +228,38 @@ nlohmann::json configurations_json(const std::vector<SweptParameter>& parameters
 /// One line per configuration: the parameters that vary (as typed), the runtime, the speed-up
 /// and the efficiencies on the POP colours; stacked in two blocks with the configurations
 /// numbered when the terminal is too narrow.
+/// A configuration as its row shows it: the swept parameters' values ("latency 1us, buses 2").
+std::string configuration_name(const std::vector<SweptParameter>& parameters,
+                               const Configuration& c) {
+    std::vector<std::string> values;
+    for (std::size_t k = 0; k < parameters.size(); ++k)
+        if (parameters[k].values.size() > 1)
+            values.push_back(parameters[k].name + " " + parameters[k].values[c.value[k]]);
+    return fmt::format("{}", fmt::join(values, ", "));
+}
+
+/// Warns of the efficiencies outside 0-100 %, the traced run's and each configuration's, naming
+/// them ("latency 1us: PE 200.00%, CommE 200.00%; latency 10us: ...").
+void warn_out_of_range(const std::string& trace, const std::optional<WhatifEfficiencies>& traced,
+                       const std::vector<SweptParameter>& parameters,
+                       const std::vector<Configuration>& configs,
+                       const std::vector<Prediction>& predictions, replay::WarningLog& warnings) {
+    std::vector<std::string> runs;
+    const auto add = [&](const std::string& name, const WhatifEfficiencies& e) {
+        const auto values = out_of_range(e);
+        if (!values.empty())
+            runs.push_back(
+                fmt::format("{}{}", name.empty() ? "" : name + ": ", fmt::join(values, ", ")));
+    };
+    if (traced) add("traced run", *traced);
+    for (std::size_t i = 0; i < configs.size(); ++i)
+        add(configuration_name(parameters, configs[i]), predictions[i].e);
+    replay::WarningLog log;
+    if (!runs.empty()) add_out_of_range_warning({fmt::format("{}", fmt::join(runs, "; "))}, log);
+    print_warnings(trace, log);
+    warnings.merge(log);
+}
+
 std::string format_terminal(const std::vector<SweptParameter>& parameters,
                             const std::vector<Configuration>& configs,
                             const std::vector<Prediction>& predictions,
@@ -247,18 +279,15 @@ std::string format_terminal(const std::vector<SweptParameter>& parameters,
     }
     columns.push_back(std::move(runtime));
     columns.push_back(std::move(speedup));
-    using Efficiencies = WhatifEfficiencies;
-    for (const auto& [name, field] :
-         {std::pair{"PE", &Efficiencies::parallel}, std::pair{"LB", &Efficiencies::load_balance},
-          std::pair{"CommE", &Efficiencies::communication},
-          std::pair{"SerE", &Efficiencies::serialization},
-          std::pair{"TE", &Efficiencies::transfer}}) {
-        TextColumn column{.header = name, .min_width = k_efficiency_width};
+    for (const auto& f : k_efficiency_fields) {
+        TextColumn column{.header = f.name, .min_width = k_efficiency_width};
         for (const auto& p : predictions) {
-            const double v = p.e.*field;
+            const double v = p.e.*f.value;
             const bool defined = std::isfinite(v);
             column.cells.push_back(defined ? efficiency_text(v, style) : "-");
-            column.colours.push_back(defined ? std::optional(v) : std::nullopt);
+            // Not on the POP scale outside 0-100 % (warned): no colour.
+            column.colours.push_back(defined && !outside_0_100(v) ? std::optional(v)
+                                                                  : std::nullopt);
         }
         columns.push_back(std::move(column));
     }
@@ -411,6 +440,7 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
                         efficiency_text(traced_e->transfer, style)),
             style.width);
     }
+    warn_out_of_range(o.trace, traced_e, parameters, configs, predictions, loaded.warnings);
     out << '\n' << format_terminal(parameters, configs, predictions, style);
     if (!o.csv_path.empty())
         write_text_file(o.csv_path, format_csv(parameters, configs, predictions));
@@ -421,7 +451,8 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
                             .ideal_s = static_cast<double>(ideal_runtime) * 1e-9,
                             .axes = axes_of(parameters, configs, predictions),
                             .points = {},
-                            .traced = traced_e};
+                            .traced = traced_e,
+                            .warnings = loaded.warnings.all()};
         for (std::size_t i = 0; i < configs.size(); ++i)
             report.points.push_back(
                 {.value = configs[i].value,

@@ -69,6 +69,15 @@ std::string cell(const std::optional<double>& v, ValueKind kind) {
     return "<td>-</td>";
 }
 
+/// An efficiency bounded by 0-100 %: on the POP scale, or, outside it, marked as a sign of the
+/// trace, which the warnings explain.
+std::string bounded_efficiency_cell(const std::optional<double>& v) {
+    if (!v || !std::isfinite(*v) || !outside_0_100(*v)) return cell(v, ValueKind::efficiency);
+    return fmt::format(R"(<td class="out-of-range" title="outside 0-100 %: see the warnings">)"
+                       R"({:.2f}% (!)</td>)",
+                       100 * *v);
+}
+
 std::string page(const std::string& title, const std::string& body) {
     const auto now = std::chrono::system_clock::now();
     return fmt::format("<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
@@ -604,15 +613,8 @@ std::string metric_table_html(const MetricTable& t) {
             out +=
                 fmt::format(R"(<tr class="{}"><td class="label" style="padding-left:{}px">{}</td>)",
                             cls, 10 + 22 * r.level, escape_xml(r.label));
-            for (const auto& v : r.values) {
-                // Not on the POP scale: a sign of the trace, which the warnings explain.
-                if (v && is_bounded_efficiency(r) && outside_0_100(*v))
-                    out += fmt::format(R"(<td class="out-of-range" title="outside 0-100 %: see )"
-                                       R"(the warnings">{:.2f}% (!)</td>)",
-                                       100 * *v);
-                else
-                    out += cell(v, r.kind);
-            }
+            for (const auto& v : r.values)
+                out += is_bounded_efficiency(r) ? bounded_efficiency_cell(v) : cell(v, r.kind);
             out += "</tr>";
         }
     };
@@ -725,8 +727,7 @@ std::string whatif_charts(const WhatifReport& r, const WhatifAxis& x, const What
 std::string whatif_cells(double runtime_s, const WhatifEfficiencies& e) {
     std::string out =
         fmt::format("<td>{:.6f}</td>", runtime_s) + cell(e.speedup, ValueKind::number);
-    for (double v : {e.parallel, e.load_balance, e.communication, e.serialization, e.transfer})
-        out += cell(v, ValueKind::efficiency);
+    for (const auto& f : k_efficiency_fields) out += bounded_efficiency_cell(e.*f.value);
     return out + "</tr>";
 }
 
@@ -765,6 +766,7 @@ std::string render_whatif_html(const WhatifReport& r) {
                 whatif_charts(r, x, line) + "</div>";
     }
     body += "<h2>Every configuration</h2>" + scale_legend() + whatif_table(r);
+    body += warnings_section({{r.trace, r.warnings}});
     return page("popsim what-if sweep", body);
 }
 

@@ -81,6 +81,7 @@ struct WhatifReport {
     /// The traced run with the same definitions (its PE, LB and CommE are analyze's): the
     /// table's first row. None for a Dimemas trace.
     std::optional<WhatifEfficiencies> traced = std::nullopt;
+    std::vector<replay::Warning> warnings = {}; // about the trace and the predicted runs
 };
 
 /// The predicted runtime and parallel efficiency against each swept parameter (a log axis; one

@@ -60,6 +60,16 @@ void print_note(const std::string& message) {
     if (!global_options().quiet) std::cerr << "popsim: note: " << message << "\n";
 }
 
+void add_out_of_range_warning(const std::vector<std::string>& values, replay::WarningLog& log) {
+    if (values.empty()) return;
+    log.add("efficiency-out-of-range",
+            fmt::format("{} outside 0-100 %: an efficiency is a fraction of an ideal, so the times "
+                        "it compares come from records that disagree (state records missing on "
+                        "some threads, MPI calls without states, clocks out of step); read it as a "
+                        "sign of the trace, not of the run",
+                        fmt::join(values, ", ")));
+}
+
 nlohmann::json warnings_json(const replay::WarningLog& log) {
     auto out = nlohmann::json::array();
     for (const auto& w : log.all()) {

@@ -26,6 +26,10 @@ void print_warning(const std::string& message);
 /// folder), which the reports show too; nothing with --quiet.
 void print_note(const std::string& message);
 
+/// Adds to `log` the warning that the efficiencies `values` (each "TE 140.00%") lie outside
+/// 0-100 %, and what that says about the records; nothing when `values` is empty.
+void add_out_of_range_warning(const std::vector<std::string>& values, replay::WarningLog& log);
+
 /// [{"kind", "count", "message", "instances"}, ...]
 nlohmann::json warnings_json(const replay::WarningLog& log);
 

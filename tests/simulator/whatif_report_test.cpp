@@ -159,3 +159,46 @@ TEST_CASE("whatif report: LAMMPS' load balance is analyze's on every network") {
     for (const auto& c : j["configurations"])
         CHECK(c["load_balance"].get<double>() == doctest::Approx(0.6973).epsilon(1e-4));
 }
+
+TEST_CASE("whatif report: efficiencies outside 0-100 % come with the warning, in every output") {
+    // Issue 34, item 4, for predicted runs. Each rank computes 1 s, then spends 1 s in an
+    // Allreduce whose records say Running: analyze counts 2 s useful per rank, the replay 1 s of
+    // computation, so on the ideal network the run takes 1 s and PE = CommE = 2 s / 1 s = 200 %,
+    // TE = 1 s / 1 s = 100 %, SerE = CommE / TE = 200 %. The traced run (2 s) has SerE 200 % too
+    // (CommE 100 %, TE 50 %).
+    const auto dir = test::scratch_dir("whatif_out_of_range");
+    const auto trace = test::synth_trace(
+        "running_in_calls", "ranks 2\n0 compute 1s\n0 event 50000002 10\n0 compute 1s\n"
+                            "0 event 50000002 0\n1 compute 1s\n1 event 50000002 10\n"
+                            "1 compute 1s\n1 event 50000002 0\n");
+    const auto json = (dir / "s.json").string();
+    const auto simulated = test::run_popsim(fmt::format("simulate {} --json {}", trace, json));
+    REQUIRE(simulated.status == 0);
+    CHECK(simulated.output.find("efficiencies       PE 200.00%, LB 100.00%, CommE 200.00%, "
+                                "SerE 200.00%, TE 100.00%") != std::string::npos);
+    CHECK(simulated.output.find("popsim: warning: " + trace +
+                                ": PE 200.00%, CommE 200.00%, SerE 200.00% outside 0-100 %") !=
+          std::string::npos);
+    const auto has_warning = [](const nlohmann::json& report) {
+        bool listed = false;
+        for (const auto& w : report["warnings"])
+            listed = listed || w["kind"] == "efficiency-out-of-range";
+        return listed;
+    };
+    CHECK(has_warning(test::read_json(json)));
+    const auto html = (dir / "w.html").string();
+    const auto wjson = (dir / "w.json").string();
+    const auto swept = test::run_popsim(
+        fmt::format("whatif {} --latency 0,1s --no-color --html {} --json {}", trace, html, wjson));
+    REQUIRE(swept.status == 0);
+    // Latency 1 s: each rank's Allreduce startup takes 1 s, so the run takes 2 s: PE 100 %,
+    // TE 1 s / 2 s = 50 %, SerE = 100 % / 50 % = 200 %.
+    CHECK(swept.output.find(": traced run: SerE 200.00%; latency 0: PE 200.00%, CommE 200.00%, "
+                            "SerE 200.00%; latency 1s: SerE 200.00% outside 0-100 %") !=
+          std::string::npos);
+    CHECK(has_warning(test::read_json(wjson)));
+    const auto page = test::read_file(html);
+    CHECK(page.find(R"(<td class="out-of-range" title="outside 0-100 %: see the warnings">200.00% )"
+                    R"((!)</td>)") != std::string::npos);
+    CHECK(page.find("<code>efficiency-out-of-range</code>") != std::string::npos);
+}
