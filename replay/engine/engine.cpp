@@ -473,7 +473,7 @@ template <class Model> class Engine final : network::TransferSink {
                     blocked_[thread] = true;
                     model_.begin_collective(c, coll, coll_latest_[c], *this);
                 } else {
-                    collective_done(c, model_.collective(coll, coll_latest_[c]));
+                    collective_done(c, model_.collective(c, coll, coll_latest_[c]));
                 }
                 return false;
             }
@@ -489,12 +489,12 @@ template <class Model> class Engine final : network::TransferSink {
         case CollectiveFlow::from_root: // the others need the root's data
             if (root_arrival_[c] == k_unset) break;
             if (p_.is_root(op)) {
-                const Time done = model_.collective(coll, now_);
+                const Time done = model_.collective(c, coll, now_);
                 for (auto i = coll.first_member; i < coll.first_member + coll.member_count; ++i)
                     if (waits_in(p_.collective_members[i]))
                         leave_collective(p_.collective_members[i], done);
             } else {
-                leave_collective(op, model_.collective(coll, now_));
+                leave_collective(op, model_.collective(c, coll, now_));
             }
             return false;
         }

@@ -58,11 +58,9 @@ void DimemasNetwork::count_intra_node_tasks(const ReplayProgram& program) {
     }
 }
 
-std::uint32_t DimemasNetwork::intra_node_count(const Collective& op, const Placement& where) const {
-    if (program_ == nullptr || program_->collectives.empty()) return where.most_on_a_node;
-    const auto* first = program_->collectives.data();
-    if (&op < first || &op >= first + program_->collectives.size()) return where.most_on_a_node;
-    return std::max(where.most_on_a_node, intra_node_count_[static_cast<std::size_t>(&op - first)]);
+std::uint32_t DimemasNetwork::intra_node_count(CollectiveIndex c, const Placement& where) const {
+    if (c >= intra_node_count_.size()) return where.most_on_a_node; // no program was given
+    return std::max(where.most_on_a_node, intra_node_count_[c]);
 }
 
 const DimemasNetwork::Placement& DimemasNetwork::placement(const Collective& op) const {
@@ -324,7 +322,8 @@ void DimemasNetwork::hand_out_buses(Time now, TransferSink& sink) {
 
 void DimemasNetwork::begin_collective(CollectiveIndex c, const Collective& op, Time now,
                                       TransferSink& sink) {
-    if (p_.buses == 0 || machine_nodes_ <= 1) return sink.collective_done(c, collective(op, now));
+    if (p_.buses == 0 || machine_nodes_ <= 1)
+        return sink.collective_done(c, collective(c, op, now));
     // Dimemas reserves every bus of the machine for a collective: it takes the free ones now,
     // keeps new transfers off the others and gathers them as the transfers on them end.
     auto& reserved = collectives_on_buses_[c];
@@ -337,7 +336,7 @@ void DimemasNetwork::begin_collective(CollectiveIndex c, const Collective& op, T
 }
 
 void DimemasNetwork::start_collective(CollectiveIndex c, Time now, TransferSink& sink) {
-    sink.call_at(collective(*collectives_on_buses_.at(c).op, now), k_collective_token + c);
+    sink.call_at(collective(c, *collectives_on_buses_.at(c).op, now), k_collective_token + c);
 }
 
 std::uint32_t DimemasNetwork::stages(CollectiveModel::Stages s, std::uint32_t members) {
@@ -399,7 +398,7 @@ Time DimemasNetwork::phases(const Collective& op, const CollectiveModel& model,
                      phase(model.fan_out, model.fan_out_size, false), ticks_per_ns_);
 }
 
-Time DimemasNetwork::collective(const Collective& op, Time ready) {
+Time DimemasNetwork::collective(CollectiveIndex c, const Collective& op, Time ready) {
     const auto id = dimemas_global_op_id(op.call_id);
     const auto found = id ? p_.collectives.find(*id) : p_.collectives.end();
     const CollectiveModel& model =
@@ -408,7 +407,7 @@ Time DimemasNetwork::collective(const Collective& op, Time ready) {
     // a machine of several nodes, a part among the member nodes.
     const auto& where = placement(op);
     Time cost =
-        phases(op, model, intra_node_count(op, where), latency(true), p_.intra_bandwidth_mbps, 0);
+        phases(op, model, intra_node_count(c, where), latency(true), p_.intra_bandwidth_mbps, 0);
     if (machine_nodes_ > 1)
         cost = add_times(
             cost, phases(op, model, where.nodes, latency(false), p_.inter_bandwidth_mbps, p_.buses),

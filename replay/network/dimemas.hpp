@@ -89,7 +89,7 @@ class DimemasNetwork final : public NetworkModel {
     void on_event(std::uint32_t token, Time now, TransferSink& sink) override;
     void begin_collective(CollectiveIndex c, const Collective& op, Time now,
                           TransferSink& sink) override;
-    Time collective(const Collective& op, Time ready) override;
+    Time collective(CollectiveIndex c, const Collective& op, Time ready) override;
     bool zero_cost() const override;
     void prepare(const ReplayProgram& program) override;
     std::uint32_t node_of(std::uint32_t task) const override;
@@ -164,7 +164,7 @@ class DimemasNetwork final : public NetworkModel {
     /// it on its communicator (count_intra_node_tasks).
     std::vector<std::uint32_t> intra_node_count_;
     void count_intra_node_tasks(const ReplayProgram& program);
-    std::uint32_t intra_node_count(const Collective& op, const Placement& where) const;
+    std::uint32_t intra_node_count(CollectiveIndex c, const Placement& where) const;
     /// A collective holding or gathering every bus (Dimemas reserves them all for it).
     struct BusyCollective {
         const Collective* op = nullptr;

@@ -10,7 +10,7 @@ class IdealNetwork final : public NetworkModel {
   public:
     std::string_view name() const override { return "ideal"; }
     Time transfer(const TransferRequest&, Time ready) override { return ready; }
-    Time collective(const Collective&, Time ready) override { return ready; }
+    Time collective(CollectiveIndex, const Collective&, Time ready) override { return ready; }
     bool zero_cost() const override { return true; }
 };
 

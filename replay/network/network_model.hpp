@@ -71,11 +71,12 @@ class NetworkModel {
     /// The last member of collective `c` (every member waiting for it) arrived at `now`.
     virtual void begin_collective(CollectiveIndex c, const Collective& op, Time now,
                                   TransferSink& sink) {
-        sink.collective_done(c, collective(op, now));
+        sink.collective_done(c, collective(c, op, now));
     }
 
-    /// A collective whose last member arrives at `ready`: returns when all members leave it.
-    virtual Time collective(const Collective& op, Time ready) = 0;
+    /// Collective `c` (`op`), whose last member arrives at `ready`: returns when all members leave
+    /// it.
+    virtual Time collective(CollectiveIndex c, const Collective& op, Time ready) = 0;
 
     /// True when every transfer and collective completes at its `ready` time and startups are 0:
     /// the model adds no time of its own to the bursts (which cpu_speed() may still scale). The
