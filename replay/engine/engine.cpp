@@ -77,8 +77,8 @@ template <class Model> class Engine final : network::TransferSink {
         if (cpus_.limited()) {
             cpu_.assign(p.thread_count(), CpuState::none);
             resume_.assign(p.thread_count(), Resume::timer);
-            join_order_.assign(p.thread_count(), 0);
         }
+        if (resume_in_arrival_order()) join_order_.assign(p.thread_count(), 0);
         result_.threads.resize(p.thread_count());
         if (timeline_) {
             result_.op_begin.assign(p.op_count(), k_unset);
@@ -274,6 +274,11 @@ template <class Model> class Engine final : network::TransferSink {
         return false;
     }
 
+    /// Whether the members of a collective resume in the order they arrived, as in Dimemas: what
+    /// they do next at the same instant (take a shared CPU, ask for a link or a bus) goes in that
+    /// order. On the ideal network with a CPU per thread the order changes nothing.
+    bool resume_in_arrival_order() const { return cpus_.limited() || !zero_cost_; }
+
     /// Returns true when the thread moves on at `now_`, false when it blocks or was rescheduled.
     bool execute(ReplayThread thread, OpIndex op) {
         if (!startup_done(thread, op)) return false;
@@ -363,12 +368,11 @@ template <class Model> class Engine final : network::TransferSink {
     void collective_done(CollectiveIndex c, Time at) override {
         const auto& coll = p_.collectives[c];
         const auto first = p_.collective_members.begin() + coll.first_member;
-        if (!cpus_.limited() || coll.thread_barrier) {
+        if (!resume_in_arrival_order() || coll.thread_barrier) {
             for (auto m = first; m != first + coll.member_count; ++m) leave_collective(*m, at);
             return;
         }
-        // With shared CPUs the order matters: Dimemas resumes the members in the order they
-        // arrived, the root last.
+        // Dimemas resumes the members in the order they arrived, the root last.
         std::vector<OpIndex> members(first, first + coll.member_count);
         std::stable_sort(members.begin(), members.end(), [&](OpIndex a, OpIndex b) {
             const bool root_a = coll.root_task != k_none && p_.is_root(a);
@@ -459,7 +463,7 @@ template <class Model> class Engine final : network::TransferSink {
         const auto& coll = p_.collectives[c];
         if (!arrived_in_collective_[thread]) {
             arrived_in_collective_[thread] = true;
-            if (cpus_.limited()) join_order_[thread] = ++joins_;
+            if (resume_in_arrival_order()) join_order_[thread] = ++joins_;
             ++coll_arrived_[c];
             coll_latest_[c] = std::max(coll_latest_[c], now_);
             if (coll.flow != CollectiveFlow::all_members && p_.is_root(op)) root_arrival_[c] = now_;
@@ -597,7 +601,8 @@ template <class Model> class Engine final : network::TransferSink {
     engine::CpuScheduler cpus_;
     std::vector<CpuState> cpu_;  // per thread, when CPUs are shared
     std::vector<Resume> resume_; // how each thread resumes at its next event, when CPUs are shared
-    std::vector<std::uint64_t> join_order_; // when CPUs are shared: when it joined its collective
+    std::vector<std::uint64_t>
+        join_order_; // resume_in_arrival_order(): when it joined its collective
     std::uint64_t joins_ = 0;
     bool zero_cost_; // no startups and nothing in transfer: skip their bookkeeping
     engine::EventQueue queue_;

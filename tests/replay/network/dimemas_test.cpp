@@ -375,6 +375,53 @@ TEST_CASE("dimemas model: on a shared CPU each piece prv2dim cuts a burst into t
     CHECK(replay("dim_pieces_inside", event_inside, false).threads[1].end == 3 * k_ns_per_s);
 }
 
+TEST_CASE("dimemas model: a collective's members go on in the order they arrived, CPUs or not") {
+    // 5 ranks on 3 nodes of 2 CPUs (2 tasks per node), one input and one output link per node,
+    // 5 us and 1000 MB/s between nodes. After MPI_Init each rank posts two Irecvs and sends two
+    // rendezvous messages (870320 bytes, 0.83 ms on a link), to ranks r+2 and r+3, and waits for
+    // all four (its Waitall lasts long enough for the trace's messages to arrive after they left,
+    // however long its MPI_Init waited). Which
+    // transfers get the links first depends on the order in which the ranks leave MPI_Init's
+    // barrier: Dimemas lets them go in the order they arrived. Dimemas 5.5.0 (prv2dim, -S 32k):
+    // 3542407 ns when rank 0 arrives last and the others in rank order, 3537407 ns when rank 4
+    // arrives first and rank 0 last; leaving in rank order gave 4372409 and 4367409 ns.
+    const auto dir = test::scratch_dir("dim_arrival_order");
+    test::write_file(dir / "dimemas.collectives", "Machine globalop: 0 0 LOG MAX 0 MAX\n");
+    const auto cfg = test::write_file(
+        dir / "five.cfg",
+        "#DIMEMAS_CONFIGURATION\n"
+        "\"wide area network information\" {\"\", 1, 0, 4, 0.0, 0.0, 1};;\n"
+        "\"environment information\" {\"\", 0, \"\", 3, 1000.0, 0, 1};;\n"
+        "\"multi node information\" {0, 3, \"n\", 2, 1.0, 0.5e-6, 10000.0, 0, 1, 0, 5e-6, 1, 1, "
+        "0.0};;\n"
+        "\"predefined mapping information\" {\"2 TASKS_PER_NODE\"};;\n"
+        "\"configuration files\" {\"\", \"\", \"dimemas.collectives\", \"\"};;\n");
+    const auto exchange = [](const std::vector<int>& compute_us) {
+        std::string d = "ranks 5\n";
+        for (int r = 0; r < 5; ++r) {
+            d += fmt::format(
+                "{0} compute {1}us\n{0} MPI_Init 1us\n{0} compute 300ns\n{0} Irecv 500ns from={2} "
+                "size=870320 tag=10 req=a\n{0} compute 300ns\n{0} Irecv 500ns from={3} "
+                "size=870320 tag=11 req=b\n{0} compute 300ns\n{0} Isend 500ns to={3} size=870320 "
+                "tag=10 req=c\n{0} compute 300ns\n{0} Isend 500ns to={2} size=870320 tag=11 "
+                "req=d\n{0} compute 300ns\n{0} Waitall 871us req=a,b,c,d\n{0} compute 1us\n{0} "
+                "event 40000001 0\n",
+                r, compute_us[static_cast<std::size_t>(r)], (r + 3) % 5, (r + 2) % 5);
+        }
+        return d;
+    };
+    const std::pair<std::vector<int>, Time> cases[] = {{{200, 10, 20, 30, 40}, 3542407},
+                                                       {{40, 30, 20, 10, 200}, 3537407}};
+    int i = 0;
+    for (const auto& [compute_us, dimemas] : cases) {
+        CAPTURE(i);
+        const auto r = replay_file(
+            test::synth_trace("dim_arrival_order_" + std::to_string(i++), exchange(compute_us)),
+            network::read_dimemas_config(cfg));
+        CHECK(r.runtime == dimemas);
+    }
+}
+
 TEST_CASE("dimemas model: a startup goes first on a shared CPU, a burst goes last") {
     // Ranks 0 and 1 on one CPU, intra-node latency 1 ms (instant data). Rank 0 computes 1 s, sends
     // 8 bytes to rank 1, computes 1 s; rank 1 receives (traced 0-2 s), then computes 1 s. Rank 0
