@@ -274,8 +274,8 @@ template <class Model> class Engine final : network::TransferSink {
         return false;
     }
 
-    /// Whether the members of a collective resume in the order they arrived, as in Dimemas: what
-    /// they do next at the same instant (take a shared CPU, ask for a link or a bus) goes in that
+    /// Whether the members of a collective resume in Dimemas' order (collective_done): what they
+    /// do next at the same instant (take a shared CPU, ask for a link or a bus) goes in that
     /// order. On the ideal network with a CPU per thread the order changes nothing.
     bool resume_in_arrival_order() const { return cpus_.limited() || !zero_cost_; }
 
@@ -372,14 +372,17 @@ template <class Model> class Engine final : network::TransferSink {
             for (auto m = first; m != first + coll.member_count; ++m) leave_collective(*m, at);
             return;
         }
-        // Dimemas resumes the members in the order they arrived, the root last.
+        // Dimemas puts the members in their nodes' ready queues in the order they arrived, the
+        // root last (close_global_communication), then starts the queues node by node
+        // (reload_events): what they do next at this instant goes in that order.
         std::vector<OpIndex> members(first, first + coll.member_count);
-        std::stable_sort(members.begin(), members.end(), [&](OpIndex a, OpIndex b) {
-            const bool root_a = coll.root_task != k_none && p_.is_root(a);
-            const bool root_b = coll.root_task != k_none && p_.is_root(b);
-            if (root_a != root_b) return root_b;
-            return join_order_[p_.thread_of(a)] < join_order_[p_.thread_of(b)];
-        });
+        const auto resume_key = [&](OpIndex m) {
+            const ReplayThread t = p_.thread_of(m);
+            const bool root = coll.root_task != k_none && p_.is_root(m);
+            return std::tuple(model_.node_of(p_.thread_task[t]), root, join_order_[t]);
+        };
+        std::sort(members.begin(), members.end(),
+                  [&](OpIndex a, OpIndex b) { return resume_key(a) < resume_key(b); });
         for (const OpIndex m : members) leave_collective(m, at);
     }
 

@@ -43,8 +43,20 @@ void Prv2dimCuts::record(Time time, Column<Time>& cuts) {
 }
 
 void Prv2dimCuts::event(Time time, std::span<const EventPair> pairs, Column<Time>& cuts) {
+    const auto cut_if_time_passed = [&] {
+        if (time > last_end_) cuts.push_back(time);
+        last_end_ = time;
+    };
     for (const auto& p : pairs) {
-        if (extrae::is_mpi_call_type(p.type)) {
+        if (among(k_user_types, p.type)) {
+            if (p.value != 0) {
+                ++open_user_blocks_;
+                cut_if_time_passed();
+            } else if (open_user_blocks_ > 0) { // prv2dim ignores an end of no block
+                --open_user_blocks_;
+                cut_if_time_passed();
+            }
+        } else if (extrae::is_mpi_call_type(p.type)) {
             if (p.value != 0) {
                 in_call_ = true;
             } else if (in_call_) { // prv2dim ignores an exit from no call

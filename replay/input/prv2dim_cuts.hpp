@@ -8,6 +8,8 @@
 //   - an event pair outside MPI calls, of a type prv2dim writes as a plain event (prv2dim_plain_
 //     event), ends a piece at its time, unless the last piece or call already ended there; at
 //     time 0 each such pair ends a piece, so each is an empty piece of its own;
+//   - a user function, call or block (60000019-21) that begins, or ends one that began, ends a
+//     piece if time has passed since the last one ended (so never an empty one);
 //   - a call's entry ends a piece only if time has passed since the last one ended.
 // Pairs count one at a time, in the order of their line.
 #include "replay/column.hpp"
@@ -35,6 +37,7 @@ class Prv2dimCuts {
   private:
     bool started_ = false;
     bool in_call_ = false;
+    std::uint32_t open_user_blocks_ = 0; // user functions begun and not ended
     Time last_end_ = 0; // where the last piece or call ended (prv2dim's LastBlockEnd)
 };
 
