@@ -4,6 +4,7 @@
 #include "replay/allocator_tuning.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/input/paraver_reader.hpp"
+#include "replay/network/dimemas.hpp"
 #include "replay/network/ideal.hpp"
 #include "replay/program/dependency_graph.hpp"
 
@@ -40,6 +41,15 @@ int main(int argc, char** argv) {
     // timeline.
     const double analyze_engine_s =
         seconds([&] { replay_events(program, ideal, {.timeline = false}); });
+    // What `popsim whatif` runs per configuration: the engine on a Dimemas network (1 us, 1000
+    // MB/s, one link each way per node).
+    network::DimemasParameters wire;
+    wire.inter_latency = 1000;
+    wire.inter_bandwidth_mbps = 1000;
+    network::DimemasNetwork dimemas(wire);
+    ReplayResult on_network;
+    const double network_s =
+        seconds([&] { on_network = replay_events(program, dimemas, {.timeline = false}); });
     const double vertices = static_cast<double>(boost::num_vertices(graph));
     const double edges = static_cast<double>(boost::num_edges(graph));
     const double mb = static_cast<double>(trace.counts.bytes) / 1e6;
@@ -60,6 +70,9 @@ int main(int argc, char** argv) {
                longest.op_end == events.op_end ? "identical timelines" : "TIMELINES DIFFER");
     fmt::print("event engine, no timeline {:8.3f} s  (as popsim analyze runs it on an MPI trace)\n",
                analyze_engine_s);
+    fmt::print("event engine, Dimemas net {:8.3f} s  {:7.1f} M events/s (1 us, 1000 MB/s: what "
+               "whatif runs per configuration)\n",
+               network_s, static_cast<double>(on_network.events) / network_s / 1e6);
     const double replay_s = program_s + analyze_engine_s;
     fmt::print("replay share of analysis  {:8.1f} %  (program + engine without timeline, over read "
                "+ those)\n",
