@@ -385,10 +385,13 @@ Time DimemasNetwork::phases(const Collective& op, const CollectiveModel& model,
             latency, transmission(stage_bytes(op, rule, fan_in), bandwidth_mbps), ticks_per_ns_);
         Time total = 0;
         for (std::uint32_t s = 0; s < count; ++s) {
-            // A logarithmic stage s pairs up n >> (s + 1) members at once; buses serialise them.
-            const std::uint32_t concurrent = kind == CollectiveModel::Stages::logarithmic
-                                                 ? std::max<std::uint32_t>(1, members >> (s + 1))
-                                                 : 1;
+            // A logarithmic stage s makes ceil((n - 2^s) / 2^(s+1)) transfers at once; buses
+            // serialise them (Dimemas' compute_contention_stage).
+            const std::uint32_t concurrent =
+                kind == CollectiveModel::Stages::logarithmic
+                    ? static_cast<std::uint32_t>(
+                          (std::uint64_t{members} + (std::uint64_t{1} << s) - 1) >> (s + 1))
+                    : 1;
             const std::uint32_t rounds = buses == 0 ? 1 : (concurrent + buses - 1) / buses;
             total = add_times(total, scale_time(cost, rounds, ticks_per_ns_), ticks_per_ns_);
         }

@@ -323,6 +323,30 @@ TEST_CASE("dimemas model: collectives add a part within the node to one among no
     CHECK(r.runtime == 10 * us + 2000 * us);
 }
 
+TEST_CASE("dimemas model: buses serialise the transfers of each logarithmic stage") {
+    // A Barrier among n nodes (one task each), LOG fan-in, 5 us per transfer, one bus. Stage s
+    // makes ceil((n - 2^s) / 2^(s+1)) transfers at once (Dimemas' compute_contention_stage), one
+    // after the other on one bus. 7 nodes: 3 + 2 + 1 = 6 transfers, 30 us; 11 nodes: 5 + 3 + 1 +
+    // 1 = 10, 50 us; with 2 buses 2 + 1 + 1 = 4 and 3 + 2 + 1 + 1 = 7: 20 us and 35 us. Each rank
+    // computes 10 us before and after. Dimemas 5.5.0 gives 50000, 70000, 40000 and 55000 ns (the
+    // count n >> (s + 1) gave 45000 for 7 nodes on one bus).
+    for (const auto& [n, buses, dimemas] :
+         {std::tuple{7u, 1u, Time{50000}}, std::tuple{11u, 1u, Time{70000}},
+          std::tuple{7u, 2u, Time{40000}}, std::tuple{11u, 2u, Time{55000}}}) {
+        CAPTURE(n);
+        CAPTURE(buses);
+        auto p = latency_bandwidth(5 * us, 0);
+        p.buses = buses;
+        p.collectives[0] =
+            CollectiveModel{CollectiveModel::Stages::logarithmic, CollectiveModel::Size::max,
+                            CollectiveModel::Stages::none, CollectiveModel::Size::max};
+        std::string d = fmt::format("ranks {}\n", n);
+        for (std::uint32_t r = 0; r < n; ++r)
+            d += fmt::format("{0} compute 10us\n{0} Barrier 100us\n{0} compute 10us\n", r);
+        CHECK(replay_on(fmt::format("dim_bus_stages_{}_{}", n, buses), d, p).runtime == dimemas);
+    }
+}
+
 TEST_CASE("dimemas model: tasks sharing a CPU take turns burst by burst") {
     // Ranks 0 and 1 on one node. Rank 0 computes 2 s, Barrier, 2 s; rank 1 computes 1 s,
     // Barrier, 1 s. One CPU, first come first served, no preemption: rank 0 runs 0-2 s, rank 1
