@@ -53,6 +53,30 @@ std::vector<std::uint32_t> thread_nodes(const ReplayProgram& p, const network::N
     return nodes;
 }
 
+/// The task that resumes last when each collective ends (k_none: none), as Dimemas orders them:
+/// a rooted collective's root; for one without a root, the root of the MPI_Reduce just before it
+/// on its communicator. Dimemas keeps a communicator's root from the moment a rooted collective's
+/// root arrives until a collective's end clears it, which a root-synchronised Reduce's end does
+/// not (communic.c, GLOBAL_operation and close_global_communication).
+std::vector<std::uint32_t> resuming_last(const ReplayProgram& p) {
+    std::vector<std::uint32_t> last(p.collectives.size(), k_none);
+    std::map<std::uint64_t, std::uint32_t> reduce_root; // by communicator
+    for (CollectiveIndex c = 0; c < p.collectives.size(); ++c) {
+        const auto& coll = p.collectives[c];
+        if (coll.thread_barrier) continue;
+        last[c] = coll.root_task;
+        if (coll.flow == CollectiveFlow::to_root) {
+            reduce_root[coll.communicator] = coll.root_task;
+            continue;
+        }
+        const auto kept = reduce_root.find(coll.communicator);
+        if (kept == reduce_root.end()) continue;
+        if (last[c] == k_none) last[c] = kept->second;
+        reduce_root.erase(kept);
+    }
+    return last;
+}
+
 /// `Model`: a concrete final model, whose calls are inlined, or NetworkModel for any other.
 template <class Model> class Engine final : network::TransferSink {
   public:
@@ -78,7 +102,10 @@ template <class Model> class Engine final : network::TransferSink {
             cpu_.assign(p.thread_count(), CpuState::none);
             resume_.assign(p.thread_count(), Resume::timer);
         }
-        if (resume_in_arrival_order()) join_order_.assign(p.thread_count(), 0);
+        if (resume_in_arrival_order()) {
+            join_order_.assign(p.thread_count(), 0);
+            resuming_last_ = resuming_last(p);
+        }
         result_.threads.resize(p.thread_count());
         if (timeline_) {
             result_.op_begin.assign(p.op_count(), k_unset);
@@ -373,13 +400,13 @@ template <class Model> class Engine final : network::TransferSink {
             return;
         }
         // Dimemas puts the members in their nodes' ready queues in the order they arrived, the
-        // root last (close_global_communication), then starts the queues node by node
-        // (reload_events): what they do next at this instant goes in that order.
+        // root last (resuming_last; close_global_communication), then starts the queues node by
+        // node (reload_events): what they do next at this instant goes in that order.
         std::vector<OpIndex> members(first, first + coll.member_count);
         const auto resume_key = [&](OpIndex m) {
             const ReplayThread t = p_.thread_of(m);
-            const bool root = coll.root_task != k_none && p_.is_root(m);
-            return std::tuple(model_.node_of(p_.thread_task[t]), root, join_order_[t]);
+            const bool last = p_.thread_task[t] == resuming_last_[c];
+            return std::tuple(model_.node_of(p_.thread_task[t]), last, join_order_[t]);
         };
         std::sort(members.begin(), members.end(),
                   [&](OpIndex a, OpIndex b) { return resume_key(a) < resume_key(b); });
@@ -396,8 +423,16 @@ template <class Model> class Engine final : network::TransferSink {
         const CollectiveIndex c = p_.op_ref[member];
         coll_latest_[c] = std::max(coll_latest_[c], at);
         --undelivered_[c];
-        leave_collective(member, at);
+        // When these data complete the collective, Dimemas queues the root before this member
+        // (close_global_root_sync_communication) and starts the queues node by node.
+        const auto node = [&](ReplayThread t) { return model_.node_of(p_.thread_task[t]); };
+        const auto& coll = p_.collectives[c];
+        const bool root_first =
+            coll.root_task == k_none ||
+            node(p_.master_thread(coll.root_task)) <= node(p_.thread_of(member));
+        if (!root_first) leave_collective(member, at);
         release_root_when_complete(c, k_none);
+        if (root_first) leave_collective(member, at);
     }
 
     /// A blocking rendezvous send waits until the receive is posted, then leaves as its data starts
@@ -604,9 +639,11 @@ template <class Model> class Engine final : network::TransferSink {
     engine::CpuScheduler cpus_;
     std::vector<CpuState> cpu_;  // per thread, when CPUs are shared
     std::vector<Resume> resume_; // how each thread resumes at its next event, when CPUs are shared
-    std::vector<std::uint64_t>
-        join_order_; // resume_in_arrival_order(): when it joined its collective
+    // With resume_in_arrival_order(): when each thread joined its collective, and who resumes
+    // last from each collective (resuming_last).
+    std::vector<std::uint64_t> join_order_;
     std::uint64_t joins_ = 0;
+    std::vector<std::uint32_t> resuming_last_;
     bool zero_cost_; // no startups and nothing in transfer: skip their bookkeeping
     engine::EventQueue queue_;
     Time now_ = 0;

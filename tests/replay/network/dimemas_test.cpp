@@ -61,6 +61,25 @@ DimemasParameters two_tasks_one_cpu() {
     return p;
 }
 
+/// The configuration of the Dimemas sweeps of issue 34: `nodes` nodes of `cpus` CPUs holding
+/// `tasks_per_node` tasks each, 5 us and 1000 MB/s between nodes (one link each way per node),
+/// 0.5 us and 10000 MB/s within a node (half-duplex links), Barrier LOG/MAX fan-in only. Written
+/// with its collectives file into a scratch directory named `name`; returns its path.
+std::string sweep_config(const std::string& name, int nodes, int cpus, int tasks_per_node) {
+    const auto dir = test::scratch_dir(name);
+    test::write_file(dir / "dimemas.collectives", "Machine globalop: 0 0 LOG MAX 0 MAX\n");
+    return test::write_file(
+        dir / "sweep.cfg",
+        fmt::format("#DIMEMAS_CONFIGURATION\n"
+                    "\"wide area network information\" {{\"\", 1, 0, 4, 0.0, 0.0, 1}};;\n"
+                    "\"environment information\" {{\"\", 0, \"\", {0}, 1000.0, 0, 1}};;\n"
+                    "\"multi node information\" {{0, {0}, \"n\", {1}, 1.0, 0.5e-6, 10000.0, 0, 1, "
+                    "0, 5e-6, 1, 1, 0.0}};;\n"
+                    "\"predefined mapping information\" {{\"{2} TASKS_PER_NODE\"}};;\n"
+                    "\"configuration files\" {{\"\", \"\", \"dimemas.collectives\", \"\"}};;\n",
+                    nodes, cpus, tasks_per_node));
+}
+
 const std::string k_one_message =
     "ranks 2\n0 Send 1us to=1 size=1048576\n1 Recv 1us from=0 size=1048576\n";
 
@@ -411,17 +430,7 @@ TEST_CASE("dimemas model: a collective's members go on in the order they arrived
     // rank order, 3537407 ns when rank 4 arrives first and rank 0 last, and when rank 0 arrives
     // last after ranks 4, 3, 2, 1 (arrival order alone, ranks 4 and 3 before ranks 0 and 1 on
     // node 0, gave 4367409 ns); leaving in rank order gave 4372409, 4367409 and 4367409 ns.
-    const auto dir = test::scratch_dir("dim_arrival_order");
-    test::write_file(dir / "dimemas.collectives", "Machine globalop: 0 0 LOG MAX 0 MAX\n");
-    const auto cfg = test::write_file(
-        dir / "five.cfg",
-        "#DIMEMAS_CONFIGURATION\n"
-        "\"wide area network information\" {\"\", 1, 0, 4, 0.0, 0.0, 1};;\n"
-        "\"environment information\" {\"\", 0, \"\", 3, 1000.0, 0, 1};;\n"
-        "\"multi node information\" {0, 3, \"n\", 2, 1.0, 0.5e-6, 10000.0, 0, 1, 0, 5e-6, 1, 1, "
-        "0.0};;\n"
-        "\"predefined mapping information\" {\"2 TASKS_PER_NODE\"};;\n"
-        "\"configuration files\" {\"\", \"\", \"dimemas.collectives\", \"\"};;\n");
+    const auto cfg = sweep_config("dim_arrival_order", 3, 2, 2);
     const auto exchange = [](const std::vector<int>& compute_us) {
         std::string d = "ranks 5\n";
         for (int r = 0; r < 5; ++r) {
@@ -447,6 +456,38 @@ TEST_CASE("dimemas model: a collective's members go on in the order they arrived
             network::read_dimemas_config(cfg));
         CHECK(r.runtime == dimemas);
     }
+}
+
+TEST_CASE("dimemas model: MPI_Reduce's root resumes first, and roots the next Barrier") {
+    // Found by comparing random programs with Dimemas 5.5.0 (prv2dim, -S 32k); each number is
+    // Dimemas'. Ranks 0 and 1 share a CPU; rank 1's Reduce data, the last to reach root 0, wake
+    // both at the same instant: Dimemas queues the root first
+    // (close_global_root_sync_communication), so rank 0 sends to rank 2 (on the other node)
+    // before rank 1 computes its 100 us, and rank 2 is released early. Root last gave 285014 ns.
+    const std::string root_first =
+        "ranks 3\n0 compute 10us\n0 Reduce 100us size=64 root=0\n0 compute 10us\n0 Send 1us "
+        "to=2 size=8\n0 compute 1us\n0 event 40000001 0\n1 compute 50us\n1 Reduce 60us size=64 "
+        "root=0\n1 compute 100us\n1 event 40000001 0\n2 compute 10us\n2 Reduce 100us size=64 "
+        "root=0\n2 compute 300ns\n2 Recv 20us from=0 size=8\n2 compute 100us\n2 event "
+        "40000001 0\n";
+    CHECK(replay_file(test::synth_trace("dim_reduce_root_first", root_first),
+                      network::read_dimemas_config(sweep_config("dim_reduce_root_cfg", 2, 1, 2)))
+              .runtime == 186006);
+    // Four ranks on one node of 2 CPUs: a Reduce to rank 0, then a Barrier that rank 0 enters
+    // first. Dimemas keeps the Reduce's root as the communicator's root until a collective's end
+    // clears it, which the Reduce's does not: rank 0 resumes last from the Barrier, as a root
+    // would. Resuming in arrival order (rank 0 first) gave 373000 ns.
+    const std::string barrier_after_reduce =
+        "ranks 4\n0 compute 50us\n0 Reduce 10us size=64 root=0\n0 compute 10us\n0 Barrier "
+        "200us\n0 compute 100us\n0 event 40000001 0\n1 compute 10us\n1 Reduce 50us size=64 "
+        "root=0\n1 compute 100us\n1 Barrier 110us\n1 compute 100us\n1 event 40000001 0\n2 "
+        "compute 10us\n2 Reduce 50us size=64 root=0\n2 compute 110us\n2 Barrier 100us\n2 "
+        "compute 10us\n2 event 40000001 0\n3 compute 10us\n3 Reduce 50us size=64 root=0\n3 "
+        "compute 120us\n3 Barrier 90us\n3 compute 10us\n3 event 40000001 0\n";
+    const auto one_node =
+        network::read_dimemas_config(sweep_config("dim_reduce_root_node", 1, 2, 4));
+    CHECK(replay_file(test::synth_trace("dim_barrier_after_reduce", barrier_after_reduce), one_node)
+              .runtime == 383000);
 }
 
 TEST_CASE("dimemas model: a startup goes first on a shared CPU, a burst goes last") {
