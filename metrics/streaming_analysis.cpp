@@ -46,6 +46,7 @@ class ThreadTotals final : public replay::TimelineObserver {
               std::uint64_t number) override {
         replay_.comm(from, to, r, number);
     }
+    void burst_cut(replay::ThreadIndex t, Time time) override { replay_.burst_cut(t, time); }
     void reached(Time time) override {
         openmp_.reached(time);
         replay_.reached(time);

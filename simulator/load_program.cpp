@@ -21,10 +21,10 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
     read.on_progress = load.on_read_progress;
     read.tracked_event_types.insert(read.tracked_event_types.end(), load.event_types.begin(),
                                     load.event_types.end());
-    if (load.tasks_share_cpus) { // the application is chosen later: with several, cut anyway
+    if (load.cut_bursts_for) { // the application is chosen later: with several, cut anyway
         read.cut_bursts_if = [&](const replay::ParaverHeader& header) {
             return header.applications.size() != 1 ||
-                   load.tasks_share_cpus(
+                   load.cut_bursts_for(
                        static_cast<std::uint32_t>(header.applications.front().tasks.size()));
         };
     }

@@ -73,9 +73,9 @@ struct LoadOptions {
     std::vector<std::uint32_t> event_types = {};
     /// Also sum the traced run as analyze does, in the same pass (LoadedProgram::summary).
     bool summarize = false;
-    /// Whether the replay runs that many tasks on shared CPUs: then the program's bursts are
-    /// cut where prv2dim cuts them, in a trace read into memory (empty: no).
-    std::function<bool(std::uint32_t tasks)> tasks_share_cpus = {};
+    /// Whether the replay of that many tasks needs the program's bursts cut where prv2dim cuts
+    /// them (replays_burst_pieces; empty: no).
+    std::function<bool(std::uint32_t tasks)> cut_bursts_for = {};
 };
 
 /// Reads `path` (.prv, .prv.gz or .dim), printing the warnings to stderr (unless --quiet). A whole

@@ -179,8 +179,9 @@ std::unique_ptr<replay::network::NetworkModel> make_network(const NetworkOptions
     return std::make_unique<replay::network::DimemasNetwork>(dimemas_parameters(o, tasks));
 }
 
-bool tasks_share_cpus(const NetworkOptions& options, std::uint32_t tasks) {
+bool replays_burst_pieces(const NetworkOptions& options, std::uint32_t tasks) {
     const auto network = make_network(options, tasks);
+    if (!network->zero_cost()) return true;
     const std::uint32_t cpus = network->cpus_per_node();
     if (cpus == 0) return false; // a CPU per task
     std::map<std::uint32_t, std::uint32_t> on_node;

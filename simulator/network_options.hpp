@@ -44,9 +44,10 @@ replay::network::DimemasParameters dimemas_parameters(const NetworkOptions& opti
                                                       std::uint32_t tasks);
 std::unique_ptr<replay::network::NetworkModel> make_network(const NetworkOptions& options,
                                                             std::uint32_t tasks);
-/// Whether `tasks` tasks on that network share CPUs (a node has fewer CPUs than tasks): the
-/// replay then needs the pieces prv2dim cuts bursts into (ReadOptions::cut_bursts_if).
-bool tasks_share_cpus(const NetworkOptions& options, std::uint32_t tasks);
+/// Whether the replay of `tasks` tasks on that network needs the pieces prv2dim cuts bursts into
+/// (ReadOptions::cut_bursts_if): unless it is the ideal network with a CPU per task, where they
+/// change nothing, Dimemas gives each its turn (docs/network-model.md).
+bool replays_burst_pieces(const NetworkOptions& options, std::uint32_t tasks);
 /// A one-line description of the model and its parameters, named as their options, for reports;
 /// the `swept` ones (by option name) say so instead of giving a value.
 std::string describe_network(const NetworkOptions& options, std::uint32_t tasks,

@@ -241,11 +241,16 @@ namespace popsim::replay {
 
 std::string_view paraver_first_line(std::string_view line) {
     const std::pair<std::string_view, std::string_view> formats[] = {
-        {"\x7f" "ELF", "an executable (ELF), not a trace"},
-        {"BZh", "bzip2-compressed data: decompress it first (popsim reads plain and gzip-compressed "
-                "traces)"},
-        {"\xfd" "7zXZ", "xz-compressed data: decompress it first (popsim reads plain and "
-                       "gzip-compressed traces)"},
+        {"\x7f"
+         "ELF",
+         "an executable (ELF), not a trace"},
+        {"BZh",
+         "bzip2-compressed data: decompress it first (popsim reads plain and gzip-compressed "
+         "traces)"},
+        {"\xfd"
+         "7zXZ",
+         "xz-compressed data: decompress it first (popsim reads plain and "
+         "gzip-compressed traces)"},
         {"\x28\xb5\x2f\xfd", "zstd-compressed data: decompress it first (popsim reads plain and "
                              "gzip-compressed traces)"},
         {"PK\x03\x04", "a zip archive: extract the trace first"}};

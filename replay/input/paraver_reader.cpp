@@ -543,9 +543,8 @@ Trace read_trace(const std::string& path, const ReadOptions& options, const Obse
         trace.window_end = trace.cut_at_end = true;
     }
     TraceBuilder builder(trace, options.tracked_event_types, options.allow_truncated);
-    if (observe)
-        builder.hand_over_to(observe(trace));
-    else if (options.cut_bursts_if && options.cut_bursts_if(trace.header))
+    if (observe) builder.hand_over_to(observe(trace));
+    if (options.cut_bursts_if && options.cut_bursts_if(trace.header))
         builder.cut_bursts_as_prv2dim();
     BuilderInput input(builder);
     std::optional<RecordWindow> window;

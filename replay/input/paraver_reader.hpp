@@ -48,9 +48,9 @@ struct ReadOptions {
     /// Called with the bytes of the file read so far, compressed ones for a gzip file (for
     /// progress bars against the file's size); may be empty.
     std::function<void(std::uint64_t)> on_progress;
-    /// Whether to record where prv2dim cuts each thread's CPU bursts (ThreadTimeline::burst_cuts),
-    /// asked once the header is read; empty: no. A replay on CPUs shared by tasks needs them
-    /// (docs/network-model.md). stream_paraver ignores it: its caller decides.
+    /// Whether to record where prv2dim cuts each thread's CPU bursts (ThreadTimeline::burst_cuts,
+    /// or TimelineObserver::burst_cut when streamed), asked once the header is read; empty: no.
+    /// A replay on a Dimemas network needs them (docs/network-model.md).
     std::function<bool(const ParaverHeader&)> cut_bursts_if;
 
     static std::vector<std::uint32_t> default_tracked_event_types();

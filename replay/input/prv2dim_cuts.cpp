@@ -34,7 +34,7 @@ bool prv2dim_plain_event(std::uint32_t type) {
            !among(k_user_types, type) && !among(k_other_blocks, type);
 }
 
-void Prv2dimCuts::record(Time time, Column<Time>& cuts) {
+void Prv2dimCuts::record(Time time, std::vector<Time>& cuts) {
     if (started_) return;
     started_ = true;
     cuts.push_back(0);
@@ -42,7 +42,7 @@ void Prv2dimCuts::record(Time time, Column<Time>& cuts) {
     last_end_ = time;
 }
 
-void Prv2dimCuts::event(Time time, std::span<const EventPair> pairs, Column<Time>& cuts) {
+void Prv2dimCuts::event(Time time, std::span<const EventPair> pairs, std::vector<Time>& cuts) {
     const auto cut_if_time_passed = [&] {
         if (time > last_end_) cuts.push_back(time);
         last_end_ = time;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Where prv2dim ends a thread's CPU bursts besides at its MPI calls. Dimemas replays each piece
-// as a CPU request of its own, so when tasks share a CPU the pieces decide who runs when
-// (docs/network-model.md, "Bursts cut by events"). The rule, from prv2dim's translation of a task
+// as a CPU request of its own, ended by an event of its own: the pieces decide who runs when on a
+// shared CPU, and who asks first for a link in an instant (docs/network-model.md, "Bursts cut by
+// events"). The rule, from prv2dim's translation of a task
 // (its TaskTranslationInfo):
 //   - a task starts with two pieces: an empty one, then one up to its first record;
 //   - an event pair outside MPI calls, of a type prv2dim writes as a plain event (prv2dim_plain_
@@ -12,12 +13,12 @@
 //     piece if time has passed since the last one ended (so never an empty one);
 //   - a call's entry ends a piece only if time has passed since the last one ended.
 // Pairs count one at a time, in the order of their line.
-#include "replay/column.hpp"
 #include "replay/input/paraver_records.hpp"
 #include "replay/time.hpp"
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace popsim::replay {
 
@@ -26,13 +27,14 @@ namespace popsim::replay {
 /// pseudo logical receive (types 9-16) or an MPI probe counter.
 bool prv2dim_plain_event(std::uint32_t type);
 
-/// One thread's cuts, fed its records in time order; each cut is the end time of a piece.
+/// One thread's cuts, fed its records in time order; each cut is the end time of a piece,
+/// appended to `cuts`.
 class Prv2dimCuts {
   public:
     /// A record of the thread at `time` (its begin, for a state): the first one ends the start.
-    void record(Time time, Column<Time>& cuts);
+    void record(Time time, std::vector<Time>& cuts);
     /// An event line of the thread, its pairs in file order (call record() first).
-    void event(Time time, std::span<const EventPair> pairs, Column<Time>& cuts);
+    void event(Time time, std::span<const EventPair> pairs, std::vector<Time>& cuts);
 
   private:
     bool started_ = false;

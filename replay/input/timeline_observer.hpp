@@ -29,6 +29,9 @@ class TimelineObserver {
     virtual void state(ThreadIndex thread, Time begin, Time end, std::uint8_t value) = 0;
     /// Calls come in each thread's order, once left (or closed at the trace's end).
     virtual void call(ThreadIndex thread, const ObservedCall& call) = 0;
+    /// Where prv2dim ends a CPU burst of `thread` besides at its calls (the end of a piece, in
+    /// time order), when ReadOptions::cut_bursts_if asked for the cuts.
+    virtual void burst_cut(ThreadIndex /*thread*/, Time /*time*/) {}
     /// An event of a tracked type (ReadOptions::tracked_event_types).
     virtual void event(ThreadIndex thread, Time time, std::uint32_t type, std::uint64_t value) = 0;
     /// A communication record, numbered in file order from 0.

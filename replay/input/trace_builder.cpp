@@ -96,7 +96,10 @@ void TraceBuilder::add_state(const StateRecord& r, std::uint64_t line) {
     ++trace_.counts.states;
     auto& tl = trace_.threads[t];
     auto& s = scratch_[t];
-    if (!cutters_.empty()) cutters_[t].record(r.begin, tl.burst_cuts);
+    if (!cutters_.empty()) {
+        cutters_[t].record(r.begin, new_cuts_);
+        keep_cuts(t);
+    }
     // Dimemas writes some intervals twice (Running, then the block's state): the earlier record
     // keeps the overlap, and the overlap is reported.
     const Time begin = std::max(r.begin, tl.states_end);
@@ -206,6 +209,16 @@ void TraceBuilder::use_sampled_counters_if_needed() {
                   "instructions, cycles and IPC are not available");
 }
 
+void TraceBuilder::keep_cuts(ThreadIndex t) {
+    for (const Time cut : new_cuts_) {
+        if (observer_)
+            observer_->burst_cut(t, cut);
+        else
+            trace_.threads[t].burst_cuts.push_back(cut);
+    }
+    new_cuts_.clear();
+}
+
 void TraceBuilder::enter_call(ThreadIndex t, Time time, const EventPair& pair, std::uint64_t line) {
     auto& s = scratch_[t];
     if (s.call_open) {
@@ -303,8 +316,9 @@ void TraceBuilder::add_event(const RecordOwner& owner, Time time, std::span<cons
     ++trace_.counts.events;
     trace_.threads[t].last_record = std::max(trace_.threads[t].last_record, time);
     if (!cutters_.empty()) {
-        cutters_[t].record(time, trace_.threads[t].burst_cuts);
-        cutters_[t].event(time, pairs, trace_.threads[t].burst_cuts);
+        cutters_[t].record(time, new_cuts_);
+        cutters_[t].event(time, pairs, new_cuts_);
+        keep_cuts(t);
     }
     // Within one line: leave the previous call, enter the next, then read the entry's attributes.
     const auto exits = std::count_if(pairs.begin(), pairs.end(), [](const EventPair& p) {

@@ -39,8 +39,8 @@ class TraceBuilder {
     /// From now on states, calls, tracked events and communications go to `observer` instead of
     /// the timelines (call it before the first record).
     void hand_over_to(TimelineObserver& observer) { observer_ = &observer; }
-    /// Records where prv2dim cuts each thread's CPU bursts (ThreadTimeline::burst_cuts; call it
-    /// before the first record, without an observer).
+    /// Records where prv2dim cuts each thread's CPU bursts (ThreadTimeline::burst_cuts, or the
+    /// observer's burst_cut); call it before the first record.
     void cut_bursts_as_prv2dim() { cutters_.resize(trace_.threads.size()); }
     /// The observer's work after a block of records (TimelineObserver::work_after_block).
     std::function<void()> work_after_block() {
@@ -119,6 +119,8 @@ class TraceBuilder {
     std::uint32_t total_cpus_; // the header's, checked against every record's CPU
     std::vector<ThreadScratch> scratch_;
     std::vector<Prv2dimCuts> cutters_; // per thread, with cut_bursts_as_prv2dim(); else empty
+    std::vector<Time> new_cuts_;       // what a record's cutter found, handed on by keep_cuts
+    void keep_cuts(ThreadIndex t);
     std::uint64_t overlaps_ = 0;
     std::string first_overlap_;
     // What a cutter leaves (Paraver's cutter; docs/replay.md, "Cut traces").

@@ -72,6 +72,9 @@ void BackgroundObserver::apply(const Batch& batch) {
         case Kind::reached:
             to.reached(take<Time>(at));
             break;
+        case Kind::burst_cut:
+            std::apply([&](auto... a) { to.burst_cut(a...); }, take_all<ThreadIndex, Time>(at));
+            break;
         }
     }
 }
@@ -174,6 +177,9 @@ void BackgroundObserver::call(ThreadIndex thread, const ObservedCall& call) {
     } else {
         add(Kind::call, thread, call.begin, call.end, call.id);
     }
+}
+void BackgroundObserver::burst_cut(ThreadIndex thread, Time time) {
+    add(Kind::burst_cut, thread, time);
 }
 void BackgroundObserver::event(ThreadIndex thread, Time time, std::uint32_t type,
                                std::uint64_t value) {

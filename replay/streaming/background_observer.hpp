@@ -36,6 +36,7 @@ class BackgroundObserver final : public TimelineObserver {
     void comm(ThreadIndex sender, ThreadIndex receiver, const CommRecord& record,
               std::uint64_t number) override;
     void reached(Time time) override;
+    void burst_cut(ThreadIndex thread, Time time) override;
     /// The callbacks since the last block, applied to the target when the reader runs the
     /// function. Once a reader asks, every batch is handed over so, and no thread is started.
     std::function<void()> work_after_block() override;
@@ -45,7 +46,16 @@ class BackgroundObserver final : public TimelineObserver {
     void drain();
 
   private:
-    enum class Kind : std::uint8_t { entered, state, call, collective_call, event, comm, reached };
+    enum class Kind : std::uint8_t {
+        entered,
+        state,
+        call,
+        collective_call,
+        event,
+        comm,
+        reached,
+        burst_cut
+    };
     /// Each callback's kind and its arguments, one after another with no padding: 15-30 bytes
     /// for most (a variant of them all takes 104). The batches are written and read at reading
     /// speed: each argument is copied straight into place (not through a struct on the stack,

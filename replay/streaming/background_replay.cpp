@@ -30,6 +30,9 @@ void BackgroundReplay::comm(ThreadIndex sender, ThreadIndex receiver, const Comm
 void BackgroundReplay::reached(Time time) {
     background_.reached(time);
 }
+void BackgroundReplay::burst_cut(ThreadIndex thread, Time time) {
+    background_.burst_cut(thread, time);
+}
 std::function<void()> BackgroundReplay::work_after_block() {
     return background_.work_after_block();
 }
@@ -46,9 +49,6 @@ StreamedProgram stream_program(const std::string& path, const ReadOptions& read,
     std::optional<BackgroundReplay> replay;
     StreamedProgram out;
     out.trace = stream_paraver(path, read, [&](const Trace& trace) -> TimelineObserver& {
-        if (read.cut_bursts_if && read.cut_bursts_if(trace.header))
-            throw StreamingUnsupported("tasks share CPUs, and the bursts are cut where prv2dim "
-                                       "cuts them (docs/network-model.md)");
         if (spill_calls_for)
             out.calls = std::make_unique<SpilledCalls>(*spill_calls_for, trace.thread_count());
         auto& replay_observer = replay.emplace(trace, options, true, out.calls.get());

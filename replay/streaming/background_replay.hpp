@@ -35,6 +35,7 @@ class BackgroundReplay final : public TimelineObserver {
     void comm(ThreadIndex sender, ThreadIndex receiver, const CommRecord& record,
               std::uint64_t number) override;
     void reached(Time time) override;
+    void burst_cut(ThreadIndex thread, Time time) override;
     std::function<void()> work_after_block() override;
 
     /// After the reader: the replay's result (StreamingReplay::finish).

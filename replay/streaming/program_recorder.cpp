@@ -66,9 +66,16 @@ void ProgramRecorder::collective(std::uint64_t id, const Collective& shape,
 }
 
 void ProgramRecorder::put_burst(ThreadOps& thread, Time duration) {
-    if (duration <= 0) return;
+    if (duration > 0) put_piece(thread, duration);
+}
+
+void ProgramRecorder::put_piece(ThreadOps& thread, Time duration) {
     thread.ops.push_back({OpKind::burst, static_cast<std::uint32_t>(thread.bursts.size()), k_none});
     thread.bursts.push_back(duration);
+}
+
+void ProgramRecorder::pieces(ReplayThread t, std::span<const Time> durations) {
+    for (const Time d : durations) put_piece(threads_[t], d);
 }
 
 void ProgramRecorder::burst(ReplayThread t, Time duration) {
@@ -106,6 +113,7 @@ void ProgramRecorder::region_workers(ReplayThread t, std::uint32_t number,
 void ProgramRecorder::call(ReplayThread t, const Call& c) {
     auto& thread = threads_[t];
     put_region_steps(thread, c.regions);
+    for (const Time d : c.pieces) put_piece(thread, d);
     put_burst(thread, c.burst_before);
     for (const auto m : c.posts) thread.ops.push_back({OpKind::recv_post, m, c.number});
     for (const auto m : c.sends) thread.ops.push_back({OpKind::send, m, c.number});

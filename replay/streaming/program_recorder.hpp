@@ -43,15 +43,18 @@ class ProgramRecorder {
     /// A call of thread `t`, in the thread's order, once no record can change it.
     struct Call {
         std::uint32_t number;                // on its thread
-        std::span<const RegionStep> regions; // before it (and before burst_before)
-        Time burst_before;                   // since the previous call's end
+        std::span<const RegionStep> regions; // before it (and before the pieces)
+        std::span<const Time> pieces;        // prv2dim's pieces, empty ones too, then:
+        Time burst_before;                   // the rest since the previous call's end
         std::span<const MessageIndex> posts; // each list in record order
         std::span<const MessageIndex> sends;
         std::span<const MessageIndex> completions;
         std::optional<std::uint64_t> collective; // the collective it joins
     };
     void call(ReplayThread t, const Call& c);
-    /// The computation after a thread's last call.
+    /// The computation after a thread's last call: prv2dim's pieces (empty ones too), then the
+    /// rest.
+    void pieces(ReplayThread t, std::span<const Time> durations);
     void burst(ReplayThread t, Time duration);
     /// Region steps after a thread's last call.
     void region_steps(ReplayThread t, std::span<const RegionStep> steps);
@@ -91,7 +94,8 @@ class ProgramRecorder {
     };
 
     std::vector<CollectiveIndex> collective_order() const;
-    void put_burst(ThreadOps& thread, Time duration);
+    void put_burst(ThreadOps& thread, Time duration); // nothing when not positive
+    void put_piece(ThreadOps& thread, Time duration); // even empty
     void put_region_steps(ThreadOps& thread, std::span<const RegionStep> steps);
 
     std::vector<ThreadIndex> trace_threads_;

@@ -12,6 +12,7 @@
 #include <array>
 #include <boost/container/small_vector.hpp>
 #include <boost/pool/pool.hpp>
+#include <deque>
 #include <fmt/format.h>
 #include <queue>
 #include <tuple>
@@ -62,6 +63,7 @@ struct StreamCall {
 /// What the program records of a call once it leaves the history (with a ProgramRecorder only).
 struct RecordedCall {
     std::vector<RegionStep> regions; // the first thread's region steps before it
+    std::vector<Time> pieces;        // prv2dim's pieces before burst_before (burst_cut)
     Time burst_before = 0;
     boost::container::small_vector<MessageIndex, 2> posted, sent, completed;
     std::optional<std::uint64_t> collective;
@@ -160,6 +162,7 @@ struct StreamThread {
     std::optional<Time> open_send; // the entry of its call that sends, in Impl::open_sends
     std::vector<PendingRole> pending;
     Time previous_end = 0; // traced end of the last emitted call
+    std::deque<Time> cuts; // where prv2dim cuts its bursts, not yet reached (burst_cut)
     Ring<Step> steps;
     Ring<StreamMessage*> wait_messages;
     std::uint64_t joins = 0; // collectives joined so far (the in-memory program's order)
@@ -245,6 +248,7 @@ struct StreamingReplay::Impl {
     std::vector<ReplayThread> thread_of_trace; // k_none for threads not replayed
     std::vector<StreamThread> threads;         // one per task
     std::vector<ThreadIndex> task_threads;     // task k: [task_threads[k], task_threads[k + 1])
+    bool cutting = false;                      // bursts are cut where prv2dim cuts them
     std::vector<bool> tracks_work;             // per trace thread: in a task with fork/join
     std::vector<RecentWork> work;              // per trace thread, when any tracks it
     std::size_t history;                       // calls kept per thread once replayed
@@ -448,6 +452,7 @@ struct StreamingReplay::Impl {
             close_region(th, region->second);
             wake_at(time, t);
         } else if (!was_open && th.region_edges.open()) {
+            if (cutting) unsupported("OpenMP regions, with bursts cut where prv2dim cuts them");
             th.regions.emplace_back() = {.number = th.regions_begun++, .begin = time};
         }
     }
@@ -537,7 +542,9 @@ struct StreamingReplay::Impl {
     void emit(StreamThread& th, std::uint64_t number, bool in_region) {
         StreamCall& call = th.call(number);
         RecordedCall* kept = recorder ? &th.recorded_call(number) : nullptr;
-        const Time burst_before = call.begin - th.previous_end;
+        const Time last_piece =
+            put_pieces(th, th.previous_end, call.begin, kept ? &kept->pieces : nullptr);
+        const Time burst_before = call.begin - last_piece;
         if (kept) {
             kept->regions = std::exchange(th.region_steps, {});
             kept->burst_before = burst_before;
@@ -591,6 +598,19 @@ struct StreamingReplay::Impl {
 
     void put_burst(StreamThread& th, Time duration) {
         if (duration > 0) add_step(th, StepKind::burst, static_cast<std::uint64_t>(duration));
+    }
+
+    /// The pieces prv2dim cuts the thread's computation in [from, to] into, but the last: each
+    /// cut there ends one, empty ones included (into `pieces` too, with a recorder), as
+    /// build_replay_program cuts them. Returns where the last piece begins.
+    Time put_pieces(StreamThread& th, Time from, Time to, std::vector<Time>* pieces) {
+        while (!th.cuts.empty() && th.cuts.front() < from) th.cuts.pop_front(); // in calls
+        for (; !th.cuts.empty() && th.cuts.front() <= to; th.cuts.pop_front()) {
+            put_burst(th, th.cuts.front() - from);
+            if (pieces) pieces->push_back(th.cuts.front() - from);
+            from = th.cuts.front();
+        }
+        return from;
     }
 
     /// A merge that wrote a record twice: the in-memory reader leaves the copy out.
@@ -889,6 +909,7 @@ struct StreamingReplay::Impl {
         };
         recorder->call(th.task, {.number = static_cast<std::uint32_t>(th.first_call),
                                  .regions = call.regions,
+                                 .pieces = call.pieces,
                                  .burst_before = call.burst_before,
                                  .posts = span(call.posted),
                                  .sends = span(call.sent),
@@ -958,6 +979,14 @@ void StreamingReplay::call(ThreadIndex thread, const ObservedCall& c) {
     impl_->wake_at(c.end, t);
 }
 
+void StreamingReplay::burst_cut(ThreadIndex thread, Time time) {
+    auto& impl = *impl_;
+    const ReplayThread t = impl.thread_of_trace[thread];
+    if (t == k_none) return;
+    impl.cutting = true;
+    impl.threads[t].cuts.push_back(time);
+}
+
 void StreamingReplay::event(ThreadIndex thread, Time time, std::uint32_t type,
                             std::uint64_t value) {
     auto& impl = *impl_;
@@ -1023,11 +1052,14 @@ StreamedRun StreamingReplay::finish(const Trace& trace) {
     impl.forget_left_sends();
     for (auto& th : impl.threads)
         if (th.region_edges.open()) impl.close_region(th, trace.end_time());
+    std::vector<std::vector<Time>> last_pieces(impl.threads.size());
     for (ReplayThread t = 0; t < impl.threads.size(); ++t) {
         auto& th = impl.threads[t];
         th.in_call = false;
         impl.advance(t, std::numeric_limits<Time>::max());
-        impl.put_burst(th, trace.threads[th.trace_thread].last_record - th.previous_end);
+        const Time last_record = trace.threads[th.trace_thread].last_record;
+        th.previous_end = impl.put_pieces(th, th.previous_end, last_record, &last_pieces[t]);
+        impl.put_burst(th, last_record - th.previous_end);
     }
     impl.run_all();
     StreamedRun out;
@@ -1054,6 +1086,7 @@ StreamedRun StreamingReplay::finish(const Trace& trace) {
         for (auto& th : impl.threads) {
             while (!th.calls.empty()) impl.forget_front(th);
             impl.recorder->region_steps(th.task, th.region_steps);
+            impl.recorder->pieces(th.task, last_pieces[th.task]);
             impl.recorder->burst(th.task,
                                  trace.threads[th.trace_thread].last_record - th.previous_end);
         }

@@ -68,6 +68,7 @@ class StreamingReplay final : public TimelineObserver {
     void state(ThreadIndex thread, Time begin, Time end, std::uint8_t value) override;
     void call(ThreadIndex thread, const ObservedCall& call) override;
     void event(ThreadIndex thread, Time time, std::uint32_t type, std::uint64_t value) override;
+    void burst_cut(ThreadIndex thread, Time time) override;
     void comm(ThreadIndex sender, ThreadIndex receiver, const CommRecord& record,
               std::uint64_t number) override;
     void reached(Time time) override;

@@ -140,8 +140,8 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
          .spill_calls_for = o.output.empty() ? std::nullopt : std::optional(o.output),
          .event_types = code.event_types(),
          .summarize = true,
-         .tasks_share_cpus = [&](std::uint32_t tasks) {
-             return tasks_share_cpus(o.network, tasks);
+         .cut_bursts_for = [&](std::uint32_t tasks) {
+             return replays_burst_pieces(o.network, tasks);
          }});
     CodeChange change{.factors = {},
                       .balanced = o.balance.has_value(),

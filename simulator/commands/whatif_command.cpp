@@ -344,9 +344,9 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
                                 .on_read_progress = progress.running_total(0),
                                 .event_types = code.event_types(),
                                 .summarize = true,
-                                .tasks_share_cpus = [&](std::uint32_t tasks) {
+                                .cut_bursts_for = [&](std::uint32_t tasks) {
                                     return std::ranges::any_of(configs, [&](const auto& c) {
-                                        return tasks_share_cpus(c.network, tasks);
+                                        return replays_burst_pieces(c.network, tasks);
                                     });
                                 }});
     code.prepare(loaded);

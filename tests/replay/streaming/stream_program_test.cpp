@@ -57,11 +57,15 @@ void check_same_program(const ReplayProgram& s, const ReplayProgram& m) {
     CHECK(s.untraced == m.untraced);
 }
 
-/// The streamed program against the in-memory one, and their replays on a contended network.
-void check_against_in_memory(const std::string& path, const ProgramOptions& options = {}) {
-    const auto streamed = stream_program(path, test::quiet_options(), options);
+/// The streamed program against the in-memory one, and their replays on a contended network;
+/// with `cuts`, both cut the bursts where prv2dim cuts them.
+void check_against_in_memory(const std::string& path, const ProgramOptions& options = {},
+                             bool cuts = false) {
+    auto read = test::quiet_options();
+    if (cuts) read.cut_bursts_if = [](const ParaverHeader&) { return true; };
+    const auto streamed = stream_program(path, read, options);
     REQUIRE(streamed.run.program.has_value());
-    const auto trace = read_paraver(path, test::quiet_options());
+    const auto trace = read_paraver(path, read);
     const auto program = build_replay_program(trace, options);
     check_same_program(*streamed.run.program, program);
     network::DimemasParameters contended;
@@ -178,6 +182,55 @@ TEST_CASE("streamed program: build_replay_program's on every real trace that str
         }
         ++streamed;
         check_against_in_memory(path);
+    }
+    CHECK(streamed > 0);
+}
+
+TEST_CASE("streamed program: prv2dim's burst pieces, as build_replay_program cuts them") {
+    for (const auto& [name, description] : test::k_streaming_cases) {
+        CAPTURE(name);
+        check_against_in_memory(test::synth_trace(name, description), {}, true);
+    }
+    // Events at time 0, inside bursts, at a call's exit and inside a user function.
+    const auto events = test::synth_trace("stream_program_pieces", R"(ranks 2
+0 event 40000001 1
+0 event 40000050 3
+0 compute 100ns
+0 event 40000003 1
+0 event 60000019 5
+0 compute 100ns
+0 event 42000050 7
+0 Send 50ns to=1 size=8
+0 event 40000003 1
+0 compute 50ns
+0 event 60000019 0
+0 compute 50ns
+0 event 40000001 0
+1 at 50ns
+1 event 60000019 2
+1 Recv 350ns from=0 size=8
+1 compute 20ns
+1 event 40000001 0
+)");
+    check_against_in_memory(events, {}, true);
+    const auto halo = (test::scratch_dir("stream_program_pieces") / "halo.prv").string();
+    synth::write_paraver(synth::halo_exchange(8, 300), halo);
+    check_against_in_memory(halo, {}, true);
+}
+
+TEST_CASE("streamed program: prv2dim's burst pieces on every real trace that streams") {
+    std::size_t streamed = 0;
+    auto read = test::quiet_options();
+    read.cut_bursts_if = [](const ParaverHeader&) { return true; };
+    for (const auto& path : test::real_paraver_traces()) {
+        CAPTURE(path);
+        try {
+            stream_program(path, read, {});
+        } catch (const std::exception&) { // refused, or not streamed: as without the cuts
+            continue;
+        }
+        ++streamed;
+        check_against_in_memory(path, {}, true);
     }
     CHECK(streamed > 0);
 }
