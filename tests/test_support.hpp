@@ -94,6 +94,32 @@ inline std::vector<std::string> real_paraver_traces() {
 /// Synthetic traces the streaming pass must translate as the in-memory program does: a
 /// rendezvous Isend/Wait with a rooted Bcast, a Sendrecv ring with rooted Reduces naming different
 /// roots, an Allreduce and a receive without its record.
+/// A program whose bursts prv2dim cuts at every kind of place: events at time 0, inside bursts,
+/// at a call's entry and exit, user functions (tests/replay/input/prv2dim_cuts_test.cpp gives
+/// the cuts, derived by hand).
+inline constexpr const char* k_prv2dim_cuts_program = R"(ranks 2
+0 event 40000001 1
+0 event 40000050 3
+0 compute 100ns
+0 event 40000003 1
+0 event 60000019 5
+0 event 40000003 0
+0 compute 100ns
+0 event 42000050 7
+0 Send 50ns to=1 size=8
+0 event 40000003 1
+0 compute 50ns
+0 event 60000019 0
+0 compute 50ns
+0 event 40000001 0
+1 at 50ns
+1 event 60000019 2
+1 event 60000019 0
+1 Recv 350ns from=0 size=8
+1 event 60000019 0
+1 event 40000001 0
+)";
+
 inline constexpr std::pair<const char*, const char*> k_streaming_cases[] = {
     {"isend_wait_bcast", R"(ranks 2
 0 compute 5us

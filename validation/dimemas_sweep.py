@@ -172,7 +172,6 @@ class Gen:
         n, rng = self.n, self.rng
         size = self.rand_size()
         flip = rng.random() < 0.5
-        entry = list(self.t)
         # pairs (r, r^1); first of pair sends then receives, the other receives then sends
         done = set()
         for r in range(n):
@@ -181,27 +180,16 @@ class Gen:
                 continue
             done.update([r, p])
             a, b = (r, p) if not flip else (p, r)
-            # a: Send then Recv ; b: Recv then Send
-            ta, tb = self.t[a], self.t[b]
-            # message 1: a -> b
-            send1_entry = ta
-            recv1_entry = tb
-            if size >= 32768:
-                send1_end = max(ta, tb) + xfer(size)
-            else:
-                send1_end = ta + 1000
-            recv1_end = max(recv1_entry, send1_entry) + xfer(size)
-            self.mpi(a, "Send", send1_end - ta, f"to={b} size={size} tag=5")
-            self.mpi(b, "Recv", recv1_end - tb, f"from={a} size={size} tag=5")
-            # message 2: b -> a
-            ta, tb = self.t[a], self.t[b]
-            if size >= 32768:
-                send2_end = max(ta, tb) + xfer(size)
-            else:
-                send2_end = tb + 1000
-            recv2_end = max(ta, tb) + xfer(size)
-            self.mpi(b, "Send", send2_end - tb, f"to={a} size={size} tag=6")
-            self.mpi(a, "Recv", recv2_end - ta, f"from={b} size={size} tag=6")
+            self.message(a, b, size, 5)  # a sends, then receives
+            self.message(b, a, size, 6)
+
+    def message(self, sender, receiver, size, tag):
+        """A blocking Send and its Recv; a rendezvous send (32 KiB or more) waits for the receiver."""
+        ts, tr = self.t[sender], self.t[receiver]
+        send_end = max(ts, tr) + xfer(size) if size >= 32768 else ts + 1000
+        recv_end = max(ts, tr) + xfer(size)
+        self.mpi(sender, "Send", send_end - ts, f"to={receiver} size={size} tag={tag}")
+        self.mpi(receiver, "Recv", recv_end - tr, f"from={sender} size={size} tag={tag}")
 
     def rand_size(self):
         return int(math.exp(self.rng.uniform(math.log(8), math.log(1 << 20))))

@@ -56,34 +56,11 @@ TEST_CASE("prv2dim cuts: two pieces at the start, one per event at time 0, one p
     // 100 (a cut) and its end at 100 (the same time: none), a user function entered at 100 (no
     // time passed: none), a counter at 200 (a cut; the Send's entry at 200 then ends no piece),
     // an event at the Send's exit, 250 (none: the call ended there), the user function's exit at
-    // 300 (a cut), an OpenMP event at 300 (none) and the Application end at 350 (a cut). Rank 1
+    // 300 (a cut) and the Application end at 350 (a cut). Rank 1
     // starts at 50 (its "not created" time): a start piece up to 50; a user function entered at
     // 50 (none: no time passed); its events at its Recv's exit, 400, cut nothing (the end of a
     // user function that rank 1 left already is ignored).
-    const auto path = test::synth_trace("prv2dim_cuts", R"(ranks 2
-0 event 40000001 1
-0 event 40000050 3
-0 compute 100ns
-0 event 40000003 1
-0 event 60000019 5
-0 event 40000003 0
-0 compute 100ns
-0 event 42000050 7
-0 Send 50ns to=1 size=8
-0 event 40000003 1
-0 compute 50ns
-0 event 60000019 0
-0 event 60000001 1
-0 compute 50ns
-0 event 60000001 0
-0 event 40000001 0
-1 at 50ns
-1 event 60000019 2
-1 event 60000019 0
-1 Recv 350ns from=0 size=8
-1 event 60000019 0
-1 event 40000001 0
-)");
+    const auto path = test::synth_trace("prv2dim_cuts", test::k_prv2dim_cuts_program);
     const auto trace = read_with_cuts(path);
     CHECK(cuts_of(trace.threads[0]) == std::vector<Time>{0, 0, 0, 0, 100, 200, 300, 350});
     CHECK(cuts_of(trace.threads[1]) == std::vector<Time>{0, 50});

@@ -191,27 +191,7 @@ TEST_CASE("streamed program: prv2dim's burst pieces, as build_replay_program cut
         CAPTURE(name);
         check_against_in_memory(test::synth_trace(name, description), {}, true);
     }
-    // Events at time 0, inside bursts, at a call's exit and inside a user function.
-    const auto events = test::synth_trace("stream_program_pieces", R"(ranks 2
-0 event 40000001 1
-0 event 40000050 3
-0 compute 100ns
-0 event 40000003 1
-0 event 60000019 5
-0 compute 100ns
-0 event 42000050 7
-0 Send 50ns to=1 size=8
-0 event 40000003 1
-0 compute 50ns
-0 event 60000019 0
-0 compute 50ns
-0 event 40000001 0
-1 at 50ns
-1 event 60000019 2
-1 Recv 350ns from=0 size=8
-1 compute 20ns
-1 event 40000001 0
-)");
+    const auto events = test::synth_trace("stream_program_pieces", test::k_prv2dim_cuts_program);
     check_against_in_memory(events, {}, true);
     const auto halo = (test::scratch_dir("stream_program_pieces") / "halo.prv").string();
     synth::write_paraver(synth::halo_exchange(8, 300), halo);
