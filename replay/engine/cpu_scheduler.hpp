@@ -20,6 +20,8 @@ class CpuScheduler {
     /// `node_of_thread`: each replay thread's node; `cpus_per_node` 0 means one CPU per thread.
     CpuScheduler(std::vector<std::uint32_t> node_of_thread, std::uint32_t cpus_per_node);
 
+    std::uint32_t node_of(ReplayThread thread) const { return node_of_[thread]; }
+
     /// Whether some node has fewer CPUs than threads; otherwise nobody ever waits.
     bool limited() const { return limited_; }
 

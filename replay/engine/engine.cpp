@@ -406,7 +406,7 @@ template <class Model> class Engine final : network::TransferSink {
         const auto resume_key = [&](OpIndex m) {
             const ReplayThread t = p_.thread_of(m);
             const bool last = p_.thread_task[t] == resuming_last_[c];
-            return std::tuple(model_.node_of(p_.thread_task[t]), last, join_order_[t]);
+            return std::tuple(cpus_.node_of(t), last, join_order_[t]);
         };
         std::sort(members.begin(), members.end(),
                   [&](OpIndex a, OpIndex b) { return resume_key(a) < resume_key(b); });
@@ -425,11 +425,8 @@ template <class Model> class Engine final : network::TransferSink {
         --undelivered_[c];
         // When these data complete the collective, Dimemas queues the root before this member
         // (close_global_root_sync_communication) and starts the queues node by node.
-        const auto node = [&](ReplayThread t) { return model_.node_of(p_.thread_task[t]); };
-        const auto& coll = p_.collectives[c];
-        const bool root_first =
-            coll.root_task == k_none ||
-            node(p_.master_thread(coll.root_task)) <= node(p_.thread_of(member));
+        const auto root = p_.master_thread(p_.collectives[c].root_task);
+        const bool root_first = cpus_.node_of(root) <= cpus_.node_of(p_.thread_of(member));
         if (!root_first) leave_collective(member, at);
         release_root_when_complete(c, k_none);
         if (root_first) leave_collective(member, at);
