@@ -14,6 +14,12 @@
 #include <utility>
 #include <vector>
 
+/// CAPTURE for a structured binding: clang 14 refuses one inside CAPTURE's lambda (C++20 allows
+/// it; clang 16 does).
+#define CAPTURE_BINDING(x)                                                                         \
+    const auto& x##_captured = x;                                                                  \
+    INFO(#x " := " << x##_captured)
+
 namespace popsim::test {
 
 /// The exit status that tells CTest a test was skipped (SKIP_RETURN_CODE in tests/CMakeLists.txt).

@@ -380,7 +380,9 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
                                                a.warnings[i], a.repairs[i], a.passes[i]))
             return;
         read.on_progress = progress.running_total(k_reading); // read again
-        const auto [trace, focus] = read_focused(paths[i], o.focus, read);
+        const FocusedTrace focused = read_focused(paths[i], o.focus, read);
+        const replay::Trace& trace = focused.trace; // not a structured binding: lambdas below
+        const TraceFocus& focus = focused.focus;    // capture them, which clang 14 refuses
         a.parts[i].focus = focus;
         if (o.communication) a.communication[i] = metrics::communication_views(trace);
         a.warnings[i] = trace.warnings;

@@ -381,7 +381,10 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
     }
     std::vector<Prediction> predictions(configs.size());
     std::size_t group = 0;
-    for (const auto& [change, members] : groups) {
+    for (const auto& group_members : groups) {
+        // Named references, not a structured binding: the lambda below captures them (clang 14).
+        const CodeChange& change = group_members.first;
+        const std::vector<std::size_t>& members = group_members.second;
         auto& ideal_runtimes = ideal_of_ratio[group++];
         // The group's burst durations, the program's own when the code is as traced.
         const auto durations =

@@ -91,10 +91,11 @@ std::vector<MetricRow> hybrid_raw_rows(const std::vector<metrics::HybridRun>& ru
                      &metrics::ThreadBreakdown::instructions},
           std::tuple{"Useful cycles (total)", "useful_cycles",
                      &metrics::ThreadBreakdown::cycles}}) {
-        rows.push_back(make_row(n, label, key, 0, K::count, [&](auto i) -> std::optional<double> {
-            const double count = total(i, field); // none counted: "-"
-            return count > 0 ? std::optional(count) : std::nullopt;
-        }));
+        rows.push_back(make_row(n, label, key, 0, K::count,
+                                [&, field = field](auto i) -> std::optional<double> {
+                                    const double count = total(i, field); // none counted: "-"
+                                    return count > 0 ? std::optional(count) : std::nullopt;
+                                }));
     }
     for (auto& r : rows) r.in_csv = false; // PyPOP's hybrid CSV has efficiencies only
     return rows;

@@ -58,7 +58,7 @@ TEST_CASE("epoch 1-8 ranks: modelfactors.csv rows without the ideal network") {
     int compared = 0;
     for (const auto& [label, values] : published) {
         if (needs_ideal(label)) continue;
-        INFO(label);
+        CAPTURE_BINDING(label);
         REQUIRE(ours.contains(label));
         REQUIRE(ours.at(label).size() == values.size());
         for (std::size_t i = 0; i < values.size(); ++i) {

@@ -83,7 +83,7 @@ TEST_CASE("ideal replay: LAMMPS and the MPI_Reduce microbenchmark equal Dimemas 
         {"lammps-melt/lammps_melt_4.prv.gz", {276345893, 257867905}},
         {"collected/dosimont_microbench/reduce.prv.gz", {7140850, 0}}};
     for (const auto& [file, values] : expected) {
-        INFO(file);
+        CAPTURE_BINDING(file);
         for (auto method : {metrics::ReplayMethod::longest_path, metrics::ReplayMethod::events}) {
             const auto s = with_ideal(test::shared_data(file), method);
             CHECK(s.ideal->runtime == values.first);

@@ -106,7 +106,7 @@ TEST_CASE("streaming analysis: a rendezvous and a rooted Reduce, computed by han
 TEST_CASE("streaming analysis: the in-memory numbers on synthetic traces") {
     const auto read = test::quiet_options();
     for (const auto& [name, description] : test::k_streaming_cases) {
-        CAPTURE(name);
+        CAPTURE_BINDING(name);
         const auto path = test::synth_trace(name, description);
         check_equal(analyze_in_memory(path, read, {}), streamed(path));
     }
@@ -215,7 +215,7 @@ TEST_CASE("streaming analysis: OpenMP corner cases as the in-memory analysis") {
         {"streaming_omp_example", test::k_omp_example},
     };
     for (const auto& [name, description] : cases) {
-        CAPTURE(name);
+        CAPTURE_BINDING(name);
         const auto path = test::synth_trace(name, description);
         check_equal(analyze_in_memory(path, read, {}), streamed(path));
     }

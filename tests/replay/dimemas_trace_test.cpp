@@ -64,7 +64,7 @@ TEST_CASE("dimemas trace: bad records name the file and line") {
         {"1:0:0:1.5s\n", ":2: burst duration '1.5s' is not a decimal number of seconds"}};
     int i = 0;
     for (const auto& [records, message] : refused) {
-        CAPTURE(records);
+        CAPTURE_BINDING(records);
         const auto path =
             test::write_file(dir / fmt::format("refused{}.dim", i++), header + records);
         CHECK_THROWS_WITH_AS(read_dimemas_trace(path), (path + message).c_str(), TraceError);

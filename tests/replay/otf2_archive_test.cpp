@@ -87,7 +87,7 @@ TEST_CASE("otf2: every archive's records per kind and per location are otf2-prin
     const bool have_otf2_print = test::run_shell("command -v otf2-print").status == 0;
     std::size_t checked = 0;
     for (const auto& [name, anchor] : archives()) {
-        CAPTURE(name);
+        CAPTURE_BINDING(name);
         const replay::Otf2Archive archive(anchor);
         const auto locations = archive.record_counts();
         REQUIRE(saved.count(name) == 1);
@@ -422,7 +422,7 @@ TEST_CASE("otf2: an MPI+OpenMP archive keeps its threads and parallel regions") 
     for (const auto* model : {"hybrid_additive", "hybrid_multiplicative"}) {
         for (const auto& [name, value] : hybrid[model].items()) {
             if (!value.is_number()) continue;
-            CAPTURE(name);
+            CAPTURE_BINDING(name);
             CHECK(value.get<double>() >= 0);
             CHECK(value.get<double>() <= 1.0);
         }

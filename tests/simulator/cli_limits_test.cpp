@@ -55,7 +55,7 @@ TEST_CASE("limits: option values out of range are refused (exit 1)") {
         {"--eager -1", "'-1' is not a size (e.g. 64KiB, 32k, 1MB, 4096)"},
     };
     for (const auto& [option, message] : cases) {
-        CAPTURE(option);
+        CAPTURE_BINDING(option);
         test::check_fails("simulate " + trace + " --quiet " + option, 1, message);
     }
     // analyze's --eager takes the same sizes as elsewhere.
@@ -195,7 +195,14 @@ TEST_CASE("limits: a pipe or /dev/stdin is read as a stream") {
     }
 }
 
-#ifndef __SANITIZE_ADDRESS__ // ASan reserves terabytes of address space: ulimit -v breaks it
+// ASan reserves terabytes of address space: ulimit -v breaks it. GCC says __SANITIZE_ADDRESS__,
+// clang 14 __has_feature(address_sanitizer).
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define POPSIM_UNDER_ASAN
+#endif
+#endif
+#if !defined(__SANITIZE_ADDRESS__) && !defined(POPSIM_UNDER_ASAN)
 TEST_CASE("limits: running out of memory names the trace (exit 3)") {
     const auto many = test::write_file(
         test::scratch_dir("limits_oom") / "many.prv",

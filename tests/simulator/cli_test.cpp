@@ -480,7 +480,7 @@ TEST_CASE("cli: an output that cannot be written whole is not written at all (ex
               mount_point + "/p.prv"}, // a Paraver trace from OTF2 (issue 35, item 7)
              {"simulate " + epoch + " -o ", mount_point + "/e.prv"},
              {"analyze " + epoch + " --json ", mount_point + "/e.json"}}) {
-        CAPTURE(command);
+        CAPTURE_BINDING(command);
         const auto r = run_popsim(command + output + " --quiet");
         CHECK(r.status == 3);
         CHECK(r.output.find("popsim: error: " + output +

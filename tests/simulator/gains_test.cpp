@@ -153,7 +153,7 @@ TEST_CASE("gains: on a model of the traced network, each fix saves what it saves
     REQUIRE(g["fixes"].size() == expected.size());
     for (std::size_t k = 0; k < expected.size(); ++k) {
         const auto& [fix, ideal, modelled, runtime] = expected[k];
-        CAPTURE(fix);
+        CAPTURE_BINDING(fix);
         CHECK(g["fixes"][k]["fix"] == fix);
         CHECK(g["fixes"][k]["ideal_runtime_ns"] == ideal);
         CHECK(g["fixes"][k]["network_runtime_ns"] == modelled);

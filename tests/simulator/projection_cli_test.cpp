@@ -37,10 +37,10 @@ TEST_CASE("projection: analyze --project extrapolates epoch as modelfactors does
     CHECK(projection["factors"][3]["modelfactors_fits_it"] == false);
     CHECK(projection["factors"][4]["name"] == "Transfer efficiency");
     for (const auto& [name, values] : expected) {
-        CAPTURE(name);
+        CAPTURE_BINDING(name);
         const auto& factors = projection["factors"];
         const auto f = std::find_if(factors.begin(), factors.end(),
-                                    [&](const auto& x) { return x["name"] == name; });
+                                    [&name = name](const auto& x) { return x["name"] == name; });
         REQUIRE(f != factors.end());
         CHECK((*f)["modelfactors_fits_it"] == true);
         for (std::size_t i = 0; i < 2; ++i)

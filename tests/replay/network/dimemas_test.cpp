@@ -352,8 +352,8 @@ TEST_CASE("dimemas model: buses serialise the transfers of each logarithmic stag
     for (const auto& [n, buses, dimemas] :
          {std::tuple{7u, 1u, Time{50000}}, std::tuple{11u, 1u, Time{70000}},
           std::tuple{7u, 2u, Time{40000}}, std::tuple{11u, 2u, Time{55000}}}) {
-        CAPTURE(n);
-        CAPTURE(buses);
+        CAPTURE_BINDING(n);
+        CAPTURE_BINDING(buses);
         auto p = latency_bandwidth(5 * us, 0);
         p.buses = buses;
         p.collectives[0] =
@@ -551,7 +551,7 @@ TEST_CASE("dimemas model: epoch 4 ranks with Dimemas' five configurations, withi
     const auto program =
         build_replay_program(test::read_quiet(test::shared_data("epoch/epoch_4proc.prv.gz")));
     for (const auto& [config, expected] : cases) {
-        INFO(config);
+        CAPTURE_BINDING(config);
         network::DimemasNetwork net(network::read_dimemas_config(
             test::shared_data(std::string("epoch/dimemas/epoch_4proc.") + config + ".cfg")));
         const Time predicted = replay_events(program, net, {.timeline = false}).runtime;
@@ -788,7 +788,7 @@ TEST_CASE("dimemas config: values Dimemas would refuse are refused, not run") {
              "INTERLEAVED or 'N TASKS_PER_NODE' with N from 1 to 1000000"},
         };
     for (const auto& [name, env, multi, mapping, message] : cases) {
-        CAPTURE(name);
+        CAPTURE_BINDING(name);
         const auto path = config(name, env, multi, mapping);
         CHECK_THROWS_WITH_AS(network::read_dimemas_config(path), (path + message).c_str(),
                              TraceError);
@@ -832,7 +832,7 @@ TEST_CASE("dimemas config: what popsim does not model is refused with its field,
          "{node, ...}, one node per task"}};
     int i = 0;
     for (const auto& [record, message] : cases) {
-        CAPTURE(record);
+        CAPTURE_BINDING(record);
         const auto path = test::write_file(dir / ("case" + std::to_string(i++) + ".cfg"),
                                            "#DIMEMAS_CONFIGURATION\n" + record + env + multi);
         CHECK_THROWS_WITH_AS(network::read_dimemas_config(path), (path + message).c_str(),
@@ -917,7 +917,7 @@ TEST_CASE("dimemas config: SDDFA files of Dimemas 4 and 5, nodes one by one, pre
              "\"node information\" {0, \"\", 4, 1.0, 0.0, 0.0, 4, 1, 0, 5e-6, 1, 1, 0.0};;\n"
              "\"predefined mapping information\" {\"4 TASKS_PER_NODE\"};;\n"}};
     for (const auto& [name, text] : equivalent) {
-        CAPTURE(name);
+        CAPTURE_BINDING(name);
         const auto p = network::read_dimemas_config(test::write_file(dir / (name + ".cfg"), text));
         CHECK(p.nodes == 2);
         CHECK(p.cpus_per_node == 4);
@@ -957,7 +957,7 @@ TEST_CASE("dimemas config: SDDFA files of Dimemas 4 and 5, nodes one by one, pre
          "modelled: '500.0'"}};
     int i = 0;
     for (const auto& [text, message] : refused) {
-        CAPTURE(text);
+        CAPTURE_BINDING(text);
         const auto path = test::write_file(dir / ("refused" + std::to_string(i++) + ".cfg"), text);
         CHECK_THROWS_WITH_AS(network::read_dimemas_config(path), (path + message).c_str(),
                              TraceError);

@@ -139,7 +139,7 @@ TEST_CASE("streamed program: a wait lists its messages in the order the trace re
 
 TEST_CASE("streamed program: build_replay_program's on synthetic traces") {
     for (const auto& [name, description] : test::k_streaming_cases) {
-        CAPTURE(name);
+        CAPTURE_BINDING(name);
         const auto path = test::synth_trace(name, description);
         check_against_in_memory(path);
         check_against_in_memory(
@@ -188,7 +188,7 @@ TEST_CASE("streamed program: build_replay_program's on every real trace that str
 
 TEST_CASE("streamed program: prv2dim's burst pieces, as build_replay_program cuts them") {
     for (const auto& [name, description] : test::k_streaming_cases) {
-        CAPTURE(name);
+        CAPTURE_BINDING(name);
         check_against_in_memory(test::synth_trace(name, description), {}, true);
     }
     const auto events = test::synth_trace("stream_program_pieces", test::k_prv2dim_cuts_program);
