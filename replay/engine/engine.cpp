@@ -209,6 +209,18 @@ template <class Model> class Engine final : network::TransferSink {
         return false;
     }
 
+    /// With shared CPUs, the thread goes to the head of its node's ready queue at once, for an
+    /// instant of CPU before it goes on (Dimemas: loose_cpu FALSE, then SCHEDULER_thread_to_ready's
+    /// zero-length work): the events of this instant already queued run first. Returns false: the
+    /// thread resumes when granted (cpu_turn).
+    bool head_turn(ReplayThread thread) {
+        blocked_[thread] = false;
+        resume_[thread] = Resume::woken_first;
+        cpus_.request(thread, true);
+        cpu_[thread] = CpuState::queued;
+        return false;
+    }
+
     /// The thread leaves `op` at `at`: account its time and move on.
     void finish_op(ReplayThread thread, OpIndex op, Time at) {
         auto& times = result_.threads[thread];
@@ -380,12 +392,9 @@ template <class Model> class Engine final : network::TransferSink {
             message_[transfer].sender_blocked = false;
             finish_op(msg.sender, pc_[msg.sender], at); // still at its send
             if (cpus_.limited() && at == now_) {
-                // Dimemas puts it at the head of its node's ready queue at once, in this event,
-                // before threads whose own events of the same instant are still to come.
-                blocked_[msg.sender] = false;
-                resume_[msg.sender] = Resume::woken_first;
-                cpus_.request(msg.sender, true);
-                cpu_[msg.sender] = CpuState::queued;
+                // In this event, before threads whose own events of the same instant are still
+                // to come.
+                head_turn(msg.sender);
             } else {
                 schedule(msg.sender, at, Resume::woken_first);
             }
@@ -457,7 +466,10 @@ template <class Model> class Engine final : network::TransferSink {
             arrival_[m] == k_unset) // the sender is ready and waited for us
             start_transfer(m);
         finish_op(thread, op, now_);
-        return true;
+        // A non-blocking receive takes its head turn (COMMUNIC_Irecv). Dimemas gives sends and
+        // waits that return at once the same turn; replayed so, 8 of the 724 random runs of
+        // docs/network-model.md stop agreeing (not understood yet), so those go on at once.
+        return !cpus_.limited() || p_.blocking_receive(op, m) || head_turn(thread);
     }
 
     /// The message `thread`'s wait `op` is at: the first it has not completed yet.
