@@ -996,44 +996,28 @@ TEST_CASE("dimemas: with shared CPUs, who takes a freed CPU first, as Dimemas 5.
         CHECK(r.runtime == 21 * us);
     }
     SUBCASE("a thread that posts a non-blocking receive keeps its CPU for an instant") {
-        // Four ranks on one node of 2 CPUs (the sweep's network), a ring of Irecv, compute, Isend,
-        // compute, Waitall; rank 0's two events at time 0 give it two empty pieces. While a rank
-        // holds its CPU for the instant after its Irecv, a burst ending at that instant on the
-        // other CPU queues its rank first. The first difference is at 56 us, where rank 1's 50 us
+        // Four ranks on one node of 2 CPUs (the sweep's network), two rings of two (below); rank
+        // 0's two events at time 0 give it two empty pieces. While a rank holds its CPU for the
+        // instant after its Irecv, a burst ending at that instant on the other CPU queues its rank
+        // first. The first difference is at 56 us, where rank 1's 50 us
         // burst takes a CPU in Dimemas, rank 3's without the turn: Dimemas 5.5.0 gives 153500 ns,
         // the Irecv going on at once 162000 ns.
         ReadOptions read;
         read.cut_bursts_if = [](const ParaverHeader&) { return true; };
-        const auto program =
-            build_replay_program(read_paraver(test::synth_trace("dim_cpu_irecv", R"(ranks 4
-0 event 42000050 1
-0 event 42000051 1
-0 Irecv 500ns from=2 size=8 tag=10 req=a
-0 compute 50us
-0 Isend 500ns to=2 size=8 tag=10 req=b
-0 compute 20us
-0 Waitall 200us req=a,b
-0 compute 20us
-1 Irecv 500ns from=3 size=8 tag=10 req=a
-1 compute 5us
-1 Isend 500ns to=3 size=8 tag=10 req=b
-1 compute 50us
-1 Waitall 200us req=a,b
-1 compute 1us
-2 Irecv 500ns from=0 size=8 tag=10 req=a
-2 compute 20us
-2 Isend 500ns to=0 size=8 tag=10 req=b
-2 compute 50us
-2 Waitall 200us req=a,b
-2 compute 20us
-3 Irecv 500ns from=1 size=8 tag=10 req=a
-3 compute 50us
-3 Isend 500ns to=1 size=8 tag=10 req=b
-3 compute 5us
-3 Waitall 200us req=a,b
-3 compute 1us
-)" + closing),
-                                              read));
+        // Rank r receives from and sends to rank (r + 2) % 4: Irecv, compute, Isend, compute,
+        // Waitall, compute, with these three durations.
+        const std::string durations[4][3] = {{"50us", "20us", "20us"},
+                                             {"5us", "50us", "1us"},
+                                             {"20us", "50us", "20us"},
+                                             {"50us", "5us", "1us"}};
+        std::string ring = "ranks 4\n0 event 42000050 1\n0 event 42000051 1\n";
+        for (int r = 0; r < 4; ++r)
+            ring += fmt::format("{0} Irecv 500ns from={1} size=8 tag=10 req=a\n{0} compute {2}\n"
+                                "{0} Isend 500ns to={1} size=8 tag=10 req=b\n{0} compute {3}\n"
+                                "{0} Waitall 200us req=a,b\n{0} compute {4}\n",
+                                r, (r + 2) % 4, durations[r][0], durations[r][1], durations[r][2]);
+        const auto program = build_replay_program(
+            read_paraver(test::synth_trace("dim_cpu_irecv", ring + closing), read));
         network::DimemasNetwork net(
             network::read_dimemas_config(sweep_config("dim_cpu_irecv_cfg", 1, 2, 4)));
         CHECK(replay_events(program, net).runtime == 153'500);
