@@ -91,9 +91,9 @@ template <class Model> class Engine final : network::TransferSink {
           zero_cost_(model.zero_cost() && !cpus_.limited()), pc_(p.thread_count()),
           begun_op_(p.thread_count(), k_none), op_begin_(p.thread_count(), 0),
           blocked_(p.thread_count(), false), arrived_in_collective_(p.thread_count(), false),
-          startup_paid_(p.thread_count(), false), startup_(p.thread_count(), k_unset),
-          waited_(p.thread_count(), 0), message_(p.messages.size()),
-          transfer_start_(zero_cost_ ? 0 : p.messages.size(), k_unset),
+          startup_paid_(p.thread_count(), false), woken_by_message_(p.thread_count(), false),
+          startup_(p.thread_count(), k_unset), waited_(p.thread_count(), 0),
+          message_(p.messages.size()), transfer_start_(zero_cost_ ? 0 : p.messages.size(), k_unset),
           arrival_(p.messages.size(), k_unset), coll_arrived_(p.collectives.size(), 0),
           coll_latest_(p.collectives.size(), 0), root_arrival_(p.collectives.size(), k_unset) {
         model.set_ticks_per_ns(ticks_per_ns_);
@@ -211,8 +211,10 @@ template <class Model> class Engine final : network::TransferSink {
 
     /// With shared CPUs, the thread goes to the head of its node's ready queue at once, for an
     /// instant of CPU before it goes on (Dimemas: loose_cpu FALSE, then SCHEDULER_thread_to_ready's
-    /// zero-length work): the events of this instant already queued run first. Returns false: the
-    /// thread resumes when granted (cpu_turn).
+    /// zero-length work): the events of this instant already queued run first. Dimemas does so
+    /// after every MPI call that returns at once (a send, an Irecv, a wait or receive whose data
+    /// is there) and for a rendezvous sender its receiver releases. Returns false: the thread
+    /// resumes when granted (cpu_turn).
     bool head_turn(ReplayThread thread) {
         blocked_[thread] = false;
         resume_[thread] = Resume::woken_first;
@@ -455,7 +457,7 @@ template <class Model> class Engine final : network::TransferSink {
             return false;
         }
         finish_op(thread, op, now_);
-        return true;
+        return !cpus_.limited() || head_turn(thread); // COMMUNIC_send
     }
 
     bool post(ReplayThread thread, OpIndex op) {
@@ -466,10 +468,9 @@ template <class Model> class Engine final : network::TransferSink {
             arrival_[m] == k_unset) // the sender is ready and waited for us
             start_transfer(m);
         finish_op(thread, op, now_);
-        // A non-blocking receive takes its head turn (COMMUNIC_Irecv). Dimemas gives sends and
-        // waits that return at once the same turn; replayed so, 8 of the 724 random runs of
-        // docs/network-model.md stop agreeing (not understood yet), so those go on at once.
-        return !cpus_.limited() || p_.blocking_receive(op, m) || head_turn(thread);
+        // A blocking receive takes its turn in its wait.
+        return !cpus_.limited() || p_.blocking_receive(op, m) ||
+               head_turn(thread); // COMMUNIC_Irecv
     }
 
     /// The message `thread`'s wait `op` is at: the first it has not completed yet.
@@ -491,15 +492,23 @@ template <class Model> class Engine final : network::TransferSink {
                 !pay_startup(thread, p_.blocking_receive(op, m) ? 0 : message_startup(m)))
                 return false;
             const Time a = arrival_[m];
-            if (a == k_unset) {
-                blocked_[thread] = true;
-                return false;
-            }
-            if (a > now_) { // the message wakes it
-                schedule(thread, a, Resume::woken);
+            if (a == k_unset || a > now_) { // the message wakes it
+                if (a == k_unset)
+                    blocked_[thread] = true;
+                else
+                    schedule(thread, a, Resume::woken);
+                woken_by_message_[thread] = true;
                 return false;
             }
             startup_paid_[thread] = false; // the next message's is still to pay
+            // A message found there, not one the thread was woken for, takes its head turn
+            // (COMMUNIC_wait); a woken thread had its instant of CPU on waking.
+            const bool woken = woken_by_message_[thread];
+            woken_by_message_[thread] = false;
+            if (cpus_.limited() && !woken) {
+                if (++waited_[thread] == count) finish_op(thread, op, now_);
+                return head_turn(thread);
+            }
         }
         finish_op(thread, op, now_);
         return true;
@@ -660,6 +669,7 @@ template <class Model> class Engine final : network::TransferSink {
     std::vector<OpIndex> begun_op_; // the operation whose begin op_begin_ holds
     std::vector<Time> op_begin_;    // when each thread reached its current operation
     std::vector<bool> blocked_, arrived_in_collective_, startup_paid_;
+    std::vector<bool> woken_by_message_; // blocked in a wait until its message arrives
     std::vector<Time> startup_; // of each thread's current operation, once known (else k_unset)
     std::vector<std::uint32_t> waited_; // messages of its current wait a thread has completed
     struct MessageState {

@@ -1022,6 +1022,44 @@ TEST_CASE("dimemas: with shared CPUs, who takes a freed CPU first, as Dimemas 5.
             network::read_dimemas_config(sweep_config("dim_cpu_irecv_cfg", 1, 2, 4)));
         CHECK(replay_events(program, net).runtime == 153'500);
     }
+    SUBCASE("a send and a receive that return at once keep the CPU for an instant too") {
+        // Found by replaying random programs (validation/dimemas_sweep.py's, 4 ranks) on the same
+        // node through Dimemas 5.5.0, then cut down line by line while Dimemas kept its answer:
+        // two pairs exchange 846 bytes both ways (eager: the receives find their data there), and
+        // the instants after those sends and receives decide who computes when. Dimemas: 670988
+        // ns; with the Irecv's instant alone popsim gave 671284 ns.
+        ReadOptions read;
+        read.cut_bursts_if = [](const ParaverHeader&) { return true; };
+        const auto program =
+            build_replay_program(read_paraver(test::synth_trace("dim_cpu_send", R"(ranks 4
+0 event 42009999 2
+0 event 40000003 0
+0 event 40000003 0
+0 event 40000001 1
+0 Recv 1846ns from=1 size=846 tag=5
+0 compute 300ns
+0 Send 1000ns to=1 size=846 tag=6
+0 compute 377ns
+1 Send 1000ns to=0 size=846 tag=5
+1 compute 300ns
+1 Recv 2692ns from=0 size=846 tag=6
+1 compute 300ns
+2 event 40000001 1
+2 Recv 1846ns from=3 size=846 tag=5
+2 compute 300ns
+2 Send 1000ns to=3 size=846 tag=6
+3 event 40000001 1
+3 Send 1000ns to=2 size=846 tag=5
+3 compute 300ns
+3 Recv 2692ns from=2 size=846 tag=6
+3 compute 668307ns
+3 event 60000019 7
+)"),
+                                              read));
+        network::DimemasNetwork net(
+            network::read_dimemas_config(sweep_config("dim_cpu_send_cfg", 1, 2, 4)));
+        CHECK(replay_events(program, net).runtime == 670'988);
+    }
     // Two nodes of 1 CPU, ranks 0-1 and 2-3; everything else free. Then rank 0 computes 10 us while
     // rank 1 sends to rank 2, which computes 10 us: whoever of ranks 0 and 1 takes node 0's CPU
     // first sets the runtime.
