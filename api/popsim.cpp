@@ -3,10 +3,10 @@
 // (so every option, unit and check is the program's), their results returned instead of printed.
 #include "popsim/popsim.hpp"
 
+#include "pipeline/global_options.hpp"
 #include "popsim/version.hpp"
 #include "simulator/commands/commands.hpp"
 #include "simulator/failure.hpp"
-#include "simulator/global_options.hpp"
 #include "simulator/reports/html_report.hpp"
 #include "simulator/reports/json_report.hpp"
 
@@ -52,7 +52,7 @@ CommandOutput run(AddCommand add_command, const std::string& name, const Options
         app.require_subcommand(1);
         simulator::add_global_options(app);
         add_command(app, output);
-        simulator::set_global_options({.quiet = true}); // the reports list the warnings
+        pipeline::set_global_options({.quiet = true}); // the reports list the warnings
         auto args = command_line(name, options, positional);
         app.parse(args);
     } catch (...) {

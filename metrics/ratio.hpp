@@ -11,4 +11,9 @@ inline double ratio(double numerator, double denominator) {
     return denominator == 0 ? std::numeric_limits<double>::quiet_NaN() : numerator / denominator;
 }
 
+/// Whether a bounded efficiency's value lies outside 0-100 %.
+inline bool outside_0_100(double v) {
+    return v < 0 || v > 1 + 1e-9;
+}
+
 } // namespace popsim::metrics

@@ -12,7 +12,7 @@ while IFS= read -r -d '' file; do
         echo "no SPDX line at the top of $file"
         missing=$((missing + 1))
     fi
-done < <(find api include replay metrics simulator python tests bench fuzz examples cmake validation \
+done < <(find api include replay metrics pipeline simulator python tests bench fuzz examples cmake validation \
     \( -path fuzz/corpus -o -path '*/scratch' \) -prune -o \
     -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.sh' -o -name '*.py' -o -name CMakeLists.txt \) -print0)
 for file in CMakeLists.txt dev setup.py pyproject.toml .ci/run; do

@@ -35,7 +35,7 @@ struct AddedEvent {
 
 struct SimulatedTraceOptions {
     /// The original's calls, when the original Trace holds none (a program the streaming pass
-    /// wrote down: simulator/load_program.hpp); else its own.
+    /// wrote down: pipeline/load_program.hpp); else its own.
     const TracedCalls* calls = nullptr;
     /// The original was read in that window (--from/--to).
     std::optional<TimeWindow> window;

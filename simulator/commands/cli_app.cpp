@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/commands/cli_app.hpp"
 
+#include "pipeline/global_options.hpp"
 #include "popsim/version.hpp"
 #include "simulator/cli_suggestions.hpp"
-#include "simulator/global_options.hpp"
 
 namespace popsim::simulator {
 

@@ -2,8 +2,8 @@
 #pragma once
 // The popsim subcommands. Each registers itself on the CLI11 app and runs when selected; errors
 // propagate as exceptions to main(), which maps them to exit codes (docs/user-guide.md).
-#include "simulator/analysis.hpp"
-#include "simulator/trace_inputs.hpp"
+#include "simulator/commands/options.hpp"
+#include "simulator/reports/analysis_report.hpp"
 
 #include <CLI/CLI.hpp>
 #include <iostream>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // popsim compare: two results side by side, failing when an efficiency drops by more than allowed:
 // the check a project runs in CI after each merge.
+#include "pipeline/analysis.hpp"
 #include "replay/trace_error.hpp"
-#include "simulator/analysis.hpp"
 #include "simulator/commands/commands.hpp"
 #include "simulator/reports/json_report.hpp"
 #include "simulator/reports/terminal_report.hpp"
@@ -17,6 +17,9 @@
 #include <optional>
 
 namespace popsim::simulator {
+
+// The commands run the pipeline's stages and show what they give.
+using namespace pipeline;
 
 namespace {
 

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
+#include "pipeline/diagnostics.hpp"
+#include "pipeline/focus.hpp"
+#include "pipeline/global_options.hpp"
 #include "replay/focus/trace_cut.hpp"
 #include "replay/focus/trace_window.hpp"
 #include "replay/input/otf2_archive.hpp"
 #include "replay/trace_error.hpp"
 #include "simulator/commands/commands.hpp"
-#include "simulator/focus.hpp"
-#include "simulator/global_options.hpp"
 #include "simulator/output_paths.hpp"
 #include "simulator/reports/warning_output.hpp"
 
@@ -14,6 +15,9 @@
 #include <optional>
 
 namespace popsim::simulator {
+
+// The commands run the pipeline's stages and show what they give.
+using namespace pipeline;
 
 namespace {
 

@@ -13,6 +13,9 @@
 
 namespace popsim::simulator {
 
+// The commands run the pipeline's stages and show what they give.
+using namespace pipeline;
+
 namespace {
 
 struct EventsOptions {

@@ -2,6 +2,12 @@
 #include "metrics/critical_path.hpp"
 #include "metrics/ideal_replay.hpp"
 #include "metrics/trace_summary.hpp"
+#include "pipeline/code_whatif.hpp"
+#include "pipeline/diagnostics.hpp"
+#include "pipeline/load_program.hpp"
+#include "pipeline/network_options.hpp"
+#include "pipeline/predicted_efficiencies.hpp"
+#include "pipeline/progress_bar.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/input/dimemas_trace.hpp"
 #include "replay/input/otf2_archive.hpp"
@@ -11,13 +17,8 @@
 #include "replay/output/paraver_writer.hpp"
 #include "replay/output/simulated_trace.hpp"
 #include "replay/program/dependency_graph.hpp"
-#include "simulator/code_whatif.hpp"
 #include "simulator/commands/commands.hpp"
-#include "simulator/load_program.hpp"
-#include "simulator/network_options.hpp"
 #include "simulator/output_paths.hpp"
-#include "simulator/predicted_efficiencies.hpp"
-#include "simulator/progress_bar.hpp"
 #include "simulator/reports/json_report.hpp"
 #include "simulator/reports/modelfactors_csv.hpp"
 #include "simulator/reports/warning_output.hpp"
@@ -27,6 +28,9 @@
 #include <nlohmann/json.hpp>
 
 namespace popsim::simulator {
+
+// The commands run the pipeline's stages and show what they give.
+using namespace pipeline;
 
 namespace {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
+#include "pipeline/global_options.hpp"
 #include "replay/synth.hpp"
 #include "simulator/commands/commands.hpp"
-#include "simulator/global_options.hpp"
 #include "simulator/output_paths.hpp"
 
 #include <fmt/format.h>
@@ -9,6 +9,9 @@
 #include <stdexcept>
 
 namespace popsim::simulator {
+
+// The commands run the pipeline's stages and show what they give.
+using namespace pipeline;
 
 namespace {
 struct SynthOptions {

@@ -1,23 +1,24 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "metrics/ideal_replay.hpp"
 #include "metrics/trace_summary.hpp"
+#include "pipeline/code_whatif.hpp"
+#include "pipeline/diagnostics.hpp"
+#include "pipeline/load_program.hpp"
+#include "pipeline/network_options.hpp"
+#include "pipeline/predicted_efficiencies.hpp"
+#include "pipeline/progress_bar.hpp"
+#include "pipeline/units.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/input/paraver_reader.hpp"
 #include "replay/network/ideal.hpp"
-#include "simulator/code_whatif.hpp"
 #include "simulator/commands/commands.hpp"
-#include "simulator/load_program.hpp"
-#include "simulator/network_options.hpp"
 #include "simulator/output_paths.hpp"
-#include "simulator/predicted_efficiencies.hpp"
-#include "simulator/progress_bar.hpp"
 #include "simulator/reports/csv_table.hpp"
 #include "simulator/reports/html_report.hpp"
 #include "simulator/reports/json_report.hpp"
 #include "simulator/reports/modelfactors_csv.hpp"
 #include "simulator/reports/terminal_report.hpp"
 #include "simulator/reports/warning_output.hpp"
-#include "simulator/units.hpp"
 
 #include <cmath>
 #include <fmt/format.h>
@@ -27,6 +28,9 @@
 #include <oneapi/tbb/parallel_for.h>
 
 namespace popsim::simulator {
+
+// The commands run the pipeline's stages and show what they give.
+using namespace pipeline;
 
 namespace {
 
@@ -286,8 +290,8 @@ std::string format_terminal(const std::vector<SweptParameter>& parameters,
             const bool defined = std::isfinite(v);
             column.cells.push_back(defined ? efficiency_text(v, style) : "-");
             // Not on the POP scale outside 0-100 % (warned): no colour.
-            column.colours.push_back(defined && !outside_0_100(v) ? std::optional(v)
-                                                                  : std::nullopt);
+            column.colours.push_back(defined && !metrics::outside_0_100(v) ? std::optional(v)
+                                                                           : std::nullopt);
         }
         columns.push_back(std::move(column));
     }

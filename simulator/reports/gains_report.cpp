@@ -10,6 +10,8 @@
 
 namespace popsim::simulator {
 
+using namespace pipeline;
+
 namespace {
 
 double seconds(Time t) {

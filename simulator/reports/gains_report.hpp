@@ -2,7 +2,7 @@
 #pragma once
 // `analyze --gains` in the terminal, the CSV and the HTML report: one row per candidate fix, the
 // most time saved first.
-#include "simulator/gains.hpp"
+#include "pipeline/gains.hpp"
 #include "simulator/reports/terminal_report.hpp"
 
 #include <string>
@@ -12,7 +12,7 @@ namespace popsim::simulator {
 
 struct GainsReport {
     std::string path; // of the trace
-    Gains gains;
+    pipeline::Gains gains;
 };
 
 std::string format_gains(const GainsReport& report, const TerminalStyle& style);

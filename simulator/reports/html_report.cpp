@@ -18,6 +18,8 @@
 
 namespace popsim::simulator {
 
+using namespace pipeline;
+
 namespace {
 
 constexpr const char* k_style = R"css(
@@ -72,7 +74,8 @@ std::string cell(const std::optional<double>& v, ValueKind kind) {
 /// An efficiency bounded by 0-100 %: on the POP scale, or, outside it, marked as a sign of the
 /// trace, which the warnings explain.
 std::string bounded_efficiency_cell(const std::optional<double>& v) {
-    if (!v || !std::isfinite(*v) || !outside_0_100(*v)) return cell(v, ValueKind::efficiency);
+    if (!v || !std::isfinite(*v) || !metrics::outside_0_100(*v))
+        return cell(v, ValueKind::efficiency);
     return fmt::format(R"(<td class="out-of-range" title="outside 0-100 %: see the warnings">)"
                        R"({:.2f}% (!)</td>)",
                        100 * *v);

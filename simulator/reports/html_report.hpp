@@ -5,8 +5,8 @@
 // breakdown, the warnings, and for `whatif` the predicted runtimes.
 #include "metrics/pop_openmp.hpp"
 #include "metrics/scaling.hpp"
+#include "pipeline/predicted_efficiencies.hpp"
 #include "replay/warnings.hpp"
-#include "simulator/predicted_efficiencies.hpp"
 #include "simulator/reports/communication_report.hpp"
 #include "simulator/reports/gains_report.hpp"
 #include "simulator/reports/metric_table.hpp"
@@ -71,7 +71,7 @@ struct WhatifAxis {
 struct WhatifPoint {
     std::vector<std::size_t> value; // per parameter, the index of its value
     double runtime_s = 0;
-    WhatifEfficiencies e;
+    pipeline::WhatifEfficiencies e;
 };
 struct WhatifReport {
     std::string trace, network; // the network of the first configuration, described
@@ -80,7 +80,7 @@ struct WhatifReport {
     std::vector<WhatifPoint> points;
     /// The traced run with the same definitions (its PE, LB and CommE are analyze's): the
     /// table's first row. None for a Dimemas trace.
-    std::optional<WhatifEfficiencies> traced = std::nullopt;
+    std::optional<pipeline::WhatifEfficiencies> traced = std::nullopt;
     std::vector<replay::Warning> warnings = {}; // about the trace and the predicted runs
 };
 

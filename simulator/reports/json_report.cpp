@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/reports/json_report.hpp"
 
-#include "simulator/memory_use.hpp"
+#include "pipeline/memory_use.hpp"
 
 #include "metrics/ideal_replay.hpp"
 #include "popsim/version.hpp"
@@ -91,7 +91,7 @@ json scaling_json(const metrics::ScalingFactors& f) {
 
 } // namespace
 
-json pass_json(const TracePass& pass) {
+json pass_json(const pipeline::TracePass& pass) {
     return {{"streamed", pass.streamed},
             {"in_memory_because",
              pass.in_memory_because.empty() ? json() : json(pass.in_memory_because)}};
@@ -119,7 +119,7 @@ json series_to_json(const metrics::SeriesAnalysis& s) {
 }
 
 std::string report_text(nlohmann::json report) {
-    report["peak_memory_bytes"] = peak_memory_bytes();
+    report["peak_memory_bytes"] = pipeline::peak_memory_bytes();
     return report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

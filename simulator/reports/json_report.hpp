@@ -3,7 +3,7 @@
 // Every number of an analysis as JSON, with units in the key names (_ns, _us, _ghz; efficiencies
 // are fractions).
 #include "metrics/scaling.hpp"
-#include "simulator/trace_pass.hpp"
+#include "pipeline/trace_pass.hpp"
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -18,7 +18,7 @@ inline constexpr const char* k_json_schema = "popsim/1";
 nlohmann::json report_header(const char* command);
 
 /// {"streamed", "in_memory_because" (null when streaming was not tried)}.
-nlohmann::json pass_json(const TracePass& pass);
+nlohmann::json pass_json(const pipeline::TracePass& pass);
 
 nlohmann::json series_to_json(const metrics::SeriesAnalysis& series);
 

@@ -2,6 +2,7 @@
 #pragma once
 // The metric hierarchy as rows and columns, the one structure every report (terminal, CSV, JSON,
 // HTML) is rendered from.
+#include "metrics/ratio.hpp"
 #include "metrics/scaling.hpp"
 
 #include <cmath>
@@ -67,10 +68,6 @@ inline bool is_bounded_efficiency(const MetricRow& row) {
            (key.find("efficiency") != std::string::npos ||
             key.find("load_balance") != std::string::npos) &&
            key.find("global") == std::string::npos && key.find("scalab") == std::string::npos;
-}
-/// Whether a bounded efficiency's value lies outside 0-100 %.
-inline bool outside_0_100(double v) {
-    return v < 0 || v > 1 + 1e-9;
 }
 
 /// Transfer as modelfactors and PyPOP define it, with the start-up and shut-down that popsim

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace popsim::simulator {
+namespace popsim::pipeline {
 
 /// NaN where undefined.
 struct WhatifEfficiencies {
@@ -65,4 +65,4 @@ WhatifEfficiencies on_network(const replay::ReplayResult& r, const replay::Repla
 /// The five efficiencies as the JSON reports name them (null where undefined), into `out`.
 void add_efficiencies_json(const WhatifEfficiencies& e, nlohmann::json& out);
 
-} // namespace popsim::simulator
+} // namespace popsim::pipeline

@@ -6,16 +6,16 @@
 // the traced network when given one, and ranks them by the time they would save on the traced
 // run, with the efficiency each one moves.
 #include "metrics/trace_summary.hpp"
+#include "pipeline/network_options.hpp"
+#include "pipeline/predicted_efficiencies.hpp"
 #include "replay/program/replay_program.hpp"
 #include "replay/trace.hpp"
-#include "simulator/network_options.hpp"
-#include "simulator/predicted_efficiencies.hpp"
 
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-namespace popsim::simulator {
+namespace popsim::pipeline {
 
 struct Gain {
     enum class Kind { network, balance, speedup } kind = Kind::network;
@@ -55,4 +55,4 @@ std::string moves(const Gains& gains, const Gain& gain);
 
 nlohmann::json gains_json(const Gains& gains);
 
-} // namespace popsim::simulator
+} // namespace popsim::pipeline

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "simulator/units.hpp"
+#include "pipeline/units.hpp"
 
 #include "replay/units.hpp"
 
@@ -11,7 +11,7 @@
 #include <string>
 #include <utility>
 
-namespace popsim::simulator {
+namespace popsim::pipeline {
 
 namespace {
 
@@ -126,4 +126,4 @@ std::string format_bandwidth(double dimemas_mbps) {
     return fmt::format("{:g} B/s", bytes);
 }
 
-} // namespace popsim::simulator
+} // namespace popsim::pipeline

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "simulator/memory_use.hpp"
+#include "pipeline/memory_use.hpp"
 
 #include <fstream>
 #include <sys/resource.h>
 #include <unistd.h>
 
-namespace popsim::simulator {
+namespace popsim::pipeline {
 
 std::uint64_t peak_memory_bytes() {
     rusage usage{};
@@ -20,4 +20,4 @@ std::uint64_t resident_memory_bytes() {
     return resident * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
-} // namespace popsim::simulator
+} // namespace popsim::pipeline

@@ -5,14 +5,14 @@
 // streaming pass that keeps no trace (replay/streaming/background_replay.hpp); what that pass
 // cannot translate, and what needs the trace itself, is read into memory.
 #include "metrics/trace_summary.hpp"
+#include "pipeline/focus.hpp"
+#include "pipeline/trace_pass.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/focus/time_window.hpp"
 #include "replay/output/traced_calls.hpp"
 #include "replay/program/replay_program.hpp"
 #include "replay/trace.hpp"
 #include "replay/trace_error.hpp"
-#include "simulator/focus.hpp"
-#include "simulator/reports/json_report.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-namespace popsim::simulator {
+namespace popsim::pipeline {
 
 struct LoadedProgram {
     std::string path;
@@ -102,4 +102,4 @@ replay::ReplayResult replay_on(const LoadedProgram& loaded, replay::network::Net
 replay::ReplayResult replay_reporting(LoadedProgram& loaded, replay::network::NetworkModel& model,
                                       const replay::EngineOptions& options);
 
-} // namespace popsim::simulator
+} // namespace popsim::pipeline

@@ -1,81 +1,18 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "simulator/network_options.hpp"
-#include "simulator/cli_suggestions.hpp"
+#include "pipeline/network_options.hpp"
 
+#include "pipeline/trace_inputs.hpp"
+#include "pipeline/units.hpp"
 #include "replay/network/dimemas_config.hpp"
 #include "replay/network/ideal.hpp"
 #include "replay/trace_error.hpp"
-#include "simulator/trace_inputs.hpp"
-#include "simulator/units.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <fmt/format.h>
 #include <map>
 
-namespace popsim::simulator {
-
-void add_network_options(CLI::App* cmd, NetworkOptions& o, bool single_values) {
-    const char* list = single_values ? "" : " (a comma-separated list sweeps it)";
-    // The value's kind, as --help and the man page name it: a list where whatif sweeps it.
-    auto kind = [single_values](const char* value) {
-        return single_values ? std::string(value) : std::string(value) + ",...";
-    };
-    cmd->add_option("--network", o.model, "Network model: ideal or dimemas")
-        ->transform(one_of({"ideal", "dimemas"}))
-        ->capture_default_str();
-    cmd->add_option("--config", o.config,
-                    "A Dimemas configuration file (.cfg; implies --network dimemas)")
-        ->check(existing_input_file());
-    cmd->add_option("--latency", o.latency, std::string("Inter-node latency, e.g. 5us") + list)
-        ->type_name(kind("TIME"));
-    cmd->add_option("--bandwidth", o.bandwidth,
-                    std::string("Inter-node bandwidth, e.g. 10GB/s, 500MiB/s, inf") + list)
-        ->type_name(kind("RATE"));
-    cmd->add_option("--buses", o.buses,
-                    std::string("Concurrent inter-node transfers, 0 = unlimited") + list)
-        ->type_name(kind("N"));
-    cmd->add_option("--links", o.links,
-                    "Input and output links per node, 0 = unlimited (default 1, as in Dimemas "
-                    "configuration files)")
-        ->type_name("N");
-    cmd->add_option("--tasks-per-node", o.tasks_per_node,
-                    std::string("Tasks per node (filled in order)") + list)
-        ->type_name(kind("N"));
-    cmd->add_option("--cpus-per-node", o.cpus_per_node,
-                    "CPUs per node, shared by its tasks first come first served as in Dimemas "
-                    "(default: one per task)")
-        ->type_name("N");
-    cmd->add_option("--cpu-ratio", o.cpu_ratio,
-                    std::string("Relative CPU speed: bursts take traced / ratio") + list)
-        ->type_name(kind("RATIO"));
-    cmd->add_option("--mapping", o.mapping,
-                    "Tasks to nodes: fill (tasks-per-node consecutive tasks per node), interleaved "
-                    "(round robin), or a list of "
-                    "0-based nodes, one per task (0:0:1:1); default: the --config file's "
-                    "\"mapping information\", or fill")
-        ->type_name("MAPPING");
-    add_eager_option(cmd, o.eager);
-    add_collectives_option(cmd, o.collectives);
-}
-
-void add_eager_option(CLI::App* cmd, std::string& value) {
-    cmd->add_option("--eager", value,
-                    "Sends of at least this size use rendezvous (Dimemas -S), e.g. 32k, 64KiB, "
-                    "4096 (bytes)")
-        ->type_name("SIZE")
-        ->capture_default_str();
-}
-
-void add_collectives_option(CLI::App* cmd, std::string& value) {
-    cmd->add_option("--collectives", value,
-                    "How collectives synchronise in the replay: dimemas (as Dimemas and "
-                    "published POP numbers: every member waits for the last, but Reduce only at "
-                    "its root) or mpi (only where data flows: Gather/Reduce roots wait for all, "
-                    "Bcast/Scatter members for the root)")
-        ->transform(one_of({"dimemas", "mpi"}))
-        ->capture_default_str();
-}
+namespace popsim::pipeline {
 
 replay::CollectiveSync collective_sync(const std::string& value) {
     return value == "mpi" ? replay::CollectiveSync::mpi : replay::CollectiveSync::dimemas;
@@ -229,4 +166,4 @@ std::string describe_network(const NetworkOptions& o, std::uint32_t tasks,
     return out;
 }
 
-} // namespace popsim::simulator
+} // namespace popsim::pipeline

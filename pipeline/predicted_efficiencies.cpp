@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "simulator/predicted_efficiencies.hpp"
+#include "pipeline/predicted_efficiencies.hpp"
 
-#include "simulator/reports/metric_table.hpp"
+#include "metrics/ratio.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
-namespace popsim::simulator {
+namespace popsim::pipeline {
 
 WhatifEfficiencies efficiencies(Time runtime, Time ideal_runtime, double average, double maximum,
                                 Time real_runtime) {
@@ -56,9 +56,9 @@ void add_efficiencies_json(const WhatifEfficiencies& e, nlohmann::json& out) {
 std::vector<std::string> out_of_range(const WhatifEfficiencies& e) {
     std::vector<std::string> out;
     for (const auto& f : k_efficiency_fields)
-        if (const double v = e.*f.value; std::isfinite(v) && outside_0_100(v))
+        if (const double v = e.*f.value; std::isfinite(v) && metrics::outside_0_100(v))
             out.push_back(fmt::format("{} {:.2f}%", f.name, 100 * v));
     return out;
 }
 
-} // namespace popsim::simulator
+} // namespace popsim::pipeline

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "simulator/gains.hpp"
+#include "pipeline/gains.hpp"
 
 #include "metrics/code_regions.hpp"
 #include "metrics/critical_path.hpp"
 #include "metrics/ideal_replay.hpp"
 #include "metrics/startup.hpp"
+#include "pipeline/code_whatif.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/extrae_events.hpp"
-#include "simulator/code_whatif.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,7 +15,7 @@
 #include <map>
 #include <oneapi/tbb/parallel_for.h>
 
-namespace popsim::simulator {
+namespace popsim::pipeline {
 
 namespace {
 
@@ -212,4 +212,4 @@ nlohmann::json gains_json(const Gains& gains) {
     return j;
 }
 
-} // namespace popsim::simulator
+} // namespace popsim::pipeline

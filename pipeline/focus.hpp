@@ -6,12 +6,11 @@
 #include "replay/focus/time_window.hpp"
 #include "replay/input/paraver_reader.hpp"
 
-#include <CLI/CLI.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace popsim::simulator {
+namespace popsim::pipeline {
 
 struct FocusOptions {
     std::string from, to; // times as users type them ("2.5s"); empty: the trace's start, end
@@ -20,11 +19,6 @@ struct FocusOptions {
     bool any() const { return !from.empty() || !to.empty() || !region.empty() || !phases.empty(); }
     bool window() const { return !from.empty() || !to.empty(); }
 };
-
-/// --from and --to.
-void add_window_options(CLI::App* command, FocusOptions& options);
-/// --from, --to, --region and --phases (one of the three kinds at a time).
-void add_focus_options(CLI::App* command, FocusOptions& options);
 
 /// One window the focus names, in the trace's time.
 struct FocusPart {
@@ -76,4 +70,4 @@ struct FocusedTrace {
 FocusedTrace read_focused(const std::string& path, const FocusOptions& options,
                           replay::ReadOptions read);
 
-} // namespace popsim::simulator
+} // namespace popsim::pipeline

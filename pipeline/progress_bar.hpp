@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace popsim::simulator {
+namespace popsim::pipeline {
 
 class ProgressBar {
   public:
@@ -55,4 +55,4 @@ class ProgressBar {
 /// they have read), or 0 when one has no size (a pipe: the bar then shows bytes and rate).
 std::uint64_t input_file_bytes(const std::vector<std::string>& paths);
 
-} // namespace popsim::simulator
+} // namespace popsim::pipeline

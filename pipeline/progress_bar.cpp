@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "simulator/progress_bar.hpp"
+#include "pipeline/progress_bar.hpp"
 
-#include "simulator/memory_use.hpp"
+#include "pipeline/memory_use.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-namespace popsim::simulator {
+namespace popsim::pipeline {
 
 namespace {
 constexpr double k_delay_s = 1.0;  // quick work shows no bar
@@ -88,4 +88,4 @@ void ProgressBar::draw(double seconds) {
     drawn_ = true;
 }
 
-} // namespace popsim::simulator
+} // namespace popsim::pipeline

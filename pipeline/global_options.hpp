@@ -4,11 +4,10 @@
 // may stand before the command or after its arguments (`popsim analyze run.prv --quiet`).
 #include "replay/input/paraver_reader.hpp"
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
 
-namespace popsim::simulator {
+namespace popsim::pipeline {
 
 struct GlobalOptions {
     bool quiet = false;            // no warnings on stderr
@@ -18,13 +17,13 @@ struct GlobalOptions {
     std::string max_memory = {};   // --max-memory SIZE; empty: the machine's memory
 };
 
-/// The values given on the command line (defaults before parsing).
-const GlobalOptions& global_options();
-void add_global_options(CLI::App& app);
+/// The process's: the front end sets them before a command runs (the command line parses into
+/// them; simulator/commands/options.hpp).
+GlobalOptions& global_options();
 /// Sets them all: the library parses each call's options anew, from these values.
 void set_global_options(const GlobalOptions& options);
 
 /// ReadOptions with the global options applied.
 replay::ReadOptions read_options();
 
-} // namespace popsim::simulator
+} // namespace popsim::pipeline

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace popsim::simulator {
+namespace popsim::pipeline {
 
 /// "5us", "1.5ms", "2s", "300ns" or "0"; any other number needs its unit.
 Time parse_time(std::string_view text);
@@ -35,4 +35,4 @@ std::string format_bandwidth(double dimemas_mbps);
 /// Dimemas' MB/s (2^20 bytes) in bytes per second; +inf for 0 (instantaneous).
 double bandwidth_bytes_per_s(double dimemas_mbps);
 
-} // namespace popsim::simulator
+} // namespace popsim::pipeline

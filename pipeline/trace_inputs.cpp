@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "simulator/trace_inputs.hpp"
+#include "pipeline/trace_inputs.hpp"
 
+#include "pipeline/diagnostics.hpp"
 #include "replay/input/line_reader.hpp"
 #include "replay/output/simulated_trace.hpp"
 #include "replay/trace_error.hpp"
-#include "simulator/reports/warning_output.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 #include <iostream>
 
-namespace popsim::simulator {
+namespace popsim::pipeline {
 
 namespace fs = std::filesystem;
 
@@ -91,7 +91,8 @@ std::vector<std::string> traces_in_folder(const std::string& folder) {
     return traces;
 }
 
-/// A trace's .pcf or .row given where the trace is expected: names the trace beside it.
+} // namespace
+
 void refuse_companion_file(const std::string& path) {
     const fs::path p(path);
     const auto extension = p.extension().string();
@@ -108,8 +109,6 @@ void refuse_companion_file(const std::string& path) {
                             trace.string()));
     }
 }
-
-} // namespace
 
 std::vector<std::string> expand_trace_inputs(const std::vector<std::string>& given) {
     std::vector<std::string> out;
@@ -146,33 +145,11 @@ bool is_simulated_trace(const std::string& path) {
     return false;
 }
 
-CLI::Validator existing_trace_file() {
-    return CLI::Validator(
-        [](const std::string& path) {
-            refuse_companion_file(path);
-            return std::string();
-        },
-        "TRACE");
+void require_input_file(const std::string& path) {
+    require_existing(path);
+    std::error_code error;
+    if (fs::is_directory(path, error))
+        throw replay::TraceError(path, 0, "a folder, where a file is expected");
 }
 
-CLI::Validator existing_input_file() {
-    return CLI::Validator(
-        [](const std::string& path) {
-            require_existing(path);
-            std::error_code error;
-            if (fs::is_directory(path, error))
-                throw replay::TraceError(path, 0, "a folder, where a file is expected");
-            return std::string();
-        },
-        "FILE");
-}
-
-CLI::Validator output_file_name() {
-    return CLI::Validator(
-        [](const std::string& path) {
-            return path.empty() ? std::string("the file name is empty") : std::string();
-        },
-        "FILE");
-}
-
-} // namespace popsim::simulator
+} // namespace popsim::pipeline

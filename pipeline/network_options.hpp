@@ -5,13 +5,12 @@
 #include "replay/network/dimemas.hpp"
 #include "replay/program/replay_program.hpp"
 
-#include <CLI/CLI.hpp>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace popsim::simulator {
+namespace popsim::pipeline {
 
 struct NetworkOptions {
     std::string model = "ideal"; // ideal | dimemas
@@ -25,16 +24,8 @@ struct NetworkOptions {
     std::string collectives = "dimemas";
 };
 
-/// Registers --network, --config, --latency, --bandwidth, --buses, --links, --tasks-per-node,
-/// --cpu-ratio and --eager on `cmd`.
-void add_network_options(CLI::App* cmd, NetworkOptions& options, bool single_values);
-
 replay::ProgramOptions program_options(const NetworkOptions& options);
 
-/// --eager SIZE on `cmd` (analyze takes it too).
-void add_eager_option(CLI::App* cmd, std::string& value);
-/// --collectives dimemas|mpi on `cmd` (analyze takes it too).
-void add_collectives_option(CLI::App* cmd, std::string& value);
 replay::CollectiveSync collective_sync(const std::string& value);
 /// Refuses what the options hold wrong that needs no trace (units, numbers, the .cfg): a usage
 /// error before a long read of the trace.
@@ -53,4 +44,4 @@ bool replays_burst_pieces(const NetworkOptions& options, std::uint32_t tasks);
 std::string describe_network(const NetworkOptions& options, std::uint32_t tasks,
                              const std::vector<std::string>& swept = {});
 
-} // namespace popsim::simulator
+} // namespace popsim::pipeline

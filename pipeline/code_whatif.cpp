@@ -1,24 +1,25 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "simulator/code_whatif.hpp"
+#include "pipeline/code_whatif.hpp"
 
+#include "pipeline/units.hpp"
 #include "replay/extrae_events.hpp"
 #include "replay/network/dimemas_config.hpp"
 #include "replay/program/balanced_computation.hpp"
 #include "replay/program/mpi_calls.hpp"
 #include "replay/trace_error.hpp"
-#include "simulator/units.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <limits>
 
-namespace popsim::simulator {
+namespace popsim::pipeline {
 
 namespace {
 
 constexpr std::uint8_t k_running = 1; // Paraver's Running state: useful computation
 
-/// SPEC=FACTOR[,FACTOR...] split at its last '=' (names hold none, but may hold ',').
+} // namespace
+
 SpeedupOption parse_speedup_option(const std::string& text) {
     const auto equals = text.rfind('=');
     if (equals == std::string::npos || equals == 0 || equals + 1 == text.size()) {
@@ -33,32 +34,8 @@ SpeedupOption parse_speedup_option(const std::string& text) {
     return o;
 }
 
-} // namespace
-
 std::string SpeedupOption::text() const {
     return fmt::format("{}={}", region, fmt::join(typed, ","));
-}
-
-void add_speedup_option(CLI::App* cmd, std::vector<std::string>& values, bool sweep) {
-    cmd->add_option("--speedup", values,
-                    std::string("The computation inside a code region runs FACTOR times faster: "
-                                "REGION=FACTOR, REGION as --region takes it ('solve*=2', "
-                                "60000019:12=1.5); repeatable, and a part of a burst inside "
-                                "several regions takes the largest factor") +
-                        (sweep ? "; FACTOR may be a comma-separated list to sweep" : ""))
-        ->type_name("REGION=FACTOR")
-        ->check(CLI::Validator(
-            [sweep](const std::string& text) {
-                try {
-                    const auto o = parse_speedup_option(text);
-                    if (!sweep && o.factors.size() > 1)
-                        return fmt::format("'{}': one factor here (whatif sweeps several)", text);
-                    return std::string();
-                } catch (const std::invalid_argument& e) {
-                    return std::string(e.what());
-                }
-            },
-            "REGION=FACTOR"));
 }
 
 std::vector<SpeedupOption> config_modules(const std::string& config) {
@@ -72,18 +49,6 @@ std::vector<SpeedupOption> config_modules(const std::string& config) {
              .from_config = true});
     }
     return out;
-}
-
-void add_balance_option(CLI::App* cmd, std::optional<std::string>& value, bool sweep) {
-    cmd->add_option("--balance", value,
-                    std::string("Balanced computation: between two collectives, every thread "
-                                "that computes gets an equal share of their computation; with "
-                                "REGION (as --region takes it), of that region's computation "
-                                "alone (docs/network-model.md)") +
-                        (sweep ? "; each configuration is replayed as traced and balanced" : ""))
-        ->expected(0, 1)
-        ->default_str("")
-        ->type_name("[REGION]");
 }
 
 std::vector<std::string> balanced_regions(const std::optional<std::string>& balance) {
@@ -263,4 +228,4 @@ nlohmann::json CodeWhatif::json(std::span<const double> factors) const {
     return out;
 }
 
-} // namespace popsim::simulator
+} // namespace popsim::pipeline

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-namespace popsim::simulator {
+namespace popsim::pipeline {
 
 struct TracePass {
     bool streamed = false;
@@ -31,4 +31,4 @@ bool try_streaming(const std::string& path, TracePass& pass, Stream&& stream) {
     return true;
 }
 
-} // namespace popsim::simulator
+} // namespace popsim::pipeline

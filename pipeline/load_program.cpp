@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "simulator/load_program.hpp"
+#include "pipeline/load_program.hpp"
 
 #include "metrics/streaming_analysis.hpp"
 #include "replay/focus/trace_window.hpp"
@@ -10,10 +10,10 @@
 #include "replay/streaming/background_replay.hpp"
 #include "replay/traced_windows.hpp"
 
-#include "simulator/global_options.hpp"
-#include "simulator/reports/warning_output.hpp"
+#include "pipeline/diagnostics.hpp"
+#include "pipeline/global_options.hpp"
 
-namespace popsim::simulator {
+namespace popsim::pipeline {
 
 LoadedProgram load_program(const std::string& path, const replay::ProgramOptions& options,
                            const LoadOptions& load) {
@@ -110,4 +110,4 @@ replay::ReplayResult replay_reporting(LoadedProgram& loaded, replay::network::Ne
     return result;
 }
 
-} // namespace popsim::simulator
+} // namespace popsim::pipeline

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "simulator/focus.hpp"
+#include "pipeline/focus.hpp"
 
+#include "pipeline/units.hpp"
 #include "replay/extrae_events.hpp"
 #include "replay/focus/focus_windows.hpp"
 #include "replay/focus/trace_window.hpp"
@@ -9,63 +10,13 @@
 #include "replay/input/paraver_reader.hpp"
 #include "replay/input/parse_error.hpp"
 #include "replay/trace_error.hpp"
-#include "simulator/units.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-namespace popsim::simulator {
-
-namespace {
-
-/// A time with its unit, checked as the command line is read (a usage error, before the trace is
-/// read); the window's bounds are checked against the trace later.
-CLI::Validator time_value() {
-    return CLI::Validator(
-        [](const std::string& text) {
-            try {
-                (void)parse_time(text);
-                return std::string();
-            } catch (const std::invalid_argument& e) {
-                return std::string(e.what());
-            }
-        },
-        "TIME");
-}
-
-} // namespace
-
-void add_window_options(CLI::App* command, FocusOptions& o) {
-    command
-        ->add_option("--from", o.from,
-                     "The window starts at this time of the trace (e.g. 2.5s, 300ms, 1200000ns)")
-        ->check(time_value());
-    command->add_option("--to", o.to, "The window ends at this time of the trace")
-        ->check(time_value());
-}
-
-void add_focus_options(CLI::App* command, FocusOptions& o) {
-    add_window_options(command, o);
-    auto* region = command->add_option(
-        "--region", o.region,
-        "A code region: its instances together and each apart. SPEC is an event type, "
-        "TYPE:VALUE or a name from the .pcf, wildcards allowed ('Iteration', 60000019:12, "
-        "'solve*'); popsim events lists them");
-    auto* phases = command->add_option(
-        "--phases", o.phases,
-        "Split the run at each occurrence of an event (SPEC as for --region) into phases, each "
-        "apart");
-    region->excludes(phases);
-    for (auto* focus : {region, phases}) {
-        focus->check(CLI::Validator(
-            [](const std::string& spec) { return replay::event_spec_syntax_error(spec); }, "SPEC"));
-    }
-    for (auto* focus : {region, phases})
-        for (const char* window : {"--from", "--to"}) focus->excludes(window);
-}
-
-namespace {} // namespace
+namespace popsim::pipeline {
 
 RegionResolution resolve_region(const std::string& path, const std::string& option,
                                 const std::string& spec) {
@@ -255,4 +206,4 @@ FocusedTrace read_focused(const std::string& path, const FocusOptions& o,
     return out;
 }
 
-} // namespace popsim::simulator
+} // namespace popsim::pipeline

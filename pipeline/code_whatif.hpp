@@ -5,18 +5,17 @@
 // a code region FACTOR times faster, --balance shares each phase's computation equally among the
 // threads. Both are found in the trace, which is then read into memory.
 #include "metrics/trace_summary.hpp"
+#include "pipeline/focus.hpp"
+#include "pipeline/load_program.hpp"
 #include "replay/program/code_speedup.hpp"
-#include "simulator/focus.hpp"
-#include "simulator/load_program.hpp"
 
-#include <CLI/CLI.hpp>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace popsim::simulator {
+namespace popsim::pipeline {
 
 struct SpeedupOption {
     std::string region;             // SPEC, as --region takes it
@@ -30,15 +29,12 @@ struct SpeedupOption {
 /// speed-ups: Dimemas divides the module's bursts by its ratio (0: they take no time).
 std::vector<SpeedupOption> config_modules(const std::string& config);
 
-/// --speedup SPEC=FACTOR, repeatable; `sweep`: FACTOR may be a comma-separated list (whatif).
-/// Bad syntax or factors are usage errors.
-void add_speedup_option(CLI::App* cmd, std::vector<std::string>& values, bool sweep);
+/// SPEC=FACTOR[,FACTOR...] split at its last '=' (names hold none, but may hold ','); bad syntax
+/// or factors are std::invalid_argument.
+SpeedupOption parse_speedup_option(const std::string& text);
 std::vector<SpeedupOption> parse_speedups(const std::vector<std::string>& values);
 /// --balance's region as CodeWhatif takes it: none, or the one REGION given.
 std::vector<std::string> balanced_regions(const std::optional<std::string>& balance);
-/// --balance [REGION]: set to "" for all the computation, REGION for one region's; `sweep`:
-/// whatif replays each configuration as traced and balanced.
-void add_balance_option(CLI::App* cmd, std::optional<std::string>& value, bool sweep);
 
 /// One configuration's change to the code: each --speedup's factor, and whether its computation
 /// is balanced, all of it or one balanced region's.
@@ -112,4 +108,4 @@ class CodeWhatif {
     std::optional<replay::CodeSpeedups> speedups_;
 };
 
-} // namespace popsim::simulator
+} // namespace popsim::pipeline
