@@ -46,7 +46,7 @@ template <class AddCommand>
 CommandOutput run(AddCommand add_command, const std::string& name, const Options& options,
                   const std::vector<std::string>& positional) {
     const std::lock_guard lock(g_calls);
-    CommandOutput output{.print = false, .report = {}, .analysis = {}};
+    CommandOutput output{.print = false, .report = {}, .analysis = {}, .division = nullptr};
     try {
         CLI::App app;
         app.require_subcommand(1);

@@ -9,6 +9,7 @@
 #include "pipeline/load_program.hpp"
 #include "pipeline/network_options.hpp"
 #include "pipeline/progress_bar.hpp"
+#include "pipeline/trace_division.hpp"
 #include "pipeline/trace_inputs.hpp"
 #include "pipeline/units.hpp"
 #include "replay/extrae_events.hpp"
@@ -211,7 +212,7 @@ FocusParts summarize_parts(const replay::Trace& trace, const TraceFocus& focus,
     return out;
 }
 
-Analyzed summarize_all(const AnalyzeOptions& o) {
+Analyzed summarize_all(const AnalyzeOptions& o, TraceDivision* division) {
     const auto& paths = o.traces;
     Analyzed a;
     a.passes.resize(paths.size());
@@ -225,7 +226,7 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
     a.communication.resize(paths.size());
     ProgressBar progress({{.label = "reading", .total = input_file_bytes(paths)},
                           {.label = "replaying", .unit = ProgressBar::Unit::operations}});
-    oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), [&](std::size_t i) {
+    const auto analyze_one = [&](std::size_t i) {
         replay::ReadOptions read = read_options();
         read.on_progress = progress.running_total(k_reading);
         // The root causes' call sites and code regions.
@@ -279,7 +280,26 @@ Analyzed summarize_all(const AnalyzeOptions& o) {
                 [&] { a.parts[i] = summarize_parts(trace, focus, o, progress); });
             break;
         }
-    });
+    };
+    if (division == nullptr) {
+        oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), analyze_one);
+    } else {
+        // Each trace whole on one process; what the streaming pass does not compute (a focus, root
+        // causes, ...) on the reporting process, as one process would.
+        const auto here = streamable(o) ? division->analysed_here(paths)
+                                        : std::vector<bool>(paths.size(), division->reports_here());
+        std::vector<std::exception_ptr> failures(paths.size());
+        oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), [&](std::size_t i) {
+            if (!here[i]) return;
+            try {
+                analyze_one(i);
+            } catch (...) {
+                failures[i] = std::current_exception();
+            }
+        });
+        division->gather(a, here, failures);
+        if (!division->reports_here()) return a;
+    }
     print_series_warnings(paths, a.warnings);
     return a;
 }
@@ -377,7 +397,7 @@ void check_analyze_options(const AnalyzeOptions& o) {
     }
 }
 
-Analysis analyze(AnalyzeOptions o) {
+Analysis analyze(AnalyzeOptions o, TraceDivision* division) {
     if (o.traces.size() > 1) {
         for (const auto& path : o.traces) {
             if (!is_simulated_trace(path)) continue;
@@ -391,7 +411,14 @@ Analysis analyze(AnalyzeOptions o) {
     if (o.scaling == "weak") forced = metrics::ScalingKind::weak;
     const auto convention = o.convention == "pop" ? metrics::SerTransConvention::pop
                                                   : metrics::SerTransConvention::modelfactors;
-    Analyzed analyzed = summarize_all(o);
+    Analyzed analyzed = summarize_all(o, division);
+    if (division != nullptr && !division->reports_here())
+        return {.options = std::move(o),
+                .analyzed = std::move(analyzed),
+                .series = {},
+                .omp = {},
+                .model = {},
+                .reports_here = false};
     const auto series = metrics::analyze_series(analyzed.summaries, forced, convention);
     note_mixed_series(series, analyzed);
     const auto omp = metrics::analyze_openmp_series(analyzed.runs);

@@ -72,15 +72,21 @@ struct Analysis {
     metrics::SeriesAnalysis series;
     metrics::OpenMpSeries omp;
     std::string model; // the table's model (--model, auto resolved): "mpi", "openmp", ...
+    /// False on a process of an MPI run that analysed its traces for another to report.
+    bool reports_here = true;
 };
 
 /// Refuses options that do not go together (std::invalid_argument), before any work; the folders
 /// among the traces expanded (expand_trace_inputs).
 void check_analyze_options(const AnalyzeOptions& options);
 
+class TraceDivision;
+
 /// Reads, summarises and replays the traces (folders expanded, options checked) and computes every
 /// model's metrics. Bad traces are replay::TraceError. Warnings go to stderr unless --quiet.
-Analysis analyze(AnalyzeOptions options);
+/// `division`: the traces divided among the processes of an MPI run (trace_division.hpp); every
+/// process calls analyze, and the reporting one computes the series.
+Analysis analyze(AnalyzeOptions options, TraceDivision* division = nullptr);
 
 /// Whether `model` (--model) is one of the MPI models, whose columns are the MPI series' traces;
 /// the others list runs by threads and layout (metrics::OpenMpSeries).

@@ -14,6 +14,8 @@ namespace popsim::simulator {
 Failure current_failure() {
     try {
         throw;
+    } catch (const ForwardedFailure& e) {
+        return e.failure();
     } catch (const RegressionFound& e) {
         return {k_exit_regression, e.what()};
     } catch (const CLI::CallForHelp&) { // the library's options ask for help

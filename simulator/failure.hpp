@@ -2,7 +2,9 @@
 #pragma once
 // What a failed command tells its user: the exit status and the message, one mapping for the
 // program (main) and the library (include/popsim/popsim.hpp).
+#include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace popsim::simulator {
 
@@ -13,5 +15,17 @@ struct Failure {
 
 /// The failure the exception being handled means; call it inside a catch block.
 Failure current_failure();
+
+/// A failure met by another process of an MPI run (simulator/mpi_run.hpp), thrown again on the
+/// one that reports: current_failure() gives it back as it was.
+class ForwardedFailure : public std::runtime_error {
+  public:
+    explicit ForwardedFailure(Failure failure)
+        : std::runtime_error(failure.message), failure_(std::move(failure)) {}
+    const Failure& failure() const { return failure_; }
+
+  private:
+    Failure failure_;
+};
 
 } // namespace popsim::simulator

@@ -4,14 +4,20 @@
 #include "simulator/cli_suggestions.hpp"
 #include "simulator/commands/cli_app.hpp"
 #include "simulator/failure.hpp"
+#ifdef POPSIM_MPI
+#include "pipeline/global_options.hpp"
+#include "simulator/mpi_run.hpp"
+#endif
 
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
 #include <iostream>
+#include <optional>
 #include <poll.h>
 #include <sys/stat.h>
 
@@ -44,6 +50,25 @@ int main(int argc, char** argv) {
     CLI::App app{"", "popsim"};
     CommandOutput output; // printed
     add_popsim_cli(app, output);
+#ifdef POPSIM_MPI
+    // Under mpirun, analyze divides its traces among the processes; the first shows what one
+    // process would show, the others print nothing and run no other command.
+    std::optional<MpiRun> mpi;
+    if (started_by_mpirun()) mpi.emplace(argc, argv);
+    const bool silent = mpi && !mpi->reports_here();
+    if (mpi && mpi->size() > 1) output.division = &*mpi;
+    if (silent) {
+        popsim::pipeline::global_options().quiet = true;
+        for (auto* command : app.get_subcommands([](const CLI::App*) { return true; }))
+            if (command->get_name() != "analyze") command->callback([] {});
+    }
+#else
+    // Built without MPI but started by mpirun: the first process runs alone, the others would
+    // repeat its work and write the same files.
+    if (const char* rank = std::getenv("OMPI_COMM_WORLD_RANK"); rank && std::string(rank) != "0")
+        return 0;
+    constexpr bool silent = false;
+#endif
     const std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
     app.failure_message([&args](const CLI::App* failed, const CLI::Error& e) {
         // The top-level app knows every command: a mistyped one is named with the nearest.
@@ -56,10 +81,12 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
+        if (silent) return e.get_exit_code() == 0 ? 0 : k_exit_usage;
         const int code = app.exit(e);
         return code == 0 ? 0 : k_exit_usage;
     } catch (...) {
         const auto failure = current_failure();
+        if (silent) return failure.status;
         std::cerr << (failure.status == k_exit_regression ? "popsim: regression: "
                                                           : "popsim: error: ")
                   << failure.message << "\n";

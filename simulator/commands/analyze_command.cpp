@@ -129,9 +129,14 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
     if (!command.communication_csv_path.empty() && !given.communication)
         throw std::invalid_argument(
             "--communication-csv writes the views of --communication: add it");
-    pipeline::Analysis c = pipeline::analyze(given);
+    pipeline::Analysis c = pipeline::analyze(given, output.division);
+    if (!c.reports_here) return; // another process of the MPI run shows it
     AnalysisTable shown = shown_table(c);
-    const auto& [o, analyzed, series, omp, model] = c;
+    const auto& o = c.options;
+    const auto& analyzed = c.analyzed;
+    const auto& series = c.series;
+    const auto& omp = c.omp;
+    const auto& model = c.model;
     const auto& model_description = shown.description;
     const auto& table = shown.table;
     const auto convention = series.convention;

@@ -21,6 +21,8 @@ struct CommandOutput {
     bool print = true;                     // the terminal report, on stdout
     nlohmann::json report;                 // what --json writes (always filled when not printing)
     std::optional<AnalysisTable> analysis; // analyze's table, when not printing
+    /// analyze's traces divided among the processes of an MPI run (simulator/mpi_run.hpp).
+    pipeline::TraceDivision* division = nullptr;
 
     /// Where the terminal report goes: stdout, or nowhere.
     std::ostream& terminal() const {

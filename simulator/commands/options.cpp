@@ -13,22 +13,26 @@
 
 namespace popsim::simulator {
 
-CLI::Validator existing_input_file() {
+namespace {
+
+/// A check whose error is the input's (a TraceError: exit status 2), not a usage error.
+CLI::Validator input_check(void (*check)(const std::string&), std::string name) {
     return CLI::Validator(
-        [](const std::string& path) {
-            pipeline::require_input_file(path);
+        [check](const std::string& path) {
+            check(path);
             return std::string();
         },
-        "FILE");
+        std::move(name));
+}
+
+} // namespace
+
+CLI::Validator existing_input_file() {
+    return input_check(pipeline::require_input_file, "FILE");
 }
 
 CLI::Validator existing_trace_file() {
-    return CLI::Validator(
-        [](const std::string& path) {
-            pipeline::refuse_companion_file(path);
-            return std::string();
-        },
-        "TRACE");
+    return input_check(pipeline::refuse_companion_file, "TRACE");
 }
 
 CLI::Validator output_file_name() {

@@ -181,7 +181,9 @@ nlohmann::json series_json(const metrics::SeriesAnalysis& series, const Analyzed
 } // namespace
 
 AnalysisTable shown_table(pipeline::Analysis& a) {
-    const auto& [o, analyzed, series, omp, model] = a;
+    const auto& series = a.series;
+    const auto& omp = a.omp;
+    const auto& model = a.model;
     AnalysisTable shown{.model = model,
                         .description = describe_model(model, series),
                         .table = model_table(model, series, omp)};

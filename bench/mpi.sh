@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# `popsim analyze` of a series on K processes (mpirun) against one process: wall time, CPU time of
+# all processes (user + system) and the throughput, median of 3 runs each, on 4 synthetic traces of
+# 16 ranks and about 280 MB each (made once, then cached).
+#   bench/mpi.sh BUILD_DIR [WORK_DIR] [K...]   (default K: 1 2)
+set -euo pipefail
+build=$(cd "${1:?usage: bench/mpi.sh BUILD_DIR [WORK_DIR] [K...]}" && pwd)
+work=${2:-$build/bench-data}
+shift $(($# < 2 ? $# : 2))
+ks=("${@:-1}")
+[ $# -gt 0 ] || ks=(1 2)
+mkdir -p "$work"
+command -v mpirun > /dev/null || { echo "bench/mpi.sh: no mpirun (./dev installs Open MPI)"; exit 1; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+traces=()
+for n in 1 2 3 4; do
+    trace=$work/series16_$n.prv
+    [ -f "$trace" ] || "$build/popsim" synth --halo 16 --steps $((22000 + 1000 * n)) -o "$trace" > /dev/null
+    traces+=("$trace")
+done
+bytes=$(cat "${traces[@]}" | wc -c)
+
+# measure LABEL COMMAND...: prints the median of 3 runs' wall and CPU seconds (children included).
+measure() {
+    local label=$1
+    shift
+    python3 - "$label" "$bytes" "$@" <<'PY'
+import resource, statistics, subprocess, sys, time
+label, size, cmd = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+walls, cpus = [], []
+for _ in range(3):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    walls.append(time.perf_counter() - start)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+wall, cpu = statistics.median(walls), statistics.median(cpus)
+print(f"{label:<22} {wall:7.2f} s wall {cpu:7.2f} s CPU {size / wall / 1e6:8.0f} MB/s")
+PY
+}
+
+echo "== analyze of 4 traces ($((bytes / 1000000)) MB), $(nproc) cores"
+measure "one process" "$build/popsim" analyze "${traces[@]}"
+# Open MPI binds each process to a core when there are at most 2 (to a socket beyond): popsim's
+# threads then share it. --bind-to none gives each process every core.
+for k in "${ks[@]}"; do
+    measure "mpirun -np $k" mpirun -np "$k" "$build/popsim" analyze "${traces[@]}"
+    measure "  --bind-to none" mpirun -np "$k" --bind-to none "$build/popsim" analyze "${traces[@]}"
+done

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "pipeline/trace_division.hpp"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <optional>
+
+// What the results hold, field by field, as JSON (CBOR on the wire; its doubles and 64-bit
+// integers are exact). A field added to these structures and not here would be lost between the
+// processes: the MPI test compares every report with the single process's.
+namespace nlohmann {
+template <class T> struct adl_serializer<std::optional<T>> {
+    static void to_json(json& j, const std::optional<T>& value) {
+        j = value ? json(*value) : json(nullptr);
+    }
+    static void from_json(const json& j, std::optional<T>& value) {
+        value = j.is_null() ? std::nullopt : std::optional<T>(j.get<T>());
+    }
+};
+} // namespace nlohmann
+
+namespace popsim::metrics {
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(IdealRun, runtime, max_useful, task_useful, task_end,
+                                   task_mpi_outside_omp)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(StartupShutdown, traced, ideal, init_end, finalize_begin,
+                                   task_startup, task_shutdown, task_not_created,
+                                   task_useful_before_init, task_ideal_startup,
+                                   task_in_init_finalize)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TraceSummary, path, processes, threads, windows, runtime, useful,
+                                   task_first_thread, instructions, cycles, has_counters, startup,
+                                   ideal)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ThreadBreakdown, useful, useful_in_omp, omp_region, active, mpi,
+                                   mpi_outside_omp, instructions, cycles)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HybridRun::RegionSums, instances, length, useful, max_useful)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HybridRun, path, processes, threads_per_process, total_threads,
+                                   runtime, threads, master, process_of, ideal, startup,
+                                   region_time, omp_load_imbalance, omp_scheduling, regions)
+} // namespace popsim::metrics
+
+namespace popsim::replay {
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CommunicationRepairs, backward_records, cancelled_receives,
+                                   repaired_records, unpaired_sends, unpaired_receives)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Warning, kind, summary, count, instances)
+} // namespace popsim::replay
+
+namespace popsim::pipeline {
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TracePass, streamed, in_memory_because)
+
+std::vector<std::uint32_t> divide_by_size(const std::vector<std::uint64_t>& sizes,
+                                          std::uint32_t processes) {
+    std::vector<std::size_t> order(sizes.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return sizes[a] > sizes[b]; });
+    std::vector<std::uint64_t> load(std::max<std::uint32_t>(processes, 1), 0);
+    std::vector<std::uint32_t> owner(sizes.size(), 0);
+    for (const auto i : order) {
+        const auto least = std::min_element(load.begin(), load.end()); // the first among equals
+        owner[i] = static_cast<std::uint32_t>(least - load.begin());
+        *least += std::max<std::uint64_t>(sizes[i], 1); // empty files count: one trace each
+    }
+    return owner;
+}
+
+std::string trace_to_bytes(const Analyzed& a, std::size_t i) {
+    const nlohmann::json j = {{"pass", a.passes[i]},
+                              {"summary", a.summaries[i]},
+                              {"run", a.runs[i]},
+                              {"warnings", a.warnings[i].all()},
+                              {"repairs", a.repairs[i]}};
+    std::string bytes;
+    nlohmann::json::to_cbor(j, bytes);
+    return bytes;
+}
+
+void trace_from_bytes(std::string_view bytes, Analyzed& a, std::size_t i) {
+    const auto j = nlohmann::json::from_cbor(bytes);
+    a.passes[i] = j.at("pass").get<TracePass>();
+    a.summaries[i] = j.at("summary").get<metrics::TraceSummary>();
+    a.runs[i] = j.at("run").get<metrics::HybridRun>();
+    a.warnings[i] = {};
+    for (const auto& w : j.at("warnings").get<std::vector<replay::Warning>>())
+        a.warnings[i].add_many(w.kind, w.summary, w.count, w.instances);
+    a.repairs[i] = j.at("repairs").get<replay::CommunicationRepairs>();
+}
+
+} // namespace popsim::pipeline

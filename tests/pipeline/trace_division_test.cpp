@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The traces of a series divided among the processes of an MPI run: who analyses which, and a
+// trace's results through the bytes that carry them to the reporting process.
+#include "pipeline/trace_division.hpp"
+#include "replay/synth.hpp"
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace popsim;
+
+TEST_CASE("trace division: the largest trace first, to the process with the fewest bytes") {
+    // 30 -> 0 (30); 20 -> 1 (20); 10 -> 1 (30); 5 -> 0, the first of two at 30.
+    CHECK(pipeline::divide_by_size({10, 30, 20, 5}, 2) == std::vector<std::uint32_t>{1, 0, 1, 0});
+    // Equal sizes keep their order; more processes than traces leave some idle.
+    CHECK(pipeline::divide_by_size({5, 5}, 4) == std::vector<std::uint32_t>{0, 1});
+    // Empty (or unreadable) files count as one byte each: they still spread.
+    CHECK(pipeline::divide_by_size({0, 0, 0}, 2) == std::vector<std::uint32_t>{0, 1, 0});
+    CHECK(pipeline::divide_by_size({7, 3}, 1) == std::vector<std::uint32_t>{0, 0});
+}
+
+TEST_CASE("trace division: a trace's results survive their bytes") {
+    // A hybrid halo exchange (4 ranks of 3 threads): summaries, threads, OpenMP regions.
+    const auto path = (test::scratch_dir("trace_division") / "hybrid.prv").string();
+    replay::synth::write_paraver(replay::synth::halo_exchange(4, 50, 3), path);
+    const auto analysis = pipeline::analyze({.traces = {path}});
+    const auto& a = analysis.analyzed;
+    pipeline::Analyzed b;
+    b.passes.resize(1);
+    b.summaries.resize(1);
+    b.runs.resize(1);
+    b.warnings.resize(1);
+    b.repairs.resize(1);
+    pipeline::trace_from_bytes(pipeline::trace_to_bytes(a, 0), b, 0);
+
+    CHECK(b.passes[0].streamed == a.passes[0].streamed);
+    const auto &s = a.summaries[0], &t = b.summaries[0];
+    CHECK(t.path == path);
+    CHECK(t.runtime == s.runtime);
+    CHECK(t.useful == s.useful);
+    CHECK(t.windows == s.windows);
+    CHECK(t.task_first_thread == s.task_first_thread);
+    CHECK(t.startup.task_startup == s.startup.task_startup);
+    REQUIRE(s.ideal);
+    REQUIRE(t.ideal);
+    CHECK(t.ideal->runtime == s.ideal->runtime);
+    CHECK(t.ideal->task_end == s.ideal->task_end);
+    const auto &r = a.runs[0], &q = b.runs[0];
+    CHECK(q.total_threads == 12);
+    CHECK(q.threads.size() == r.threads.size());
+    for (std::size_t k = 0; k < r.threads.size(); ++k) {
+        CAPTURE(k);
+        CHECK(q.threads[k].useful_in_omp == r.threads[k].useful_in_omp);
+        CHECK(q.threads[k].mpi_outside_omp == r.threads[k].mpi_outside_omp);
+    }
+    CHECK(!r.regions.empty());
+    CHECK(q.regions == r.regions);
+    CHECK(q.omp_scheduling == r.omp_scheduling);
+    CHECK(b.warnings[0].all().size() == a.warnings[0].all().size());
+}

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# `mpirun -np K popsim analyze` against one process (issue 39): for K = 1, 2, 3, 4 the terminal
+# report, the modelfactors CSV, the JSON and the HTML report are byte for byte the single
+# process's (but for what is a figure of the run: the JSON's peak memory, the HTML's minute of
+# writing), on the epoch series and on one
+# series of every real trace popsim analyses (the collected ones, HPCC, prime, LAMMPS, the hybrid
+# HPCG, ImageMagick's OpenMP runs, Score-P's OTF2 archives, the bundled synth examples); so are the
+# errors (a truncated trace among good ones) and the analyses one process does for all
+# (--root-causes).
+#   validation/mpi_analyze.sh POPSIM MPIRUN [DATA]
+. "$(dirname "$0")/setup.sh" "$1" "${3:-}"
+mpirun=$2
+# As root (CI, containers) Open MPI wants to be told; --oversubscribe: more processes than cores.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# run OUT [mpirun -np K] -- popsim arguments: OUT.{txt,err,csv,json,html,status}
+run() {
+    local out=$1
+    shift
+    local launcher=()
+    while [ "$1" != "--" ]; do launcher+=("$1"); shift; done
+    shift
+    "${launcher[@]}" "$popsim" analyze "$@" --no-color --csv "$out.csv" --json "$out.json" --html "$out.html" \
+        > "$out.txt" 2> "$out.err"
+    echo $? > "$out.status"
+    [ -f "$out.json" ] && grep -v '"peak_memory_bytes"' "$out.json" > "$out.json.cmp"
+    [ -f "$out.html" ] && sed -E 's/[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} UTC/DATE/' "$out.html" > "$out.html.cmp"
+    return 0
+}
+
+# same NAME K: the K-process run's outputs equal the single process's.
+same() {
+    local name=$1 k=$2 a=$work/$1.single b=$work/$1.np$2
+    for part in status txt csv json.cmp html.cmp; do
+        if [ -f "$a.$part" ] || [ -f "$b.$part" ]; then
+            cmp -s "$a.$part" "$b.$part" || fail "$name, $k processes: the $part differs from one process's"
+        fi
+    done
+}
+
+# series NAME KS -- analyze arguments
+series() {
+    local name=$1 ks=$2
+    shift 3
+    run "$work/$name.single" -- "$@"
+    for k in $ks; do
+        run "$work/$name.np$k" "$mpirun" -np "$k" -- "$@"
+        same "$name" "$k"
+        # The warnings too (mpirun adds nothing when every process ends well).
+        cmp -s "$work/$name.single.err" "$work/$name.np$k.err" || fail "$name, $k processes: stderr differs"
+    done
+    echo "$name: $(cat "$work/$name.single.status"), the same with $ks processes"
+}
+
+series epoch "1 2 3 4" -- "$data"/epoch/epoch_{1,2,4,8,16}proc.prv.gz
+
+# Every real trace popsim analyses alone, as one (mixed) series.
+traces=()
+for trace in "$data"/collected/*/*.prv.gz "$data"/hpcc/*.prv.gz "$data"/prime/*.prv.gz \
+             "$data"/lammps-melt/*.prv.gz "$data"/hpcg-hybrid/*.prv.gz "$data"/imagemagick-omp/*.prv.gz \
+             "$data"/otf2/*/traces.otf2 "$here"/examples/halo/*.prv; do
+    [ -e "$trace" ] || continue
+    "$popsim" analyze "$trace" --quiet > /dev/null 2>&1 && traces+=("$trace")
+done
+[ "${#traces[@]}" -ge 40 ] || fail "only ${#traces[@]} real traces analysed"
+series real-traces "1 2 3 4" -- "${traces[@]}"
+
+# OpenMP runs: the OpenMP model's table.
+series imagemagick "3" -- "$data"/imagemagick-omp/*.prv.gz
+
+# A truncated trace among good ones: the same error, the same exit status.
+truncated=$(ls "$data"/collected/profet_lulesh/test1.prv.gz 2> /dev/null)
+if [ -n "$truncated" ]; then
+    run "$work/error.single" -- "$data"/epoch/epoch_{1,2,4}proc.prv.gz "$truncated"
+    run "$work/error.np3" "$mpirun" -np 3 -- "$data"/epoch/epoch_{1,2,4}proc.prv.gz "$truncated"
+    [ "$(cat "$work/error.single.status")" = 2 ] || fail "the truncated trace was not refused"
+    cmp -s "$work/error.single.status" "$work/error.np3.status" || fail "error: another exit status"
+    grep "popsim: error:" "$work/error.single.err" > "$work/error.single.msg"
+    grep "popsim: error:" "$work/error.np3.err" > "$work/error.np3.msg"
+    cmp -s "$work/error.single.msg" "$work/error.np3.msg" || fail "error: another message: $(cat "$work/error.np3.msg")"
+    echo "truncated trace: refused alike ($(cat "$work/error.single.msg"))"
+fi
+
+# What needs a trace in memory runs on the first process.
+series root-causes "2" -- "$data"/lammps-melt/*.prv.gz --root-causes
+
+[ "$failures" -eq 0 ] || { echo "$failures failures"; exit 1; }
+echo "mpirun: every output equals one process's"
