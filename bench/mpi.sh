@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # `popsim analyze` of a series on K processes (mpirun) against one process: wall time, CPU time of
 # all processes (user + system) and the throughput, median of 3 runs each, on 4 synthetic traces of
-# 16 ranks and about 280 MB each (made once, then cached).
+# 16 ranks and about 420 MB each (made once, then cached); then `popsim whatif` of 4 networks on
+# the first of them.
 #   bench/mpi.sh BUILD_DIR [WORK_DIR] [K...]   (default K: 1 2)
 set -euo pipefail
 build=$(cd "${1:?usage: bench/mpi.sh BUILD_DIR [WORK_DIR] [K...]}" && pwd)
@@ -37,7 +38,7 @@ for _ in range(3):
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
 wall, cpu = statistics.median(walls), statistics.median(cpus)
-print(f"{label:<22} {wall:7.2f} s wall {cpu:7.2f} s CPU {size / wall / 1e6:8.0f} MB/s")
+print(f"{label:<30} {wall:7.2f} s wall {cpu:7.2f} s CPU {size / wall / 1e6:8.0f} MB/s")
 PY
 }
 
@@ -48,4 +49,11 @@ measure "one process" "$build/popsim" analyze "${traces[@]}"
 for k in "${ks[@]}"; do
     measure "mpirun -np $k" mpirun -np "$k" "$build/popsim" analyze "${traces[@]}"
     measure "  --bind-to none" mpirun -np "$k" --bind-to none "$build/popsim" analyze "${traces[@]}"
+done
+sweep=(whatif "${traces[0]}" --latency 1us,10us --bandwidth 1GB/s,10GB/s)
+bytes=$(stat -c %s "${traces[0]}")
+echo "== whatif of 4 networks on one trace ($((bytes / 1000000)) MB): every process reads it"
+measure "one process" "$build/popsim" "${sweep[@]}"
+for k in "${ks[@]}"; do
+    measure "mpirun -np $k --bind-to none" mpirun -np "$k" --bind-to none "$build/popsim" "${sweep[@]}"
 done

@@ -3,15 +3,16 @@
 
 #include "metrics/ideal_replay.hpp"
 #include "metrics/streaming_analysis.hpp"
+#include "pipeline/analysis_bytes.hpp"
 #include "pipeline/code_whatif.hpp"
 #include "pipeline/diagnostics.hpp"
 #include "pipeline/global_options.hpp"
 #include "pipeline/load_program.hpp"
 #include "pipeline/network_options.hpp"
 #include "pipeline/progress_bar.hpp"
-#include "pipeline/trace_division.hpp"
 #include "pipeline/trace_inputs.hpp"
 #include "pipeline/units.hpp"
+#include "pipeline/work_division.hpp"
 #include "replay/extrae_events.hpp"
 #include "replay/focus/trace_window.hpp"
 #include "replay/input/paraver_reader.hpp"
@@ -212,7 +213,7 @@ FocusParts summarize_parts(const replay::Trace& trace, const TraceFocus& focus,
     return out;
 }
 
-Analyzed summarize_all(const AnalyzeOptions& o, TraceDivision* division) {
+Analyzed summarize_all(const AnalyzeOptions& o, WorkDivision* division) {
     const auto& paths = o.traces;
     Analyzed a;
     a.passes.resize(paths.size());
@@ -286,18 +287,24 @@ Analyzed summarize_all(const AnalyzeOptions& o, TraceDivision* division) {
     } else {
         // Each trace whole on one process; what the streaming pass does not compute (a focus, root
         // causes, ...) on the reporting process, as one process would.
-        const auto here = streamable(o) ? division->analysed_here(paths)
+        std::vector<std::uint64_t> sizes;
+        for (const auto& path : paths) sizes.push_back(trace_bytes(path));
+        const auto here = streamable(o) ? division->done_here(sizes)
                                         : std::vector<bool>(paths.size(), division->reports_here());
         std::vector<std::exception_ptr> failures(paths.size());
+        std::vector<std::string> results(paths.size());
         oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), [&](std::size_t i) {
             if (!here[i]) return;
             try {
                 analyze_one(i);
+                if (!division->reports_here()) results[i] = trace_to_bytes(a, i);
             } catch (...) {
                 failures[i] = std::current_exception();
             }
         });
-        division->gather(a, here, failures);
+        const auto others = division->gather(results, here, failures);
+        for (std::size_t i = 0; i < others.size(); ++i)
+            if (!here[i]) trace_from_bytes(others[i], a, i);
         if (!division->reports_here()) return a;
     }
     print_series_warnings(paths, a.warnings);
@@ -397,7 +404,7 @@ void check_analyze_options(const AnalyzeOptions& o) {
     }
 }
 
-Analysis analyze(AnalyzeOptions o, TraceDivision* division) {
+Analysis analyze(AnalyzeOptions o, WorkDivision* division) {
     if (o.traces.size() > 1) {
         for (const auto& path : o.traces) {
             if (!is_simulated_trace(path)) continue;

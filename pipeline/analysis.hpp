@@ -80,13 +80,13 @@ struct Analysis {
 /// among the traces expanded (expand_trace_inputs).
 void check_analyze_options(const AnalyzeOptions& options);
 
-class TraceDivision;
+class WorkDivision;
 
 /// Reads, summarises and replays the traces (folders expanded, options checked) and computes every
 /// model's metrics. Bad traces are replay::TraceError. Warnings go to stderr unless --quiet.
-/// `division`: the traces divided among the processes of an MPI run (trace_division.hpp); every
-/// process calls analyze, and the reporting one computes the series.
-Analysis analyze(AnalyzeOptions options, TraceDivision* division = nullptr);
+/// `division`: the traces divided among the processes of an MPI run (work_division.hpp), each
+/// analysed whole by one; every process calls analyze, and the reporting one computes the series.
+Analysis analyze(AnalyzeOptions options, WorkDivision* division = nullptr);
 
 /// Whether `model` (--model) is one of the MPI models, whose columns are the MPI series' traces;
 /// the others list runs by threads and layout (metrics::OpenMpSeries).

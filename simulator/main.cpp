@@ -51,8 +51,8 @@ int main(int argc, char** argv) {
     CommandOutput output; // printed
     add_popsim_cli(app, output);
 #ifdef POPSIM_MPI
-    // Under mpirun, analyze divides its traces among the processes; the first shows what one
-    // process would show, the others print nothing and run no other command.
+    // Under mpirun, analyze divides its traces among the processes, whatif its configurations; the
+    // first shows what one process would show, the others print nothing and run no other command.
     std::optional<MpiRun> mpi;
     if (started_by_mpirun()) mpi.emplace(argc, argv);
     const bool silent = mpi && !mpi->reports_here();
@@ -60,7 +60,8 @@ int main(int argc, char** argv) {
     if (silent) {
         popsim::pipeline::global_options().quiet = true;
         for (auto* command : app.get_subcommands([](const CLI::App*) { return true; }))
-            if (command->get_name() != "analyze") command->callback([] {});
+            if (command->get_name() != "analyze" && command->get_name() != "whatif")
+                command->callback([] {});
     }
 #else
     // Built without MPI but started by mpirun: the first process runs alone, the others would

@@ -5,7 +5,6 @@
 
 #include <climits>
 #include <cstdlib>
-#include <filesystem>
 #include <mpi.h>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -22,22 +21,6 @@ Failure failure_of(const std::exception_ptr& error) {
     } catch (...) {
         return current_failure();
     }
-}
-
-/// The bytes a trace's analysis reads: the file, or an OTF2 archive's files (its anchor, e.g.
-/// traces.otf2, beside the folder of the same stem that holds its definitions and events).
-std::uint64_t trace_bytes(const std::string& path) {
-    namespace fs = std::filesystem;
-    std::error_code error;
-    std::uint64_t bytes = fs::file_size(path, error);
-    if (error) return 0; // unreadable: its owner reports it
-    if (fs::path(path).extension() != ".otf2") return bytes;
-    const auto folder = fs::path(path).replace_extension();
-    for (auto it = fs::recursive_directory_iterator(folder, error);
-         !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
-        if (it->is_regular_file(error)) bytes += it->file_size(error);
-    }
-    return bytes;
 }
 
 } // namespace
@@ -58,20 +41,19 @@ MpiRun::~MpiRun() {
     MPI_Finalize();
 }
 
-std::vector<bool> MpiRun::analysed_here(const std::vector<std::string>& paths) const {
-    std::vector<std::uint64_t> sizes;
-    for (const auto& path : paths) sizes.push_back(trace_bytes(path));
-    const auto owner = pipeline::divide_by_size(sizes, static_cast<std::uint32_t>(size_));
-    std::vector<bool> here(paths.size());
-    for (std::size_t i = 0; i < paths.size(); ++i)
+std::vector<bool> MpiRun::done_here(const std::vector<std::uint64_t>& weights) const {
+    const auto owner = pipeline::divide_by_weight(weights, static_cast<std::uint32_t>(size_));
+    std::vector<bool> here(weights.size());
+    for (std::size_t i = 0; i < weights.size(); ++i)
         here[i] = owner[i] == static_cast<std::uint32_t>(rank_);
     return here;
 }
 
-void MpiRun::gather(pipeline::Analyzed& analyzed, const std::vector<bool>& here,
-                    const std::vector<std::exception_ptr>& failures) {
-    // This process's part: [i, bytes] per trace it analysed, [i, status, message] per one that
-    // failed; the reporting process keeps its own.
+std::vector<std::string> MpiRun::gather(const std::vector<std::string>& results,
+                                        const std::vector<bool>& here,
+                                        const std::vector<std::exception_ptr>& failures) {
+    // This process's part: [i, bytes] per item it did, [i, status, message] per one that failed;
+    // the reporting process keeps its own.
     auto part = nlohmann::json::array();
     std::optional<std::pair<std::size_t, Failure>> first_failure;
     for (std::size_t i = 0; i < here.size(); ++i) {
@@ -81,8 +63,7 @@ void MpiRun::gather(pipeline::Analyzed& analyzed, const std::vector<bool>& here,
             if (reports_here() && !first_failure) first_failure.emplace(i, f);
             if (!reports_here()) part.push_back({i, f.status, f.message});
         } else if (!reports_here()) {
-            const auto bytes = pipeline::trace_to_bytes(analyzed, i);
-            part.push_back({i, nlohmann::json::binary({bytes.begin(), bytes.end()})});
+            part.push_back({i, nlohmann::json::binary({results[i].begin(), results[i].end()})});
         }
     }
     std::vector<std::uint8_t> mine;
@@ -99,11 +80,12 @@ void MpiRun::gather(pipeline::Analyzed& analyzed, const std::vector<bool>& here,
         total += counts[r];
     }
     if (total > INT_MAX)
-        throw std::runtime_error("the MPI processes' results exceed 2 GiB: analyse fewer traces");
+        throw std::runtime_error("the MPI processes' results exceed 2 GiB: divide the work less");
     std::vector<std::uint8_t> all(static_cast<std::size_t>(total));
     MPI_Gatherv(mine.data(), count, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE,
                 0, MPI_COMM_WORLD);
-    if (!reports_here()) return;
+    if (!reports_here()) return {};
+    std::vector<std::string> others(here.size());
     for (std::size_t r = 1; r < counts.size(); ++r) {
         const auto begin = all.begin() + offsets[r];
         for (const auto& entry : nlohmann::json::from_cbor(begin, begin + counts[r])) {
@@ -115,12 +97,11 @@ void MpiRun::gather(pipeline::Analyzed& analyzed, const std::vector<bool>& here,
                 continue;
             }
             const auto& bytes = entry[1].get_binary();
-            pipeline::trace_from_bytes(
-                std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
-                analyzed, i);
+            others[i].assign(bytes.begin(), bytes.end());
         }
     }
     if (first_failure) throw ForwardedFailure(first_failure->second);
+    return others;
 }
 
 } // namespace popsim::simulator

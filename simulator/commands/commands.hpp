@@ -2,6 +2,7 @@
 #pragma once
 // The popsim subcommands. Each registers itself on the CLI11 app and runs when selected; errors
 // propagate as exceptions to main(), which maps them to exit codes (docs/user-guide.md).
+#include "pipeline/work_division.hpp"
 #include "simulator/commands/options.hpp"
 #include "simulator/reports/analysis_report.hpp"
 
@@ -21,8 +22,9 @@ struct CommandOutput {
     bool print = true;                     // the terminal report, on stdout
     nlohmann::json report;                 // what --json writes (always filled when not printing)
     std::optional<AnalysisTable> analysis; // analyze's table, when not printing
-    /// analyze's traces divided among the processes of an MPI run (simulator/mpi_run.hpp).
-    pipeline::TraceDivision* division = nullptr;
+    /// analyze's traces, whatif's configurations, divided among the processes of an MPI run
+    /// (simulator/mpi_run.hpp).
+    pipeline::WorkDivision* division = nullptr;
 
     /// Where the terminal report goes: stdout, or nowhere.
     std::ostream& terminal() const {

@@ -147,6 +147,33 @@ struct Prediction {
     WhatifEfficiencies e;
 };
 
+/// A configuration's prediction as bytes (CBOR: every number exact, NaN and +inf kept), to carry
+/// it between the processes of an MPI run; and back.
+std::string prediction_to_bytes(const Prediction& p) {
+    const nlohmann::json j = {p.runtime,
+                              p.ideal,
+                              p.base,
+                              {p.e.speedup, p.e.parallel, p.e.load_balance, p.e.communication,
+                               p.e.serialization, p.e.transfer}};
+    std::string bytes;
+    nlohmann::json::to_cbor(j, bytes);
+    return bytes;
+}
+
+Prediction prediction_from_bytes(const std::string& bytes) {
+    const auto j = nlohmann::json::from_cbor(bytes);
+    const auto& e = j.at(3);
+    return {.runtime = j.at(0).get<Time>(),
+            .ideal = j.at(1).get<Time>(),
+            .base = j.at(2).get<std::vector<double>>(),
+            .e = {.speedup = e.at(0).get<double>(),
+                  .parallel = e.at(1).get<double>(),
+                  .load_balance = e.at(2).get<double>(),
+                  .communication = e.at(3).get<double>(),
+                  .serialization = e.at(4).get<double>(),
+                  .transfer = e.at(5).get<double>()}};
+}
+
 /// A parameter's base value: "inf" for an infinite bandwidth, else its shortest exact form.
 std::string csv_number(double v) {
     if (std::isinf(v)) return "inf";
@@ -384,12 +411,16 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
         ideal_runtime = replay_reporting(loaded, ideal, engine).runtime;
     }
     std::vector<Prediction> predictions(configs.size());
-    std::size_t group = 0;
-    for (const auto& group_members : groups) {
-        // Named references, not a structured binding: the lambda below captures them (clang 14).
-        const CodeChange& change = group_members.first;
-        const std::vector<std::size_t>& members = group_members.second;
-        auto& ideal_runtimes = ideal_of_ratio[group++];
+    // Under mpirun each process replays its share of the configurations (round robin); an error
+    // is carried to the first process, which reports it as one process would.
+    auto* const division = output.division;
+    const auto here = division ? division->done_here(std::vector<std::uint64_t>(configs.size(), 1))
+                               : std::vector<bool>(configs.size(), true);
+    std::vector<std::exception_ptr> failures(configs.size());
+    // One group's replays: the ideal network at each CPU ratio it sweeps, then its configurations
+    // done here, side by side.
+    const auto replay_group = [&](const CodeChange& change, const std::vector<std::size_t>& members,
+                                  std::map<double, Time>& ideal_runtimes) {
         // The group's burst durations, the program's own when the code is as traced.
         const auto durations =
             code.empty() ? std::nullopt : std::optional(code.burst_durations(change));
@@ -409,6 +440,7 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
                 code.useful_spread(*summary, change, *durations);
         oneapi::tbb::parallel_for(std::size_t{0}, members.size(), [&](std::size_t m) {
             const std::size_t i = members[m];
+            if (!here[i]) return;
             const auto network = make_network(configs[i].network, program.tasks);
             const auto p = dimemas_parameters(configs[i].network, program.tasks);
             const auto result = replay_on(loaded, *network, replayed, nullptr);
@@ -418,6 +450,28 @@ void run_whatif(const WhatifOptions& o, CommandOutput& output) {
             out.base = base_values(p, configs[i], balance);
             out.e = on_network(result, program, useful, p.cpu_ratio, real_runtime, out.ideal);
         });
+    };
+    std::size_t group = 0;
+    for (const auto& [change, members] : groups) {
+        auto& ideal_runtimes = ideal_of_ratio[group++];
+        if (std::ranges::none_of(members, [&](std::size_t i) { return here[i]; })) continue;
+        try {
+            replay_group(change, members, ideal_runtimes);
+        } catch (...) {
+            if (!division) throw;
+            for (const auto i : members)
+                if (here[i]) failures[i] = std::current_exception();
+        }
+    }
+    if (division) {
+        std::vector<std::string> results(configs.size());
+        for (std::size_t i = 0; i < configs.size(); ++i)
+            if (here[i] && !failures[i] && !division->reports_here())
+                results[i] = prediction_to_bytes(predictions[i]);
+        const auto others = division->gather(results, here, failures);
+        if (!division->reports_here()) return; // the first process shows them
+        for (std::size_t i = 0; i < configs.size(); ++i)
+            if (!here[i]) predictions[i] = prediction_from_bytes(others[i]);
     }
     const auto style = terminal_style(o.no_color, o.fraction);
     std::ostream& out = output.terminal();

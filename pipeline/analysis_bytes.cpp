@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "pipeline/trace_division.hpp"
+#include "pipeline/analysis_bytes.hpp"
 
-#include <algorithm>
 #include <nlohmann/json.hpp>
-#include <numeric>
 #include <optional>
 
 // What the results hold, field by field, as JSON (CBOR on the wire; its doubles and 64-bit
@@ -46,22 +44,6 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Warning, kind, summary, count, instances)
 
 namespace popsim::pipeline {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TracePass, streamed, in_memory_because)
-
-std::vector<std::uint32_t> divide_by_size(const std::vector<std::uint64_t>& sizes,
-                                          std::uint32_t processes) {
-    std::vector<std::size_t> order(sizes.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return sizes[a] > sizes[b]; });
-    std::vector<std::uint64_t> load(std::max<std::uint32_t>(processes, 1), 0);
-    std::vector<std::uint32_t> owner(sizes.size(), 0);
-    for (const auto i : order) {
-        const auto least = std::min_element(load.begin(), load.end()); // the first among equals
-        owner[i] = static_cast<std::uint32_t>(least - load.begin());
-        *least += std::max<std::uint64_t>(sizes[i], 1); // empty files count: one trace each
-    }
-    return owner;
-}
 
 std::string trace_to_bytes(const Analyzed& a, std::size_t i) {
     const nlohmann::json j = {{"pass", a.passes[i]},

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The traces of a series divided among the processes of an MPI run: who analyses which, and a
-// trace's results through the bytes that carry them to the reporting process.
-#include "pipeline/trace_division.hpp"
+// Work divided among the processes of an MPI run: who does which item, and a trace's results
+// through the bytes that carry them to the reporting process.
+#include "pipeline/analysis_bytes.hpp"
+#include "pipeline/work_division.hpp"
 #include "replay/synth.hpp"
 #include "test_support.hpp"
 
@@ -9,19 +10,22 @@
 
 using namespace popsim;
 
-TEST_CASE("trace division: the largest trace first, to the process with the fewest bytes") {
+TEST_CASE("work division: the heaviest item first, to the process with the least weight") {
     // 30 -> 0 (30); 20 -> 1 (20); 10 -> 1 (30); 5 -> 0, the first of two at 30.
-    CHECK(pipeline::divide_by_size({10, 30, 20, 5}, 2) == std::vector<std::uint32_t>{1, 0, 1, 0});
+    CHECK(pipeline::divide_by_weight({10, 30, 20, 5}, 2) == std::vector<std::uint32_t>{1, 0, 1, 0});
     // Equal sizes keep their order; more processes than traces leave some idle.
-    CHECK(pipeline::divide_by_size({5, 5}, 4) == std::vector<std::uint32_t>{0, 1});
-    // Empty (or unreadable) files count as one byte each: they still spread.
-    CHECK(pipeline::divide_by_size({0, 0, 0}, 2) == std::vector<std::uint32_t>{0, 1, 0});
-    CHECK(pipeline::divide_by_size({7, 3}, 1) == std::vector<std::uint32_t>{0, 0});
+    CHECK(pipeline::divide_by_weight({5, 5}, 4) == std::vector<std::uint32_t>{0, 1});
+    // Empty (or unreadable) files count as one byte each: they still spread; equal weights (a
+    // sweep's configurations) go round robin.
+    CHECK(pipeline::divide_by_weight({0, 0, 0}, 2) == std::vector<std::uint32_t>{0, 1, 0});
+    CHECK(pipeline::divide_by_weight({1, 1, 1, 1, 1}, 3) ==
+          std::vector<std::uint32_t>{0, 1, 2, 0, 1});
+    CHECK(pipeline::divide_by_weight({7, 3}, 1) == std::vector<std::uint32_t>{0, 0});
 }
 
-TEST_CASE("trace division: a trace's results survive their bytes") {
+TEST_CASE("work division: a trace's results survive their bytes") {
     // A hybrid halo exchange (4 ranks of 3 threads): summaries, threads, OpenMP regions.
-    const auto path = (test::scratch_dir("trace_division") / "hybrid.prv").string();
+    const auto path = (test::scratch_dir("work_division") / "hybrid.prv").string();
     replay::synth::write_paraver(replay::synth::halo_exchange(4, 50, 3), path);
     const auto analysis = pipeline::analyze({.traces = {path}});
     const auto& a = analysis.analyzed;

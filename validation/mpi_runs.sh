@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# `mpirun -np K popsim analyze` against one process (issue 39): for K = 1, 2, 3, 4 the terminal
+# `mpirun -np K popsim analyze` and `whatif` against one process (issue 39): for K = 1, 2, 3, 4 the terminal
 # report, the modelfactors CSV, the JSON and the HTML report are byte for byte the single
 # process's (but for what is a figure of the run: the JSON's peak memory, the HTML's minute of
 # writing), on the epoch series and on one
 # series of every real trace popsim analyses (the collected ones, HPCC, prime, LAMMPS, the hybrid
 # HPCG, ImageMagick's OpenMP runs, Score-P's OTF2 archives, the bundled synth examples); so are the
 # errors (a truncated trace among good ones) and the analyses one process does for all
-# (--root-causes).
-#   validation/mpi_analyze.sh POPSIM MPIRUN [DATA]
+# (--root-causes); and whatif's sweep of 24 networks on LAMMPS, the configurations divided.
+#   validation/mpi_runs.sh POPSIM MPIRUN [DATA]
 . "$(dirname "$0")/setup.sh" "$1" "${3:-}"
 mpirun=$2
 # As root (CI, containers) Open MPI wants to be told; --oversubscribe: more processes than cores.
@@ -17,14 +17,14 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
-# run OUT [mpirun -np K] -- popsim arguments: OUT.{txt,err,csv,json,html,status}
+# run OUT [mpirun -np K] -- COMMAND popsim arguments: OUT.{txt,err,csv,json,html,status}
 run() {
     local out=$1
     shift
     local launcher=()
     while [ "$1" != "--" ]; do launcher+=("$1"); shift; done
     shift
-    "${launcher[@]}" "$popsim" analyze "$@" --no-color --csv "$out.csv" --json "$out.json" --html "$out.html" \
+    "${launcher[@]}" "$popsim" "$@" --no-color --csv "$out.csv" --json "$out.json" --html "$out.html" \
         > "$out.txt" 2> "$out.err"
     echo $? > "$out.status"
     [ -f "$out.json" ] && grep -v '"peak_memory_bytes"' "$out.json" > "$out.json.cmp"
@@ -42,7 +42,7 @@ same() {
     done
 }
 
-# series NAME KS -- analyze arguments
+# series NAME KS -- COMMAND arguments
 series() {
     local name=$1 ks=$2
     shift 3
@@ -56,7 +56,7 @@ series() {
     echo "$name: $(cat "$work/$name.single.status"), the same with $ks processes"
 }
 
-series epoch "1 2 3 4" -- "$data"/epoch/epoch_{1,2,4,8,16}proc.prv.gz
+series epoch "1 2 3 4" -- analyze "$data"/epoch/epoch_{1,2,4,8,16}proc.prv.gz
 
 # Every real trace popsim analyses alone, as one (mixed) series.
 traces=()
@@ -67,16 +67,16 @@ for trace in "$data"/collected/*/*.prv.gz "$data"/hpcc/*.prv.gz "$data"/prime/*.
     "$popsim" analyze "$trace" --quiet > /dev/null 2>&1 && traces+=("$trace")
 done
 [ "${#traces[@]}" -ge 40 ] || fail "only ${#traces[@]} real traces analysed"
-series real-traces "1 2 3 4" -- "${traces[@]}"
+series real-traces "1 2 3 4" -- analyze "${traces[@]}"
 
 # OpenMP runs: the OpenMP model's table.
-series imagemagick "3" -- "$data"/imagemagick-omp/*.prv.gz
+series imagemagick "3" -- analyze "$data"/imagemagick-omp/*.prv.gz
 
 # A truncated trace among good ones: the same error, the same exit status.
 truncated=$(ls "$data"/collected/profet_lulesh/test1.prv.gz 2> /dev/null)
 if [ -n "$truncated" ]; then
-    run "$work/error.single" -- "$data"/epoch/epoch_{1,2,4}proc.prv.gz "$truncated"
-    run "$work/error.np3" "$mpirun" -np 3 -- "$data"/epoch/epoch_{1,2,4}proc.prv.gz "$truncated"
+    run "$work/error.single" -- analyze "$data"/epoch/epoch_{1,2,4}proc.prv.gz "$truncated"
+    run "$work/error.np3" "$mpirun" -np 3 -- analyze "$data"/epoch/epoch_{1,2,4}proc.prv.gz "$truncated"
     [ "$(cat "$work/error.single.status")" = 2 ] || fail "the truncated trace was not refused"
     cmp -s "$work/error.single.status" "$work/error.np3.status" || fail "error: another exit status"
     grep "popsim: error:" "$work/error.single.err" > "$work/error.single.msg"
@@ -86,7 +86,12 @@ if [ -n "$truncated" ]; then
 fi
 
 # What needs a trace in memory runs on the first process.
-series root-causes "2" -- "$data"/lammps-melt/*.prv.gz --root-causes
+series root-causes "2" -- analyze "$data"/lammps-melt/*.prv.gz --root-causes
+
+# whatif: 24 configurations (two CPU ratios: an ideal replay each), divided among the processes.
+lammps=$(ls "$data"/lammps-melt/*.prv.gz | tail -1)
+series whatif "1 2 3 4" -- whatif "$lammps" --latency 1us,10us --bandwidth 1GB/s,10GB/s,inf --buses 0,1 \
+    --cpu-ratio 1,2
 
 [ "$failures" -eq 0 ] || { echo "$failures failures"; exit 1; }
 echo "mpirun: every output equals one process's"
