@@ -87,6 +87,12 @@ int main(int argc, char** argv) {
         return code == 0 ? 0 : k_exit_usage;
     } catch (...) {
         const auto failure = current_failure();
+#ifdef POPSIM_MPI
+        // Failed before its part of the work was gathered (a trace this machine does not see):
+        // the others must not wait for it.
+        if (output.division && (app.got_subcommand("analyze") || app.got_subcommand("whatif")))
+            mpi->fail_gather(failure);
+#endif
         if (silent) return failure.status;
         std::cerr << (failure.status == k_exit_regression ? "popsim: regression: "
                                                           : "popsim: error: ")

@@ -5,6 +5,7 @@
 
 #include <climits>
 #include <cstdlib>
+#include <limits>
 #include <mpi.h>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -52,6 +53,7 @@ std::vector<bool> MpiRun::done_here(const std::vector<std::uint64_t>& weights) c
 std::vector<std::string> MpiRun::gather(const std::vector<std::string>& results,
                                         const std::vector<bool>& here,
                                         const std::vector<std::exception_ptr>& failures) {
+    gathered_ = true;
     // This process's part: [i, bytes] per item it did, [i, status, message] per one that failed;
     // the reporting process keeps its own.
     auto part = nlohmann::json::array();
@@ -68,6 +70,25 @@ std::vector<std::string> MpiRun::gather(const std::vector<std::string>& results,
     }
     std::vector<std::uint8_t> mine;
     nlohmann::json::to_cbor(part, mine);
+    return exchange(mine, here.size(), first_failure);
+}
+
+void MpiRun::fail_gather(const Failure& failure) {
+    if (gathered_) return;
+    gathered_ = true;
+    constexpr auto before_any_item = std::numeric_limits<std::size_t>::max();
+    const auto part = nlohmann::json::array({{before_any_item, failure.status, failure.message}});
+    std::vector<std::uint8_t> mine;
+    nlohmann::json::to_cbor(part, mine);
+    try {
+        exchange(mine, 0, std::pair{before_any_item, failure});
+    } catch (const ForwardedFailure&) { // its own, or another's: this process reports its own
+    }
+}
+
+std::vector<std::string>
+MpiRun::exchange(const std::vector<std::uint8_t>& mine, std::size_t items,
+                 std::optional<std::pair<std::size_t, Failure>> first_failure) {
     if (mine.size() > static_cast<std::size_t>(INT_MAX))
         throw std::runtime_error("an MPI process's results exceed 2 GiB: use more processes");
     const int count = static_cast<int>(mine.size());
@@ -85,7 +106,7 @@ std::vector<std::string> MpiRun::gather(const std::vector<std::string>& results,
     MPI_Gatherv(mine.data(), count, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE,
                 0, MPI_COMM_WORLD);
     if (!reports_here()) return {};
-    std::vector<std::string> others(here.size());
+    std::vector<std::string> others(items);
     for (std::size_t r = 1; r < counts.size(); ++r) {
         const auto begin = all.begin() + offsets[r];
         for (const auto& entry : nlohmann::json::from_cbor(begin, begin + counts[r])) {
@@ -97,7 +118,7 @@ std::vector<std::string> MpiRun::gather(const std::vector<std::string>& results,
                 continue;
             }
             const auto& bytes = entry[1].get_binary();
-            others[i].assign(bytes.begin(), bytes.end());
+            if (i < others.size()) others[i].assign(bytes.begin(), bytes.end());
         }
     }
     if (first_failure) throw ForwardedFailure(first_failure->second);

@@ -6,6 +6,11 @@
 // process shows and writes what a single process would, the others print nothing. Every other
 // command runs on the first process alone.
 #include "pipeline/work_division.hpp"
+#include "simulator/failure.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <utility>
 
 namespace popsim::simulator {
 
@@ -28,8 +33,18 @@ class MpiRun final : public pipeline::WorkDivision {
     std::vector<std::string> gather(const std::vector<std::string>& results,
                                     const std::vector<bool>& here,
                                     const std::vector<std::exception_ptr>& failures) override;
+    /// For a process that failed before its command's gather (a trace only some machines see, a
+    /// bad option found with the trace): joins the others' gather with `failure`, which the
+    /// reporting process then reports, so that none of them waits for it. Nothing once gathered.
+    void fail_gather(const Failure& failure);
 
   private:
+    /// The gather itself: this process's part in CBOR; the reporting process's results of the
+    /// others, and the first failure met anywhere (by item; one before any item last).
+    std::vector<std::string> exchange(const std::vector<std::uint8_t>& part, std::size_t items,
+                                      std::optional<std::pair<std::size_t, Failure>> first_failure);
+
+    bool gathered_ = false;
     int rank_ = 0;
     int size_ = 1;
 };

@@ -11,6 +11,7 @@
 #   validation/mpi_runs.sh POPSIM MPIRUN [DATA]
 . "$(dirname "$0")/setup.sh" "$1" "${3:-}"
 mpirun=$2
+popsim=$(realpath "$popsim") # the processes below start in other folders
 # As root (CI, containers) Open MPI wants to be told; --oversubscribe: more processes than cores.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 
@@ -84,6 +85,25 @@ if [ -n "$truncated" ]; then
     cmp -s "$work/error.single.msg" "$work/error.np3.msg" || fail "error: another message: $(cat "$work/error.np3.msg")"
     echo "truncated trace: refused alike ($(cat "$work/error.single.msg"))"
 fi
+
+# A trace one process does not see (machines without a shared file system): mpirun's MPMD form
+# runs each process in its own folder. Whichever misses it, the run ends with the error, exit
+# status 2 and no report, instead of waiting forever for that process.
+mkdir -p "$work/sees" "$work/blind"
+cp "$here"/examples/halo/halo_2.* "$work/sees/"
+for order in "sees blind" "blind sees"; do
+    set -- $order
+    for command in analyze whatif; do
+        (cd "$work" && timeout 120 "$mpirun" -np 1 --wdir "$work/$1" "$popsim" "$command" halo_2.prv --csv out.csv : \
+            -np 1 --wdir "$work/$2" "$popsim" "$command" halo_2.prv --csv out.csv > "$work/blind.txt" 2>&1)
+        status=$?
+        [ "$status" = 2 ] || fail "$command, a trace only one process sees ($order): status $status"
+        grep -q "popsim: error: halo_2.prv: no such file or folder" "$work/blind.txt" ||
+            fail "$command, a trace only one process sees ($order): $(head -3 "$work/blind.txt")"
+        [ ! -e "$work/sees/out.csv" ] && [ ! -e "$work/blind/out.csv" ] || fail "$command: a report was written"
+    done
+done
+echo "a trace one process does not see: refused, whichever process misses it"
 
 # What needs a trace in memory runs on the first process.
 series root-causes "2" -- analyze "$data"/lammps-melt/*.prv.gz --root-causes
