@@ -289,8 +289,10 @@ Analyzed summarize_all(const AnalyzeOptions& o, WorkDivision* division) {
         // causes, ...) on the reporting process, as one process would.
         std::vector<std::uint64_t> sizes;
         for (const auto& path : paths) sizes.push_back(trace_bytes(path));
-        const auto here = streamable(o) ? division->done_here(sizes)
-                                        : std::vector<bool>(paths.size(), division->reports_here());
+        auto here = streamable(o) ? division->done_here(sizes)
+                                  : std::vector<bool>(paths.size(), division->reports_here());
+        for (std::size_t i = 0; i < paths.size(); ++i)
+            if (read_by_reporting_process(paths[i])) here[i] = division->reports_here();
         std::vector<std::exception_ptr> failures(paths.size());
         std::vector<std::string> results(paths.size());
         oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), [&](std::size_t i) {

@@ -23,6 +23,12 @@ std::vector<std::uint32_t> divide_by_weight(const std::vector<std::uint64_t>& we
     return owner;
 }
 
+bool read_by_reporting_process(const std::string& path) {
+    std::error_code error;
+    return path.starts_with("/dev/") || path.starts_with("/proc/") ||
+           !std::filesystem::is_regular_file(path, error);
+}
+
 std::uint64_t trace_bytes(const std::string& path) {
     namespace fs = std::filesystem;
     std::error_code error;

@@ -34,6 +34,10 @@ class WorkDivision {
 std::vector<std::uint32_t> divide_by_weight(const std::vector<std::uint64_t>& weights,
                                             std::uint32_t processes);
 
+/// Whether only the process that reports can read the trace at `path`: a pipe, or the process's
+/// own standard input or descriptors (/dev/stdin: mpirun feeds the first process only).
+bool read_by_reporting_process(const std::string& path);
+
 /// The bytes a trace's analysis reads: the file, or an OTF2 archive's files (its anchor, e.g.
 /// traces.otf2, and the folder of the same stem that holds its definitions and events); 0 when
 /// unreadable (its analysis says why).

@@ -105,6 +105,16 @@ for order in "sees blind" "blind sees"; do
 done
 echo "a trace one process does not see: refused, whichever process misses it"
 
+# A trace through a pipe: mpirun feeds standard input to the first process only, which reads it.
+"$popsim" analyze /dev/stdin "$data"/epoch/epoch_4proc.prv.gz --quiet --no-color < "$data"/epoch/epoch_2proc.prv.gz \
+    > "$work/stdin.single" 2>&1
+for k in 2 3; do
+    "$mpirun" -np "$k" "$popsim" analyze /dev/stdin "$data"/epoch/epoch_4proc.prv.gz --quiet --no-color \
+        < "$data"/epoch/epoch_2proc.prv.gz > "$work/stdin.np$k" 2>&1
+    cmp -s "$work/stdin.single" "$work/stdin.np$k" || fail "a trace through a pipe, $k processes: $(head -3 "$work/stdin.np$k")"
+done
+echo "a trace through a pipe: read by the first process"
+
 # What needs a trace in memory runs on the first process.
 series root-causes "2" -- analyze "$data"/lammps-melt/*.prv.gz --root-causes
 
