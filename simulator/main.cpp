@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
     if (started_by_mpirun()) mpi.emplace(argc, argv);
     const bool silent = mpi && !mpi->reports_here();
     if (mpi && mpi->size() > 1) output.division = &*mpi;
+    if (mpi) app.parse_complete_callback([&mpi] { mpi->note_binding(); }); // after --quiet is read
     if (silent) {
         popsim::pipeline::global_options().quiet = true;
         for (auto* command : app.get_subcommands([](const CLI::App*) { return true; }))

@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/mpi_run.hpp"
 
+#include "pipeline/diagnostics.hpp"
 #include "simulator/failure.hpp"
 
 #include <climits>
 #include <cstdlib>
+#include <fmt/format.h>
 #include <limits>
 #include <mpi.h>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <sched.h>
 #include <stdexcept>
+#include <unistd.h>
 
 namespace popsim::simulator {
 
@@ -40,6 +44,20 @@ MpiRun::MpiRun(int& argc, char**& argv) {
 
 MpiRun::~MpiRun() {
     MPI_Finalize();
+}
+
+void MpiRun::note_binding() const {
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (!reports_here() || sched_getaffinity(0, sizeof allowed, &allowed) != 0 ||
+        CPU_COUNT(&allowed) != 1 || cores <= 1)
+        return;
+    pipeline::print_note(fmt::format(
+        "mpirun bound this process to one of the machine's {} cores, which popsim's threads then "
+        "share; mpirun --bind-to none gives each process every core (--map-by ppr:1:node "
+        "--bind-to none: one process per node)",
+        cores));
 }
 
 std::vector<bool> MpiRun::done_here(const std::vector<std::uint64_t>& weights) const {

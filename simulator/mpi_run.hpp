@@ -27,6 +27,9 @@ class MpiRun final : public pipeline::WorkDivision {
 
     int rank() const { return rank_; }
     int size() const { return size_; }
+    /// On the first process, bound by mpirun to one of its machine's cores (Open MPI's default for
+    /// one or two processes): a note that popsim's threads share that core, and how to free them.
+    void note_binding() const;
 
     std::vector<bool> done_here(const std::vector<std::uint64_t>& weights) const override;
     bool reports_here() const override { return rank_ == 0; }

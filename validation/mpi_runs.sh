@@ -12,8 +12,10 @@
 . "$(dirname "$0")/setup.sh" "$1" "${3:-}"
 mpirun=$2
 popsim=$(realpath "$popsim") # the processes below start in other folders
-# As root (CI, containers) Open MPI wants to be told; --oversubscribe: more processes than cores.
+# As root (CI, containers) Open MPI wants to be told; --oversubscribe: more processes than cores;
+# no binding (as the user guide advises): bound to one core, popsim notes it on stderr (below).
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_MCA_hwloc_base_binding_policy=none
 
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
@@ -104,6 +106,17 @@ for order in "sees blind" "blind sees"; do
     done
 done
 echo "a trace one process does not see: refused, whichever process misses it"
+
+# Bound to one core (Open MPI's default for one or two processes), the first process says so, once;
+# not with --quiet.
+if [ "$(nproc)" -gt 1 ]; then
+    "$mpirun" -np 2 --bind-to core "$popsim" analyze "$data"/epoch/epoch_2proc.prv.gz > /dev/null 2> "$work/bound.err"
+    [ "$(grep -c "popsim: note: mpirun bound this process to one of the machine's" "$work/bound.err")" = 1 ] ||
+        fail "bound to a core: no note, or more than one: $(cat "$work/bound.err")"
+    "$mpirun" -np 2 --bind-to core "$popsim" analyze "$data"/epoch/epoch_2proc.prv.gz --quiet > /dev/null 2> "$work/bound.err"
+    [ ! -s "$work/bound.err" ] || fail "bound to a core, --quiet: $(cat "$work/bound.err")"
+    echo "bound to one core: noted"
+fi
 
 # A trace through a pipe: mpirun feeds standard input to the first process only, which reads it.
 "$popsim" analyze /dev/stdin "$data"/epoch/epoch_4proc.prv.gz --quiet --no-color < "$data"/epoch/epoch_2proc.prv.gz \
