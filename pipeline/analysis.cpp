@@ -287,27 +287,27 @@ Analyzed summarize_all(const AnalyzeOptions& o, WorkDivision* division) {
     } else {
         // Each trace whole on one process; what the streaming pass does not compute (a focus, root
         // causes, ...) on the reporting process, as one process would.
-        std::vector<std::uint64_t> sizes;
-        for (const auto& path : paths) sizes.push_back(trace_bytes(path));
-        auto here = streamable(o) ? division->done_here(sizes)
-                                  : std::vector<bool>(paths.size(), division->reports_here());
+        std::vector<bool> here(paths.size(), division->reports_here());
+        if (streamable(o)) {
+            std::vector<std::uint64_t> sizes;
+            for (const auto& path : paths) sizes.push_back(trace_bytes(path));
+            here = division->done_here(sizes);
+        }
         for (std::size_t i = 0; i < paths.size(); ++i)
             if (read_by_reporting_process(paths[i])) here[i] = division->reports_here();
         std::vector<std::exception_ptr> failures(paths.size());
-        std::vector<std::string> results(paths.size());
         oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), [&](std::size_t i) {
             if (!here[i]) return;
             try {
                 analyze_one(i);
-                if (!division->reports_here()) results[i] = trace_to_bytes(a, i);
             } catch (...) {
                 failures[i] = std::current_exception();
             }
         });
-        const auto others = division->gather(results, here, failures);
-        for (std::size_t i = 0; i < others.size(); ++i)
-            if (!here[i]) trace_from_bytes(others[i], a, i);
-        if (!division->reports_here()) return a;
+        const bool reports = gather_items(
+            *division, here, failures, [&](std::size_t i) { return trace_to_bytes(a, i); },
+            [&](std::size_t i, const std::string& bytes) { trace_from_bytes(bytes, a, i); });
+        if (!reports) return a;
     }
     print_series_warnings(paths, a.warnings);
     return a;

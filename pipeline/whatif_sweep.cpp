@@ -229,16 +229,13 @@ Sweep sweep(const WhatifOptions& o, WorkDivision* division) {
                 if (here[i]) failures[i] = std::current_exception();
         }
     }
-    if (division) {
-        std::vector<std::string> results(configs.size());
-        for (std::size_t i = 0; i < configs.size(); ++i)
-            if (here[i] && !failures[i] && !division->reports_here())
-                results[i] = prediction_to_bytes(predictions[i]);
-        const auto others = division->gather(results, here, failures);
-        s.reports_here = division->reports_here();
-        if (!s.reports_here) return s; // the first process shows them
-        for (std::size_t i = 0; i < configs.size(); ++i)
-            if (!here[i]) predictions[i] = prediction_from_bytes(others[i]);
+    if (division) { // the first process shows them
+        s.reports_here = gather_items(
+            *division, here, failures,
+            [&](std::size_t i) { return prediction_to_bytes(predictions[i]); },
+            [&](std::size_t i, const std::string& bytes) {
+                predictions[i] = prediction_from_bytes(bytes);
+            });
     }
     return s;
 }

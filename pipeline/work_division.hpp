@@ -28,6 +28,25 @@ class WorkDivision {
                                             const std::vector<std::exception_ptr>& failures) = 0;
 };
 
+/// The end of a divided piece of work, on every process: each item done here without error goes to
+/// the reporting process as `to_bytes(i)`, which takes each item done elsewhere with
+/// `from_bytes(i, bytes)`; the first error anywhere is thrown there (WorkDivision::gather).
+/// Returns whether this process reports.
+template <class ToBytes, class FromBytes>
+bool gather_items(WorkDivision& division, const std::vector<bool>& here,
+                  const std::vector<std::exception_ptr>& failures, ToBytes to_bytes,
+                  FromBytes from_bytes) {
+    std::vector<std::string> results(here.size());
+    if (!division.reports_here())
+        for (std::size_t i = 0; i < here.size(); ++i)
+            if (here[i] && !failures[i]) results[i] = to_bytes(i);
+    const auto others = division.gather(results, here, failures);
+    if (!division.reports_here()) return false;
+    for (std::size_t i = 0; i < here.size(); ++i)
+        if (!here[i]) from_bytes(i, others[i]);
+    return true;
+}
+
 /// Which of `processes` processes does each item of `weights`: the heaviest first, each to the
 /// process with the least weight so far (the lowest rank among equals); equal weights go round
 /// robin.
