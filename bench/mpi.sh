@@ -3,7 +3,8 @@
 # `popsim analyze` of a series on K processes (mpirun) against one process: wall time, CPU time of
 # all processes (user + system) and the throughput, median of 3 runs each, on 4 synthetic traces of
 # 16 ranks and about 420 MB each (made once, then cached); then `popsim whatif` of 4 networks on
-# the first of them.
+# the first of them; then one trace read by K processes (the others helping its reader) and the
+# stages' costs of that divided read (popsim_divided_read_bench, docs/architecture.md).
 #   bench/mpi.sh BUILD_DIR [WORK_DIR] [K...]   (default K: 1 2)
 set -euo pipefail
 build=$(cd "${1:?usage: bench/mpi.sh BUILD_DIR [WORK_DIR] [K...]}" && pwd)
@@ -50,8 +51,14 @@ for k in "${ks[@]}"; do
     measure "mpirun -np $k" mpirun -np "$k" "$build/popsim" analyze "${traces[@]}"
     measure "  --bind-to none" mpirun -np "$k" --bind-to none "$build/popsim" analyze "${traces[@]}"
 done
-sweep=(whatif "${traces[0]}" --latency 1us,10us --bandwidth 1GB/s,10GB/s)
 bytes=$(stat -c %s "${traces[0]}")
+echo "== analyze of one trace ($((bytes / 1000000)) MB): its reader helped by the other processes"
+measure "one process" "$build/popsim" analyze "${traces[0]}"
+for k in "${ks[@]}"; do
+    measure "mpirun -np $k --bind-to none" mpirun -np "$k" --bind-to none "$build/popsim" analyze "${traces[0]}"
+done
+"$build/bench/popsim_divided_read_bench" "${traces[0]}"
+sweep=(whatif "${traces[0]}" --latency 1us,10us --bandwidth 1GB/s,10GB/s)
 echo "== whatif of 4 networks on one trace ($((bytes / 1000000)) MB): every process reads it"
 measure "one process" "$build/popsim" "${sweep[@]}"
 for k in "${ks[@]}"; do

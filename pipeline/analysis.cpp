@@ -213,6 +213,58 @@ FocusParts summarize_parts(const replay::Trace& trace, const TraceFocus& focus,
     return out;
 }
 
+/// The traces of the series among the processes of an MPI run: each read by one process, helped by
+/// those left without a trace; what the streaming pass does not compute (a focus, root causes,
+/// ...) on the reporting process, as one process would. The reporting process ends with every
+/// trace's results in `a`.
+template <class AnalyzeOne>
+void analyze_divided(const AnalyzeOptions& o, WorkDivision& division,
+                     std::vector<std::unique_ptr<replay::ReadHelpers>>& helpers,
+                     const AnalyzeOne& analyze_one, Analyzed& a) {
+    const auto& paths = o.traces;
+    std::vector<bool> here(paths.size(), false);
+    std::vector<std::exception_ptr> failures(paths.size());
+    const auto gather = [&] {
+        gather_items(
+            division, here, failures, [&](std::size_t i) { return trace_to_bytes(a, i); },
+            [&](std::size_t i, const std::string& bytes) { trace_from_bytes(bytes, a, i); });
+    };
+    if (!division.all_ready()) return gather(); // which reports the failure
+    std::vector<std::uint64_t> sizes;
+    std::vector<bool> dividable;
+    for (const auto& path : paths) {
+        sizes.push_back(trace_bytes(path));
+        dividable.push_back(dividable_trace(path));
+    }
+    std::vector<std::uint32_t> readers(paths.size(), 0);
+    if (streamable(o)) readers = divide_by_weight(sizes, division.processes());
+    for (std::size_t i = 0; i < paths.size(); ++i)
+        if (read_by_reporting_process(paths[i])) readers[i] = 0;
+    const auto helping = helpers_of(readers, sizes, dividable, division.processes());
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+        here[i] = readers[i] == division.process();
+        if (here[i] && !helping[i].empty()) helpers[i] = division.read_helpers(helping[i]);
+    }
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+        if (std::find(helping[i].begin(), helping[i].end(), division.process()) == helping[i].end())
+            continue;
+        const auto requests = division.read_requests(readers[i]);
+        replay::help_read_paraver(paths[i], *requests);
+    }
+    oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), [&](std::size_t i) {
+        if (!here[i]) return;
+        try {
+            analyze_one(i);
+        } catch (...) {
+            failures[i] = std::current_exception();
+        }
+    });
+    for (auto& h : helpers) h.reset(); // released
+    gather();
+    for (std::size_t i = 0; i < paths.size(); ++i)
+        a.passes[i].processes = static_cast<std::uint32_t>(1 + helping[i].size());
+}
+
 Analyzed summarize_all(const AnalyzeOptions& o, WorkDivision* division) {
     const auto& paths = o.traces;
     Analyzed a;
@@ -227,8 +279,11 @@ Analyzed summarize_all(const AnalyzeOptions& o, WorkDivision* division) {
     a.communication.resize(paths.size());
     ProgressBar progress({{.label = "reading", .total = input_file_bytes(paths)},
                           {.label = "replaying", .unit = ProgressBar::Unit::operations}});
+    // Under mpirun, the processes that help read each trace (none: read alone).
+    std::vector<std::unique_ptr<replay::ReadHelpers>> helpers(paths.size());
     const auto analyze_one = [&](std::size_t i) {
         replay::ReadOptions read = read_options();
+        read.helpers = helpers[i].get();
         read.on_progress = progress.running_total(k_reading);
         // The root causes' call sites and code regions.
         const std::uint32_t region_type =
@@ -285,29 +340,8 @@ Analyzed summarize_all(const AnalyzeOptions& o, WorkDivision* division) {
     if (division == nullptr) {
         oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), analyze_one);
     } else {
-        // Each trace whole on one process; what the streaming pass does not compute (a focus, root
-        // causes, ...) on the reporting process, as one process would.
-        std::vector<bool> here(paths.size(), division->reports_here());
-        if (streamable(o)) {
-            std::vector<std::uint64_t> sizes;
-            for (const auto& path : paths) sizes.push_back(trace_bytes(path));
-            here = division->done_here(sizes);
-        }
-        for (std::size_t i = 0; i < paths.size(); ++i)
-            if (read_by_reporting_process(paths[i])) here[i] = division->reports_here();
-        std::vector<std::exception_ptr> failures(paths.size());
-        oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), [&](std::size_t i) {
-            if (!here[i]) return;
-            try {
-                analyze_one(i);
-            } catch (...) {
-                failures[i] = std::current_exception();
-            }
-        });
-        const bool reports = gather_items(
-            *division, here, failures, [&](std::size_t i) { return trace_to_bytes(a, i); },
-            [&](std::size_t i, const std::string& bytes) { trace_from_bytes(bytes, a, i); });
-        if (!reports) return a;
+        analyze_divided(o, *division, helpers, analyze_one, a);
+        if (!division->reports_here()) return a;
     }
     print_series_warnings(paths, a.warnings);
     return a;

@@ -43,7 +43,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Warning, kind, summary, count, instances)
 } // namespace popsim::replay
 
 namespace popsim::pipeline {
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TracePass, streamed, in_memory_because)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TracePass, streamed, in_memory_because, processes)
 
 std::string trace_to_bytes(const Analyzed& a, std::size_t i) {
     const nlohmann::json j = {{"pass", a.passes[i]},

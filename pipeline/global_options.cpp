@@ -23,6 +23,7 @@ replay::ReadOptions read_options() {
     options.repair_communications = !g_options.strict;
     options.allow_truncated = g_options.allow_truncated;
     if (!g_options.max_memory.empty()) options.max_memory_bytes = parse_bytes(g_options.max_memory);
+    if (!g_options.read_block.empty()) options.block_bytes = parse_bytes(g_options.read_block);
     return options;
 }
 

@@ -15,6 +15,7 @@ struct GlobalOptions {
     bool strict = false;           // refuse traces that need repairs instead of repairing them
     bool allow_truncated = false;  // analyse truncated traces up to their last record
     std::string max_memory = {};   // --max-memory SIZE; empty: the machine's memory
+    std::string read_block = {};   // --read-block SIZE; empty: ReadOptions' default
 };
 
 /// The process's: the front end sets them before a command runs (the command line parses into

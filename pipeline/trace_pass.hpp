@@ -12,6 +12,7 @@ namespace popsim::pipeline {
 struct TracePass {
     bool streamed = false;
     std::string in_memory_because; // why not streamed (empty: streaming was not tried)
+    std::uint32_t processes = 1;   // that read it: under mpirun, its reader and their helpers
 };
 
 /// Runs `stream`, a streaming pass over the trace at `path`, if the file can be read again should

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pipeline/work_division.hpp"
 
+#include "replay/input/byte_source.hpp"
+#include "replay/input/otf2_archive.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <numeric>
@@ -21,6 +24,45 @@ std::vector<std::uint32_t> divide_by_weight(const std::vector<std::uint64_t>& we
         *least += std::max<std::uint64_t>(weights[i], 1); // empty items count: one each
     }
     return owner;
+}
+
+std::vector<bool> done_here(const WorkDivision& division,
+                            const std::vector<std::uint64_t>& weights) {
+    const auto owner = divide_by_weight(weights, division.processes());
+    std::vector<bool> here(weights.size());
+    for (std::size_t i = 0; i < weights.size(); ++i) here[i] = owner[i] == division.process();
+    return here;
+}
+
+std::vector<std::vector<std::uint32_t>> helpers_of(const std::vector<std::uint32_t>& readers,
+                                                   const std::vector<std::uint64_t>& weights,
+                                                   const std::vector<bool>& dividable,
+                                                   std::uint32_t processes) {
+    std::vector<std::vector<std::uint32_t>> helpers(readers.size());
+    std::vector<bool> reads(processes, false);
+    for (const auto r : readers) {
+        if (r >= processes || reads[r]) return helpers; // one process reads several: none
+        reads[r] = true;
+    }
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < readers.size(); ++i)
+        if (dividable[i]) order.push_back(i);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return weights[a] > weights[b]; });
+    if (order.empty()) return helpers;
+    std::size_t next = 0;
+    for (std::uint32_t p = 0; p < processes; ++p)
+        if (!reads[p]) helpers[order[next++ % order.size()]].push_back(p);
+    return helpers;
+}
+
+bool dividable_trace(const std::string& path) {
+    if (read_by_reporting_process(path) || replay::is_otf2_anchor(path)) return false;
+    try {
+        return !replay::ByteSource(path).compressed();
+    } catch (const std::exception&) { // unreadable: its analysis says why
+        return false;
+    }
 }
 
 bool read_by_reporting_process(const std::string& path) {

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Work divided among cooperating processes (an MPI run: simulator/mpi_run.hpp): the traces of
-// analyze's series, the configurations of whatif's sweep. Each item is done whole by one process,
-// and every item's result reaches the process that reports, which then goes on exactly as a
-// single process does (docs/architecture.md, "Many processes").
+// analyze's series, the configurations of whatif's sweep. Each item is done by one process (a
+// trace's reading helped by processes left without a trace: replay/input/divided_read.hpp), and
+// every item's result reaches the process that reports, which then goes on exactly as a single
+// process does (docs/architecture.md, "Many processes").
+#include "replay/input/divided_read.hpp"
+
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,11 +18,22 @@ namespace popsim::pipeline {
 class WorkDivision {
   public:
     virtual ~WorkDivision() = default;
-    /// Which items this process does, item i weighing `weights[i]` (bytes to read, or 1): the
-    /// same division on every process (divide_by_weight).
-    virtual std::vector<bool> done_here(const std::vector<std::uint64_t>& weights) const = 0;
-    /// Whether this process goes on with every item's result and shows it.
-    virtual bool reports_here() const = 0;
+    /// This process (0 reports) and how many there are.
+    virtual std::uint32_t process() const = 0;
+    virtual std::uint32_t processes() const = 0;
+    bool reports_here() const { return process() == 0; }
+    /// Whether every process is ready for its share of the work (none failed before it: a trace
+    /// its machine does not see). Called once by each process before its share, or by its
+    /// fail_gather; when false, every process goes straight to the gather, which reports the
+    /// failure.
+    virtual bool all_ready() = 0;
+    /// This process's channel to the processes `helpers`, which help it read one trace; they are
+    /// released when it is destroyed.
+    virtual std::unique_ptr<replay::ReadHelpers>
+    read_helpers(const std::vector<std::uint32_t>& helpers) = 0;
+    /// This process's asks from the process `reader`, which it helps read one trace
+    /// (replay::help_read_paraver answers them).
+    virtual std::unique_ptr<replay::ReadRequests> read_requests(std::uint32_t reader) = 0;
     /// Called by every process once its items are done: `results[i]` item i's result in bytes
     /// (empty on the reporting process, which keeps its own), `failures[i]` its error. Returns, on
     /// the reporting process, the results of the items done elsewhere (the others empty) and
@@ -47,11 +62,29 @@ bool gather_items(WorkDivision& division, const std::vector<bool>& here,
     return true;
 }
 
+/// Which items this process does, item i weighing `weights[i]` (bytes to read, or 1): the same
+/// division on every process (divide_by_weight).
+std::vector<bool> done_here(const WorkDivision& division,
+                            const std::vector<std::uint64_t>& weights);
+
 /// Which of `processes` processes does each item of `weights`: the heaviest first, each to the
 /// process with the least weight so far (the lowest rank among equals); equal weights go round
 /// robin.
 std::vector<std::uint32_t> divide_by_weight(const std::vector<std::uint64_t>& weights,
                                             std::uint32_t processes);
+
+/// The processes that help read each trace, given the process that reads it (`readers`) and
+/// whether its body can be divided (a plain .prv): when no process reads more than one trace, the
+/// processes that read none, shared round robin among the traces that can be divided (the
+/// heaviest first); else none.
+std::vector<std::vector<std::uint32_t>> helpers_of(const std::vector<std::uint32_t>& readers,
+                                                   const std::vector<std::uint64_t>& weights,
+                                                   const std::vector<bool>& dividable,
+                                                   std::uint32_t processes);
+
+/// Whether the trace at `path` is a plain .prv whose body other processes can read apart (not
+/// gzipped, not an OTF2 archive, not a pipe).
+bool dividable_trace(const std::string& path);
 
 /// Whether only the process that reports can read the trace at `path`: a pipe, or the process's
 /// own standard input or descriptors (/dev/stdin: mpirun feeds the first process only).

@@ -4,6 +4,7 @@
 #include "pipeline/diagnostics.hpp"
 #include "simulator/failure.hpp"
 
+#include <array>
 #include <climits>
 #include <cstdlib>
 #include <fmt/format.h>
@@ -18,6 +19,94 @@
 namespace popsim::simulator {
 
 namespace {
+
+/// The divided read's messages (replay/input/divided_read.hpp): an ask is its range (four
+/// numbers), a release nothing, an answer a parsed block's bytes.
+constexpr int k_ask = 1, k_release = 2, k_answer = 3;
+constexpr int k_range_numbers = 4;
+
+/// A reader's helpers. Destroyed, it releases every helper, asked or not.
+class MpiReadHelpers final : public replay::ReadHelpers {
+  public:
+    /// `asked`: the helpers asked for ranges (none when MPI cannot be called from the reader's
+    /// threads); `released`: every helper of the trace.
+    MpiReadHelpers(MPI_Comm comm, std::vector<std::uint32_t> asked,
+                   std::vector<std::uint32_t> released)
+        : comm_(comm), asked_(std::move(asked)), released_(std::move(released)) {}
+    ~MpiReadHelpers() override {
+        for (const auto rank : released_)
+            MPI_Send(nullptr, 0, MPI_BYTE, static_cast<int>(rank), k_release, comm_);
+    }
+    MpiReadHelpers(const MpiReadHelpers&) = delete;
+    MpiReadHelpers& operator=(const MpiReadHelpers&) = delete;
+
+    std::uint32_t count() const override { return static_cast<std::uint32_t>(asked_.size()); }
+    void ask(std::uint32_t helper, const replay::BodyRange& range) override {
+        const std::array<std::uint64_t, k_range_numbers> numbers = {
+            range.body_begin, range.begin, range.end,
+            static_cast<std::uint64_t>(range.ns_per_unit)};
+        MPI_Send(numbers.data(), k_range_numbers, MPI_UINT64_T, rank(helper), k_ask, comm_);
+    }
+    std::string answer(std::uint32_t helper) override {
+        MPI_Status status;
+        MPI_Probe(rank(helper), k_answer, comm_, &status);
+        int bytes = 0;
+        MPI_Get_count(&status, MPI_BYTE, &bytes);
+        std::string block(static_cast<std::size_t>(bytes), '\0');
+        MPI_Recv(block.data(), bytes, MPI_BYTE, rank(helper), k_answer, comm_, MPI_STATUS_IGNORE);
+        return block;
+    }
+
+  private:
+    int rank(std::uint32_t helper) const { return static_cast<int>(asked_.at(helper)); }
+
+    MPI_Comm comm_;
+    std::vector<std::uint32_t> asked_, released_;
+};
+
+/// A helper's asks from its reader.
+class MpiReadRequests final : public replay::ReadRequests {
+  public:
+    MpiReadRequests(MPI_Comm comm, std::uint32_t reader)
+        : comm_(comm), reader_(static_cast<int>(reader)) {}
+
+    std::vector<replay::BodyRange> next() override {
+        // The first ask waited for, then those already there: parsed side by side.
+        std::vector<replay::BodyRange> asks;
+        for (int there = 1; there != 0 && !released_;) {
+            MPI_Status status;
+            if (asks.empty())
+                MPI_Probe(reader_, MPI_ANY_TAG, comm_, &status);
+            else
+                MPI_Iprobe(reader_, MPI_ANY_TAG, comm_, &there, &status);
+            if (there == 0) break;
+            if (status.MPI_TAG == k_release) {
+                MPI_Recv(nullptr, 0, MPI_BYTE, reader_, k_release, comm_, MPI_STATUS_IGNORE);
+                released_ = true;
+                break;
+            }
+            std::array<std::uint64_t, k_range_numbers> numbers{};
+            MPI_Recv(numbers.data(), k_range_numbers, MPI_UINT64_T, reader_, k_ask, comm_,
+                     MPI_STATUS_IGNORE);
+            asks.push_back({.body_begin = numbers[0],
+                            .begin = numbers[1],
+                            .end = numbers[2],
+                            .ns_per_unit = static_cast<Time>(numbers[3])});
+        }
+        return asks;
+    }
+    void answer(const std::string& parsed_block) override {
+        // A range's text is at most its bytes and one line (64 MiB), its parsed block a few
+        // times that: far below MPI's 2 GiB count.
+        MPI_Send(parsed_block.data(), static_cast<int>(parsed_block.size()), MPI_BYTE, reader_,
+                 k_answer, comm_);
+    }
+
+  private:
+    MPI_Comm comm_;
+    int reader_;
+    bool released_ = false;
+};
 
 /// The failure an exception means (current_failure), outside a catch block.
 Failure failure_of(const std::exception_ptr& error) {
@@ -35,14 +124,19 @@ bool started_by_mpirun() {
 }
 
 MpiRun::MpiRun(int& argc, char**& argv) {
-    // Only the main thread calls MPI; oneTBB's threads never do.
+    // One thread calls MPI at a time: the main thread, or the serial stage of the reader's
+    // pipeline (a oneTBB thread) that takes the helpers' blocks. Without that, traces are read
+    // whole by one process.
     int provided = 0;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
+    serialized_ = provided >= MPI_THREAD_SERIALIZED;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    MPI_Comm_dup(MPI_COMM_WORLD, &reads_);
 }
 
 MpiRun::~MpiRun() {
+    MPI_Comm_free(&reads_);
     MPI_Finalize();
 }
 
@@ -60,12 +154,14 @@ void MpiRun::note_binding() const {
         cores));
 }
 
-std::vector<bool> MpiRun::done_here(const std::vector<std::uint64_t>& weights) const {
-    const auto owner = pipeline::divide_by_weight(weights, static_cast<std::uint32_t>(size_));
-    std::vector<bool> here(weights.size());
-    for (std::size_t i = 0; i < weights.size(); ++i)
-        here[i] = owner[i] == static_cast<std::uint32_t>(rank_);
-    return here;
+std::unique_ptr<replay::ReadHelpers>
+MpiRun::read_helpers(const std::vector<std::uint32_t>& helpers) {
+    return std::make_unique<MpiReadHelpers>(
+        reads_, serialized_ ? helpers : std::vector<std::uint32_t>(), helpers);
+}
+
+std::unique_ptr<replay::ReadRequests> MpiRun::read_requests(std::uint32_t reader) {
+    return std::make_unique<MpiReadRequests>(reads_, reader);
 }
 
 std::vector<std::string> MpiRun::gather(const std::vector<std::string>& results,
@@ -91,8 +187,17 @@ std::vector<std::string> MpiRun::gather(const std::vector<std::string>& results,
     return exchange(mine, here.size(), first_failure);
 }
 
+bool MpiRun::agree(bool ready) {
+    if (agreed_) return true; // only the first call takes part in the collective
+    agreed_ = true;
+    int mine = ready ? 1 : 0, all = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    return all != 0;
+}
+
 void MpiRun::fail_gather(const Failure& failure) {
     if (gathered_) return;
+    agree(false);
     gathered_ = true;
     constexpr auto before_any_item = std::numeric_limits<std::size_t>::max();
     const auto part = nlohmann::json::array({{before_any_item, failure.status, failure.message}});

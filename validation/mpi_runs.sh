@@ -30,7 +30,8 @@ run() {
     "${launcher[@]}" "$popsim" "$@" --no-color --csv "$out.csv" --json "$out.json" --html "$out.html" \
         > "$out.txt" 2> "$out.err"
     echo $? > "$out.status"
-    [ -f "$out.json" ] && grep -v '"peak_memory_bytes"' "$out.json" > "$out.json.cmp"
+    # How many processes read each trace is a figure of the run too (checked below).
+    [ -f "$out.json" ] && grep -v '"peak_memory_bytes"\|"mpi_processes"' "$out.json" > "$out.json.cmp"
     [ -f "$out.html" ] && sed -E 's/[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} UTC/DATE/' "$out.html" > "$out.html.cmp"
     return 0
 }
@@ -75,6 +76,43 @@ series real-traces "1 2 3 4" -- analyze "${traces[@]}"
 # OpenMP runs: the OpenMP model's table.
 series imagemagick "3" -- analyze "$data"/imagemagick-omp/*.prv.gz
 
+# One plain .prv read by K processes (the reader and K - 1 helpers, each parsing ranges of
+# --read-block bytes): small ranges, so that every trace is cut into hundreds; the JSON says K.
+mkdir -p "$work/plain"
+plain=()
+for trace in "$data"/lammps-melt/lammps_melt_4.prv.gz "$data"/hpcc/hpcc_2.prv.gz "$data"/epoch/epoch_8proc.prv.gz \
+             "$data"/imagemagick-omp/omp8.prv.gz "$data"/collected/*/*chop*.prv.gz \
+             "$data"/collected/dosimont_bigdft/*.prv.gz; do
+    [ -e "$trace" ] || continue
+    base=$(basename "$trace" .prv.gz)
+    gzip -dc "$trace" > "$work/plain/$base.prv"
+    for labels in pcf row; do cp "${trace%.prv.gz}.$labels" "$work/plain/" 2> /dev/null; done
+    plain+=("$work/plain/$base.prv")
+done
+[ "${#plain[@]}" -ge 4 ] || fail "only ${#plain[@]} plain traces"
+for trace in "${plain[@]}" "$here"/examples/halo/halo_8.prv; do
+    name=plain-$(basename "$trace" .prv)
+    series "$name" "2 4" -- analyze "$trace" --read-block 4KiB
+    grep -q '"mpi_processes": 4' "$work/$name.np4.json" || fail "$name: the JSON does not say 4 processes"
+done
+hpcg=$work/plain/hpcg_2x2.prv
+gzip -dc "$data"/hpcg-hybrid/hpcg_2x2.prv.gz > "$hpcg" && cp "$data"/hpcg-hybrid/hpcg_2x2.{pcf,row} "$work/plain/"
+series plain-hybrid "3" -- analyze "$hpcg" --read-block 64KiB --model hybrid-multiplicative
+# In memory (on the first process, helped), and two traces on four processes (two readers, each
+# with a helper).
+series plain-in-memory "3" -- analyze "${plain[0]}" --read-block 4KiB --root-causes
+series plain-two "4" -- analyze "${plain[0]}" "${plain[1]}" --read-block 4KiB
+grep -c '"mpi_processes": 2' "$work/plain-two.np4.json" | grep -q '^2$' || fail "two traces on four processes: not two each"
+# A bad line deep in the body (two ranges in three are the helpers'): the lone reader's error, at the same line.
+sed '20000s/.*/2:1:1:1:1:not-a-time:1:1/' "${plain[0]}" > "$work/plain/bad_line.prv"
+run "$work/bad-line.single" -- analyze "$work/plain/bad_line.prv" --read-block 4KiB
+run "$work/bad-line.np3" "$mpirun" -np 3 -- analyze "$work/plain/bad_line.prv" --read-block 4KiB
+grep -q "bad_line.prv:20000: " "$work/bad-line.single.err" || fail "bad line: $(cat "$work/bad-line.single.err")"
+same bad-line 3
+[ "$(grep "popsim: error:" "$work/bad-line.single.err")" = "$(grep "popsim: error:" "$work/bad-line.np3.err")" ] ||
+    fail "bad line, 3 processes: $(cat "$work/bad-line.np3.err")"
+echo "a bad line in a helper's range: $(cat "$work/bad-line.single.err")"
+
 # A truncated trace among good ones: the same error, the same exit status.
 truncated=$(ls "$data"/collected/profet_lulesh/test1.prv.gz 2> /dev/null)
 if [ -n "$truncated" ]; then
@@ -96,8 +134,9 @@ cp "$here"/examples/halo/halo_2.* "$work/sees/"
 for order in "sees blind" "blind sees"; do
     set -- $order
     for command in analyze whatif; do
-        (cd "$work" && timeout 120 "$mpirun" -np 1 --wdir "$work/$1" "$popsim" "$command" halo_2.prv --csv out.csv : \
-            -np 1 --wdir "$work/$2" "$popsim" "$command" halo_2.prv --csv out.csv > "$work/blind.txt" 2>&1)
+        # Small ranges: the process that sees it would ask the other to read some.
+        (cd "$work" && timeout 120 "$mpirun" -np 1 --wdir "$work/$1" "$popsim" "$command" halo_2.prv --csv out.csv --read-block 256B : \
+            -np 1 --wdir "$work/$2" "$popsim" "$command" halo_2.prv --csv out.csv --read-block 256B > "$work/blind.txt" 2>&1)
         status=$?
         [ "$status" = 2 ] || fail "$command, a trace only one process sees ($order): status $status"
         grep -q "popsim: error: halo_2.prv: no such file or folder" "$work/blind.txt" ||

@@ -7,12 +7,13 @@
 #include "replay/input/application_choice.hpp"
 #include "replay/input/byte_source.hpp"
 #include "replay/input/communication_repair.hpp"
+#include "replay/input/divided_read.hpp"
 #include "replay/input/input_file.hpp"
 #include "replay/input/line_reader.hpp"
 #include "replay/input/otf2_archive.hpp"
 #include "replay/input/paraver_labels.hpp"
-#include "replay/input/paraver_records.hpp"
 #include "replay/input/parse_error.hpp"
+#include "replay/input/parsed_block.hpp"
 #include "replay/input/trace_builder.hpp"
 #include "replay/trace_error.hpp"
 
@@ -29,19 +30,11 @@
 #include <optional>
 #include <stdexcept>
 #include <unistd.h>
+#include <utility>
 
 namespace popsim::replay {
 
 namespace {
-
-/// Complete lines of the file. (Their line numbers are counted as they are parsed, in parallel,
-/// and given in the ordered stage.)
-struct TextBlock {
-    std::string text;
-    std::optional<std::string> read_error; // the stream broke after this text
-    bool ends_mid_line = false;            // the file's last line, without its newline, ends it
-    std::uint64_t file_bytes = 0;          // of the file (compressed, for gzip) read up to here
-};
 
 class BlockReader {
   public:
@@ -79,6 +72,7 @@ class BlockReader {
     }
 
     std::uint64_t bytes() const { return bytes_; }
+    bool compressed() const { return source_.compressed(); }
     ByteSource::Ending ending() const { return source_.ending(); }
 
   private:
@@ -111,124 +105,6 @@ class BlockReader {
     std::uint64_t bytes_ = 0;
     bool done_ = false;
 };
-
-/// The records of one block, parsed, in line order, ready to apply.
-struct ParsedBlock {
-    enum class Kind : std::uint8_t { state, event, comm };
-    struct Ref {
-        Kind kind;
-        std::uint32_t line_offset;
-        std::uint32_t index;
-    };
-    struct EventHead {
-        RecordOwner owner;
-        Time time;
-        std::uint32_t first_pair;
-        std::uint32_t pair_count;
-    };
-    std::uint64_t file_bytes = 0; // TextBlock::file_bytes
-    std::vector<Ref> order;
-    std::vector<StateRecord> states;
-    std::vector<EventHead> events;
-    std::vector<EventPair> pairs;
-    std::vector<CommRecord> comms;
-    std::uint64_t lines = 0; // whole lines: the block's are from its first to first + lines - 1
-    std::uint64_t skipped = 0;
-    std::uint64_t bytes = 0;
-    bool ends_unfinished = false; // the file's last line, without its newline, follows (not parsed)
-    std::optional<std::pair<std::uint32_t, std::string>> error; // line offset in the block, cause
-
-    /// Empty, its buffers kept for the next block.
-    void clear() {
-        order.clear();
-        states.clear();
-        events.clear();
-        pairs.clear();
-        comms.clear();
-        lines = skipped = bytes = file_bytes = 0;
-        ends_unfinished = false;
-        error.reset();
-    }
-};
-
-/// The record kind before a line's first ':' ("1", "2", "3", "4"), or the whole first field.
-std::string_view record_kind(std::string_view line) {
-    return line.substr(0, line.find(':'));
-}
-
-void parse_line(std::string_view line, std::uint32_t offset, Time ns_per_unit, ParsedBlock& out,
-                EventRecord& scratch) {
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty() || line[0] == '#') return;
-    const std::string_view kind = record_kind(line);
-    if (kind.size() == 1 && line.back() == ':' && kind[0] >= '1' && kind[0] <= '3') {
-        throw ParseError("the line ends with ':': a field is missing, or there is one too many");
-    }
-    switch (kind.size() == 1 ? kind[0] : '\0') {
-    case '1': { // parse before registering: a line that fails to parse must leave no reference
-                // behind
-        const StateRecord record = parse_state_record(line, ns_per_unit);
-        out.order.push_back(
-            {ParsedBlock::Kind::state, offset, static_cast<std::uint32_t>(out.states.size())});
-        out.states.push_back(record);
-        return;
-    }
-    case '2': {
-        parse_event_record(line, ns_per_unit, scratch);
-        out.order.push_back(
-            {ParsedBlock::Kind::event, offset, static_cast<std::uint32_t>(out.events.size())});
-        out.events.push_back({scratch.owner, scratch.time,
-                              static_cast<std::uint32_t>(out.pairs.size()),
-                              static_cast<std::uint32_t>(scratch.pairs.size())});
-        out.pairs.insert(out.pairs.end(), scratch.pairs.begin(), scratch.pairs.end());
-        return;
-    }
-    case '3': {
-        const CommRecord record = parse_comm_record(line, ns_per_unit);
-        out.order.push_back(
-            {ParsedBlock::Kind::comm, offset, static_cast<std::uint32_t>(out.comms.size())});
-        out.comms.push_back(record);
-        return;
-    }
-    case '4':
-        ++out.skipped; // global communications: popsim has no use for them
-        return;
-    default:
-        if (line[0] == 'c' || line[0] == 'C' || line[0] == 'i' || line[0] == 'I') {
-            throw ParseError(
-                "communicator line after the first record; they belong right after the header");
-        }
-        throw ParseError(
-            fmt::format("unknown record kind '{}' (expected 1, 2, 3 or 4)", kind.substr(0, 20)));
-    }
-}
-
-void parse_block(const TextBlock& block, Time ns_per_unit, ParsedBlock& out) {
-    out.clear();
-    out.file_bytes = block.file_bytes;
-    out.bytes = block.text.size();
-    EventRecord scratch;
-    std::string_view text = block.text;
-    std::uint32_t offset = 0;
-    while (!text.empty()) {
-        const std::size_t nl = text.find('\n');
-        const std::string_view line = text.substr(0, nl);
-        if (nl == std::string_view::npos && block.ends_mid_line) {
-            out.ends_unfinished = true;
-            break;
-        }
-        try {
-            parse_line(line, offset, ns_per_unit, out, scratch);
-        } catch (const ParseError& e) {
-            out.error.emplace(offset, e.what());
-            return;
-        }
-        ++offset;
-        text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
-    }
-    out.lines = offset;
-    if (block.read_error) out.error.emplace(offset, *block.read_error);
-}
 
 /// Feeds a block's records to `target` (the builder's input, or a RecordWindow in front of it).
 template <class Target>
@@ -396,8 +272,15 @@ void read_header(BlockReader& reader, TextBlock& first, Trace& trace,
     trace.counts.lines += line_no - 1;
 }
 
+/// A block on its way through the reader's pipeline: text to parse, or parsed by a helper
+/// (divided_read.hpp).
+struct BlockUnderWay {
+    std::shared_ptr<TextBlock> text;
+    std::shared_ptr<ParsedBlock> parsed;
+};
+
 void read_body(BlockReader& reader, TextBlock first, Trace& trace, BuilderInput& input,
-               RecordWindow* window, const ReadOptions& options) {
+               RecordWindow* window, DividedBody* divided, const ReadOptions& options) {
     const Time unit = trace.header.ns_per_unit;
     bool have_first = true;
     // An error in an ordered stage stops the reading and is thrown once the blocks under way are
@@ -405,36 +288,59 @@ void read_body(BlockReader& reader, TextBlock first, Trace& trace, BuilderInput&
     // the items of a cancelled pipeline).
     std::exception_ptr failure;
     std::atomic<bool> failed{false};
+    auto fail = [&] { // from any ordered stage, which may run at once: the first is kept
+        if (bool expected = false; failed.compare_exchange_strong(expected, true))
+            failure = std::current_exception();
+    };
     // The blocks, text and parsed, are used again once through: a streamed analysis then holds
     // no more than the blocks under way, and allocates nothing per block.
     oneapi::tbb::concurrent_queue<std::shared_ptr<TextBlock>> spare_text;
     oneapi::tbb::concurrent_queue<std::shared_ptr<ParsedBlock>> spare_parsed;
-    auto produce = [&](oneapi::tbb::flow_control& fc) -> std::shared_ptr<TextBlock> {
-        std::shared_ptr<TextBlock> block;
-        if (!spare_text.try_pop(block)) block = std::make_shared<TextBlock>();
-        if (failed) {
-            fc.stop();
-            return nullptr;
-        }
-        if (have_first) {
-            *block = std::move(first);
-            have_first = false;
-        } else if (!reader.next(*block)) {
-            fc.stop();
-            return nullptr;
-        }
-        return block;
-    };
-    auto parse = [&](const std::shared_ptr<TextBlock>& block) {
+    auto spare_parsed_block = [&] {
         std::shared_ptr<ParsedBlock> parsed;
         if (!spare_parsed.try_pop(parsed)) parsed = std::make_shared<ParsedBlock>();
-        parse_block(*block, unit, *parsed);
-        spare_text.push(block);
         return parsed;
     };
-    auto fail = [&] { // from either ordered stage, which may run at once: the first is kept
-        if (bool expected = false; failed.compare_exchange_strong(expected, true))
-            failure = std::current_exception();
+    // The next block, read here or parsed by a helper; false past the last.
+    auto next_block = [&](BlockUnderWay& block) {
+        if (!divided) return reader.next(*block.text);
+        auto parsed = spare_parsed_block();
+        bool by_helper = false;
+        if (!divided->next(*block.text, *parsed, by_helper)) return false;
+        if (by_helper) {
+            spare_text.push(std::exchange(block.text, nullptr));
+            block.parsed = std::move(parsed);
+        } else {
+            spare_parsed.push(std::move(parsed));
+        }
+        return true;
+    };
+    auto produce = [&](oneapi::tbb::flow_control& fc) -> BlockUnderWay {
+        BlockUnderWay block;
+        if (!spare_text.try_pop(block.text)) block.text = std::make_shared<TextBlock>();
+        if (failed) {
+            fc.stop();
+            return {};
+        }
+        if (have_first) {
+            *block.text = std::move(first);
+            have_first = false;
+            return block;
+        }
+        try {
+            if (next_block(block)) return block;
+        } catch (...) { // a helper's answer that is not a parsed block
+            fail();
+        }
+        fc.stop();
+        return {};
+    };
+    auto parse = [&](const BlockUnderWay& block) {
+        if (block.parsed) return block.parsed;
+        auto parsed = spare_parsed_block();
+        parse_block(*block.text, unit, *parsed);
+        spare_text.push(block.text);
+        return parsed;
     };
     auto apply = [&](const std::shared_ptr<ParsedBlock>& block) -> std::function<void()> {
         if (failed) return {};
@@ -465,9 +371,9 @@ void read_body(BlockReader& reader, TextBlock first, Trace& trace, BuilderInput&
     arena.execute([&] {
         oneapi::tbb::parallel_pipeline(
             2 * threads + 1,
-            oneapi::tbb::make_filter<void, std::shared_ptr<TextBlock>>(
-                oneapi::tbb::filter_mode::serial_in_order, produce) &
-                oneapi::tbb::make_filter<std::shared_ptr<TextBlock>, std::shared_ptr<ParsedBlock>>(
+            oneapi::tbb::make_filter<void, BlockUnderWay>(oneapi::tbb::filter_mode::serial_in_order,
+                                                          produce) &
+                oneapi::tbb::make_filter<BlockUnderWay, std::shared_ptr<ParsedBlock>>(
                     oneapi::tbb::filter_mode::parallel, parse) &
                 oneapi::tbb::make_filter<std::shared_ptr<ParsedBlock>, std::function<void()>>(
                     oneapi::tbb::filter_mode::serial_in_order, apply) &
@@ -552,7 +458,14 @@ Trace read_trace(const std::string& path, const ReadOptions& options, const Obse
     if (archive) {
         archive->feed(window ? static_cast<RecordSink&>(*window) : input, trace.warnings);
     } else {
-        read_body(*reader, std::move(first), trace, input, window ? &*window : nullptr, options);
+        // The rest of a plain file's body divided among the helpers, if there are any.
+        std::optional<DividedBody> divided;
+        if (options.helpers && options.helpers->count() > 0 && !reader->compressed() &&
+            DividedBody::can_divide(path))
+            divided.emplace(path, *options.helpers, reader->bytes(), trace.header.ns_per_unit,
+                            options.block_bytes);
+        read_body(*reader, std::move(first), trace, input, window ? &*window : nullptr,
+                  divided ? &*divided : nullptr, options);
         note_gzip_ending(reader->ending(), trace.warnings);
     }
     if (window) {

@@ -21,6 +21,8 @@
 
 namespace popsim::replay {
 
+class ReadHelpers;
+
 struct ReadOptions {
     /// Worker threads for parsing; 0 = all cores, 1 = sequential.
     unsigned threads = 0;
@@ -52,6 +54,9 @@ struct ReadOptions {
     /// or TimelineObserver::burst_cut when streamed), asked once the header is read; empty: no.
     /// A replay on a Dimemas network needs them (docs/network-model.md).
     std::function<bool(const ParaverHeader&)> cut_bursts_if;
+    /// Other processes that read and parse ranges of a plain .prv's body (replay/input/
+    /// divided_read.hpp); not owned. The trace read is the same; null or none: read here alone.
+    ReadHelpers* helpers = nullptr;
 
     static std::vector<std::uint32_t> default_tracked_event_types();
     /// The machine's memory (sysconf), the default of max_memory_bytes.

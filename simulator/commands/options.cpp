@@ -71,6 +71,21 @@ void add_global_options(CLI::App& app) {
                    "Refuse a trace whose header alone needs more memory than SIZE (e.g. 8GB; "
                    "default: the machine's memory)")
         ->type_name("SIZE");
+    app.add_option("--read-block", g_options.read_block,
+                   "Read and parse a .prv's text SIZE at a time (default: 2MiB); under mpirun, the "
+                   "range each helping process reads (larger: fewer messages)")
+        ->check(CLI::Validator(
+            [](const std::string& text) {
+                constexpr std::uint64_t k_most = std::uint64_t{256} << 20;
+                try {
+                    const auto bytes = pipeline::parse_bytes(text);
+                    if (bytes >= 64 && bytes <= k_most) return std::string();
+                } catch (const std::invalid_argument& e) {
+                    return std::string(e.what());
+                }
+                return fmt::format("--read-block must be from 64B to 256MiB, not {}", text);
+            },
+            "SIZE"));
 }
 
 /// A time with its unit, checked as the command line is read (a usage error, before the trace is

@@ -94,7 +94,8 @@ json scaling_json(const metrics::ScalingFactors& f) {
 json pass_json(const pipeline::TracePass& pass) {
     return {{"streamed", pass.streamed},
             {"in_memory_because",
-             pass.in_memory_because.empty() ? json() : json(pass.in_memory_because)}};
+             pass.in_memory_because.empty() ? json() : json(pass.in_memory_because)},
+            {"mpi_processes", pass.processes}};
 }
 
 json report_header(const char* command) {

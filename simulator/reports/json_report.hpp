@@ -17,7 +17,7 @@ inline constexpr const char* k_json_schema = "popsim/1";
 /// What every JSON report starts with: {"schema", "popsim_version", "command"}.
 nlohmann::json report_header(const char* command);
 
-/// {"streamed", "in_memory_because" (null when streaming was not tried)}.
+/// {"streamed", "in_memory_because" (null when streaming was not tried), "mpi_processes"}.
 nlohmann::json pass_json(const pipeline::TracePass& pass);
 
 nlohmann::json series_to_json(const metrics::SeriesAnalysis& series);

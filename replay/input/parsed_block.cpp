@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "replay/input/parsed_block.hpp"
+
+#include "replay/input/parse_error.hpp"
+
+#include <cstring>
+#include <fmt/format.h>
+#include <stdexcept>
+#include <type_traits>
+
+namespace popsim::replay {
+
+namespace {
+
+/// The record kind before a line's first ':' ("1", "2", "3", "4"), or the whole first field.
+std::string_view record_kind(std::string_view line) {
+    return line.substr(0, line.find(':'));
+}
+
+void parse_line(std::string_view line, std::uint32_t offset, Time ns_per_unit, ParsedBlock& out,
+                EventRecord& scratch) {
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.empty() || line[0] == '#') return;
+    const std::string_view kind = record_kind(line);
+    if (kind.size() == 1 && line.back() == ':' && kind[0] >= '1' && kind[0] <= '3') {
+        throw ParseError("the line ends with ':': a field is missing, or there is one too many");
+    }
+    switch (kind.size() == 1 ? kind[0] : '\0') {
+    case '1': { // parse before registering: a line that fails to parse must leave no reference
+                // behind
+        const StateRecord record = parse_state_record(line, ns_per_unit);
+        out.order.push_back(
+            {ParsedBlock::Kind::state, offset, static_cast<std::uint32_t>(out.states.size())});
+        out.states.push_back(record);
+        return;
+    }
+    case '2': {
+        parse_event_record(line, ns_per_unit, scratch);
+        out.order.push_back(
+            {ParsedBlock::Kind::event, offset, static_cast<std::uint32_t>(out.events.size())});
+        out.events.push_back({scratch.owner, scratch.time,
+                              static_cast<std::uint32_t>(out.pairs.size()),
+                              static_cast<std::uint32_t>(scratch.pairs.size())});
+        out.pairs.insert(out.pairs.end(), scratch.pairs.begin(), scratch.pairs.end());
+        return;
+    }
+    case '3': {
+        const CommRecord record = parse_comm_record(line, ns_per_unit);
+        out.order.push_back(
+            {ParsedBlock::Kind::comm, offset, static_cast<std::uint32_t>(out.comms.size())});
+        out.comms.push_back(record);
+        return;
+    }
+    case '4':
+        ++out.skipped; // global communications: popsim has no use for them
+        return;
+    default:
+        if (line[0] == 'c' || line[0] == 'C' || line[0] == 'i' || line[0] == 'I') {
+            throw ParseError(
+                "communicator line after the first record; they belong right after the header");
+        }
+        throw ParseError(
+            fmt::format("unknown record kind '{}' (expected 1, 2, 3 or 4)", kind.substr(0, 20)));
+    }
+}
+
+} // namespace
+
+void parse_block(const TextBlock& block, Time ns_per_unit, ParsedBlock& out) {
+    out.clear();
+    out.file_bytes = block.file_bytes;
+    out.bytes = block.text.size();
+    EventRecord scratch;
+    std::string_view text = block.text;
+    std::uint32_t offset = 0;
+    while (!text.empty()) {
+        const std::size_t nl = text.find('\n');
+        const std::string_view line = text.substr(0, nl);
+        if (nl == std::string_view::npos && block.ends_mid_line) {
+            out.ends_unfinished = true;
+            break;
+        }
+        try {
+            parse_line(line, offset, ns_per_unit, out, scratch);
+        } catch (const ParseError& e) {
+            out.error.emplace(offset, e.what());
+            return;
+        }
+        ++offset;
+        text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    }
+    out.lines = offset;
+    if (block.read_error) out.error.emplace(offset, *block.read_error);
+}
+
+namespace {
+
+/// What precedes a parsed block's arrays in its bytes.
+struct BlockHead {
+    std::uint64_t file_bytes, lines, skipped, bytes;
+    std::uint64_t order, states, events, pairs, comms, error_bytes;
+    std::uint32_t error_offset;
+    std::uint8_t ends_unfinished, has_error;
+};
+
+template <class T> void put(std::string& out, const std::vector<T>& items) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    out.append(reinterpret_cast<const char*>(items.data()), items.size() * sizeof(T));
+}
+
+template <class T> void take(std::string_view& in, std::uint64_t count, std::vector<T>& items) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    if (count > in.size() / sizeof(T))
+        throw std::runtime_error("a parsed block's bytes end inside its records");
+    items.resize(count);
+    std::memcpy(items.data(), in.data(), count * sizeof(T));
+    in.remove_prefix(count * sizeof(T));
+}
+
+} // namespace
+
+std::string to_bytes(const ParsedBlock& block) {
+    BlockHead head{};
+    head.file_bytes = block.file_bytes;
+    head.lines = block.lines;
+    head.skipped = block.skipped;
+    head.bytes = block.bytes;
+    head.order = block.order.size();
+    head.states = block.states.size();
+    head.events = block.events.size();
+    head.pairs = block.pairs.size();
+    head.comms = block.comms.size();
+    head.ends_unfinished = block.ends_unfinished ? 1 : 0;
+    if (block.error) {
+        head.has_error = 1;
+        head.error_offset = block.error->first;
+        head.error_bytes = block.error->second.size();
+    }
+    std::string out(reinterpret_cast<const char*>(&head), sizeof head);
+    put(out, block.order);
+    put(out, block.states);
+    put(out, block.events);
+    put(out, block.pairs);
+    put(out, block.comms);
+    if (block.error) out += block.error->second;
+    return out;
+}
+
+void from_bytes(std::string_view bytes, ParsedBlock& out) {
+    out.clear();
+    BlockHead head{};
+    if (bytes.size() < sizeof head)
+        throw std::runtime_error("a parsed block's bytes are cut short");
+    std::memcpy(&head, bytes.data(), sizeof head);
+    bytes.remove_prefix(sizeof head);
+    out.file_bytes = head.file_bytes;
+    out.lines = head.lines;
+    out.skipped = head.skipped;
+    out.bytes = head.bytes;
+    out.ends_unfinished = head.ends_unfinished != 0;
+    take(bytes, head.order, out.order);
+    take(bytes, head.states, out.states);
+    take(bytes, head.events, out.events);
+    take(bytes, head.pairs, out.pairs);
+    take(bytes, head.comms, out.comms);
+    if (bytes.size() != (head.has_error ? head.error_bytes : 0))
+        throw std::runtime_error("a parsed block's bytes do not end with its error");
+    if (head.has_error) out.error.emplace(head.error_offset, std::string(bytes));
+}
+
+} // namespace popsim::replay

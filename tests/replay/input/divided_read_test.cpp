@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// One .prv read by a reader and its helpers (replay/input/divided_read.hpp): the ranges cut the
+// body into its lines exactly, and the trace read, its warnings and its errors are the lone
+// reader's. The helpers here are in-process (help_read_paraver on the asks); mpirun's are tested
+// by validation/mpi_runs.sh.
+#include "replay/input/divided_read.hpp"
+#include "replay/input/paraver_reader.hpp"
+#include "replay/trace_error.hpp"
+#include "test_support.hpp"
+
+#include <deque>
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <fstream>
+#include <unistd.h>
+#include <zlib.h>
+
+using namespace popsim;
+
+namespace {
+
+/// One helper's asks, handed to help_read_paraver at once, then its release.
+class AsksAtOnce final : public replay::ReadRequests {
+  public:
+    AsksAtOnce(std::vector<replay::BodyRange> asks, std::deque<std::string>& answers)
+        : asks_(std::move(asks)), answers_(answers) {}
+    std::vector<replay::BodyRange> next() override { return std::exchange(asks_, {}); }
+    void answer(const std::string& parsed_block) override { answers_.push_back(parsed_block); }
+
+  private:
+    std::vector<replay::BodyRange> asks_;
+    std::deque<std::string>& answers_;
+};
+
+/// Helpers in this process, each reading `paths[h]` (the trace, or a file it cannot open).
+class LocalHelpers final : public replay::ReadHelpers {
+  public:
+    explicit LocalHelpers(std::vector<std::string> paths)
+        : paths_(std::move(paths)), asks_(paths_.size()), answers_(paths_.size()) {}
+    std::uint32_t count() const override { return static_cast<std::uint32_t>(paths_.size()); }
+    void ask(std::uint32_t helper, const replay::BodyRange& range) override {
+        asks_.at(helper).push_back(range);
+        ++asked;
+    }
+    std::string answer(std::uint32_t helper) override {
+        if (answers_.at(helper).empty()) {
+            AsksAtOnce requests(std::exchange(asks_[helper], {}), answers_[helper]);
+            replay::help_read_paraver(paths_[helper], requests);
+        }
+        REQUIRE(!answers_[helper].empty());
+        std::string block = std::move(answers_[helper].front());
+        answers_[helper].pop_front();
+        return block;
+    }
+    std::size_t asked = 0;
+
+  private:
+    std::vector<std::string> paths_;
+    std::vector<std::vector<replay::BodyRange>> asks_;
+    std::vector<std::deque<std::string>> answers_;
+};
+
+std::string plain_copy(const std::string& gz, const std::string& name) {
+    std::string text;
+    gzFile f = gzopen(gz.c_str(), "rb");
+    REQUIRE(f != nullptr);
+    char buffer[1 << 16];
+    for (int n; (n = gzread(f, buffer, sizeof buffer)) > 0;) text.append(buffer, buffer + n);
+    gzclose(f);
+    return test::write_file(test::scratch_dir("divided_" + name) / (name + ".prv"), text);
+}
+
+replay::Trace read_with(const std::string& path, std::size_t block_bytes, std::size_t helpers,
+                        std::size_t* asked = nullptr) {
+    replay::ReadOptions o;
+    o.block_bytes = block_bytes;
+    LocalHelpers local(std::vector<std::string>(helpers, path));
+    if (helpers > 0) o.helpers = &local;
+    auto trace = replay::read_paraver(path, o);
+    if (asked) *asked = local.asked;
+    return trace;
+}
+
+void check_same_trace(const replay::Trace& a, const replay::Trace& b) {
+    CHECK(a.counts.lines == b.counts.lines);
+    CHECK(a.counts.bytes == b.counts.bytes);
+    CHECK(a.counts.records() == b.counts.records());
+    CHECK(a.counts.communications == b.counts.communications);
+    CHECK(a.repairs.any() == b.repairs.any());
+    CHECK(a.warnings.all().size() == b.warnings.all().size());
+    REQUIRE(a.threads.size() == b.threads.size());
+    for (std::size_t t = 0; t < a.threads.size(); ++t) {
+        CHECK(a.threads[t].state_begin == b.threads[t].state_begin);
+        CHECK(a.threads[t].state_value == b.threads[t].state_value);
+        CHECK(a.threads[t].call_begin == b.threads[t].call_begin);
+        CHECK(a.threads[t].call_end == b.threads[t].call_end);
+        CHECK(a.threads[t].useful_instructions == b.threads[t].useful_instructions);
+    }
+}
+
+} // namespace
+
+TEST_CASE("divided_read: ranges of any size give each line of the body once, in order") {
+    const std::string header = "#Paraver header\n";
+    std::string body;
+    for (int i = 0; i < 40; ++i) body += std::string(static_cast<std::size_t>(i % 7), 'x') + "\n";
+    body += "last line without its end";
+    const auto path =
+        test::write_file(test::scratch_dir("divided_ranges") / "ranges.txt", header + body);
+    const int fd = open(path.c_str(), O_RDONLY);
+    REQUIRE(fd >= 0);
+    for (std::uint64_t size : {1, 2, 3, 7, 16, 64, 1000}) {
+        CAPTURE(size);
+        std::string joined;
+        std::size_t unfinished = 0;
+        for (std::uint64_t begin = header.size(); begin < header.size() + body.size();
+             begin += size) {
+            replay::BodyRange range{.body_begin = header.size(), .begin = begin};
+            if (begin + size < header.size() + body.size()) range.end = begin + size;
+            replay::TextBlock text;
+            replay::read_body_range(fd, range, text);
+            CHECK(!text.read_error);
+            if (text.ends_mid_line)
+                ++unfinished;
+            else
+                CHECK((text.text.empty() || text.text.back() == '\n'));
+            joined += text.text;
+        }
+        CHECK(joined == body);
+        CHECK(unfinished == 1);
+    }
+    close(fd);
+}
+
+TEST_CASE("divided_read: real traces read with helpers are the traces read alone") {
+    for (const char* name : {"lammps-melt/lammps_melt_4", "epoch/epoch_4proc", "hpcc/hpcc_2"}) {
+        const std::string gz = test::shared_data(std::string(name) + ".prv.gz");
+        if (!std::ifstream(gz)) continue;
+        CAPTURE(name);
+        const auto path = plain_copy(gz, std::string(name).substr(std::string(name).find('/') + 1));
+        const auto alone = read_with(path, 4096, 0);
+        for (std::size_t helpers : {1, 2, 3}) {
+            CAPTURE(helpers);
+            std::size_t asked = 0;
+            check_same_trace(alone, read_with(path, 4096, helpers, &asked));
+            CHECK(asked > 100); // the helpers read most of the body
+        }
+    }
+}
+
+TEST_CASE("divided_read: errors name the line the lone reader names") {
+    std::string content = "#Paraver (01/01/2026 at 00:00):1000_ns:1(1):1:1(1:1),0\n";
+    for (int i = 0; i < 200; ++i)
+        content +=
+            "1:1:1:1:1:" + std::to_string(i * 10) + ":" + std::to_string(i * 10 + 10) + ":1\n";
+    const auto dir = test::scratch_dir("divided_errors");
+    const auto bad =
+        test::write_file(dir / "bad.prv", content + "1:1:1:1:1:2000:x:1\n" + content.substr(60));
+    for (std::size_t helpers : {0, 1, 3}) {
+        CAPTURE(helpers);
+        CHECK_THROWS_WITH_AS(read_with(bad, 64, helpers),
+                             (bad + ":202: state record field 6 (end time) is not an unsigned "
+                                    "integer: 'x'")
+                                 .c_str(),
+                             replay::TraceError);
+    }
+    // A helper on a machine that does not see the file: the reader says so, at the first line of
+    // the helper's first range.
+    const auto good = test::write_file(dir / "good.prv", content);
+    replay::ReadOptions o;
+    o.block_bytes = 64;
+    LocalHelpers blind({(dir / "absent.prv").string()});
+    o.helpers = &blind;
+    try {
+        (void)replay::read_paraver(good, o);
+        FAIL("no error");
+    } catch (const replay::TraceError& e) {
+        const std::string message = e.what();
+        CAPTURE(message);
+        CHECK(std::string(e.what()).find("another process of the MPI run cannot open") !=
+              std::string::npos);
+    }
+}
+
+TEST_CASE("divided_read: a parsed block's bytes travel whole, and garbage is refused") {
+    replay::TextBlock text;
+    text.text =
+        "1:1:1:1:1:0:10:1\n2:1:1:1:1:5:50000001:3:42000050:7\n3:1:1:1:1:1:2:1:1:2:1:3:4:8:9\n";
+    replay::ParsedBlock parsed, back;
+    replay::parse_block(text, 1, parsed);
+    REQUIRE(parsed.order.size() == 3);
+    replay::from_bytes(replay::to_bytes(parsed), back);
+    CHECK(back.lines == 3);
+    REQUIRE(back.states.size() == 1);
+    CHECK(back.states[0].end == 10);
+    REQUIRE(back.pairs.size() == 2);
+    CHECK(back.pairs[1].value == 7);
+    REQUIRE(back.comms.size() == 1);
+    CHECK(back.comms[0].size == 8);
+    CHECK_THROWS_AS(replay::from_bytes("garbage", back), std::runtime_error);
+}
