@@ -4,18 +4,14 @@
 // parse a range, its parsed block as bytes), how many bytes travel per byte of text, and how fast
 // the reader goes on (apply, summarise, replay) when its helpers are infinitely fast: the
 // answers made beforehand, the reader parsing 1 range in 64 itself.
-// Usage: popsim_divided_read_bench TRACE.prv
+// Usage: popsim_divided_read_bench TRACE.prv|TRACE.prv.gz (bgzip's, with its index)
 #include "metrics/streaming_analysis.hpp"
 #include "replay/input/divided_read.hpp"
 #include "replay/input/line_reader.hpp"
 
 #include <chrono>
-#include <cstdio>
 #include <deque>
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 using namespace popsim;
 
@@ -43,15 +39,6 @@ class ReadyHelpers final : public replay::ReadHelpers {
     std::vector<std::deque<std::string>> answers_;
 };
 
-/// Where the body begins: after the header and the first block, as the reader cuts it.
-std::uint64_t first_block_end(const std::string& path, std::size_t block_bytes) {
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    std::string text(block_bytes, '\0');
-    text.resize(std::fread(text.data(), 1, block_bytes, f));
-    std::fclose(f);
-    return text.rfind('\n') + 1;
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
@@ -62,10 +49,11 @@ int main(int argc, char** argv) {
     const std::string path = argv[1];
     const replay::ReadOptions defaults;
     const std::size_t block = defaults.block_bytes;
-    const std::uint64_t body = first_block_end(path, block);
-    struct stat status {};
-    stat(path.c_str(), &status);
-    const auto size = static_cast<std::uint64_t>(status.st_size);
+    replay::BodyText file(path); // a .prv, or a .prv.gz with its bgzip index
+    std::string first;
+    file.read_at(0, block, first);
+    const std::uint64_t body = first.rfind('\n') + 1; // where the reader's first block ends
+    const std::uint64_t size = file.size();
     const std::uint64_t ranges = (size - body + block - 1) / block;
     replay::LineReader lines(path);
     const auto header = replay::read_header_line(lines); // its time unit
@@ -73,7 +61,6 @@ int main(int argc, char** argv) {
     // A helper's work, on one thread, for every range but the reader's (1 in 64).
     constexpr std::uint32_t k_helpers = 63;
     std::vector<std::deque<std::string>> answers(k_helpers);
-    const int fd = open(path.c_str(), O_RDONLY);
     replay::TextBlock text;
     replay::ParsedBlock parsed;
     std::uint64_t text_bytes = 0, sent_bytes = 0;
@@ -83,14 +70,13 @@ int main(int argc, char** argv) {
         replay::BodyRange range{
             .body_begin = body, .begin = body + j * block, .ns_per_unit = header.ns_per_unit};
         if (j + 1 < ranges) range.end = range.begin + block;
-        replay::read_body_range(fd, range, text);
+        replay::read_body_range(file, range, text);
         replay::parse_block(text, range.ns_per_unit, parsed);
         answers[j % (k_helpers + 1) - 1].push_back(replay::to_bytes(parsed));
         text_bytes += text.text.size();
         sent_bytes += answers[j % (k_helpers + 1) - 1].back().size();
     }
     const double helper_s = seconds_since(t0);
-    close(fd);
 
     const metrics::IdealOptions ideal;
     const auto analyze = [&](replay::ReadHelpers* helpers) {
@@ -104,9 +90,9 @@ int main(int argc, char** argv) {
     ReadyHelpers ready(k_helpers, std::move(answers));
     const double reader_s = analyze(&ready);
 
-    const double mb = static_cast<double>(size) / 1e6;
-    fmt::print("trace                         {} ({:.0f} MB, {} ranges of {} MiB)\n", path, mb,
-               ranges, block >> 20);
+    const double mb = static_cast<double>(size) / 1e6; // of text
+    fmt::print("trace                         {} ({:.0f} MB of text, {} ranges of {} MiB)\n", path,
+               mb, ranges, block >> 20);
     fmt::print("helper, one thread            {:6.0f} MB/s of text read, parsed and encoded\n",
                static_cast<double>(text_bytes) / 1e6 / helper_s);
     fmt::print("bytes sent per byte of text   {:6.2f}\n",

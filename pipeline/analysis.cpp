@@ -232,15 +232,25 @@ void analyze_divided(const AnalyzeOptions& o, WorkDivision& division,
     if (!division.all_ready()) return gather(); // which reports the failure
     std::vector<std::uint64_t> sizes;
     std::vector<bool> dividable;
-    for (const auto& path : paths) {
-        sizes.push_back(trace_bytes(path));
-        dividable.push_back(dividable_trace(path));
+    std::vector<std::string> why_not(paths.size());
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+        sizes.push_back(trace_bytes(paths[i]));
+        dividable.push_back(dividable_trace(paths[i], &why_not[i]));
     }
     std::vector<std::uint32_t> readers(paths.size(), 0);
     if (streamable(o)) readers = divide_by_weight(sizes, division.processes());
     for (std::size_t i = 0; i < paths.size(); ++i)
         if (read_by_reporting_process(paths[i])) readers[i] = 0;
     const auto helping = helpers_of(readers, sizes, dividable, division.processes());
+    // A trace others could have helped read, had it been dividable (a .prv.gz without an index).
+    const auto could_help =
+        helpers_of(readers, sizes, std::vector<bool>(paths.size(), true), division.processes());
+    if (division.reports_here()) {
+        for (std::size_t i = 0; i < paths.size(); ++i)
+            if (!dividable[i] && !could_help[i].empty() && !why_not[i].empty())
+                print_note(fmt::format("{} is read by one process, the others cannot help: {}",
+                                       paths[i], why_not[i]));
+    }
     for (std::size_t i = 0; i < paths.size(); ++i) {
         here[i] = readers[i] == division.process();
         if (here[i] && !helping[i].empty()) helpers[i] = division.read_helpers(helping[i]);

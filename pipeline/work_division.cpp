@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pipeline/work_division.hpp"
 
-#include "replay/input/byte_source.hpp"
+#include "replay/input/body_text.hpp"
 #include "replay/input/otf2_archive.hpp"
 
 #include <algorithm>
@@ -56,13 +56,9 @@ std::vector<std::vector<std::uint32_t>> helpers_of(const std::vector<std::uint32
     return helpers;
 }
 
-bool dividable_trace(const std::string& path) {
+bool dividable_trace(const std::string& path, std::string* why_not) {
     if (read_by_reporting_process(path) || replay::is_otf2_anchor(path)) return false;
-    try {
-        return !replay::ByteSource(path).compressed();
-    } catch (const std::exception&) { // unreadable: its analysis says why
-        return false;
-    }
+    return replay::BodyText::readable(path, why_not);
 }
 
 bool read_by_reporting_process(const std::string& path) {

@@ -82,9 +82,10 @@ std::vector<std::vector<std::uint32_t>> helpers_of(const std::vector<std::uint32
                                                    const std::vector<bool>& dividable,
                                                    std::uint32_t processes);
 
-/// Whether the trace at `path` is a plain .prv whose body other processes can read apart (not
-/// gzipped, not an OTF2 archive, not a pipe).
-bool dividable_trace(const std::string& path);
+/// Whether the trace at `path` is a .prv whose body other processes can read apart: plain, or
+/// gzipped by bgzip with its index beside it (replay/input/body_text.hpp); not an OTF2 archive or
+/// a pipe. If not, a .prv's `why_not` says why.
+bool dividable_trace(const std::string& path, std::string* why_not = nullptr);
 
 /// Whether only the process that reports can read the trace at `path`: a pipe, or the process's
 /// own standard input or descriptors (/dev/stdin: mpirun feeds the first process only).

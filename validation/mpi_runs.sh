@@ -103,6 +103,18 @@ series plain-hybrid "3" -- analyze "$hpcg" --read-block 64KiB --model hybrid-mul
 series plain-in-memory "3" -- analyze "${plain[0]}" --read-block 4KiB --root-causes
 series plain-two "4" -- analyze "${plain[0]}" "${plain[1]}" --read-block 4KiB
 grep -c '"mpi_processes": 2' "$work/plain-two.np4.json" | grep -q '^2$' || fail "two traces on four processes: not two each"
+# A .prv.gz written by bgzip with the index of its members (bgzip -i): divided as the .prv. Without
+# an index, the first process says why the others cannot help.
+if command -v bgzip > /dev/null; then
+    bgzip -k -f -i "${plain[0]}"
+    series plain-bgzip "2 4" -- analyze "${plain[0]}.gz" --read-block 4KiB
+    grep -q '"mpi_processes": 4' "$work/plain-bgzip.np4.json" || fail "bgzip: the JSON does not say 4 processes"
+    "$mpirun" -np 2 "$popsim" analyze "$data"/lammps-melt/lammps_melt_4.prv.gz > /dev/null 2> "$work/no-index.err"
+    grep -q "popsim: note: .*lammps_melt_4.prv.gz is read by one process, the others cannot help: gzipped without an index of its members" \
+        "$work/no-index.err" || fail "a .prv.gz without an index: no note ($(cat "$work/no-index.err"))"
+else
+    fail "no bgzip (./dev installs tabix)"
+fi
 # A bad line deep in the body (two ranges in three are the helpers'): the lone reader's error, at the same line.
 sed '20000s/.*/2:1:1:1:1:not-a-time:1:1/' "${plain[0]}" > "$work/plain/bad_line.prv"
 run "$work/bad-line.single" -- analyze "$work/plain/bad_line.prv" --read-block 4KiB

@@ -177,9 +177,13 @@ class ByteSource::Impl {
     inflate_state state_{};
 };
 
-ByteSource::ByteSource(std::string path) : path_(std::move(path)) {
+ByteSource::ByteSource(std::string path) : ByteSource(std::move(path), 0) {}
+
+ByteSource::ByteSource(std::string path, std::uint64_t from) : path_(std::move(path)) {
     FilePtr file(std::fopen(path_.c_str(), "rb"));
     if (!file) throw TraceError(path_, 0, std::string("cannot open: ") + std::strerror(errno));
+    if (from > 0 && fseeko(file.get(), static_cast<off_t>(from), SEEK_SET) != 0)
+        throw TraceError(path_, 0, std::string("cannot seek: ") + std::strerror(errno));
     impl_ = std::make_unique<Impl>(std::move(file), path_);
 }
 

@@ -14,6 +14,9 @@ class ByteSource {
   public:
     /// Throws TraceError if the file cannot be opened.
     explicit ByteSource(std::string path);
+    /// The data of the file's bytes from `from` on (whole gzip members, for a divided read:
+    /// replay/input/body_text.hpp), compressed or not as their first bytes say.
+    ByteSource(std::string path, std::uint64_t from);
     ~ByteSource();
     ByteSource(const ByteSource&) = delete;
     ByteSource& operator=(const ByteSource&) = delete;

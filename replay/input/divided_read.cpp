@@ -19,58 +19,39 @@ namespace popsim::replay {
 
 namespace {
 
-constexpr std::size_t k_chunk = 1 << 20; // read at once while looking for a line end
-
-/// Appends up to `bytes` bytes of the file from `offset` to `out`; returns how many (fewer only
-/// at the end of the file). Throws the system's cause of a read error.
-std::size_t append_at(int fd, std::uint64_t offset, std::size_t bytes, std::string& out) {
-    const std::size_t had = out.size();
-    out.resize(had + bytes);
-    std::size_t got = 0;
-    while (got < bytes) {
-        const ssize_t n =
-            pread(fd, out.data() + had + got, bytes - got, static_cast<off_t>(offset + got));
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            out.resize(had + got);
-            throw std::system_error(errno, std::generic_category());
-        }
-        if (n == 0) break;
-        got += static_cast<std::size_t>(n);
-    }
-    out.resize(had + got);
-    return got;
-}
+constexpr std::size_t k_chunk = 1 << 20;       // read at once to the end of the file
+constexpr std::size_t k_line_search = 4 << 10; // read at once while looking for a line end
 
 /// Where the first line that begins at or after `offset` begins (the end of the file if none).
-std::uint64_t next_line_start(int fd, std::uint64_t offset, std::uint64_t body_begin) {
+std::uint64_t next_line_start(BodyText& text, std::uint64_t offset, std::uint64_t body_begin) {
     if (offset <= body_begin) return body_begin;
     std::string probe;
     for (std::uint64_t at = offset - 1;; at += probe.size()) { // the byte before may end a line
         probe.clear();
-        if (append_at(fd, at, k_chunk, probe) == 0) return at;
+        if (text.read_at(at, k_line_search, probe) == 0) return at;
         if (const auto nl = probe.find('\n'); nl != std::string::npos) return at + nl + 1;
     }
 }
 
 } // namespace
 
-void read_body_range(int fd, const BodyRange& range, TextBlock& out) {
+void read_body_range(BodyText& body, const BodyRange& range, TextBlock& out) {
     out.text.clear();
     out.read_error.reset();
     out.ends_mid_line = false;
     try {
-        const std::uint64_t from = next_line_start(fd, range.begin, range.body_begin);
+        const std::uint64_t from = next_line_start(body, range.begin, range.body_begin);
         const bool bounded = range.end != BodyRange::k_to_the_end;
         out.file_bytes = from;
         if (bounded && from >= range.end) return;
         const std::size_t wanted = bounded ? static_cast<std::size_t>(range.end - from) : k_chunk;
-        bool at_end = append_at(fd, from, wanted, out.text) < wanted;
+        bool at_end = body.read_at(from, wanted, out.text) < wanted;
         std::size_t line_start = out.text.rfind('\n') + 1; // npos + 1 = 0
         // On to the end of the range's last line, or of the file for the last range.
         while (!at_end && !(bounded && out.text.back() == '\n')) {
             const std::size_t searched = out.text.size();
-            at_end = append_at(fd, from + searched, k_chunk, out.text) < k_chunk;
+            const std::size_t more = bounded ? k_line_search : k_chunk;
+            at_end = body.read_at(from + searched, more, out.text) < more;
             const std::string_view added = std::string_view(out.text).substr(searched);
             if (bounded) {
                 if (const auto nl = added.find('\n'); nl != std::string_view::npos) {
@@ -86,37 +67,27 @@ void read_body_range(int fd, const BodyRange& range, TextBlock& out) {
                 break;
             }
         }
-        out.file_bytes = from + out.text.size();
+        out.file_bytes = body.file_offset(from + out.text.size());
         out.ends_mid_line =
             at_end && !out.read_error && !out.text.empty() && out.text.back() != '\n';
-    } catch (const std::system_error& e) {
-        out.read_error = std::strerror(e.code().value());
+    } catch (const TraceError& e) {
+        out.read_error = e.file() == body.path() ? e.cause() : e.what();
     }
 }
 
-DividedBody::DividedBody(const std::string& path, ReadHelpers& helpers, std::uint64_t body_begin,
+DividedBody::DividedBody(const std::string& path, ReadHelpers* helpers, std::uint64_t body_begin,
                          Time ns_per_unit, std::size_t block_bytes)
-    : helpers_(helpers), block_bytes_(std::max<std::uint64_t>(block_bytes, 1)),
-      parts_(std::uint64_t{helpers.count()} + 1), owed_(helpers.count(), 0) {
-    fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    struct stat status {};
-    if (fd_ < 0 || fstat(fd_, &status) != 0)
-        throw TraceError(path, 0, fmt::format("cannot open again: {}", std::strerror(errno)));
+    : helpers_(helpers), text_(path), block_bytes_(std::max<std::uint64_t>(block_bytes, 1)),
+      parts_(std::uint64_t{helpers ? helpers->count() : 0} + 1), owed_(parts_ - 1, 0) {
     first_.body_begin = first_.begin = body_begin;
     first_.ns_per_unit = ns_per_unit;
-    const auto size = static_cast<std::uint64_t>(status.st_size);
-    if (size > body_begin) ranges_ = (size - body_begin + block_bytes_ - 1) / block_bytes_;
+    if (text_.size() > body_begin)
+        ranges_ = (text_.size() - body_begin + block_bytes_ - 1) / block_bytes_;
 }
 
 DividedBody::~DividedBody() {
     for (std::uint32_t h = 0; h < owed_.size(); ++h)
-        for (; owed_[h] > 0; --owed_[h]) helpers_.answer(h);
-    if (fd_ >= 0) close(fd_);
-}
-
-bool DividedBody::can_divide(const std::string& path) {
-    struct stat status {};
-    return stat(path.c_str(), &status) == 0 && S_ISREG(status.st_mode);
+        for (; owed_[h] > 0; --owed_[h]) helpers_->answer(h);
 }
 
 BodyRange DividedBody::range(std::uint64_t j) const {
@@ -126,46 +97,52 @@ BodyRange DividedBody::range(std::uint64_t j) const {
     return r;
 }
 
-bool DividedBody::next(TextBlock& text, ParsedBlock& parsed, bool& parsed_by_helper) {
+bool DividedBody::next(std::optional<BodyRange>& range_here, ParsedBlock& parsed) {
+    range_here.reset();
     if (next_ == ranges_) return false;
     const std::uint64_t j = next_++;
     // Two asks ahead for each helper: it parses the next while this one travels.
     constexpr std::uint64_t k_asks_ahead = 2;
-    for (; asked_ < std::min(ranges_, j + k_asks_ahead * parts_); ++asked_) {
+    for (; parts_ > 1 && asked_ < std::min(ranges_, j + k_asks_ahead * parts_); ++asked_) {
         if (part(asked_) == 0) continue;
-        helpers_.ask(part(asked_) - 1, range(asked_));
+        helpers_->ask(part(asked_) - 1, range(asked_));
         ++owed_[part(asked_) - 1];
     }
-    parsed_by_helper = part(j) != 0;
-    if (!parsed_by_helper) {
-        read_body_range(fd_, range(j), text);
+    if (part(j) == 0) {
+        range_here = range(j);
         return true;
     }
     --owed_[part(j) - 1];
-    from_bytes(helpers_.answer(part(j) - 1), parsed);
+    from_bytes(helpers_->answer(part(j) - 1), parsed);
     return true;
 }
 
 void help_read_paraver(const std::string& path, ReadRequests& requests) {
-    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    const std::string open_error =
-        fd < 0 ? fmt::format("another process of the MPI run cannot open {}: {}", path,
-                             std::strerror(errno))
-               : std::string();
+    std::optional<BodyText> body;
+    std::string open_error;
+    try {
+        body.emplace(path);
+    } catch (const TraceError& e) {
+        open_error = fmt::format("another process of the MPI run cannot read {}", e.what());
+    }
     std::vector<TextBlock> text;
     std::vector<ParsedBlock> parsed;
     for (auto asks = requests.next(); !asks.empty(); asks = requests.next()) {
         text.resize(asks.size());
         parsed.resize(asks.size());
+        // One range after the other here (a member's text is decompressed once for the ranges
+        // that share it); their parsing side by side.
+        for (std::size_t i = 0; i < asks.size(); ++i) {
+            if (body) {
+                read_body_range(*body, asks[i], text[i]);
+            } else {
+                text[i].text.clear();
+                text[i].read_error = open_error;
+            }
+        }
         oneapi::tbb::parallel_for(std::size_t{0}, asks.size(), [&](std::size_t i) {
             // Every ask is answered, with its error if need be: the reader waits for each.
             try {
-                if (fd < 0) {
-                    text[i].text.clear();
-                    text[i].read_error = open_error;
-                } else {
-                    read_body_range(fd, asks[i], text[i]);
-                }
                 parse_block(text[i], asks[i].ns_per_unit, parsed[i]);
             } catch (const std::exception& e) { // out of memory
                 parsed[i].clear();
@@ -175,7 +152,6 @@ void help_read_paraver(const std::string& path, ReadRequests& requests) {
         });
         for (const auto& block : parsed) requests.answer(to_bytes(block));
     }
-    if (fd >= 0) close(fd);
 }
 
 } // namespace popsim::replay

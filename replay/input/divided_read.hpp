@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
-// One plain .prv read by several processes (an MPI run: docs/architecture.md, "Many processes").
+// One .prv read by several processes (an MPI run: docs/architecture.md, "Many processes").
 // The process that reads the trace (its reader) reads the header and the first block as alone;
 // the rest of the body is cut into ranges of bytes, each range's lines (those that begin in it)
 // read and parsed by the reader or by one of its helpers in turn, and every parsed block applied
@@ -11,6 +11,7 @@
 // The reader's side is ReadOptions::helpers (paraver_reader.hpp); a helper runs
 // help_read_paraver until the reader releases it. Neither side knows how the bytes travel: the
 // front end that starts the processes gives both (simulator/mpi_run).
+#include "replay/input/body_text.hpp"
 #include "replay/input/parsed_block.hpp"
 #include "replay/time.hpp"
 
@@ -54,31 +55,35 @@ class ReadRequests {
 };
 
 /// The reader's side of a divided body: its ranges of `block_bytes` after `body_begin`, in file
-/// order, range j read here when j % (helpers + 1) is 0, else asked of helper j % (helpers + 1) - 1
-/// a few ranges ahead. Destroyed, it takes the answers still owed (so that the helpers can read
-/// the trace again, for the in-memory analysis, or end).
+/// order, range j read by the reader when j % (helpers + 1) is 0, else asked of helper
+/// j % (helpers + 1) - 1 a few ranges ahead. Without helpers the reader reads every range, on its
+/// pipeline's threads: a gzipped file's members are then decompressed side by side. Destroyed, it
+/// takes the answers still owed (so that the helpers can read the trace again, for the in-memory
+/// analysis, or end).
 class DividedBody {
   public:
-    /// Throws TraceError if the file cannot be opened again.
-    DividedBody(const std::string& path, ReadHelpers& helpers, std::uint64_t body_begin,
+    /// `helpers` may be null. Throws TraceError if the file cannot be read at any offset
+    /// (BodyText).
+    DividedBody(const std::string& path, ReadHelpers* helpers, std::uint64_t body_begin,
                 Time ns_per_unit, std::size_t block_bytes);
     ~DividedBody();
     DividedBody(const DividedBody&) = delete;
     DividedBody& operator=(const DividedBody&) = delete;
 
-    /// Whether `path` is a file whose ranges can be read apart (not a pipe).
-    static bool can_divide(const std::string& path);
-
-    /// The next range: false past the last. Fills `text` (to parse) when read here, else `parsed`
-    /// (the helper's) and returns true with `parsed_here` false.
-    bool next(TextBlock& text, ParsedBlock& parsed, bool& parsed_by_helper);
+    /// The next range: false past the last. Sets `range` when the reader reads it
+    /// (read_body_range, with a reader of its own: text().another()), else fills `parsed` with
+    /// the helper's answer.
+    bool next(std::optional<BodyRange>& range, ParsedBlock& parsed);
+    const BodyText& text() const { return text_; }
+    /// How the file's data ends (a gzipped one's: BodyText::ending).
+    ByteSource::Ending ending() const { return text_.ending(); }
 
   private:
     BodyRange range(std::uint64_t j) const;
     std::uint32_t part(std::uint64_t j) const { return static_cast<std::uint32_t>(j % parts_); }
 
-    ReadHelpers& helpers_;
-    int fd_ = -1;
+    ReadHelpers* helpers_;
+    BodyText text_;
     BodyRange first_;
     std::uint64_t block_bytes_;
     std::uint64_t ranges_ = 0;
@@ -88,15 +93,16 @@ class DividedBody {
     std::vector<std::uint64_t> owed_; // per helper, answers not taken yet
 };
 
-/// Reads the range's lines from the open file `fd` of the trace at `path` (for messages).
+/// Reads the range's lines from the trace's text.
 /// A range's text ends with its last line's line end; a line that does not end before the end of
 /// the file (TextBlock::ends_mid_line) or a read error (TextBlock::read_error) ends it as the
 /// reader's own blocks end.
-void read_body_range(int fd, const BodyRange& range, TextBlock& out);
+void read_body_range(BodyText& text, const BodyRange& range, TextBlock& out);
 
 /// A helper's work: each ask's range of the trace at `path` read and parsed, answered in order,
-/// until the reader releases it. A file this process cannot open is answered as a read error of
-/// each range (the reader reports it at the range's first line).
+/// until the reader releases it. A file this process cannot open (or read at any offset:
+/// BodyText) is answered as a read error of each range (the reader reports it at the range's
+/// first line).
 void help_read_paraver(const std::string& path, ReadRequests& requests);
 
 } // namespace popsim::replay

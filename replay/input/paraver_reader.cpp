@@ -25,6 +25,7 @@
 #include <memory>
 #include <new>
 #include <oneapi/tbb/concurrent_queue.h>
+#include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_pipeline.h>
 #include <oneapi/tbb/task_arena.h>
 #include <optional>
@@ -277,6 +278,7 @@ void read_header(BlockReader& reader, TextBlock& first, Trace& trace,
 struct BlockUnderWay {
     std::shared_ptr<TextBlock> text;
     std::shared_ptr<ParsedBlock> parsed;
+    std::optional<BodyRange> range; // of a divided body, to read before parsing
 };
 
 void read_body(BlockReader& reader, TextBlock first, Trace& trace, BuilderInput& input,
@@ -305,16 +307,17 @@ void read_body(BlockReader& reader, TextBlock first, Trace& trace, BuilderInput&
     auto next_block = [&](BlockUnderWay& block) {
         if (!divided) return reader.next(*block.text);
         auto parsed = spare_parsed_block();
-        bool by_helper = false;
-        if (!divided->next(*block.text, *parsed, by_helper)) return false;
-        if (by_helper) {
+        if (!divided->next(block.range, *parsed)) return false;
+        if (block.range) {
+            spare_parsed.push(std::move(parsed));
+        } else { // parsed by a helper
             spare_text.push(std::exchange(block.text, nullptr));
             block.parsed = std::move(parsed);
-        } else {
-            spare_parsed.push(std::move(parsed));
         }
         return true;
     };
+    // Each pipeline thread reads a divided body's ranges with its own reader of the file.
+    oneapi::tbb::enumerable_thread_specific<std::optional<BodyText>> range_readers;
     auto produce = [&](oneapi::tbb::flow_control& fc) -> BlockUnderWay {
         BlockUnderWay block;
         if (!spare_text.try_pop(block.text)) block.text = std::make_shared<TextBlock>();
@@ -337,6 +340,11 @@ void read_body(BlockReader& reader, TextBlock first, Trace& trace, BuilderInput&
     };
     auto parse = [&](const BlockUnderWay& block) {
         if (block.parsed) return block.parsed;
+        if (block.range) {
+            auto& own = range_readers.local();
+            if (!own) own.emplace(divided->text().another());
+            read_body_range(*own, *block.range, *block.text);
+        }
         auto parsed = spare_parsed_block();
         parse_block(*block.text, unit, *parsed);
         spare_text.push(block.text);
@@ -458,15 +466,23 @@ Trace read_trace(const std::string& path, const ReadOptions& options, const Obse
     if (archive) {
         archive->feed(window ? static_cast<RecordSink&>(*window) : input, trace.warnings);
     } else {
-        // The rest of a plain file's body divided among the helpers, if there are any.
+        // The rest of the body in ranges, when the file can be read at any offset (a plain one,
+        // or bgzip's with its index): divided among the helpers if there are any, or a gzipped
+        // file's members decompressed on every core.
         std::optional<DividedBody> divided;
-        if (options.helpers && options.helpers->count() > 0 && !reader->compressed() &&
-            DividedBody::can_divide(path))
-            divided.emplace(path, *options.helpers, reader->bytes(), trace.header.ns_per_unit,
-                            options.block_bytes);
+        const bool helped = options.helpers && options.helpers->count() > 0;
+        if ((helped || reader->compressed()) && BodyText::readable(path)) {
+            try {
+                divided.emplace(path, options.helpers, reader->bytes(), trace.header.ns_per_unit,
+                                options.block_bytes);
+            } catch (const TraceError& e) { // a bgzip index that does not fit the file
+                trace.warnings.add("gzip-index",
+                                   fmt::format("{}: the trace is read as one stream", e.what()));
+            }
+        }
         read_body(*reader, std::move(first), trace, input, window ? &*window : nullptr,
                   divided ? &*divided : nullptr, options);
-        note_gzip_ending(reader->ending(), trace.warnings);
+        note_gzip_ending(divided ? divided->ending() : reader->ending(), trace.warnings);
     }
     if (window) {
         window->finish();

@@ -105,7 +105,8 @@ struct BlockHead {
 
 template <class T> void put(std::string& out, const std::vector<T>& items) {
     static_assert(std::is_trivially_copyable_v<T>);
-    out.append(reinterpret_cast<const char*>(items.data()), items.size() * sizeof(T));
+    if (!items.empty()) // an empty vector's data() may be null, which memcpy must not see
+        out.append(reinterpret_cast<const char*>(items.data()), items.size() * sizeof(T));
 }
 
 template <class T> void take(std::string_view& in, std::uint64_t count, std::vector<T>& items) {
@@ -113,7 +114,7 @@ template <class T> void take(std::string_view& in, std::uint64_t count, std::vec
     if (count > in.size() / sizeof(T))
         throw std::runtime_error("a parsed block's bytes end inside its records");
     items.resize(count);
-    std::memcpy(items.data(), in.data(), count * sizeof(T));
+    if (count > 0) std::memcpy(items.data(), in.data(), count * sizeof(T));
     in.remove_prefix(count * sizeof(T));
 }
 

@@ -11,6 +11,7 @@
 #include <deque>
 #include <doctest/doctest.h>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <unistd.h>
 #include <zlib.h>
@@ -70,6 +71,43 @@ std::string plain_copy(const std::string& gz, const std::string& name) {
     return test::write_file(test::scratch_dir("divided_" + name) / (name + ".prv"), text);
 }
 
+/// `text` as gzip members of at most `member_bytes` each, as bgzip writes them, and their index
+/// (the .gzi: a count, then the compressed and uncompressed offsets of each member after the
+/// first, little-endian).
+std::string bgzip_file(const std::filesystem::path& path, const std::string& text,
+                       std::size_t member_bytes) {
+    std::string gz, index;
+    const auto put = [&](std::uint64_t value) {
+        for (int b = 0; b < 8; ++b) index += static_cast<char>((value >> (8 * b)) & 0xff);
+    };
+    std::uint64_t members = 0;
+    for (std::size_t at = 0; at < text.size(); at += member_bytes) {
+        if (at > 0) {
+            put(gz.size());
+            put(at);
+            ++members;
+        }
+        z_stream z{};
+        REQUIRE(deflateInit2(&z, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+        const std::string piece = text.substr(at, member_bytes);
+        std::string out(deflateBound(&z, piece.size()) + 64, '\0');
+        z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(piece.data()));
+        z.avail_in = static_cast<uInt>(piece.size());
+        z.next_out = reinterpret_cast<Bytef*>(out.data());
+        z.avail_out = static_cast<uInt>(out.size());
+        REQUIRE(deflate(&z, Z_FINISH) == Z_STREAM_END);
+        out.resize(z.total_out);
+        deflateEnd(&z);
+        gz += out;
+    }
+    std::string count;
+    std::swap(count, index);
+    put(members);
+    std::swap(count, index);
+    test::write_file(path.string() + ".gzi", count + index);
+    return test::write_file(path, gz);
+}
+
 replay::Trace read_with(const std::string& path, std::size_t block_bytes, std::size_t helpers,
                         std::size_t* asked = nullptr) {
     replay::ReadOptions o;
@@ -107,8 +145,7 @@ TEST_CASE("divided_read: ranges of any size give each line of the body once, in 
     body += "last line without its end";
     const auto path =
         test::write_file(test::scratch_dir("divided_ranges") / "ranges.txt", header + body);
-    const int fd = open(path.c_str(), O_RDONLY);
-    REQUIRE(fd >= 0);
+    replay::BodyText file(path);
     for (std::uint64_t size : {1, 2, 3, 7, 16, 64, 1000}) {
         CAPTURE(size);
         std::string joined;
@@ -118,7 +155,7 @@ TEST_CASE("divided_read: ranges of any size give each line of the body once, in 
             replay::BodyRange range{.body_begin = header.size(), .begin = begin};
             if (begin + size < header.size() + body.size()) range.end = begin + size;
             replay::TextBlock text;
-            replay::read_body_range(fd, range, text);
+            replay::read_body_range(file, range, text);
             CHECK(!text.read_error);
             if (text.ends_mid_line)
                 ++unfinished;
@@ -129,7 +166,6 @@ TEST_CASE("divided_read: ranges of any size give each line of the body once, in 
         CHECK(joined == body);
         CHECK(unfinished == 1);
     }
-    close(fd);
 }
 
 TEST_CASE("divided_read: real traces read with helpers are the traces read alone") {
@@ -146,6 +182,43 @@ TEST_CASE("divided_read: real traces read with helpers are the traces read alone
             CHECK(asked > 100); // the helpers read most of the body
         }
     }
+}
+
+TEST_CASE("divided_read: a .prv.gz in gzip members with their index is read as the .prv") {
+    const std::string gz = test::shared_data("lammps-melt/lammps_melt_4.prv.gz");
+    if (!std::ifstream(gz)) return;
+    const auto plain = plain_copy(gz, "lammps_bgzf");
+    std::ifstream in(plain, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto dir = std::filesystem::path(plain).parent_path();
+    const auto members = bgzip_file(dir / "lammps_bgzf.prv.gz", text, 65280);
+    CHECK(replay::BodyText::readable(members));
+    replay::BodyText body(members);
+    CHECK(body.size() == text.size());
+    std::string middle;
+    CHECK(body.read_at(1000000, 200000, middle) == 200000);
+    CHECK(middle == text.substr(1000000, 200000));
+    const auto alone = read_with(plain, 4096, 0);
+    std::size_t asked = 0;
+    check_same_trace(alone, read_with(members, 4096, 3, &asked));
+    CHECK(asked > 100);
+    // Alone, the reader decompresses the ranges on its pipeline's threads.
+    check_same_trace(alone, read_with(members, 4096, 0));
+    // A gzip file without its index, or with an older one, is read by the reader alone.
+    std::string why_not;
+    std::filesystem::remove(members + ".gzi");
+    CHECK(!replay::BodyText::readable(members, &why_not));
+    CHECK(why_not.find("without an index of its members") != std::string::npos);
+    check_same_trace(alone, read_with(members, 4096, 3, &asked));
+    CHECK(asked == 0);
+    // An index that does not fit: a warning, and the reader alone.
+    test::write_file(members + ".gzi", std::string("\1\0\0\0\0\0\0\0", 8) + "garbage");
+    const auto warned = read_with(members, 4096, 3, &asked);
+    CHECK(asked == 0);
+    bool said = false;
+    for (const auto& w : warned.warnings.all())
+        said = said || w.line().find("not a bgzip index") != std::string::npos;
+    CHECK(said);
 }
 
 TEST_CASE("divided_read: errors name the line the lone reader names") {
@@ -177,8 +250,9 @@ TEST_CASE("divided_read: errors name the line the lone reader names") {
     } catch (const replay::TraceError& e) {
         const std::string message = e.what();
         CAPTURE(message);
-        CHECK(std::string(e.what()).find("another process of the MPI run cannot open") !=
-              std::string::npos);
+        CHECK(std::string(e.what()).find(
+                  "another process of the MPI run cannot read " + (dir / "absent.prv").string() +
+                  ": cannot open: No such file or directory") != std::string::npos);
     }
 }
 

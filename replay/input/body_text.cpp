@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "replay/input/body_text.hpp"
+
+#include "replay/trace_error.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <fstream>
+#include <span>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <utility>
+#include <vector>
+
+namespace popsim::replay {
+
+namespace {
+
+constexpr std::size_t k_chunk = 64 << 10; // decompressed at once: a bgzip member's text
+/// Reading on past more than a member's text to reach an offset costs more than starting at its
+/// member (bgzip's members hold at most 64 KiB).
+constexpr std::uint64_t k_read_on_bytes = 64 << 10;
+
+std::string index_path(const std::string& path) {
+    return path + ".gzi";
+}
+
+bool starts_gzipped(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::array<char, 2> magic{};
+    return in.read(magic.data(), 2) && static_cast<unsigned char>(magic[0]) == 0x1f &&
+           static_cast<unsigned char>(magic[1]) == 0x8b;
+}
+
+using Members = std::vector<std::pair<std::uint64_t, std::uint64_t>>; // compressed, text
+
+/// The members the index lists, after the first (at 0 in both); throws TraceError naming the
+/// index for one that does not fit a file of `file_size` bytes.
+Members read_index(const std::string& path, std::uint64_t file_size) {
+    const std::string gzi = index_path(path);
+    std::ifstream in(gzi, std::ios::binary);
+    std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto number = [&](std::size_t i) {
+        std::uint64_t value = 0;
+        for (std::size_t b = 0; b < 8; ++b)
+            value |= std::uint64_t{static_cast<unsigned char>(bytes[8 * i + b])} << (8 * b);
+        return value;
+    };
+    if (bytes.size() < 8 || (bytes.size() - 8) % 16 != 0 || number(0) != (bytes.size() - 8) / 16)
+        throw TraceError(gzi, 0,
+                         "not a bgzip index (a count, then two 64-bit offsets per member): "
+                         "bgzip -r rebuilds it");
+    Members members{{0, 0}};
+    for (std::uint64_t i = 0; i < number(0); ++i) {
+        const std::pair member{number(1 + 2 * i), number(2 + 2 * i)};
+        if (member == members.back()) continue; // an index that lists the first member too
+        if (member.first <= members.back().first || member.second <= members.back().second ||
+            member.first >= file_size)
+            throw TraceError(gzi, 0,
+                             fmt::format("entry {} ({}, {}) does not follow the one before it "
+                                         "within {}: bgzip -r rebuilds the index",
+                                         i + 1, member.first, member.second, path));
+        members.push_back(member);
+    }
+    return members;
+}
+
+} // namespace
+
+/// What every reader of one file shares: its descriptor (pread is safe from any thread), or the
+/// index of its members.
+struct SharedText {
+    std::string path;
+    int fd = -1; // plain
+    std::uint64_t text_size = 0;
+    ByteSource::Ending ending = ByteSource::Ending::whole;
+    Members members; // gzipped
+
+    ~SharedText() {
+        if (fd >= 0) close(fd);
+    }
+};
+
+struct BodyText::Impl {
+    std::shared_ptr<const SharedText> shared;
+    // gzipped: this reader's stream, and the text it read last
+    std::unique_ptr<ByteSource> stream;
+    std::uint64_t stream_at = 0; // the text offset the stream reads next
+    std::string window;          // from window_at
+    std::uint64_t window_at = 0;
+
+    std::size_t read_plain(std::uint64_t offset, std::size_t bytes, std::string& out) const {
+        const std::size_t had = out.size();
+        out.resize(had + bytes);
+        std::size_t got = 0;
+        while (got < bytes) {
+            const ssize_t n = pread(shared->fd, out.data() + had + got, bytes - got,
+                                    static_cast<off_t>(offset + got));
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0) {
+                out.resize(had + got);
+                throw TraceError(shared->path, 0, std::strerror(errno));
+            }
+            if (n == 0) break;
+            got += static_cast<std::size_t>(n);
+        }
+        out.resize(had + got);
+        return got;
+    }
+
+    /// The member that holds the text at `offset`.
+    static Members::const_iterator member_of(const Members& members, std::uint64_t offset) {
+        return std::prev(
+            std::upper_bound(members.begin(), members.end(), offset,
+                             [](std::uint64_t at, const auto& m) { return at < m.second; }));
+    }
+
+    /// The stream, from the start of the member that holds `offset`.
+    void start_at(std::uint64_t offset) {
+        const auto member = member_of(shared->members, offset);
+        stream = std::make_unique<ByteSource>(shared->path, member->first);
+        if (!stream->compressed())
+            throw TraceError(index_path(shared->path), 0,
+                             fmt::format("does not fit {}: no gzip member begins at byte {}; "
+                                         "bgzip -r rebuilds it",
+                                         shared->path, member->first));
+        stream_at = member->second;
+        window.clear();
+        window_at = stream_at;
+    }
+
+    std::size_t read_gzipped(std::uint64_t offset, std::size_t bytes, std::string& out) {
+        std::size_t got = 0;
+        while (got < bytes) {
+            const std::uint64_t at = offset + got;
+            if (at >= window_at && at < window_at + window.size()) {
+                const auto n = std::min<std::uint64_t>(bytes - got, window_at + window.size() - at);
+                out.append(window, static_cast<std::size_t>(at - window_at),
+                           static_cast<std::size_t>(n));
+                got += static_cast<std::size_t>(n);
+                continue;
+            }
+            if (!stream || at < stream_at || at - stream_at > k_read_on_bytes) start_at(at);
+            window_at = stream_at;
+            window.resize(k_chunk);
+            window.resize(stream->read(std::span<char>(window.data(), window.size())));
+            stream_at += window.size();
+            if (window.empty()) break; // the end of the text
+        }
+        return got;
+    }
+};
+
+BodyText::BodyText(const std::string& path) : impl_(std::make_unique<Impl>()) {
+    std::string why_not;
+    if (!readable(path, &why_not)) throw TraceError(path, 0, why_not);
+    auto shared = std::make_shared<SharedText>();
+    shared->path = path;
+    struct stat status {};
+    stat(path.c_str(), &status);
+    if (!starts_gzipped(path)) {
+        shared->fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (shared->fd < 0)
+            throw TraceError(path, 0, std::string("cannot open: ") + std::strerror(errno));
+        shared->text_size = static_cast<std::uint64_t>(status.st_size);
+        impl_->shared = std::move(shared);
+        return;
+    }
+    shared->members = read_index(path, static_cast<std::uint64_t>(status.st_size));
+    impl_->shared = shared;
+    // The text's size: the last member's start, and what follows it.
+    impl_->start_at(shared->members.back().second);
+    std::string rest;
+    while (impl_->read_gzipped(impl_->stream_at, k_chunk, rest) > 0) rest.clear();
+    shared->text_size = impl_->stream_at;
+    shared->ending = impl_->stream->ending();
+}
+
+BodyText::BodyText(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+BodyText::BodyText(BodyText&&) noexcept = default;
+
+BodyText BodyText::another() const {
+    auto impl = std::make_unique<Impl>();
+    impl->shared = impl_->shared;
+    return BodyText(std::move(impl));
+}
+
+BodyText::~BodyText() = default;
+
+bool BodyText::readable(const std::string& path, std::string* why_not) {
+    const auto say = [&](std::string cause) {
+        if (why_not) *why_not = std::move(cause);
+        return false;
+    };
+    struct stat trace {
+    }, index{};
+    if (stat(path.c_str(), &trace) != 0)
+        return say(std::string("cannot open: ") + std::strerror(errno));
+    if (!S_ISREG(trace.st_mode)) return say("not a regular file (a pipe?)");
+    if (!starts_gzipped(path)) return true;
+    if (stat(index_path(path).c_str(), &index) != 0)
+        return say(fmt::format("gzipped without an index of its members beside it ({}: bgzip -i "
+                               "writes one as it compresses, bgzip -r for a file it wrote)",
+                               index_path(path)));
+    if (index.st_mtim.tv_sec < trace.st_mtim.tv_sec)
+        return say(
+            fmt::format("its index {} is older than it: bgzip -r rebuilds it", index_path(path)));
+    return true;
+}
+
+std::size_t BodyText::read_at(std::uint64_t offset, std::size_t bytes, std::string& out) {
+    return impl_->shared->fd >= 0 ? impl_->read_plain(offset, bytes, out)
+                                  : impl_->read_gzipped(offset, bytes, out);
+}
+
+const std::string& BodyText::path() const {
+    return impl_->shared->path;
+}
+
+std::uint64_t BodyText::size() const {
+    return impl_->shared->text_size;
+}
+
+ByteSource::Ending BodyText::ending() const {
+    return impl_->shared->ending;
+}
+
+std::uint64_t BodyText::file_offset(std::uint64_t offset) const {
+    const auto& shared = *impl_->shared;
+    return shared.fd >= 0 ? offset : Impl::member_of(shared.members, offset)->first;
+}
+
+} // namespace popsim::replay

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+// A trace file's text read at any offset, for a body divided among processes (divided_read.hpp):
+// a plain .prv, or a .prv.gz written by bgzip (htslib's BGZF: gzip members of at most 64 KiB)
+// with the index of its members beside it, `run.prv.gz.gzi` (`bgzip -i` writes it as it
+// compresses, `bgzip -r run.prv.gz` for a file bgzip wrote). The index holds, after its count, the
+// compressed and uncompressed offsets of each member after the first (little-endian 64-bit
+// numbers, http://www.htslib.org/doc/bgzip.html#GZI_FORMAT); reading from an offset decompresses
+// from the member that holds it.
+#include "replay/input/byte_source.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace popsim::replay {
+
+class BodyText {
+  public:
+    /// Throws TraceError if the file cannot be opened, or is gzipped without an index it can use
+    /// (BodyText::readable says why).
+    explicit BodyText(const std::string& path);
+    ~BodyText();
+    BodyText(BodyText&&) noexcept;
+    BodyText(const BodyText&) = delete;
+    BodyText& operator=(const BodyText&) = delete;
+
+    /// Another reader of the same file, for another thread: it shares the file's descriptor or
+    /// index (read once), not the reading.
+    BodyText another() const;
+
+    /// Whether the file at `path` can be read at any offset: a regular file, plain, or gzipped
+    /// with a .gzi beside it that is not older than it. If not, `why_not` says so.
+    static bool readable(const std::string& path, std::string* why_not = nullptr);
+
+    /// Appends up to `bytes` bytes of the text from `offset` to `out`; returns how many (fewer
+    /// only at its end). Throws TraceError for a read error, a corrupt member or an index that
+    /// does not fit the file.
+    std::size_t read_at(std::uint64_t offset, std::size_t bytes, std::string& out);
+    const std::string& path() const;
+    /// The text's size (uncompressed).
+    std::uint64_t size() const;
+    /// Where the text at `offset` is in the file (compressed bytes, for progress bars).
+    std::uint64_t file_offset(std::uint64_t offset) const;
+    /// How a gzipped file's data ends (ByteSource::ending: cut short, or followed by garbage).
+    ByteSource::Ending ending() const;
+
+  private:
+    struct Impl;
+    explicit BodyText(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace popsim::replay
