@@ -213,10 +213,43 @@ FocusParts summarize_parts(const replay::Trace& trace, const TraceFocus& focus,
     return out;
 }
 
-/// The traces of the series among the processes of an MPI run: each read by one process, helped by
-/// those left without a trace; what the streaming pass does not compute (a focus, root causes,
-/// ...) on the reporting process, as one process would. The reporting process ends with every
-/// trace's results in `a`.
+/// Who reads each trace of a series under mpirun, and who helps.
+struct TraceShare {
+    std::vector<std::uint32_t> readers;
+    std::vector<std::vector<std::uint32_t>> helpers;
+};
+
+/// Each trace read by one process (the largest first, to the process with the fewest bytes), or
+/// all by the reporting one when the streaming pass does not compute what is asked (a focus,
+/// root causes, ...); the processes left without a trace help read the traces they can divide. A
+/// trace they cannot (a gzip stream) is noted on the reporting process.
+TraceShare share_traces(const AnalyzeOptions& o, const WorkDivision& division) {
+    const auto& paths = o.traces;
+    std::vector<std::uint64_t> sizes;
+    std::vector<bool> dividable;
+    std::vector<std::string> why_not(paths.size());
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+        sizes.push_back(trace_bytes(paths[i]));
+        dividable.push_back(dividable_trace(paths[i], &why_not[i]));
+    }
+    TraceShare share;
+    share.readers.assign(paths.size(), 0);
+    if (streamable(o)) share.readers = divide_by_weight(sizes, division.processes());
+    for (std::size_t i = 0; i < paths.size(); ++i)
+        if (read_by_reporting_process(paths[i])) share.readers[i] = 0;
+    share.helpers = helpers_of(share.readers, sizes, dividable, division.processes());
+    const auto could_help = helpers_of(share.readers, sizes, std::vector<bool>(paths.size(), true),
+                                       division.processes());
+    for (std::size_t i = 0; i < paths.size() && division.reports_here(); ++i)
+        if (!dividable[i] && !could_help[i].empty() && !why_not[i].empty())
+            print_note(fmt::format("{} is read by one process, the others cannot help: {}",
+                                   paths[i], why_not[i]));
+    return share;
+}
+
+/// The traces of the series among the processes of an MPI run (share_traces): this process reads
+/// its traces, or helps another read one, then every result goes to the reporting process, which
+/// ends with every trace's results in `a`.
 template <class AnalyzeOne>
 void analyze_divided(const AnalyzeOptions& o, WorkDivision& division,
                      std::vector<std::unique_ptr<replay::ReadHelpers>>& helpers,
@@ -230,36 +263,14 @@ void analyze_divided(const AnalyzeOptions& o, WorkDivision& division,
             [&](std::size_t i, const std::string& bytes) { trace_from_bytes(bytes, a, i); });
     };
     if (!division.all_ready()) return gather(); // which reports the failure
-    std::vector<std::uint64_t> sizes;
-    std::vector<bool> dividable;
-    std::vector<std::string> why_not(paths.size());
+    const TraceShare share = share_traces(o, division);
+    const auto me = division.process();
     for (std::size_t i = 0; i < paths.size(); ++i) {
-        sizes.push_back(trace_bytes(paths[i]));
-        dividable.push_back(dividable_trace(paths[i], &why_not[i]));
-    }
-    std::vector<std::uint32_t> readers(paths.size(), 0);
-    if (streamable(o)) readers = divide_by_weight(sizes, division.processes());
-    for (std::size_t i = 0; i < paths.size(); ++i)
-        if (read_by_reporting_process(paths[i])) readers[i] = 0;
-    const auto helping = helpers_of(readers, sizes, dividable, division.processes());
-    // A trace others could have helped read, had it been dividable (a .prv.gz without an index).
-    const auto could_help =
-        helpers_of(readers, sizes, std::vector<bool>(paths.size(), true), division.processes());
-    if (division.reports_here()) {
-        for (std::size_t i = 0; i < paths.size(); ++i)
-            if (!dividable[i] && !could_help[i].empty() && !why_not[i].empty())
-                print_note(fmt::format("{} is read by one process, the others cannot help: {}",
-                                       paths[i], why_not[i]));
-    }
-    for (std::size_t i = 0; i < paths.size(); ++i) {
-        here[i] = readers[i] == division.process();
-        if (here[i] && !helping[i].empty()) helpers[i] = division.read_helpers(helping[i]);
-    }
-    for (std::size_t i = 0; i < paths.size(); ++i) {
-        if (std::find(helping[i].begin(), helping[i].end(), division.process()) == helping[i].end())
-            continue;
-        const auto requests = division.read_requests(readers[i]);
-        replay::help_read_paraver(paths[i], *requests);
+        here[i] = share.readers[i] == me;
+        const auto& h = share.helpers[i];
+        if (here[i] && !h.empty()) helpers[i] = division.read_helpers(h);
+        if (std::find(h.begin(), h.end(), me) != h.end())
+            replay::help_read_paraver(paths[i], *division.read_requests(share.readers[i]));
     }
     oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), [&](std::size_t i) {
         if (!here[i]) return;
@@ -272,7 +283,7 @@ void analyze_divided(const AnalyzeOptions& o, WorkDivision& division,
     for (auto& h : helpers) h.reset(); // released
     gather();
     for (std::size_t i = 0; i < paths.size(); ++i)
-        a.passes[i].processes = static_cast<std::uint32_t>(1 + helping[i].size());
+        a.passes[i].processes = static_cast<std::uint32_t>(1 + share.helpers[i].size());
 }
 
 Analyzed summarize_all(const AnalyzeOptions& o, WorkDivision* division) {

@@ -20,10 +20,10 @@ namespace popsim::simulator {
 
 namespace {
 
-/// The divided read's messages (replay/input/divided_read.hpp): an ask is its range (four
+/// The divided read's messages (replay/input/divided_read.hpp): an ask is its range (five
 /// numbers), a release nothing, an answer a parsed block's bytes.
 constexpr int k_ask = 1, k_release = 2, k_answer = 3;
-constexpr int k_range_numbers = 4;
+constexpr int k_range_numbers = 5;
 
 /// A reader's helpers. Destroyed, it releases every helper, asked or not.
 class MpiReadHelpers final : public replay::ReadHelpers {
@@ -43,8 +43,8 @@ class MpiReadHelpers final : public replay::ReadHelpers {
     std::uint32_t count() const override { return static_cast<std::uint32_t>(asked_.size()); }
     void ask(std::uint32_t helper, const replay::BodyRange& range) override {
         const std::array<std::uint64_t, k_range_numbers> numbers = {
-            range.body_begin, range.begin, range.end,
-            static_cast<std::uint64_t>(range.ns_per_unit)};
+            range.body_begin, range.begin, range.end, static_cast<std::uint64_t>(range.ns_per_unit),
+            range.text_size};
         MPI_Send(numbers.data(), k_range_numbers, MPI_UINT64_T, rank(helper), k_ask, comm_);
     }
     std::string answer(std::uint32_t helper) override {
@@ -91,7 +91,8 @@ class MpiReadRequests final : public replay::ReadRequests {
             asks.push_back({.body_begin = numbers[0],
                             .begin = numbers[1],
                             .end = numbers[2],
-                            .ns_per_unit = static_cast<Time>(numbers[3])});
+                            .ns_per_unit = static_cast<Time>(numbers[3]),
+                            .text_size = numbers[4]});
         }
         return asks;
     }

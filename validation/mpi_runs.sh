@@ -157,6 +157,15 @@ for order in "sees blind" "blind sees"; do
     done
 done
 echo "a trace one process does not see: refused, whichever process misses it"
+# Another file under the same name on the helper's machine: refused, not read as the trace.
+mkdir -p "$work/other"
+cp "$here"/examples/halo/halo_4.prv "$work/other/halo_2.prv"
+(cd "$work" && timeout 120 "$mpirun" -np 1 --wdir "$work/sees" "$popsim" analyze halo_2.prv --read-block 256B : \
+    -np 1 --wdir "$work/other" "$popsim" analyze halo_2.prv --read-block 256B > "$work/other.txt" 2>&1)
+status=$?
+[ "$status" = 2 ] && grep -q "popsim: error: halo_2.prv:[0-9]*: another process of the MPI run sees another file at halo_2.prv" "$work/other.txt" ||
+    fail "another file under the trace's name: status $status, $(head -3 "$work/other.txt")"
+echo "another file under the trace's name on a helper's machine: refused"
 
 # Bound to one core (Open MPI's default for one or two processes), the first process says so, once;
 # not with --quiet.

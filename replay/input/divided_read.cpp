@@ -81,6 +81,7 @@ DividedBody::DividedBody(const std::string& path, ReadHelpers* helpers, std::uin
       parts_(std::uint64_t{helpers ? helpers->count() : 0} + 1), owed_(parts_ - 1, 0) {
     first_.body_begin = first_.begin = body_begin;
     first_.ns_per_unit = ns_per_unit;
+    first_.text_size = text_.size();
     if (text_.size() > body_begin)
         ranges_ = (text_.size() - body_begin + block_bytes_ - 1) / block_bytes_;
 }
@@ -133,11 +134,15 @@ void help_read_paraver(const std::string& path, ReadRequests& requests) {
         // One range after the other here (a member's text is decompressed once for the ranges
         // that share it); their parsing side by side.
         for (std::size_t i = 0; i < asks.size(); ++i) {
-            if (body) {
+            if (body && body->size() == asks[i].text_size) {
                 read_body_range(*body, asks[i], text[i]);
             } else {
                 text[i].text.clear();
-                text[i].read_error = open_error;
+                text[i].read_error =
+                    body ? fmt::format("another process of the MPI run sees another file at {} "
+                                       "({} bytes of text, not {})",
+                                       path, body->size(), asks[i].text_size)
+                         : open_error;
             }
         }
         oneapi::tbb::parallel_for(std::size_t{0}, asks.size(), [&](std::size_t i) {

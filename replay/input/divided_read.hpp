@@ -31,6 +31,8 @@ struct BodyRange {
     std::uint64_t begin = 0;
     std::uint64_t end = k_to_the_end; // the last range reads on to the end of the file
     Time ns_per_unit = 1;
+    /// The text's size as the reader sees it: a helper that sees another file answers an error.
+    std::uint64_t text_size = 0;
 };
 
 /// The reader's side: the processes that parse ranges for it. Each helper answers its asks in

@@ -237,22 +237,29 @@ TEST_CASE("divided_read: errors name the line the lone reader names") {
                                  .c_str(),
                              replay::TraceError);
     }
-    // A helper on a machine that does not see the file: the reader says so, at the first line of
-    // the helper's first range.
+    // A helper on a machine that does not see the file, or sees another under its name: the
+    // reader says so, at the first line of the helper's first range.
     const auto good = test::write_file(dir / "good.prv", content);
-    replay::ReadOptions o;
-    o.block_bytes = 64;
-    LocalHelpers blind({(dir / "absent.prv").string()});
-    o.helpers = &blind;
-    try {
-        (void)replay::read_paraver(good, o);
-        FAIL("no error");
-    } catch (const replay::TraceError& e) {
-        const std::string message = e.what();
-        CAPTURE(message);
-        CHECK(std::string(e.what()).find(
-                  "another process of the MPI run cannot read " + (dir / "absent.prv").string() +
-                  ": cannot open: No such file or directory") != std::string::npos);
+    const auto other = test::write_file(dir / "other.prv", content + content.substr(60));
+    for (const auto& [seen, says] :
+         {std::pair{dir / "absent.prv", "another process of the MPI run cannot read " +
+                                            (dir / "absent.prv").string() +
+                                            ": cannot open: No such file or directory"},
+          std::pair{dir / "other.prv",
+                    "another process of the MPI run sees another file at " + other + " ("}}) {
+        replay::ReadOptions o;
+        o.block_bytes = 64;
+        LocalHelpers blind({seen.string()});
+        o.helpers = &blind;
+        try {
+            (void)replay::read_paraver(good, o);
+            FAIL("no error");
+        } catch (const replay::TraceError& e) {
+            const std::string message = e.what();
+            CAPTURE(message);
+            CHECK(message.starts_with(good + ":"));
+            CHECK(message.find(says) != std::string::npos);
+        }
     }
 }
 
