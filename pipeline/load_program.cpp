@@ -19,6 +19,7 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
                            const LoadOptions& load) {
     replay::ReadOptions read = read_options();
     read.on_progress = load.on_read_progress;
+    read.helpers = load.helpers;
     read.tracked_event_types.insert(read.tracked_event_types.end(), load.event_types.begin(),
                                     load.event_types.end());
     if (load.cut_bursts_for) { // the application is chosen later: with several, cut anyway

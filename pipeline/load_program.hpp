@@ -76,6 +76,8 @@ struct LoadOptions {
     /// Whether the replay of that many tasks needs the program's bursts cut where prv2dim cuts
     /// them (replays_burst_pieces; empty: no).
     std::function<bool(std::uint32_t tasks)> cut_bursts_for = {};
+    /// Other processes that help read the trace (replay/input/divided_read.hpp); not owned.
+    replay::ReadHelpers* helpers = nullptr;
 };
 
 /// Reads `path` (.prv, .prv.gz or .dim), printing the warnings to stderr (unless --quiet). A whole

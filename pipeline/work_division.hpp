@@ -62,6 +62,34 @@ bool gather_items(WorkDivision& division, const std::vector<bool>& here,
     return true;
 }
 
+/// Whether the trace at `path` is a .prv whose body other processes can read apart: plain, or
+/// gzipped by bgzip with its index beside it (replay/input/body_text.hpp); not an OTF2 archive or
+/// a pipe. If not, a .prv's `why_not` says why.
+bool dividable_trace(const std::string& path, std::string* why_not = nullptr);
+
+/// A command one process does (simulate), its reading of the trace at `path` helped by the others:
+/// once all are ready, the reporting process runs `work` with its helpers (null when the trace
+/// cannot be divided) and the others help; then every process joins the gather, which throws on
+/// the reporting process the error of another that failed. Returns whether this process reports.
+template <class Work> bool run_helped(WorkDivision& division, const std::string& path, Work work) {
+    const auto gather = [&] {
+        return gather_items(
+            division, {}, {}, [](std::size_t) { return std::string(); },
+            [](std::size_t, const std::string&) {});
+    };
+    if (!division.all_ready()) return gather();
+    const bool helped = dividable_trace(path);
+    if (division.reports_here()) {
+        std::vector<std::uint32_t> others;
+        for (std::uint32_t p = 1; p < division.processes(); ++p) others.push_back(p);
+        const auto helpers = helped ? division.read_helpers(others) : nullptr;
+        work(helpers.get());
+    } else if (helped) {
+        replay::help_read_paraver(path, *division.read_requests(0));
+    }
+    return gather();
+}
+
 /// Which items this process does, item i weighing `weights[i]` (bytes to read, or 1): the same
 /// division on every process (divide_by_weight).
 std::vector<bool> done_here(const WorkDivision& division,
@@ -81,11 +109,6 @@ std::vector<std::vector<std::uint32_t>> helpers_of(const std::vector<std::uint32
                                                    const std::vector<std::uint64_t>& weights,
                                                    const std::vector<bool>& dividable,
                                                    std::uint32_t processes);
-
-/// Whether the trace at `path` is a .prv whose body other processes can read apart: plain, or
-/// gzipped by bgzip with its index beside it (replay/input/body_text.hpp); not an OTF2 archive or
-/// a pipe. If not, a .prv's `why_not` says why.
-bool dividable_trace(const std::string& path, std::string* why_not = nullptr);
 
 /// Whether only the process that reports can read the trace at `path`: a pipe, or the process's
 /// own standard input or descriptors (/dev/stdin: mpirun feeds the first process only).

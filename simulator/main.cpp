@@ -51,8 +51,9 @@ int main(int argc, char** argv) {
     CommandOutput output; // printed
     add_popsim_cli(app, output);
 #ifdef POPSIM_MPI
-    // Under mpirun, analyze divides its traces among the processes, whatif its configurations; the
-    // first shows what one process would show, the others print nothing and run no other command.
+    // Under mpirun, analyze divides its traces among the processes, whatif its configurations,
+    // simulate its trace's reading; the first shows what one process would show, the others print
+    // nothing and run no other command.
     std::optional<MpiRun> mpi;
     if (started_by_mpirun()) mpi.emplace(argc, argv);
     const bool silent = mpi && !mpi->reports_here();
@@ -61,7 +62,8 @@ int main(int argc, char** argv) {
     if (silent) {
         popsim::pipeline::global_options().quiet = true;
         for (auto* command : app.get_subcommands([](const CLI::App*) { return true; }))
-            if (command->get_name() != "analyze" && command->get_name() != "whatif")
+            if (command->get_name() != "analyze" && command->get_name() != "whatif" &&
+                command->get_name() != "simulate")
                 command->callback([] {});
     }
 #else
@@ -91,7 +93,8 @@ int main(int argc, char** argv) {
 #ifdef POPSIM_MPI
         // Failed before its part of the work was gathered (a trace this machine does not see):
         // the others must not wait for it.
-        if (output.division && (app.got_subcommand("analyze") || app.got_subcommand("whatif")))
+        if (output.division && (app.got_subcommand("analyze") || app.got_subcommand("whatif") ||
+                                app.got_subcommand("simulate")))
             mpi->fail_gather(failure);
 #endif
         if (silent) return failure.status;

@@ -115,6 +115,27 @@ if command -v bgzip > /dev/null; then
 else
     fail "no bgzip (./dev installs tabix)"
 fi
+# simulate: the first process simulates, the others help it read the trace; the report, the JSON
+# and the simulated trace are one process's.
+for trace in "${plain[0]}" "${plain[0]}.gz" "$hpcg"; do
+    for network in "" "--latency 1us --bandwidth 1GB/s"; do
+        name=simulate-$(basename "$trace")${network:+-dimemas}
+        "$popsim" simulate "$trace" $network --json "$work/$name.1.json" -o "$work/$name.1.prv" \
+            > "$work/$name.1.txt" 2> /dev/null
+        for k in 2 3; do
+            "$mpirun" -np "$k" "$popsim" simulate "$trace" $network --read-block 16KiB \
+                --json "$work/$name.$k.json" -o "$work/$name.$k.prv" > "$work/$name.$k.txt" 2> /dev/null
+            cmp -s "$work/$name.1.txt" "$work/$name.$k.txt" || fail "$name, $k processes: the report differs"
+            cmp -s "$work/$name.1.prv" "$work/$name.$k.prv" || fail "$name, $k processes: the simulated trace differs"
+            cmp -s <(grep -v '"peak_memory_bytes"\|"mpi_processes"' "$work/$name.1.json") \
+                <(grep -v '"peak_memory_bytes"\|"mpi_processes"' "$work/$name.$k.json") ||
+                fail "$name, $k processes: the JSON differs"
+            grep -q "\"mpi_processes\": $k" "$work/$name.$k.json" || fail "$name: the JSON does not say $k processes"
+        done
+    done
+done
+echo "simulate: the same with 2 and 3 processes, its reading helped"
+
 # A bad line deep in the body (two ranges in three are the helpers'): the lone reader's error, at the same line.
 sed '20000s/.*/2:1:1:1:1:not-a-time:1:1/' "${plain[0]}" > "$work/plain/bad_line.prv"
 run "$work/bad-line.single" -- analyze "$work/plain/bad_line.prv" --read-block 4KiB
@@ -145,15 +166,15 @@ mkdir -p "$work/sees" "$work/blind"
 cp "$here"/examples/halo/halo_2.* "$work/sees/"
 for order in "sees blind" "blind sees"; do
     set -- $order
-    for command in analyze whatif; do
+    for command in analyze whatif simulate; do
         # Small ranges: the process that sees it would ask the other to read some.
-        (cd "$work" && timeout 120 "$mpirun" -np 1 --wdir "$work/$1" "$popsim" "$command" halo_2.prv --csv out.csv --read-block 256B : \
-            -np 1 --wdir "$work/$2" "$popsim" "$command" halo_2.prv --csv out.csv --read-block 256B > "$work/blind.txt" 2>&1)
+        (cd "$work" && timeout 120 "$mpirun" -np 1 --wdir "$work/$1" "$popsim" "$command" halo_2.prv --json out.json --read-block 256B : \
+            -np 1 --wdir "$work/$2" "$popsim" "$command" halo_2.prv --json out.json --read-block 256B > "$work/blind.txt" 2>&1)
         status=$?
         [ "$status" = 2 ] || fail "$command, a trace only one process sees ($order): status $status"
         grep -q "popsim: error: halo_2.prv: no such file or folder" "$work/blind.txt" ||
             fail "$command, a trace only one process sees ($order): $(head -3 "$work/blind.txt")"
-        [ ! -e "$work/sees/out.csv" ] && [ ! -e "$work/blind/out.csv" ] || fail "$command: a report was written"
+        [ ! -e "$work/sees/out.json" ] && [ ! -e "$work/blind/out.json" ] || fail "$command: a report was written"
     done
 done
 echo "a trace one process does not see: refused, whichever process misses it"

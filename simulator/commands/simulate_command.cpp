@@ -124,14 +124,9 @@ predicted_efficiencies(const SimulateOptions& o, LoadedProgram& loaded,
     return {ideal, on_network(result, p, traced, ratio, loaded.real_runtime.value_or(0), ideal)};
 }
 
-void run_simulate(const SimulateOptions& o, CommandOutput& output) {
-    check_output_paths(
-        {o.trace}, {{"-o", o.output, !replay::is_otf2_anchor(o.output)}, {"--json", o.json_path}});
-    check_network_options(o.network); // before reading the trace
-    auto speedups = parse_speedups(o.speedups);
-    for (auto& m : config_modules(o.network.config)) speedups.push_back(std::move(m));
-    CodeWhatif code(o.trace, std::move(speedups), o.balance.has_value(),
-                    balanced_regions(o.balance));
+/// The simulation and its reports, the trace's reading helped by `helpers` if not null.
+void simulate(const SimulateOptions& o, CodeWhatif& code, CommandOutput& output,
+              replay::ReadHelpers* helpers) {
     ProgressBar progress({{.label = "reading", .total = input_file_bytes({o.trace})},
                           {.label = "simulating", .unit = ProgressBar::Unit::operations}});
     // -o writes the trace's records at their simulated times: a streamed program's calls are
@@ -144,9 +139,10 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
          .spill_calls_for = o.output.empty() ? std::nullopt : std::optional(o.output),
          .event_types = code.event_types(),
          .summarize = true,
-         .cut_bursts_for = [&](std::uint32_t tasks) {
-             return replays_burst_pieces(o.network, tasks);
-         }});
+         .cut_bursts_for =
+             [&](std::uint32_t tasks) { return replays_burst_pieces(o.network, tasks); },
+         .helpers = helpers});
+    if (helpers) loaded.pass.processes = 1 + helpers->count();
     CodeChange change{.factors = {},
                       .balanced = o.balance.has_value(),
                       .balance_region = balanced_regions(o.balance).empty()
@@ -218,6 +214,20 @@ void run_simulate(const SimulateOptions& o, CommandOutput& output) {
         output.report["balanced"] = change.balanced;
     }
     if (!o.json_path.empty()) write_text_file(o.json_path, report_text(output.report));
+}
+
+void run_simulate(const SimulateOptions& o, CommandOutput& output) {
+    check_output_paths(
+        {o.trace}, {{"-o", o.output, !replay::is_otf2_anchor(o.output)}, {"--json", o.json_path}});
+    check_network_options(o.network); // before reading the trace
+    auto speedups = parse_speedups(o.speedups);
+    for (auto& m : config_modules(o.network.config)) speedups.push_back(std::move(m));
+    CodeWhatif code(o.trace, std::move(speedups), o.balance.has_value(),
+                    balanced_regions(o.balance));
+    if (output.division == nullptr) return simulate(o, code, output, nullptr);
+    // Under mpirun the first process simulates, the others help it read the trace.
+    run_helped(*output.division, o.trace,
+               [&](replay::ReadHelpers* helpers) { simulate(o, code, output, helpers); });
 }
 
 } // namespace
