@@ -83,7 +83,7 @@ void add_global_options(CLI::App& app) {
                 } catch (const std::invalid_argument& e) {
                     return std::string(e.what());
                 }
-                return fmt::format("--read-block must be from 64B to 256MiB, not {}", text);
+                return fmt::format("must be from 64B to 256MiB, not {}", text);
             },
             "SIZE"));
 }

@@ -23,6 +23,21 @@ TEST_CASE("work division: the heaviest item first, to the process with the least
     CHECK(pipeline::divide_by_weight({7, 3}, 1) == std::vector<std::uint32_t>{0, 0});
 }
 
+TEST_CASE("work division: the processes left without a trace help read the dividable ones") {
+    using Helpers = std::vector<std::vector<std::uint32_t>>;
+    // One trace on 4 processes: read by 0, helped by the 3 others.
+    CHECK(pipeline::helpers_of({0}, {100}, {true}, 4) == Helpers{{1, 2, 3}});
+    // Two traces read by 0 and 1 on 5 processes: 2, 3, 4 shared round robin, the heavier first.
+    CHECK(pipeline::helpers_of({0, 1}, {10, 20}, {true, true}, 5) == Helpers{{3}, {2, 4}});
+    // A trace that cannot be divided (a gzip stream) gets none; the others get them all.
+    CHECK(pipeline::helpers_of({0, 1}, {10, 20}, {true, false}, 4) == Helpers{{2, 3}, {}});
+    // A process that reads two traces (all of them on the reporting one, for --root-causes): no
+    // helpers at all, as the reader's threads would then call MPI at once.
+    CHECK(pipeline::helpers_of({0, 0}, {10, 20}, {true, true}, 3) == Helpers{{}, {}});
+    // As many traces as processes: nobody is left to help.
+    CHECK(pipeline::helpers_of({0, 1}, {10, 20}, {true, true}, 2) == Helpers{{}, {}});
+}
+
 TEST_CASE("work division: a trace's results survive their bytes") {
     // A hybrid halo exchange (4 ranks of 3 threads): summaries, threads, OpenMP regions.
     const auto path = (test::scratch_dir("work_division") / "hybrid.prv").string();

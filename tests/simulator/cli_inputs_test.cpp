@@ -352,6 +352,18 @@ TEST_CASE("cli inputs: messages name the cause (issue 35, item 7)") {
     CHECK(app.status == 1);
     CHECK(app.output.starts_with(
         "popsim: error: --app: applications are numbered from 1, not '0'\n"));
+    // --read-block: a size from 64 bytes (a block must hold a line's start) to 256 MiB (a parsed
+    // block must fit one MPI message).
+    for (const auto& [value, says] :
+         {std::pair{"1B", "must be from 64B to 256MiB, not 1B"},
+          std::pair{"300MiB", "must be from 64B to 256MiB, not 300MiB"},
+          std::pair{"lots", "'lots' is not a size (e.g. 64KiB, 32k, 1MB, 4096)"}}) {
+        const auto block =
+            test::run_popsim(std::string("analyze --read-block ") + value + " " + trace);
+        CHECK(block.status == 1);
+        CHECK(block.output.starts_with(std::string("popsim: error: --read-block: ") + says + "\n"));
+    }
+    CHECK(test::run_popsim("analyze --read-block 64B " + trace).status == 0);
 }
 
 TEST_CASE("cli inputs: what was accepted silently is refused (issue 35, item 6)") {
