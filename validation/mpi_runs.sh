@@ -102,6 +102,10 @@ series plain-hybrid "3" -- analyze "$hpcg" --read-block 64KiB --model hybrid-mul
 # with a helper).
 series plain-in-memory "3" -- analyze "${plain[0]}" --read-block 4KiB --root-causes
 series plain-two "4" -- analyze "${plain[0]}" "${plain[1]}" --read-block 4KiB
+# A window read from a divided body, and a trace cut mid-line (its last range ends unfinished).
+series plain-window "3" -- analyze "${plain[0]}" --from 0.2s --to 0.5s --read-block 4KiB
+head -c -30 "${plain[0]}" > "$work/plain/cut_mid_line.prv"
+series plain-truncated "3" -- analyze "$work/plain/cut_mid_line.prv" --allow-truncated --read-block 4KiB
 grep -c '"mpi_processes": 2' "$work/plain-two.np4.json" | grep -q '^2$' || fail "two traces on four processes: not two each"
 # A .prv.gz written by bgzip with the index of its members (bgzip -i): divided as the .prv. Without
 # an index, the first process says why the others cannot help.
