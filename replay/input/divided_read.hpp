@@ -8,6 +8,9 @@
 // process's; what is divided is the reading and parsing (half of analyze's work, and all of it
 // that runs in parallel within one process).
 //
+// A lone reader reads a bgzip'd .prv.gz with its index in the same ranges (DividedBody without
+// helpers), each decompressed on one of its pipeline's threads.
+//
 // The reader's side is ReadOptions::helpers (paraver_reader.hpp); a helper runs
 // help_read_paraver until the reader releases it. Neither side knows how the bytes travel: the
 // front end that starts the processes gives both (simulator/mpi_run).
