@@ -7,6 +7,7 @@
 #include <array>
 #include <climits>
 #include <cstdlib>
+#include <deque>
 #include <fmt/format.h>
 #include <limits>
 #include <mpi.h>
@@ -34,18 +35,24 @@ class MpiReadHelpers final : public replay::ReadHelpers {
                    std::vector<std::uint32_t> released)
         : comm_(comm), asked_(std::move(asked)), released_(std::move(released)) {}
     ~MpiReadHelpers() override {
-        for (const auto rank : released_)
+        for (auto& ask : sending_) MPI_Wait(&ask.request, MPI_STATUS_IGNORE);
+        for (const auto rank : released_) // each waits for nothing else
             MPI_Send(nullptr, 0, MPI_BYTE, static_cast<int>(rank), k_release, comm_);
     }
     MpiReadHelpers(const MpiReadHelpers&) = delete;
     MpiReadHelpers& operator=(const MpiReadHelpers&) = delete;
 
     std::uint32_t count() const override { return static_cast<std::uint32_t>(asked_.size()); }
+    /// Sent without waiting for the helper to take it: a blocking send may wait for its receive
+    /// (the MPI standard allows it even for a few bytes), and the helper may be in its own send of
+    /// an answer the reader is not receiving yet.
     void ask(std::uint32_t helper, const replay::BodyRange& range) override {
-        const std::array<std::uint64_t, k_range_numbers> numbers = {
-            range.body_begin, range.begin, range.end, static_cast<std::uint64_t>(range.ns_per_unit),
-            range.text_size};
-        MPI_Send(numbers.data(), k_range_numbers, MPI_UINT64_T, rank(helper), k_ask, comm_);
+        forget_sent();
+        auto& ask = sending_.emplace_back();
+        ask.numbers = {range.body_begin, range.begin, range.end,
+                       static_cast<std::uint64_t>(range.ns_per_unit), range.text_size};
+        MPI_Isend(ask.numbers.data(), k_range_numbers, MPI_UINT64_T, rank(helper), k_ask, comm_,
+                  &ask.request);
     }
     std::string answer(std::uint32_t helper) override {
         MPI_Status status;
@@ -58,10 +65,24 @@ class MpiReadHelpers final : public replay::ReadHelpers {
     }
 
   private:
+    /// An ask under way, whose numbers MPI reads until it is sent.
+    struct Sending {
+        std::array<std::uint64_t, k_range_numbers> numbers{};
+        MPI_Request request = MPI_REQUEST_NULL;
+    };
+
     int rank(std::uint32_t helper) const { return static_cast<int>(asked_.at(helper)); }
+    /// Drops the asks sent, oldest first.
+    void forget_sent() {
+        for (int sent = 1; sent != 0 && !sending_.empty();) {
+            MPI_Test(&sending_.front().request, &sent, MPI_STATUS_IGNORE);
+            if (sent != 0) sending_.pop_front();
+        }
+    }
 
     MPI_Comm comm_;
     std::vector<std::uint32_t> asked_, released_;
+    std::deque<Sending> sending_; // a deque: MPI holds pointers into its elements
 };
 
 /// A helper's asks from its reader.
