@@ -180,12 +180,10 @@ Sweep sweep(const WhatifOptions& o, WorkDivision* division) {
     predictions.resize(configs.size());
     // Under mpirun each process replays its share of the configurations (round robin); an error
     // is carried to the first process, which reports it as one process would.
-    // A process that failed before (a trace its machine does not see) is not ready: none replays.
-    const bool ready = division == nullptr || division->all_ready();
-    const auto here = !ready ? std::vector<bool>(configs.size(), false)
-                      : division
-                          ? done_here(*division, std::vector<std::uint64_t>(configs.size(), 1))
-                          : std::vector<bool>(configs.size(), true);
+    // When a process failed before (a trace its machine does not see), none replays.
+    std::vector<bool> here(configs.size(), division == nullptr);
+    if (division && division->all_ready())
+        here = done_here(*division, std::vector<std::uint64_t>(configs.size(), 1));
     std::vector<std::exception_ptr> failures(configs.size());
     // One group's replays: the ideal network at each CPU ratio it sweeps, then its configurations
     // done here, side by side.

@@ -4,7 +4,6 @@
 #include "replay/trace_error.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -27,13 +26,6 @@ constexpr std::uint64_t k_read_on_bytes = 64 << 10;
 
 std::string index_path(const std::string& path) {
     return path + ".gzi";
-}
-
-bool starts_gzipped(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::array<char, 2> magic{};
-    return in.read(magic.data(), 2) && static_cast<unsigned char>(magic[0]) == 0x1f &&
-           static_cast<unsigned char>(magic[1]) == 0x8b;
 }
 
 using Members = std::vector<std::pair<std::uint64_t, std::uint64_t>>; // compressed, text
@@ -162,7 +154,7 @@ BodyText::BodyText(const std::string& path) : impl_(std::make_unique<Impl>()) {
     shared->path = path;
     struct stat status {};
     stat(path.c_str(), &status);
-    if (!starts_gzipped(path)) {
+    if (!ByteSource(path).compressed()) {
         shared->fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
         if (shared->fd < 0)
             throw TraceError(path, 0, std::string("cannot open: ") + std::strerror(errno));
@@ -202,7 +194,11 @@ bool BodyText::readable(const std::string& path, std::string* why_not) {
     if (stat(path.c_str(), &trace) != 0)
         return say(std::string("cannot open: ") + std::strerror(errno));
     if (!S_ISREG(trace.st_mode)) return say("not a regular file (a pipe?)");
-    if (!starts_gzipped(path)) return true;
+    try { // gzip or not as ByteSource tells it, from the first bytes
+        if (!ByteSource(path).compressed()) return true;
+    } catch (const TraceError& e) {
+        return say(e.cause());
+    }
     if (stat(index_path(path).c_str(), &index) != 0)
         return say(fmt::format("gzipped without an index of its members beside it ({}: bgzip -i "
                                "writes one as it compresses, bgzip -r for a file it wrote)",
