@@ -48,17 +48,18 @@ std::size_t index(Role role) {
 
 /// A call of a replayed thread, from when it is left until no record is expected to refer to it
 /// (Impl::history calls after the replay reached it). Small and trivially destructible: a thread
-/// keeps up to a thousand of them, and a trace has millions.
+/// keeps up to a thousand of them, and a trace has millions; with tens of thousands of threads
+/// (at least 32 calls each) they are most of the replay's memory.
 struct StreamCall {
     Time begin = 0, end = 0;
     Time reached = k_unset; // when the replay reached it
-    // The messages it sends, posts and completes (by Role), each list linked through the
-    // messages (StreamMessage::next): the sends and completions until it is emitted, the posts
-    // until the replay reaches it.
-    std::array<StreamMessage*, 3> placed{};
     std::uint16_t id = 0;
-    bool emitted = false;
 };
+
+/// The messages a call sends, posts and completes (by Role), each list linked through the
+/// messages (StreamMessage::next): the sends and completions until the call is emitted, the posts
+/// until the replay reaches it. Only calls not yet reached have them (StreamThread::placed).
+using PlacedMessages = std::array<StreamMessage*, 3>;
 
 /// What the program records of a call once it leaves the history (with a ProgramRecorder only).
 struct RecordedCall {
@@ -151,7 +152,8 @@ struct StreamThread {
     ThreadIndex trace_thread = 0;
     std::uint32_t task = 0;
     Ring<StreamCall> calls;
-    Ring<RecordedCall> recorded; // beside calls, with a ProgramRecorder
+    Ring<PlacedMessages> placed_lists; // of the calls from next_reach on
+    Ring<RecordedCall> recorded;       // beside calls, with a ProgramRecorder
     // The attributes of the collectives among the calls not yet emitted, with their numbers.
     Ring<std::pair<std::uint64_t, CollectiveAttributes>> attributes;
     std::uint64_t first_call = 0; // number of calls.front()
@@ -162,7 +164,7 @@ struct StreamThread {
     std::optional<Time> open_send; // the entry of its call that sends, in Impl::open_sends
     std::vector<PendingRole> pending;
     Time previous_end = 0; // traced end of the last emitted call
-    std::deque<Time> cuts; // where prv2dim cuts its bursts, not yet reached (burst_cut)
+    Ring<Time> cuts;       // where prv2dim cuts its bursts, not yet reached (burst_cut)
     Ring<Step> steps;
     Ring<StreamMessage*> wait_messages;
     std::uint64_t joins = 0; // collectives joined so far (the in-memory program's order)
@@ -180,6 +182,9 @@ struct StreamThread {
     Time mpi_outside_omp = 0;
 
     StreamCall& call(std::uint64_t number) { return calls[number - first_call]; }
+    /// Of a call not yet reached.
+    PlacedMessages& placed(std::uint64_t number) { return placed_lists[number - next_reach]; }
+    bool emitted(std::uint64_t number) const { return number < next_emit; }
     RecordedCall& recorded_call(std::uint64_t number) { return recorded[number - first_call]; }
 };
 
@@ -363,37 +368,36 @@ struct StreamingReplay::Impl {
         StreamMessage& m = *r.message;
         switch (r.role) {
         case Role::send:
-            if (call.emitted) unsupported("a record arrives after its send was replayed");
+            if (th.emitted(c)) unsupported("a record arrives after its send was replayed");
             m.immediate_send = call_class(call.id) == CallClass::immediate_send;
             if (m.immediate_send && recorder)
                 recorder->sent_immediately(static_cast<MessageIndex>(m.record));
-            link(call, m, Role::send);
+            link(th.placed(c), m, Role::send);
             break;
         case Role::complete:
-            if (call.emitted) unsupported("a record arrives after its receive was replayed");
-            link(call, m, Role::complete);
+            if (th.emitted(c)) unsupported("a record arrives after its receive was replayed");
+            link(th.placed(c), m, Role::complete);
             break;
         case Role::post:
             if (recorder) th.recorded_call(c).posted.push_back(static_cast<MessageIndex>(m.record));
             if (call.reached != k_unset) {
                 set_post(m, call.reached);
             } else {
-                link(call, m, Role::post);
+                link(th.placed(c), m, Role::post);
             }
             break;
         }
     }
 
-    static void link(StreamCall& call, StreamMessage& m, Role role) {
-        m.next[index(role)] = std::exchange(call.placed[index(role)], &m);
+    static void link(PlacedMessages& placed, StreamMessage& m, Role role) {
+        m.next[index(role)] = std::exchange(placed[index(role)], &m);
     }
 
     /// Takes the call's messages of the role out of it, into `out` in record order (the
     /// in-memory program's); its completions in wait_order, as the in-memory program lists them.
-    static void take(StreamCall& call, Role role, std::vector<StreamMessage*>& out) {
+    static void take(PlacedMessages& placed, Role role, std::vector<StreamMessage*>& out) {
         out.clear();
-        for (auto* m = std::exchange(call.placed[index(role)], nullptr); m;
-             m = m->next[index(role)])
+        for (auto* m = std::exchange(placed[index(role)], nullptr); m; m = m->next[index(role)])
             out.push_back(m);
         if (role == Role::complete) {
             std::sort(out.begin(), out.end(), [](auto* a, auto* b) {
@@ -553,8 +557,8 @@ struct StreamingReplay::Impl {
         const std::size_t first_step = th.steps.size();
         th.previous_end = call.end;
         add_step(th, StepKind::enter, number);
-        take(call, Role::send, sends_);
-        take(call, Role::complete, completions_);
+        take(th.placed(number), Role::send, sends_);
+        take(th.placed(number), Role::complete, completions_);
         for (auto* m : sends_) add_step(th, StepKind::send, 0).message = m;
         if (kept) {
             for (auto* m : sends_) kept->sent.push_back(static_cast<MessageIndex>(m->record));
@@ -586,7 +590,6 @@ struct StreamingReplay::Impl {
         if (kept) kept->collective = collective;
         for (std::size_t i = first_step; i < th.steps.size(); ++i)
             th.steps[i].in_region = in_region;
-        call.emitted = true;
     }
 
     static Step& add_step(StreamThread& th, StepKind kind, std::uint64_t value) {
@@ -705,14 +708,15 @@ struct StreamingReplay::Impl {
             finish_step(th, add_times(th.now, static_cast<Time>(step.value)));
             return true;
         case StepKind::enter: {
-            StreamCall& call = th.call(step.value);
-            call.reached = th.now;
-            th.next_reach = step.value + 1;
-            for (auto* m = std::exchange(call.placed[index(Role::post)], nullptr); m;) {
+            // Calls are reached in order, each once: this is the front of placed_lists.
+            th.call(step.value).reached = th.now;
+            for (auto* m = th.placed(step.value)[index(Role::post)]; m;) {
                 auto* next = m->next[index(Role::post)];
                 set_post(*m, th.now);
                 m = next;
             }
+            th.placed_lists.pop_front();
+            th.next_reach = step.value + 1;
             finish_step(th, th.now);
             trim_history(th);
             return true;
@@ -974,6 +978,7 @@ void StreamingReplay::call(ThreadIndex thread, const ObservedCall& c) {
     kept.begin = c.begin;
     kept.end = c.end;
     kept.id = c.id;
+    th.placed_lists.emplace_back();
     if (impl_->recorder) th.recorded.emplace_back();
     if (c.attributes) th.attributes.emplace_back() = {number, *c.attributes};
     impl_->wake_at(c.end, t);
