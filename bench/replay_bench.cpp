@@ -7,6 +7,7 @@
 #include "replay/network/dimemas.hpp"
 #include "replay/network/ideal.hpp"
 #include "replay/program/dependency_graph.hpp"
+#include "replay/program/program_bytes.hpp"
 
 #include <chrono>
 #include <fmt/format.h>
@@ -50,6 +51,10 @@ int main(int argc, char** argv) {
     ReplayResult on_network;
     const double network_s =
         seconds([&] { on_network = replay_events(program, dimemas, {.timeline = false}); });
+    // What `mpirun -np K popsim whatif` hands from the reading process to the others.
+    std::string bytes;
+    const double to_bytes_s = seconds([&] { program_to_bytes(program, bytes); });
+    const double from_bytes_s = seconds([&] { program_from_bytes(bytes); });
     const double vertices = static_cast<double>(boost::num_vertices(graph));
     const double edges = static_cast<double>(boost::num_edges(graph));
     const double mb = static_cast<double>(trace.counts.bytes) / 1e6;
@@ -73,6 +78,11 @@ int main(int argc, char** argv) {
     fmt::print("event engine, Dimemas net {:8.3f} s  {:7.1f} M events/s (1 us, 1000 MB/s: what "
                "whatif runs per configuration)\n",
                network_s, static_cast<double>(on_network.events) / network_s / 1e6);
+    fmt::print(
+        "program as bytes          {:8.3f} s  {:.0f} MB ({:.2f} bytes per byte of trace), read "
+        "back in {:.3f} s (what mpirun's whatif hands the other processes)\n",
+        to_bytes_s, static_cast<double>(bytes.size()) / 1e6,
+        static_cast<double>(bytes.size()) / static_cast<double>(trace.counts.bytes), from_bytes_s);
     const double replay_s = program_s + analyze_engine_s;
     fmt::print("replay share of analysis  {:8.1f} %  (program + engine without timeline, over read "
                "+ those)\n",

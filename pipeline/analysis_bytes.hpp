@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
-// One trace's analysis as bytes, to carry it between the processes of an MPI run
-// (work_division.hpp): what the streaming pass leaves (the pass, the summary, the hybrid run, the
-// warnings, the repairs), in CBOR, every number exact.
+// What the processes of an MPI run (work_division.hpp) hand each other, as bytes: one trace's
+// analysis (what the streaming pass leaves: the pass, the summary, the hybrid run, the warnings,
+// the repairs), and a streamed program with what whatif replays it with. Every number exact.
 #include "pipeline/analysis.hpp"
+#include "pipeline/load_program.hpp"
 
 #include <string>
 #include <string_view>
@@ -13,5 +14,11 @@ namespace popsim::pipeline {
 /// Trace i of `analyzed` in bytes; and back into trace i of another Analyzed with as many traces.
 std::string trace_to_bytes(const Analyzed& analyzed, std::size_t i);
 void trace_from_bytes(std::string_view bytes, Analyzed& analyzed, std::size_t i);
+
+/// A streamed program (no trace in memory) in bytes: the program (its warnings stay with the
+/// process that read it), the traced and ideal runtimes and the traced run's summary; and back, as
+/// the trace at `path` loaded.
+std::string streamed_program_to_bytes(const LoadedProgram& loaded);
+LoadedProgram streamed_program_from_bytes(std::string_view bytes, const std::string& path);
 
 } // namespace popsim::pipeline

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pipeline/whatif_sweep.hpp"
 
+#include "pipeline/analysis_bytes.hpp"
 #include "pipeline/progress_bar.hpp"
 #include "pipeline/units.hpp"
 #include "replay/network/ideal.hpp"
@@ -115,6 +116,29 @@ Prediction prediction_from_bytes(const std::string& bytes) {
                   .transfer = e.at(5).get<double>()}};
 }
 
+/// Under mpirun: the reporting process loads the trace at `path` (`load(helpers)`) helped by the
+/// others, and hands them the program when it was streamed; each of the others gets it, or loads
+/// the trace itself when the program needs its trace (cycle breaking reads it). On the others,
+/// null when the reporting process failed, which throws.
+template <class Load>
+std::unique_ptr<LoadedProgram> load_shared(WorkDivision& division, const std::string& path,
+                                           const Load& load) {
+    std::unique_ptr<LoadedProgram> loaded;
+    std::optional<std::string> bytes;
+    try {
+        read_helped(division, path, [&](replay::ReadHelpers* helpers) { loaded = load(helpers); });
+        if (division.reports_here())
+            bytes = loaded->trace ? std::string() : streamed_program_to_bytes(*loaded);
+    } catch (...) {
+        if (division.reports_here()) division.share(std::nullopt); // the others stop waiting
+        throw;
+    }
+    bytes = division.share(std::move(bytes));
+    if (division.reports_here() || !bytes) return loaded;
+    if (bytes->empty()) return load(nullptr);
+    return std::make_unique<LoadedProgram>(streamed_program_from_bytes(*bytes, path));
+}
+
 } // namespace
 
 Sweep sweep(const WhatifOptions& o, WorkDivision* division) {
@@ -133,18 +157,38 @@ Sweep sweep(const WhatifOptions& o, WorkDivision* division) {
     auto& code = s.code.emplace(o.trace, speedups, balance, balanced_regions(o.balance));
     ProgressBar progress({{.label = "reading", .total = input_file_bytes({o.trace})},
                           {.label = "simulating", .unit = ProgressBar::Unit::operations}});
-    s.loaded = std::make_unique<LoadedProgram>(
-        load_program(o.trace, program_options(o.network),
-                     {.window = o.window,
-                      .in_memory = o.in_memory || !code.empty(), // regions: the trace
-                      .on_read_progress = progress.running_total(0),
-                      .event_types = code.event_types(),
-                      .summarize = true,
-                      .cut_bursts_for = [&](std::uint32_t tasks) {
-                          return std::ranges::any_of(configs, [&](const auto& c) {
-                              return replays_burst_pieces(c.network, tasks);
-                          });
-                      }}));
+    const auto load = [&](replay::ReadHelpers* helpers) {
+        return std::make_unique<LoadedProgram>(
+            load_program(o.trace, program_options(o.network),
+                         {.window = o.window,
+                          .in_memory = o.in_memory || !code.empty(), // regions: the trace
+                          .on_read_progress = progress.running_total(0),
+                          .event_types = code.event_types(),
+                          .summarize = true,
+                          .cut_bursts_for =
+                              [&](std::uint32_t tasks) {
+                                  return std::ranges::any_of(configs, [&](const auto& c) {
+                                      return replays_burst_pieces(c.network, tasks);
+                                  });
+                              },
+                          .helpers = helpers}));
+    };
+    // Under mpirun a sweep of networks reads the trace once (load_shared); code what-ifs need
+    // the trace itself (their regions), which every process then reads.
+    if (division && code.empty()) {
+        const auto nothing_here = [&] {
+            s.reports_here = gather_items(
+                *division, std::vector<bool>(configs.size()),
+                std::vector<std::exception_ptr>(configs.size()),
+                [](std::size_t) { return std::string(); }, [](std::size_t, const std::string&) {});
+            return std::move(s);
+        };
+        if (!division->all_ready()) return nothing_here();
+        s.loaded = load_shared(*division, o.trace, load);
+        if (!s.loaded) return nothing_here(); // the reporting process failed: it reports why
+    } else {
+        s.loaded = load(nullptr);
+    }
     auto& loaded = *s.loaded;
     code.prepare(loaded);
     const auto& program = loaded.program;
@@ -203,7 +247,7 @@ Sweep sweep(const WhatifOptions& o, WorkDivision* division) {
         }
         // The useful computation, as analyze counts it, with the code sped up.
         auto useful = traced;
-        if (summary)
+        if (summary && durations)
             std::tie(useful->average, useful->maximum) =
                 code.useful_spread(*summary, change, *durations);
         oneapi::tbb::parallel_for(std::size_t{0}, members.size(), [&](std::size_t m) {

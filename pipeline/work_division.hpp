@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,9 @@ class WorkDivision {
     virtual std::vector<std::string> gather(const std::vector<std::string>& results,
                                             const std::vector<bool>& here,
                                             const std::vector<std::exception_ptr>& failures) = 0;
+    /// Called by every process: the reporting process's `bytes` (none: it failed), on every
+    /// process (the others pass none).
+    virtual std::optional<std::string> share(std::optional<std::string> bytes) = 0;
 };
 
 /// The end of a divided piece of work, on every process: each item done here without error goes to
@@ -72,22 +76,25 @@ bool dividable_trace(const std::string& path, std::string* why_not = nullptr);
 /// cannot be divided) and the others help; then every process joins the gather, which throws on
 /// the reporting process the error of another that failed. Returns whether this process reports.
 template <class Work> bool run_helped(WorkDivision& division, const std::string& path, Work work) {
-    const auto gather = [&] {
-        return gather_items(
-            division, {}, {}, [](std::size_t) { return std::string(); },
-            [](std::size_t, const std::string&) {});
-    };
-    if (!division.all_ready()) return gather();
+    if (division.all_ready()) read_helped(division, path, work);
+    return gather_items(
+        division, {}, {}, [](std::size_t) { return std::string(); },
+        [](std::size_t, const std::string&) {});
+}
+
+/// On the reporting process, `read(helpers)`: its reading of the trace at `path` helped by every
+/// other process (null when the trace cannot be divided), which are released when it returns or
+/// throws; on the others, their help. Called by every process once all are ready.
+template <class Read> void read_helped(WorkDivision& division, const std::string& path, Read read) {
     const bool helped = dividable_trace(path);
     if (division.reports_here()) {
         std::vector<std::uint32_t> others;
         for (std::uint32_t p = 1; p < division.processes(); ++p) others.push_back(p);
         const auto helpers = helped ? division.read_helpers(others) : nullptr;
-        work(helpers.get());
+        read(helpers.get());
     } else if (helped) {
         replay::help_read_paraver(path, *division.read_requests(0));
     }
-    return gather();
 }
 
 /// Which items this process does, item i weighing `weights[i]` (bytes to read, or 1): the same

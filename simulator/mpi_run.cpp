@@ -4,6 +4,7 @@
 #include "pipeline/diagnostics.hpp"
 #include "simulator/failure.hpp"
 
+#include <algorithm>
 #include <array>
 #include <climits>
 #include <cstdlib>
@@ -207,6 +208,20 @@ std::vector<std::string> MpiRun::gather(const std::vector<std::string>& results,
     std::vector<std::uint8_t> mine;
     nlohmann::json::to_cbor(part, mine);
     return exchange(mine, here.size(), first_failure);
+}
+
+std::optional<std::string> MpiRun::share(std::optional<std::string> bytes) {
+    // Its presence and length, then the bytes in pieces within MPI's int count.
+    std::array<std::uint64_t, 2> header{bytes ? 1U : 0U, bytes ? bytes->size() : 0};
+    MPI_Bcast(header.data(), 2, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    if (header[0] == 0) return std::nullopt;
+    std::string shared = reports_here() ? std::move(*bytes) : std::string(header[1], '\0');
+    constexpr std::size_t k_piece = std::size_t{1} << 30;
+    for (std::size_t at = 0; at < shared.size(); at += k_piece) {
+        MPI_Bcast(shared.data() + at, static_cast<int>(std::min(k_piece, shared.size() - at)),
+                  MPI_BYTE, 0, MPI_COMM_WORLD);
+    }
+    return shared;
 }
 
 bool MpiRun::agree(bool ready) {

@@ -43,6 +43,7 @@ class MpiRun final : public pipeline::WorkDivision {
     std::vector<std::string> gather(const std::vector<std::string>& results,
                                     const std::vector<bool>& here,
                                     const std::vector<std::exception_ptr>& failures) override;
+    std::optional<std::string> share(std::optional<std::string> bytes) override;
     /// For a process that failed before its command's gather (a trace only some machines see, a
     /// bad option found with the trace): tells the others it is not ready (all_ready) if it has
     /// not yet, and joins their gather with `failure`, which the reporting process then reports,

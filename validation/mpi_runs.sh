@@ -7,7 +7,8 @@
 # series of every real trace popsim analyses (the collected ones, HPCC, prime, LAMMPS, the hybrid
 # HPCG, ImageMagick's OpenMP runs, Score-P's OTF2 archives, the bundled synth examples); so are the
 # errors (a truncated trace among good ones) and the analyses one process does for all
-# (--root-causes); and whatif's sweep of 24 networks on LAMMPS, the configurations divided.
+# (--root-causes); and whatif's sweeps (24 networks on LAMMPS, the configurations divided; a plain
+# trace read once and its program handed on).
 #   validation/mpi_runs.sh POPSIM MPIRUN [DATA]
 . "$(dirname "$0")/setup.sh" "$1" "${3:-}"
 mpirun=$2
@@ -220,6 +221,19 @@ series root-causes "2" -- analyze "$data"/lammps-melt/*.prv.gz --root-causes
 lammps=$(ls "$data"/lammps-melt/*.prv.gz | tail -1)
 series whatif "1 2 3 4" -- whatif "$lammps" --latency 1us,10us --bandwidth 1GB/s,10GB/s,inf --buses 0,1 \
     --cpu-ratio 1,2
+# The trace read once, by the first process helped by the others, its program handed to them; a
+# program that needs its trace (hpcc's cancels: read into memory) and code what-ifs (--balance) are
+# read by every process; a bad line: the lone reader's error.
+series whatif-plain "2 3" -- whatif "${plain[0]}" --latency 1us,10us --bandwidth 1GB/s,inf --read-block 4KiB
+series whatif-in-memory "2" -- whatif "$work/plain/hpcc_2.prv" --latency 1us,10us --read-block 4KiB
+series whatif-balance "2" -- whatif "$lammps" --latency 1us,10us --balance
+run "$work/whatif-bad-line.single" -- whatif "$work/plain/bad_line.prv" --latency 1us,10us --read-block 4KiB
+run "$work/whatif-bad-line.np3" "$mpirun" -np 3 -- whatif "$work/plain/bad_line.prv" --latency 1us,10us --read-block 4KiB
+grep -q "bad_line.prv:20000: " "$work/whatif-bad-line.single.err" || fail "whatif, bad line: $(cat "$work/whatif-bad-line.single.err")"
+same whatif-bad-line 3
+[ "$(grep "popsim: error:" "$work/whatif-bad-line.single.err")" = "$(grep "popsim: error:" "$work/whatif-bad-line.np3.err")" ] ||
+    fail "whatif, bad line, 3 processes: $(cat "$work/whatif-bad-line.np3.err")"
+echo "whatif, a bad line in a helper's range: refused alike"
 
 [ "$failures" -eq 0 ] || { echo "$failures failures"; exit 1; }
 echo "mpirun: every output equals one process's"
