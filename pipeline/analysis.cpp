@@ -270,7 +270,7 @@ void analyze_divided(const AnalyzeOptions& o, WorkDivision& division,
         const auto& h = share.helpers[i];
         if (here[i] && !h.empty()) helpers[i] = division.read_helpers(h);
         if (std::find(h.begin(), h.end(), me) != h.end())
-            replay::help_read_paraver(paths[i], *division.read_requests(share.readers[i]));
+            replay::help_read(paths[i], *division.read_requests(share.readers[i]));
     }
     oneapi::tbb::parallel_for(std::size_t{0}, paths.size(), [&](std::size_t i) {
         if (!here[i]) return;

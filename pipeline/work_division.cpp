@@ -57,8 +57,8 @@ std::vector<std::vector<std::uint32_t>> helpers_of(const std::vector<std::uint32
 }
 
 bool dividable_trace(const std::string& path, std::string* why_not) {
-    if (read_by_reporting_process(path) || replay::is_otf2_anchor(path)) return false;
-    return replay::BodyText::readable(path, why_not);
+    if (read_by_reporting_process(path)) return false;
+    return replay::is_otf2_anchor(path) || replay::BodyText::readable(path, why_not);
 }
 
 bool read_by_reporting_process(const std::string& path) {

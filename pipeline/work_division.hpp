@@ -66,9 +66,9 @@ bool gather_items(WorkDivision& division, const std::vector<bool>& here,
     return true;
 }
 
-/// Whether the trace at `path` is a .prv whose body other processes can read apart: plain, or
-/// gzipped by bgzip with its index beside it (replay/input/body_text.hpp); not an OTF2 archive or
-/// a pipe. If not, a .prv's `why_not` says why.
+/// Whether other processes can help read the trace at `path`: an OTF2 archive (its locations), or a
+/// .prv whose body they can read apart, plain or gzipped by bgzip with its index beside it
+/// (replay/input/body_text.hpp); not a pipe. If not, a .prv's `why_not` says why.
 bool dividable_trace(const std::string& path, std::string* why_not = nullptr);
 
 /// A command one process does (simulate), its reading of the trace at `path` helped by the others:
@@ -93,7 +93,7 @@ template <class Read> void read_helped(WorkDivision& division, const std::string
         const auto helpers = helped ? division.read_helpers(others) : nullptr;
         read(helpers.get());
     } else if (helped) {
-        replay::help_read_paraver(path, *division.read_requests(0));
+        replay::help_read(path, *division.read_requests(0));
     }
 }
 

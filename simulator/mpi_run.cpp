@@ -26,6 +26,7 @@ namespace {
 /// numbers), a release nothing, an answer a parsed block's bytes.
 constexpr int k_ask = 1, k_release = 2, k_answer = 3;
 constexpr int k_range_numbers = 5;
+constexpr int k_answer_piece = 1 << 30; // bytes
 
 /// A reader's helpers. Destroyed, it releases every helper, asked or not.
 class MpiReadHelpers final : public replay::ReadHelpers {
@@ -56,12 +57,16 @@ class MpiReadHelpers final : public replay::ReadHelpers {
                   &ask.request);
     }
     std::string answer(std::uint32_t helper) override {
-        MPI_Status status;
-        MPI_Probe(rank(helper), k_answer, comm_, &status);
-        int bytes = 0;
-        MPI_Get_count(&status, MPI_BYTE, &bytes);
-        std::string block(static_cast<std::size_t>(bytes), '\0');
-        MPI_Recv(block.data(), bytes, MPI_BYTE, rank(helper), k_answer, comm_, MPI_STATUS_IGNORE);
+        std::string block;
+        for (int bytes = k_answer_piece; bytes == k_answer_piece;) { // a shorter piece ends it
+            MPI_Status status;
+            MPI_Probe(rank(helper), k_answer, comm_, &status);
+            MPI_Get_count(&status, MPI_BYTE, &bytes);
+            const std::size_t at = block.size();
+            block.resize(at + static_cast<std::size_t>(bytes));
+            MPI_Recv(block.data() + at, bytes, MPI_BYTE, rank(helper), k_answer, comm_,
+                     MPI_STATUS_IGNORE);
+        }
         return block;
     }
 
@@ -119,10 +124,14 @@ class MpiReadRequests final : public replay::ReadRequests {
         return asks;
     }
     void answer(const std::string& parsed_block) override {
-        // A range's text is at most its bytes and one line (64 MiB), its parsed block a few
-        // times that: far below MPI's 2 GiB count.
-        MPI_Send(parsed_block.data(), static_cast<int>(parsed_block.size()), MPI_BYTE, reader_,
-                 k_answer, comm_);
+        // In pieces within MPI's int count (an OTF2 archive's locations can exceed it), the last
+        // shorter than a whole piece, even empty.
+        for (std::size_t at = 0;; at += k_answer_piece) {
+            const auto bytes = std::min<std::size_t>(k_answer_piece, parsed_block.size() - at);
+            MPI_Send(parsed_block.data() + at, static_cast<int>(bytes), MPI_BYTE, reader_, k_answer,
+                     comm_);
+            if (bytes < k_answer_piece) break;
+        }
     }
 
   private:

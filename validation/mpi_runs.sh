@@ -96,6 +96,17 @@ for trace in "${plain[@]}" "$here"/examples/halo/halo_8.prv; do
     series "$name" "2 4" -- analyze "$trace" --read-block 4KiB
     grep -q '"mpi_processes": 4' "$work/$name.np4.json" || fail "$name: the JSON does not say 4 processes"
 done
+# An OTF2 archive read by K processes: the reader asks each helper for a part of its locations,
+# read through the OTF2 library there, and takes their records back.
+otf2=()
+for archive in "$data"/otf2/casita-2_jacobi_blame_*/traces.otf2; do [ -e "$archive" ] && otf2+=("$archive"); done
+[ "${#otf2[@]}" -ge 2 ] || fail "only ${#otf2[@]} OTF2 archives"
+for archive in "${otf2[@]}"; do
+    name=otf2-$(basename "$(dirname "$archive")")
+    series "$name" "2 3" -- analyze "$archive"
+    grep -q '"mpi_processes": 3' "$work/$name.np3.json" || fail "$name: the JSON does not say 3 processes"
+done
+series otf2-whatif "2 3" -- whatif "${otf2[0]}" --latency 1us,10us
 hpcg=$work/plain/hpcg_2x2.prv
 gzip -dc "$data"/hpcg-hybrid/hpcg_2x2.prv.gz > "$hpcg" && cp "$data"/hpcg-hybrid/hpcg_2x2.{pcf,row} "$work/plain/"
 series plain-hybrid "3" -- analyze "$hpcg" --read-block 64KiB --model hybrid-multiplicative
@@ -122,9 +133,9 @@ else
 fi
 # simulate: the first process simulates, the others help it read the trace; the report, the JSON
 # and the simulated trace are one process's.
-for trace in "${plain[0]}" "${plain[0]}.gz" "$hpcg"; do
+for trace in "${plain[0]}" "${plain[0]}.gz" "$hpcg" "${otf2[0]}"; do
     for network in "" "--latency 1us --bandwidth 1GB/s"; do
-        name=simulate-$(basename "$trace")${network:+-dimemas}
+        name=simulate-$(basename "$(dirname "$trace")")-$(basename "$trace")${network:+-dimemas}
         "$popsim" simulate "$trace" $network --json "$work/$name.1.json" -o "$work/$name.1.prv" \
             > "$work/$name.1.txt" 2> /dev/null
         for k in 2 3; do

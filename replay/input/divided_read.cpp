@@ -2,6 +2,7 @@
 #include "replay/input/divided_read.hpp"
 
 #include "replay/input/line_reader.hpp"
+#include "replay/input/otf2_archive.hpp"
 #include "replay/trace_error.hpp"
 
 #include <algorithm>
@@ -157,6 +158,13 @@ void help_read_paraver(const std::string& path, ReadRequests& requests) {
         });
         for (const auto& block : parsed) requests.answer(to_bytes(block));
     }
+}
+
+void help_read(const std::string& path, ReadRequests& requests) {
+    if (is_otf2_anchor(path))
+        help_read_otf2(path, requests);
+    else
+        help_read_paraver(path, requests);
 }
 
 } // namespace popsim::replay

@@ -110,4 +110,8 @@ void read_body_range(BodyText& text, const BodyRange& range, TextBlock& out);
 /// first line).
 void help_read_paraver(const std::string& path, ReadRequests& requests);
 
+/// A helper's work for the trace at `path`: an OTF2 archive's locations (otf2_archive.hpp,
+/// help_read_otf2), else a .prv's ranges (help_read_paraver).
+void help_read(const std::string& path, ReadRequests& requests);
+
 } // namespace popsim::replay

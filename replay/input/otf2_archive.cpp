@@ -15,6 +15,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
 #include <optional>
@@ -291,6 +292,20 @@ struct ThreadRecords {
     Time first = std::numeric_limits<Time>::max(), last = 0;
     std::array<std::uint64_t, k_record_kinds> counts{}; // records of each kind
 };
+
+// A location's records as JSON (CBOR between the processes of an MPI run: help_read_otf2), every
+// field: one left out would be lost when another process reads the location.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Call, enter, leave, id, collective, sent, received, comm, root)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SendHalf, call, peer, comm, tag, bytes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ReceiveHalf, post, complete, peer, comm, tag, bytes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CounterRead, time, instructions, cycles)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Span, begin, end, region)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ThreadRecords, location, rank, calls, measurement, counters,
+                                   has_instructions, has_cycles, sends, receives, posted,
+                                   unknown_calls, messages_outside_calls, parallel, synchronising,
+                                   user, states, events, accumulated, mpi_depth, parallel_depth,
+                                   synchronise_depth, state_depth, replayed, undefined_regions,
+                                   first, last, counts)
 
 } // namespace
 
@@ -814,10 +829,9 @@ void read_locations(OTF2_Reader* reader, const Content& content,
 using ReaderHandle = std::unique_ptr<OTF2_Reader, decltype(&OTF2_Reader_Close)>;
 ReaderHandle open_archive(Content& content);
 
-/// Reads the events of every location: the chosen threads', and the others' to count them. In
-/// parallel: the locations are shared out among readers of their own (the library's readers are
-/// independent of each other), each filling its locations' records.
-void read_events(Content& content) {
+/// Every location, the chosen threads' and the others' (their records only counted), in reference
+/// order: the same list on every process that reads the archive.
+std::vector<LocationRecords> all_locations(Content& content) {
     std::map<OTF2_LocationRef, ThreadRecords*> chosen;
     for (auto& thread : content.threads) chosen[thread.location] = &thread;
     std::vector<LocationRecords> all;
@@ -828,16 +842,88 @@ void read_events(Content& content) {
         thread->replayed = it != chosen.end();
         all.emplace_back(ref, thread);
     }
+    return all;
+}
+
+/// Reads the events of `locations` in parallel: they are shared out among readers of their own
+/// (the library's readers are independent of each other), each filling its locations' records.
+void read_here(const Content& content, std::span<const LocationRecords> locations) {
+    const std::size_t n = locations.size();
     const std::size_t shares = std::min<std::size_t>(
-        all.size(), static_cast<std::size_t>(oneapi::tbb::this_task_arena::max_concurrency()));
+        n, static_cast<std::size_t>(oneapi::tbb::this_task_arena::max_concurrency()));
     oneapi::tbb::parallel_for(std::size_t{0}, shares, [&](std::size_t k) {
         Content own; // each reader reads the definitions itself: small against the events
         own.path = content.path;
         const auto reader = open_archive(own);
-        const auto share = std::span(all).subspan(
-            k * all.size() / shares, (k + 1) * all.size() / shares - k * all.size() / shares);
-        read_locations(reader.get(), content, share);
+        read_locations(reader.get(), content,
+                       locations.subspan(k * n / shares, (k + 1) * n / shares - k * n / shares));
     });
+}
+
+/// Part `p` of `parts` of the locations, as the reader and its helpers divide them: contiguous,
+/// of equal counts.
+std::pair<std::size_t, std::size_t> part_of(std::size_t locations, std::size_t p,
+                                            std::size_t parts) {
+    return {p * locations / parts, (p + 1) * locations / parts};
+}
+
+/// A helper's answer: its locations' records, or the error that stopped it.
+std::string answer_bytes(std::span<const LocationRecords> locations) {
+    auto records = nlohmann::json::array();
+    for (const auto& [ref, thread] : locations) records.push_back(*thread);
+    std::string bytes;
+    nlohmann::json::to_cbor(nlohmann::json{{"records", records}}, bytes);
+    return bytes;
+}
+std::string error_bytes(const TraceError& e) {
+    std::string bytes;
+    nlohmann::json::to_cbor(nlohmann::json{{"error", {e.line(), e.cause()}}}, bytes);
+    return bytes;
+}
+
+/// A helper's answer into the records of `locations`; its error thrown as the reader's own.
+void take_answer(const std::string& bytes, const Content& content,
+                 std::span<const LocationRecords> locations) {
+    const auto j = nlohmann::json::from_cbor(bytes);
+    if (j.contains("error"))
+        throw TraceError(content.path, j["error"][0].get<std::uint64_t>(),
+                         j["error"][1].get<std::string>());
+    const auto& records = j.at("records");
+    if (records.size() != locations.size())
+        content.fail("another process of the MPI run read other locations of the archive");
+    for (std::size_t i = 0; i < locations.size(); ++i)
+        *locations[i].second = records[i].get<ThreadRecords>();
+}
+
+/// Reads the events of every location: the chosen threads', and the others' to count them; with
+/// helpers, a part of the locations each (help_read_otf2), asked before this process reads its own.
+void read_events(Content& content, ReadHelpers* helpers) {
+    const auto all = all_locations(content);
+    const std::uint32_t helped_by = helpers ? helpers->count() : 0;
+    const auto part = [&](std::size_t p) {
+        const auto [begin, end] = part_of(all.size(), p, helped_by + 1);
+        return std::span(all).subspan(begin, end - begin);
+    };
+    for (std::uint32_t h = 0; h < helped_by; ++h) {
+        const auto [begin, end] = part_of(all.size(), h + 1, helped_by + 1);
+        helpers->ask(h, {.begin = begin, .end = end, .text_size = all.size()});
+    }
+    // Every answer is taken, also after an error (a helper waits for nothing else).
+    std::exception_ptr error;
+    try {
+        read_here(content, part(0));
+    } catch (...) {
+        error = std::current_exception();
+    }
+    for (std::uint32_t h = 0; h < helped_by; ++h) {
+        const auto bytes = helpers->answer(h);
+        try {
+            if (!error) take_answer(bytes, content, part(h + 1));
+        } catch (...) {
+            error = std::current_exception();
+        }
+    }
+    if (error) std::rethrow_exception(error);
 }
 
 /// The group of `comm`, or nullptr when the definitions lack either.
@@ -912,27 +998,68 @@ ReaderHandle open_archive(Content& content) {
     return reader;
 }
 
+/// Reads the archive's definitions and chooses the threads it replays: the header's tasks and
+/// threads, each thread's location.
+void lay_out_threads(Content& c) {
+    const auto reader = open_archive(c);
+    const auto tasks = choose_threads(c);
+    auto& layout = c.header.applications.emplace_back().tasks;
+    for (std::uint32_t task = 0; task < tasks.size(); ++task) {
+        layout.push_back({static_cast<std::uint32_t>(tasks[task].size()), 0});
+        for (std::uint32_t th = 0; th < tasks[task].size(); ++th) {
+            ThreadRecords& t = c.threads.emplace_back();
+            t.location = tasks[task][th];
+            t.rank = task;
+            c.owners.push_back({0, 1, task + 1, th + 1});
+        }
+    }
+    if (c.threads.empty()) c.fail("it has no CPU thread of a process");
+}
+
+/// A helper's answer to one ask: the records of locations [begin, end) of the archive.
+std::string read_for_reader(const std::string& anchor, const BodyRange& ask) {
+    Content c;
+    c.path = anchor;
+    std::vector<LocationRecords> all;
+    try {
+        lay_out_threads(c);
+        all = all_locations(c);
+    } catch (const TraceError& e) {
+        return error_bytes(TraceError(
+            anchor, 0, fmt::format("another process of the MPI run cannot read {}", e.what())));
+    }
+    if (all.size() != ask.text_size || ask.begin > ask.end || ask.end > all.size()) {
+        return error_bytes(
+            TraceError(anchor, 0,
+                       fmt::format("another process of the MPI run sees another archive at {} ({} "
+                                   "locations, not {})",
+                                   anchor, all.size(), ask.text_size)));
+    }
+    const auto share = std::span(all).subspan(ask.begin, ask.end - ask.begin);
+    try {
+        read_here(c, share);
+    } catch (const TraceError& e) { // the lone reader's error, which the reader throws
+        return error_bytes(e);
+    } catch (const std::exception& e) { // out of memory
+        return error_bytes(
+            TraceError(anchor, 0, fmt::format("another process of the MPI run: {}", e.what())));
+    }
+    return answer_bytes(share);
+}
+
 } // namespace
 
-Otf2Archive::Otf2Archive(const std::string& anchor) : content_(std::make_unique<Content>()) {
+void help_read_otf2(const std::string& anchor, ReadRequests& requests) {
+    for (auto asks = requests.next(); !asks.empty(); asks = requests.next())
+        for (const auto& ask : asks) requests.answer(read_for_reader(anchor, ask));
+}
+
+Otf2Archive::Otf2Archive(const std::string& anchor, ReadHelpers* helpers)
+    : content_(std::make_unique<Content>()) {
     auto& c = *content_;
     c.path = anchor;
-    {
-        const auto reader = open_archive(c);
-        const auto tasks = choose_threads(c);
-        auto& layout = c.header.applications.emplace_back().tasks;
-        for (std::uint32_t task = 0; task < tasks.size(); ++task) {
-            layout.push_back({static_cast<std::uint32_t>(tasks[task].size()), 0});
-            for (std::uint32_t th = 0; th < tasks[task].size(); ++th) {
-                ThreadRecords& t = c.threads.emplace_back();
-                t.location = tasks[task][th];
-                t.rank = task;
-                c.owners.push_back({0, 1, task + 1, th + 1});
-            }
-        }
-        if (c.threads.empty()) c.fail("it has no CPU thread of a process");
-    }
-    read_events(c);
+    lay_out_threads(c);
+    read_events(c, helpers);
     for (const auto& t : c.threads) c.header.end_time = std::max(c.header.end_time, t.last);
     if (c.defs.from_paraver) // the Paraver trace's end, which its records may stop before
         c.header.end_time = std::max(c.header.end_time, c.ns(c.defs.offset + c.defs.length));

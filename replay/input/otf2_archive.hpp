@@ -13,6 +13,7 @@
 //   trace.header = archive.header();
 //   archive.feed(sink, trace.warnings); // the records, in time order
 #include "replay/focus/record_window.hpp"
+#include "replay/input/divided_read.hpp"
 #include "replay/input/paraver_header.hpp"
 #include "replay/trace.hpp"
 #include "replay/warnings.hpp"
@@ -41,11 +42,18 @@ struct Otf2LocationRecords {
 /// Reads the definitions alone.
 TraceLabels otf2_labels(const std::string& anchor);
 
+/// A helper's work (replay/input/divided_read.hpp): each ask's locations of the archive at
+/// `anchor` read (an ask's `begin` and `end` index its locations in reference order, `text_size`
+/// is their count: a helper that sees another archive answers an error) and answered with their
+/// records, until the reader releases it.
+void help_read_otf2(const std::string& anchor, ReadRequests& requests);
+
 class Otf2Archive {
   public:
-    /// Opens the archive and reads its definitions and events. Throws TraceError naming the
-    /// anchor file (and the location) for an archive the library cannot read.
-    explicit Otf2Archive(const std::string& anchor);
+    /// Opens the archive and reads its definitions and events, a part of its locations each by
+    /// `helpers` when given (other processes of an MPI run: help_read_otf2). Throws TraceError
+    /// naming the anchor file (and the location) for an archive the library cannot read.
+    explicit Otf2Archive(const std::string& anchor, ReadHelpers* helpers = nullptr);
     ~Otf2Archive();
     Otf2Archive(const Otf2Archive&) = delete;
     Otf2Archive& operator=(const Otf2Archive&) = delete;

@@ -440,7 +440,7 @@ Trace read_trace(const std::string& path, const ReadOptions& options, const Obse
     std::optional<Otf2Archive> archive;
     TextBlock first;
     if (is_otf2_anchor(path)) {
-        archive.emplace(path);
+        archive.emplace(path, options.helpers);
         trace.header = archive->header();
         check_memory_for_threads(trace, options.max_memory_bytes);
     } else {

@@ -315,7 +315,9 @@ struct StreamingReplay::Impl {
         if (keep_program) recorder.emplace(first);
         // Enough for an Irecv posted many calls before its message is sent; a record referring
         // further back sends the trace to the in-memory replay. 8 MiB of calls in all, counted
-        // with what the recorder keeps of them (with or without it, the same traces stream).
+        // with what the recorder keeps of them (with or without it, the same traces stream), and
+        // at least 32 however many tasks: among the real traces of ../shared/data a record
+        // refers back up to 18 calls past the one the replay reached (cgpop, 24 tasks).
         constexpr std::size_t k_call_bytes = sizeof(StreamCall) + sizeof(RecordedCall);
         history = std::clamp<std::size_t>(
             (std::size_t{8} << 20) / (k_call_bytes * std::max(tasks, 1u)), 32, 1024);

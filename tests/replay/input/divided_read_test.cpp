@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // One .prv read by a reader and its helpers (replay/input/divided_read.hpp): the ranges cut the
 // body into its lines exactly, and the trace read, its warnings and its errors are the lone
-// reader's. The helpers here are in-process (help_read_paraver on the asks); mpirun's are tested
-// by validation/mpi_runs.sh.
+// reader's; so is an OTF2 archive whose locations the helpers read. The helpers here are
+// in-process (help_read on the asks); mpirun's are tested by validation/mpi_runs.sh.
 #include "replay/input/divided_read.hpp"
+#include "replay/input/otf2_archive.hpp"
 #include "replay/input/paraver_reader.hpp"
 #include "replay/trace_error.hpp"
 #include "test_support.hpp"
@@ -46,7 +47,7 @@ class LocalHelpers final : public replay::ReadHelpers {
     std::string answer(std::uint32_t helper) override {
         if (answers_.at(helper).empty()) {
             AsksAtOnce requests(std::exchange(asks_[helper], {}), answers_[helper]);
-            replay::help_read_paraver(paths_[helper], requests);
+            replay::help_read(paths_[helper], requests);
         }
         REQUIRE(!answers_[helper].empty());
         std::string block = std::move(answers_[helper].front());
@@ -250,6 +251,65 @@ TEST_CASE("divided_read: errors name the line the lone reader names") {
         replay::ReadOptions o;
         o.block_bytes = 64;
         LocalHelpers blind({seen.string()});
+        o.helpers = &blind;
+        try {
+            (void)replay::read_paraver(good, o);
+            FAIL("no error");
+        } catch (const replay::TraceError& e) {
+            const std::string message = e.what();
+            CAPTURE(message);
+            CHECK(message.starts_with(good + ":"));
+            CHECK(message.find(says) != std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("divided_read: OTF2 archives whose locations helpers read are the archives read alone") {
+    std::size_t archives = 0;
+    for (const auto& entry :
+         std::filesystem::recursive_directory_iterator(test::shared_data("otf2"))) {
+        if (entry.path().filename() != "traces.otf2") continue;
+        const auto path = entry.path().string();
+        CAPTURE(path);
+        replay::Trace alone;
+        try {
+            alone = read_with(path, 1 << 20, 0);
+        } catch (const replay::TraceError&) { // an archive popsim refuses is refused helped too
+            CHECK_THROWS_AS(read_with(path, 1 << 20, 2), replay::TraceError);
+            continue;
+        }
+        ++archives;
+        for (std::size_t helpers : {1, 2, 3}) {
+            CAPTURE(helpers);
+            std::size_t asked = 0;
+            check_same_trace(alone, read_with(path, 1 << 20, helpers, &asked));
+            CHECK(asked == helpers); // a part of the locations each
+        }
+    }
+    CHECK(archives >= 10);
+}
+
+TEST_CASE("divided_read: an OTF2 helper that cannot read the archive, or reads another, says so") {
+    const auto dir = test::scratch_dir("divided_otf2");
+    const auto good = test::shared_data("otf2/casita-10_scorep_mpi_tags/traces.otf2");
+    std::string another;
+    for (const auto& entry :
+         std::filesystem::recursive_directory_iterator(test::shared_data("otf2"))) {
+        if (entry.path().filename() != "traces.otf2" || entry.path().string() == good) continue;
+        if (replay::Otf2Archive(entry.path().string()).record_counts().size() !=
+            replay::Otf2Archive(good).record_counts().size()) {
+            another = entry.path().string();
+            break;
+        }
+    }
+    REQUIRE(!another.empty());
+    for (const auto& [seen, says] :
+         {std::pair{(dir / "absent.otf2").string(), std::string("another process of the MPI run "
+                                                                "cannot read ")},
+          std::pair{another,
+                    "another process of the MPI run sees another archive at " + another + " ("}}) {
+        replay::ReadOptions o;
+        LocalHelpers blind({seen});
         o.helpers = &blind;
         try {
             (void)replay::read_paraver(good, o);
