@@ -1,22 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "metrics/critical_path.hpp"
-#include "metrics/ideal_replay.hpp"
-#include "metrics/trace_summary.hpp"
-#include "pipeline/code_whatif.hpp"
 #include "pipeline/diagnostics.hpp"
 #include "pipeline/load_program.hpp"
 #include "pipeline/network_options.hpp"
-#include "pipeline/predicted_efficiencies.hpp"
-#include "pipeline/progress_bar.hpp"
-#include "replay/engine/engine.hpp"
+#include "pipeline/simulation.hpp"
 #include "replay/input/dimemas_trace.hpp"
 #include "replay/input/otf2_archive.hpp"
 #include "replay/input/paraver_reader.hpp"
 #include "replay/input/paraver_record_stream.hpp"
 #include "replay/output/otf2_writer.hpp"
 #include "replay/output/paraver_writer.hpp"
-#include "replay/output/simulated_trace.hpp"
-#include "replay/program/dependency_graph.hpp"
 #include "simulator/commands/commands.hpp"
 #include "simulator/output_paths.hpp"
 #include "simulator/reports/json_report.hpp"
@@ -34,19 +26,14 @@ using namespace pipeline;
 
 namespace {
 
-struct SimulateOptions {
-    std::string trace;
-    FocusOptions window; // --from/--to
-    NetworkOptions network;
-    std::vector<std::string> speedups;  // --speedup REGION=FACTOR
-    std::optional<std::string> balance; // --balance [REGION]
-    std::string output;
+struct SimulateCommandOptions {
+    SimulateOptions simulation;
     std::string json_path;
-    bool in_memory = false;
 };
 
-nlohmann::json result_json(const SimulateOptions& o, const LoadedProgram& loaded,
-                           const replay::ReplayResult& r) {
+nlohmann::json result_json(const SimulateOptions& o, const Simulation& s) {
+    const auto& loaded = *s.loaded;
+    const auto& r = s.result;
     const auto& p = loaded.program;
     const auto& real_runtime = loaded.real_runtime;
     nlohmann::json j = report_header("simulate");
@@ -73,117 +60,25 @@ nlohmann::json result_json(const SimulateOptions& o, const LoadedProgram& loaded
                                 {"transfer_ns", x.transfer},
                                 {"cpu_wait_ns", x.cpu_wait}});
     }
+    j["ideal_runtime_ns"] = s.ideal_runtime;
+    add_efficiencies_json(s.efficiencies, j["efficiencies"]);
+    if (!s.code->empty()) {
+        j["code"] = s.code->json(s.change.factors);
+        j["balanced"] = s.change.balanced;
+    }
     return j;
 }
 
-/// The critical path of the simulated run as events of each replay thread: 1 where it computes on
-/// it, 2 where it is in MPI on it, 0 where it leaves it.
-std::vector<std::vector<replay::AddedEvent>> critical_path_events(const replay::ReplayProgram& p,
-                                                                  const replay::ReplayResult& r) {
-    auto spans = metrics::critical_path_spans(p, r);
-    std::sort(spans.begin(), spans.end(), [](const auto& a, const auto& b) {
-        return std::tie(a.thread, a.begin) < std::tie(b.thread, b.begin);
-    });
-    std::vector<std::vector<replay::AddedEvent>> out(p.thread_count());
-    for (std::size_t k = 0; k < spans.size(); ++k) {
-        const auto& s = spans[k];
-        auto& events = out[s.thread];
-        const std::uint64_t value = s.computation ? 1 : 2;
-        // A span that goes on where the previous one ended changes the value or nothing.
-        if (!events.empty() && events.back().time == s.begin && events.back().value == 0)
-            events.pop_back();
-        if (events.empty() || events.back().value != value)
-            events.push_back({s.begin, replay::k_critical_path_event, value});
-        events.push_back({s.end, replay::k_critical_path_event, 0});
-    }
-    return out;
-}
-
-/// The predicted run's ideal-network runtime (the same CPUs and code) and its efficiencies
-/// (docs/metrics.md, "On another network").
-std::pair<Time, WhatifEfficiencies>
-predicted_efficiencies(const SimulateOptions& o, LoadedProgram& loaded,
-                       const replay::network::NetworkModel& network,
-                       const replay::ReplayResult& result, const CodeWhatif& code,
-                       const CodeChange& change, const replay::ProgramArray<double>* durations) {
-    const auto& p = loaded.program;
-    const double ratio = dimemas_parameters(o.network, p.tasks).cpu_ratio;
-    Time ideal = 0;
-    if (network.zero_cost() && network.cpus_per_node() == 0) {
-        ideal = result.runtime; // the run is the ideal one
-    } else if (ratio == 1 && !durations && loaded.ideal_runtime) {
-        ideal = *loaded.ideal_runtime; // the streaming pass replayed it
-    } else {
-        ideal = ideal_runtime_at(loaded, ratio, {.timeline = false, .burst_durations = durations});
-    }
-    const auto summary = traced_summary(loaded);
-    auto traced = traced_useful(summary);
-    if (traced && durations)
-        std::tie(traced->average, traced->maximum) =
-            code.useful_spread(*summary, change, *durations);
-    return {ideal, on_network(result, p, traced, ratio, loaded.real_runtime.value_or(0), ideal)};
-}
-
-/// The simulation and its reports, the trace's reading helped by `helpers` if not null.
-void simulate(const SimulateOptions& o, CodeWhatif& code, CommandOutput& output,
-              replay::ReadHelpers* helpers) {
-    ProgressBar progress({{.label = "reading", .total = input_file_bytes({o.trace})},
-                          {.label = "simulating", .unit = ProgressBar::Unit::operations}});
-    // -o writes the trace's records at their simulated times: a streamed program's calls are
-    // spilled beside the output for it.
-    auto loaded = load_program(
-        o.trace, program_options(o.network),
-        {.window = o.window,
-         .in_memory = o.in_memory || !code.empty(), // the regions are found in the trace
-         .on_read_progress = progress.running_total(0),
-         .spill_calls_for = o.output.empty() ? std::nullopt : std::optional(o.output),
-         .event_types = code.event_types(),
-         .summarize = true,
-         .cut_bursts_for =
-             [&](std::uint32_t tasks) { return replays_burst_pieces(o.network, tasks); },
-         .helpers = helpers});
-    if (helpers) loaded.pass.processes = 1 + helpers->count();
-    CodeChange change{.factors = {},
-                      .balanced = o.balance.has_value(),
-                      .balance_region = balanced_regions(o.balance).empty()
-                                            ? std::nullopt
-                                            : std::optional<std::size_t>(0)};
-    for (const auto& s : code.options()) change.factors.push_back(s.factors.front());
-    std::optional<replay::ProgramArray<double>> durations;
-    if (!code.empty()) {
-        code.prepare(loaded);
-        durations = code.burst_durations(change);
-    }
-    const replay::Trace* original = loaded.trace_read();
-    if (!o.output.empty() && original == nullptr)
-        throw std::invalid_argument(
-            "-o needs a Paraver trace as input (its calls name the simulated states)");
-    const auto network = make_network(o.network, loaded.program.tasks);
-    // Reads the original's events again while the program replays.
-    std::optional<replay::SimulatedTraceWriter> simulated;
-    if (!o.output.empty())
-        simulated.emplace(*original, loaded.program, o.output,
-                          replay::SimulatedTraceOptions{.calls = loaded.calls.get(),
-                                                        .window = loaded.window_bounds});
-    progress.add_total(1, loaded.program.op_count());
-    const replay::ReplayResult result =
-        replay_reporting(loaded, *network,
-                         {.timeline = !o.output.empty(), // each operation's times, for -o
-                          .on_progress = [&](std::uint64_t ops) { progress.add(1, ops); },
-                          .burst_durations = durations ? &*durations : nullptr});
+/// The simulated run, as the terminal shows it.
+void print_simulation(const SimulateOptions& o, const Simulation& s, std::ostream& out) {
+    const auto& loaded = *s.loaded;
     const auto real = loaded.real_runtime;
-    const auto [ideal_runtime, e] = predicted_efficiencies(
-        o, loaded, *network, result, code, change, durations ? &*durations : nullptr);
-    replay::WarningLog beyond;
-    add_out_of_range_warning(out_of_range(e), beyond);
-    print_warnings(o.trace, beyond);
-    loaded.warnings.merge(beyond);
-    std::ostream& out = output.terminal();
+    const auto& result = s.result;
     out << fmt::format("trace              {}\n", o.trace);
     if (!loaded.window.empty()) out << fmt::format("focus              {}\n", loaded.window);
     out << fmt::format("network            {}\n",
                        describe_network(o.network, loaded.program.tasks));
-    if (!code.empty()) out << fmt::format("code               {}\n", code.describe(change));
+    if (!s.code->empty()) out << fmt::format("code               {}\n", s.code->describe(s.change));
     if (real)
         out << fmt::format("real runtime       {:.6f} s\n", static_cast<double>(*real) * 1e-9);
     out << fmt::format("predicted runtime  {:.6f} s\n", static_cast<double>(result.runtime) * 1e-9);
@@ -191,49 +86,40 @@ void simulate(const SimulateOptions& o, CodeWhatif& code, CommandOutput& output,
         out << fmt::format("speed-up           {:.4f}\n",
                            static_cast<double>(*real) / static_cast<double>(result.runtime));
     out << fmt::format("ideal network      {:.6f} s (the same CPUs and code)\n",
-                       static_cast<double>(ideal_runtime) * 1e-9);
+                       static_cast<double>(s.ideal_runtime) * 1e-9);
     auto percent = [](double v) {
         return std::isfinite(v) ? fmt::format("{:.2f}%", 100 * v) : std::string("-");
     };
     out << "efficiencies      ";
     for (const auto& f : k_efficiency_fields)
         out << fmt::format("{} {} {}", &f == &k_efficiency_fields.front() ? "" : ",", f.name,
-                           percent(e.*f.value));
+                           percent(s.efficiencies.*f.value));
     out << '\n';
-    if (!o.output.empty()) {
-        simulated->write(result, critical_path_events(loaded.program, result));
-        if (output.print)
-            std::cerr << "popsim: wrote " << o.output
-                      << (replay::is_otf2_anchor(o.output) ? "\n" : " and its .pcf/.row\n");
-    }
-    output.report = result_json(o, loaded, result);
-    output.report["ideal_runtime_ns"] = ideal_runtime;
-    add_efficiencies_json(e, output.report["efficiencies"]);
-    if (!code.empty()) {
-        output.report["code"] = code.json(change.factors);
-        output.report["balanced"] = change.balanced;
-    }
-    if (!o.json_path.empty()) write_text_file(o.json_path, report_text(output.report));
 }
 
-void run_simulate(const SimulateOptions& o, CommandOutput& output) {
-    check_output_paths(
-        {o.trace}, {{"-o", o.output, !replay::is_otf2_anchor(o.output)}, {"--json", o.json_path}});
-    check_network_options(o.network); // before reading the trace
-    auto speedups = parse_speedups(o.speedups);
-    for (auto& m : config_modules(o.network.config)) speedups.push_back(std::move(m));
-    CodeWhatif code(o.trace, std::move(speedups), o.balance.has_value(),
-                    balanced_regions(o.balance));
-    if (output.division == nullptr) return simulate(o, code, output, nullptr);
-    // Under mpirun the first process simulates, the others help it read the trace.
-    run_helped(*output.division, o.trace,
-               [&](replay::ReadHelpers* helpers) { simulate(o, code, output, helpers); });
+void run_simulate(const SimulateCommandOptions& command, CommandOutput& output) {
+    const auto& o = command.simulation;
+    check_output_paths({o.trace}, {{"-o", o.output, !replay::is_otf2_anchor(o.output)},
+                                   {"--json", command.json_path}});
+    auto s = pipeline::simulate(o, output.division);
+    if (!s.reports_here) return; // the first process of the MPI run shows it
+    replay::WarningLog beyond;
+    add_out_of_range_warning(out_of_range(s.efficiencies), beyond);
+    print_warnings(o.trace, beyond);
+    s.loaded->warnings.merge(beyond);
+    print_simulation(o, s, output.terminal());
+    if (!o.output.empty() && output.print)
+        std::cerr << "popsim: wrote " << o.output
+                  << (replay::is_otf2_anchor(o.output) ? "\n" : " and its .pcf/.row\n");
+    output.report = result_json(o, s);
+    if (!command.json_path.empty()) write_text_file(command.json_path, report_text(output.report));
 }
 
 } // namespace
 
 void add_simulate_command(CLI::App& app, CommandOutput& output) {
-    auto options = std::make_shared<SimulateOptions>();
+    auto command = std::make_shared<SimulateCommandOptions>();
+    auto* options = &command->simulation;
     auto* cmd = app.add_subcommand(
         "simulate", "Replay a trace on a network model and write the simulated timeline");
     add_trace_argument(
@@ -247,12 +133,12 @@ void add_simulate_command(CLI::App& app, CommandOutput& output) {
                     "Write the simulated timeline as a Paraver trace (.prv, with .pcf/.row) or "
                     "as an OTF2 archive (.otf2)")
         ->check(output_file_name());
-    cmd->add_option("--json", options->json_path,
+    cmd->add_option("--json", command->json_path,
                     "Write the predicted times (predicted_runtime_ns, per task) and "
                     "efficiencies to FILE")
         ->check(output_file_name());
     add_in_memory_option(cmd, options->in_memory);
-    cmd->callback([options, &output] { run_simulate(*options, output); });
+    cmd->callback([command, &output] { run_simulate(*command, output); });
 }
 
 } // namespace popsim::simulator
