@@ -2,6 +2,7 @@
 #include "pipeline/progress_bar.hpp"
 
 #include "pipeline/memory_use.hpp"
+#include "pipeline/terminal.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -17,7 +18,7 @@ constexpr double k_period_s = 0.1; // redraw at most ten times a second
 } // namespace
 
 ProgressBar::ProgressBar(const std::vector<MeterSpec>& meters)
-    : enabled_(isatty(STDERR_FILENO) != 0) {
+    : enabled_(watched_terminal(STDERR_FILENO)) {
     for (const auto& spec : meters) {
         auto& meter = meters_.emplace_back();
         meter.label = spec.label;

@@ -6,6 +6,7 @@
 #include "simulator/failure.hpp"
 #ifdef POPSIM_MPI
 #include "pipeline/global_options.hpp"
+#include "pipeline/terminal.hpp"
 #include "simulator/mpi_run.hpp"
 #endif
 
@@ -55,7 +56,7 @@ int main(int argc, char** argv) {
     // simulate its trace's reading; the first shows what one process would show, the others print
     // nothing and run no other command.
     std::optional<MpiRun> mpi;
-    if (started_by_mpirun()) mpi.emplace(argc, argv);
+    if (popsim::pipeline::started_by_mpirun()) mpi.emplace(argc, argv);
     const bool silent = mpi && !mpi->reports_here();
     if (mpi && mpi->size() > 1) output.division = &*mpi;
     if (mpi) app.parse_complete_callback([&mpi] { mpi->note_binding(); }); // after --quiet is read

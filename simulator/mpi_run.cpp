@@ -151,10 +151,6 @@ Failure failure_of(const std::exception_ptr& error) {
 
 } // namespace
 
-bool started_by_mpirun() {
-    return std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr;
-}
-
 MpiRun::MpiRun(int& argc, char**& argv) {
     // One thread calls MPI at a time: the main thread, or the serial stage of the reader's
     // pipeline (a oneTBB thread) that takes the helpers' blocks. Without that, traces are read

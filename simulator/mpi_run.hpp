@@ -17,9 +17,6 @@
 
 namespace popsim::simulator {
 
-/// Whether mpirun started this process (Open MPI's environment): only then is MPI initialised.
-bool started_by_mpirun();
-
 /// MPI, from MPI_Init to MPI_Finalize, and the division of work among its processes.
 class MpiRun final : public pipeline::WorkDivision {
   public:

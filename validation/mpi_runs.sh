@@ -215,6 +215,13 @@ if [ "$(nproc)" -gt 1 ]; then
     echo "bound to one core: noted"
 fi
 
+# Colours only on a terminal someone watches: mpirun gives each process a terminal of its own, so a
+# report redirected to a file would hold colour codes.
+"$popsim" analyze "$here"/examples/halo/halo_8.prv > "$work/colour.single" 2>&1
+"$mpirun" -np 2 "$popsim" analyze "$here"/examples/halo/halo_8.prv > "$work/colour.np2" 2>&1
+cmp -s "$work/colour.single" "$work/colour.np2" || fail "a report redirected under mpirun differs: $(grep -c $'\x1b' "$work/colour.np2") lines with escapes"
+echo "a report redirected under mpirun: no colours, as one process's"
+
 # A trace through a pipe: mpirun feeds standard input to the first process only, which reads it.
 "$popsim" analyze /dev/stdin "$data"/epoch/epoch_4proc.prv.gz --quiet --no-color < "$data"/epoch/epoch_2proc.prv.gz \
     > "$work/stdin.single" 2>&1

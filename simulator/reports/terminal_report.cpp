@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/reports/terminal_report.hpp"
 
+#include "pipeline/terminal.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
@@ -225,7 +227,7 @@ std::string format_terminal_table(const MetricTable& table, const TerminalStyle&
 }
 
 TerminalStyle terminal_style(bool no_color, bool fraction) {
-    const bool tty = isatty(STDOUT_FILENO) != 0;
+    const bool tty = pipeline::watched_terminal(STDOUT_FILENO);
     const char* no_color_variable = std::getenv("NO_COLOR");
     TerminalStyle style{.color = tty && !no_color &&
                                  (no_color_variable == nullptr || *no_color_variable == '\0'),
