@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "replay/input/body_text.hpp"
 
+#include "replay/read_at.hpp"
 #include "replay/trace_error.hpp"
 
 #include <algorithm>
@@ -88,20 +89,13 @@ struct BodyText::Impl {
     std::size_t read_plain(std::uint64_t offset, std::size_t bytes, std::string& out) const {
         const std::size_t had = out.size();
         out.resize(had + bytes);
-        std::size_t got = 0;
-        while (got < bytes) {
-            const ssize_t n = pread(shared->fd, out.data() + had + got, bytes - got,
-                                    static_cast<off_t>(offset + got));
-            if (n < 0 && errno == EINTR) continue;
-            if (n < 0) {
-                out.resize(had + got);
-                throw TraceError(shared->path, 0, std::strerror(errno));
-            }
-            if (n == 0) break;
-            got += static_cast<std::size_t>(n);
+        const auto got = replay::read_at(shared->fd, out.data() + had, bytes, offset);
+        if (!got) {
+            out.resize(had);
+            throw TraceError(shared->path, 0, std::strerror(errno));
         }
-        out.resize(had + got);
-        return got;
+        out.resize(had + *got);
+        return *got;
     }
 
     /// The member that holds the text at `offset`.

@@ -2,6 +2,7 @@
 #include "replay/output/spill_file.hpp"
 
 #include "replay/output/output_file.hpp"
+#include "replay/read_at.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -99,17 +100,9 @@ void SpillFile::finish_writing() {
 
 void SpillFile::read_block(const Block& block, std::vector<std::byte>& into) const {
     into.resize(block.bytes);
-    std::size_t done = 0;
-    while (done < block.bytes) {
-        const ssize_t n = ::pread(fd_, into.data() + done, block.bytes - done,
-                                  static_cast<off_t>(block.offset + done));
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            if (n == 0) errno = EIO; // the file is shorter than written: someone truncated it
-            fail("cannot read back");
-        }
-        done += static_cast<std::size_t>(n);
-    }
+    const auto got = read_at(fd_, into.data(), block.bytes, block.offset);
+    if (got && *got < block.bytes) errno = EIO; // shorter than written: someone truncated it
+    if (!got || *got < block.bytes) fail("cannot read back");
 }
 
 SpillFile::Reader::Reader(const SpillFile& file, std::size_t stream)
