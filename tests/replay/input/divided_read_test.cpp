@@ -137,6 +137,25 @@ void check_same_trace(const replay::Trace& a, const replay::Trace& b) {
     }
 }
 
+/// Reading `trace` with one helper that sees `seen` under its name fails with an error naming
+/// `trace` and saying `says`.
+void check_helper_error(const std::string& trace, const std::string& seen, const std::string& says,
+                        std::size_t block_bytes) {
+    replay::ReadOptions o;
+    o.block_bytes = block_bytes;
+    LocalHelpers blind({seen});
+    o.helpers = &blind;
+    try {
+        (void)replay::read_paraver(trace, o);
+        FAIL("no error");
+    } catch (const replay::TraceError& e) {
+        const std::string message = e.what();
+        CAPTURE(message);
+        CHECK(message.starts_with(trace + ":"));
+        CHECK(message.find(says) != std::string::npos);
+    }
+}
+
 } // namespace
 
 TEST_CASE("divided_read: ranges of any size give each line of the body once, in order") {
@@ -248,19 +267,7 @@ TEST_CASE("divided_read: errors name the line the lone reader names") {
                                             ": cannot open: No such file or directory"},
           std::pair{dir / "other.prv",
                     "another process of the MPI run sees another file at " + other + " ("}}) {
-        replay::ReadOptions o;
-        o.block_bytes = 64;
-        LocalHelpers blind({seen.string()});
-        o.helpers = &blind;
-        try {
-            (void)replay::read_paraver(good, o);
-            FAIL("no error");
-        } catch (const replay::TraceError& e) {
-            const std::string message = e.what();
-            CAPTURE(message);
-            CHECK(message.starts_with(good + ":"));
-            CHECK(message.find(says) != std::string::npos);
-        }
+        check_helper_error(good, seen.string(), says, 64);
     }
 }
 
@@ -308,18 +315,7 @@ TEST_CASE("divided_read: an OTF2 helper that cannot read the archive, or reads a
                                                                 "cannot read ")},
           std::pair{another,
                     "another process of the MPI run sees another archive at " + another + " ("}}) {
-        replay::ReadOptions o;
-        LocalHelpers blind({seen});
-        o.helpers = &blind;
-        try {
-            (void)replay::read_paraver(good, o);
-            FAIL("no error");
-        } catch (const replay::TraceError& e) {
-            const std::string message = e.what();
-            CAPTURE(message);
-            CHECK(message.starts_with(good + ":"));
-            CHECK(message.find(says) != std::string::npos);
-        }
+        check_helper_error(good, seen, says, replay::ReadOptions{}.block_bytes);
     }
 }
 
