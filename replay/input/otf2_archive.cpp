@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "replay/input/otf2_archive.hpp"
 
+#include "replay/bytes.hpp"
 #include "replay/extrae_events.hpp"
 #include "replay/otf2_library.hpp"
 #include "replay/program/mpi_calls.hpp"
@@ -15,7 +16,6 @@
 #include <fstream>
 #include <limits>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
 #include <optional>
@@ -293,19 +293,58 @@ struct ThreadRecords {
     std::array<std::uint64_t, k_record_kinds> counts{}; // records of each kind
 };
 
-// A location's records as JSON (CBOR between the processes of an MPI run: help_read_otf2), every
-// field: one left out would be lost when another process reads the location.
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Call, enter, leave, id, collective, sent, received, comm, root)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SendHalf, call, peer, comm, tag, bytes)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ReceiveHalf, post, complete, peer, comm, tag, bytes)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CounterRead, time, instructions, cycles)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Span, begin, end, region)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ThreadRecords, location, rank, calls, measurement, counters,
-                                   has_instructions, has_cycles, sends, receives, posted,
-                                   unknown_calls, messages_outside_calls, parallel, synchronising,
-                                   user, states, events, accumulated, mpi_depth, parallel_depth,
-                                   synchronise_depth, state_depth, replayed, undefined_regions,
-                                   first, last, counts)
+// A location's records as bytes (replay/bytes.hpp), between the processes of an MPI run
+// (help_read_otf2): every field, in one list for writing and reading. A field added to
+// ThreadRecords and not here would be lost when another process reads the location (the
+// divided-read tests compare every archive read so with the lone reader's).
+template <class Records, class F> void each_field(Records& t, F&& f) {
+    f(t.location), f(t.rank), f(t.calls), f(t.measurement), f(t.counters), f(t.has_instructions);
+    f(t.has_cycles), f(t.sends), f(t.receives), f(t.posted), f(t.unknown_calls);
+    f(t.messages_outside_calls), f(t.parallel), f(t.synchronising), f(t.user), f(t.states);
+    f(t.events), f(t.accumulated), f(t.mpi_depth), f(t.parallel_depth), f(t.synchronise_depth);
+    f(t.state_depth), f(t.replayed), f(t.undefined_regions), f(t.first), f(t.last), f(t.counts);
+}
+
+template <class T> constexpr bool k_raw_array = false;
+template <class T> constexpr bool k_raw_array<std::vector<T>> = std::is_trivially_copyable_v<T>;
+
+/// A field: its bytes, an array of plain elements at once, else its elements one by one (pairs,
+/// tuples, strings, maps).
+template <class T> void write_field(ByteWriter& w, const T& field) {
+    if constexpr (std::is_trivially_copyable_v<T>) {
+        w.value(field);
+    } else if constexpr (std::is_same_v<T, std::string> || k_raw_array<T>) {
+        w.array(field);
+    } else if constexpr (requires { std::tuple_size<T>::value; }) { // a pair or a tuple
+        std::apply([&](const auto&... part) { (write_field(w, part), ...); }, field);
+    } else {
+        w.value(static_cast<std::uint64_t>(field.size()));
+        for (const auto& element : field) write_field(w, element);
+    }
+}
+
+template <class T> void read_field(ByteReader& r, T& field) {
+    if constexpr (std::is_trivially_copyable_v<T>) {
+        r.value(field);
+    } else if constexpr (std::is_same_v<T, std::string> || k_raw_array<T>) {
+        r.array(field);
+    } else if constexpr (requires { std::tuple_size<T>::value; }) {
+        std::apply([&](auto&... part) { (read_field(r, part), ...); }, field);
+    } else { // a vector or a map, its elements one by one (each at least a byte)
+        field.clear();
+        for (auto n = r.count(1); n > 0; --n) {
+            if constexpr (requires { typename T::key_type; }) {
+                std::pair<typename T::key_type, typename T::mapped_type> element;
+                read_field(r, element);
+                field.insert(std::move(element));
+            } else {
+                typename T::value_type element{};
+                read_field(r, element);
+                field.push_back(std::move(element));
+            }
+        }
+    }
+}
 
 } // namespace
 
@@ -868,31 +907,40 @@ std::pair<std::size_t, std::size_t> part_of(std::size_t locations, std::size_t p
 }
 
 /// A helper's answer: its locations' records, or the error that stopped it.
+constexpr std::uint8_t k_records = 0, k_error = 1;
 std::string answer_bytes(std::span<const LocationRecords> locations) {
-    auto records = nlohmann::json::array();
-    for (const auto& [ref, thread] : locations) records.push_back(*thread);
     std::string bytes;
-    nlohmann::json::to_cbor(nlohmann::json{{"records", records}}, bytes);
+    ByteWriter w(bytes);
+    w.value(k_records);
+    w.value(static_cast<std::uint64_t>(locations.size()));
+    for (const auto& [ref, thread] : locations)
+        each_field(*thread, [&](const auto& field) { write_field(w, field); });
     return bytes;
 }
 std::string error_bytes(const TraceError& e) {
     std::string bytes;
-    nlohmann::json::to_cbor(nlohmann::json{{"error", {e.line(), e.cause()}}}, bytes);
+    ByteWriter w(bytes);
+    w.value(k_error);
+    w.value(e.line());
+    w.text(e.cause());
     return bytes;
 }
 
 /// A helper's answer into the records of `locations`; its error thrown as the reader's own.
 void take_answer(const std::string& bytes, const Content& content,
                  std::span<const LocationRecords> locations) {
-    const auto j = nlohmann::json::from_cbor(bytes);
-    if (j.contains("error"))
-        throw TraceError(content.path, j["error"][0].get<std::uint64_t>(),
-                         j["error"][1].get<std::string>());
-    const auto& records = j.at("records");
-    if (records.size() != locations.size())
+    ByteReader r(bytes);
+    if (r.value<std::uint8_t>() == k_error) {
+        const auto line = r.value<std::uint64_t>();
+        std::string cause;
+        r.array(cause);
+        throw TraceError(content.path, line, cause);
+    }
+    if (r.value<std::uint64_t>() != locations.size())
         content.fail("another process of the MPI run read other locations of the archive");
-    for (std::size_t i = 0; i < locations.size(); ++i)
-        *locations[i].second = records[i].get<ThreadRecords>();
+    for (const auto& [ref, thread] : locations)
+        each_field(*thread, [&](auto& field) { read_field(r, field); });
+    if (!r.done()) content.fail("another process of the MPI run answered more than was asked");
 }
 
 /// Reads the events of every location: the chosen threads', and the others' to count them; with
