@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pipeline/analysis_bytes.hpp"
 
+#include "replay/bytes.hpp"
 #include "replay/program/program_bytes.hpp"
 
-#include <cstring>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <stdexcept>
 
 // What the results hold, field by field, as JSON (CBOR on the wire; its doubles and 64-bit
 // integers are exact). A field added to these structures and not here would be lost between the
@@ -72,32 +71,28 @@ void trace_from_bytes(std::string_view bytes, Analyzed& a, std::size_t i) {
 }
 
 std::string streamed_program_to_bytes(const LoadedProgram& loaded) {
-    // The numbers in CBOR, after their length; then the program's arrays.
+    // The numbers in CBOR, as one array of bytes; then the program's arrays.
     const nlohmann::json j = {{"real_runtime", loaded.real_runtime},
                               {"ideal_runtime", loaded.ideal_runtime},
                               {"summary", loaded.summary}};
-    std::string numbers;
+    std::string numbers, bytes;
     nlohmann::json::to_cbor(j, numbers);
-    const std::uint64_t length = numbers.size();
-    std::string bytes(reinterpret_cast<const char*>(&length), sizeof length);
-    bytes += numbers;
+    replay::ByteWriter(bytes).text(numbers);
     replay::program_to_bytes(loaded.program, bytes);
     return bytes;
 }
 
 LoadedProgram streamed_program_from_bytes(std::string_view bytes, const std::string& path) {
-    std::uint64_t length = 0;
-    if (bytes.size() < sizeof length) throw std::invalid_argument("a streamed program's bytes");
-    std::memcpy(&length, bytes.data(), sizeof length);
-    bytes.remove_prefix(sizeof length);
-    if (length > bytes.size()) throw std::invalid_argument("a streamed program's bytes");
-    const auto j = nlohmann::json::from_cbor(bytes.substr(0, length));
+    replay::ByteReader reader(bytes);
+    std::string numbers;
+    reader.array(numbers);
+    const auto j = nlohmann::json::from_cbor(numbers);
     LoadedProgram loaded;
     loaded.path = path;
     loaded.real_runtime = j.at("real_runtime").get<std::optional<Time>>();
     loaded.ideal_runtime = j.at("ideal_runtime").get<std::optional<Time>>();
     loaded.summary = j.at("summary").get<std::optional<metrics::TraceSummary>>();
-    loaded.program = replay::program_from_bytes(bytes.substr(length));
+    loaded.program = replay::program_from_bytes(reader.rest());
     return loaded;
 }
 

@@ -177,10 +177,7 @@ Sweep sweep(const WhatifOptions& o, WorkDivision* division) {
     // the trace itself (their regions), which every process then reads.
     if (division && code.empty()) {
         const auto nothing_here = [&] {
-            s.reports_here = gather_items(
-                *division, std::vector<bool>(configs.size()),
-                std::vector<std::exception_ptr>(configs.size()),
-                [](std::size_t) { return std::string(); }, [](std::size_t, const std::string&) {});
+            s.reports_here = gather_nothing(*division);
             return std::move(s);
         };
         if (!division->all_ready()) return nothing_here();

@@ -66,6 +66,14 @@ bool gather_items(WorkDivision& division, const std::vector<bool>& here,
     return true;
 }
 
+/// gather_items for a process with no item of its own to hand in (the reporting process throws the
+/// first failure met anywhere). Returns whether this process reports.
+inline bool gather_nothing(WorkDivision& division) {
+    return gather_items(
+        division, {}, {}, [](std::size_t) { return std::string(); },
+        [](std::size_t, const std::string&) {});
+}
+
 /// Whether other processes can help read the trace at `path`: an OTF2 archive (its locations), or a
 /// .prv whose body they can read apart, plain or gzipped by bgzip with its index beside it
 /// (replay/input/body_text.hpp); not a pipe. If not, a .prv's `why_not` says why.
@@ -77,9 +85,7 @@ bool dividable_trace(const std::string& path, std::string* why_not = nullptr);
 /// the reporting process the error of another that failed. Returns whether this process reports.
 template <class Work> bool run_helped(WorkDivision& division, const std::string& path, Work work) {
     if (division.all_ready()) read_helped(division, path, work);
-    return gather_items(
-        division, {}, {}, [](std::size_t) { return std::string(); },
-        [](std::size_t, const std::string&) {});
+    return gather_nothing(division);
 }
 
 /// On the reporting process, `read(helpers)`: its reading of the trace at `path` helped by every

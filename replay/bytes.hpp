@@ -61,6 +61,8 @@ class ByteReader {
         return n;
     }
     bool done() const { return in_.empty(); }
+    /// The bytes not read yet (what another reader reads on).
+    std::string_view rest() const { return in_; }
 
   private:
     void bytes(void* data, std::size_t size) {

@@ -26,7 +26,8 @@ namespace {
 /// numbers), a release nothing, an answer a parsed block's bytes.
 constexpr int k_ask = 1, k_release = 2, k_answer = 3;
 constexpr int k_range_numbers = 5;
-constexpr int k_answer_piece = 1 << 30; // bytes
+/// What one MPI call moves at most, in bytes (its counts are int): larger data goes in pieces.
+constexpr int k_piece = 1 << 30;
 
 /// A reader's helpers. Destroyed, it releases every helper, asked or not.
 class MpiReadHelpers final : public replay::ReadHelpers {
@@ -58,7 +59,7 @@ class MpiReadHelpers final : public replay::ReadHelpers {
     }
     std::string answer(std::uint32_t helper) override {
         std::string block;
-        for (int bytes = k_answer_piece; bytes == k_answer_piece;) { // a shorter piece ends it
+        for (int bytes = k_piece; bytes == k_piece;) { // a shorter piece ends it
             MPI_Status status;
             MPI_Probe(rank(helper), k_answer, comm_, &status);
             MPI_Get_count(&status, MPI_BYTE, &bytes);
@@ -126,11 +127,11 @@ class MpiReadRequests final : public replay::ReadRequests {
     void answer(const std::string& parsed_block) override {
         // In pieces within MPI's int count (an OTF2 archive's locations can exceed it), the last
         // shorter than a whole piece, even empty.
-        for (std::size_t at = 0;; at += k_answer_piece) {
-            const auto bytes = std::min<std::size_t>(k_answer_piece, parsed_block.size() - at);
+        for (std::size_t at = 0;; at += k_piece) {
+            const auto bytes = std::min<std::size_t>(k_piece, parsed_block.size() - at);
             MPI_Send(parsed_block.data() + at, static_cast<int>(bytes), MPI_BYTE, reader_, k_answer,
                      comm_);
-            if (bytes < k_answer_piece) break;
+            if (bytes < k_piece) break;
         }
     }
 
@@ -221,10 +222,10 @@ std::optional<std::string> MpiRun::share(std::optional<std::string> bytes) {
     MPI_Bcast(header.data(), 2, MPI_UINT64_T, 0, MPI_COMM_WORLD);
     if (header[0] == 0) return std::nullopt;
     std::string shared = reports_here() ? std::move(*bytes) : std::string(header[1], '\0');
-    constexpr std::size_t k_piece = std::size_t{1} << 30;
     for (std::size_t at = 0; at < shared.size(); at += k_piece) {
-        MPI_Bcast(shared.data() + at, static_cast<int>(std::min(k_piece, shared.size() - at)),
-                  MPI_BYTE, 0, MPI_COMM_WORLD);
+        MPI_Bcast(shared.data() + at,
+                  static_cast<int>(std::min<std::size_t>(k_piece, shared.size() - at)), MPI_BYTE, 0,
+                  MPI_COMM_WORLD);
     }
     return shared;
 }
