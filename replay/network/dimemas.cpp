@@ -192,8 +192,7 @@ bool DimemasNetwork::take_link(std::vector<Links>& links, std::uint32_t node,
 /// Dimemas lets a message short of an output link take the one of a message from the same node
 /// that still waits for its input link, if it can get its own input link at once; the robbed one
 /// goes first in the queue for the output link.
-bool DimemasNetwork::steal_output_link(std::uint32_t thief) {
-    auto& t = moving_.at(thief);
+bool DimemasNetwork::steal_output_link(Transfer& t, std::uint32_t thief) {
     auto& out = out_links_.at(t.from);
     const auto victim = std::find_if(out.holders.begin(), out.holders.end(), [&](std::uint32_t h) {
         const auto& v = moving_.at(h);
@@ -234,18 +233,16 @@ void DimemasNetwork::give_back_link(const Transfer& t, std::uint32_t transfer, b
     wake_first(as_sender ? l.waiting : l.waiting_to_receive);
 }
 
-bool DimemasNetwork::take_sending_link(std::uint32_t transfer) {
-    auto& t = moving_.at(transfer);
+bool DimemasNetwork::take_sending_link(Transfer& t, std::uint32_t transfer) {
     if (t.out_link ||
         (t.out_link = take_link(sending_links(t), t.from, sending_link_count(t), transfer)) ||
-        (!t.within_node && steal_output_link(transfer)))
+        (!t.within_node && steal_output_link(t, transfer)))
         return true;
     sending_links(t).at(t.from).waiting.push_back(transfer);
     return false;
 }
 
-bool DimemasNetwork::take_receiving_link(std::uint32_t transfer) {
-    auto& t = moving_.at(transfer);
+bool DimemasNetwork::take_receiving_link(Transfer& t, std::uint32_t transfer) {
     if (t.in_link ||
         (t.in_link = take_link(receiving_links(t), t.to, receiving_link_count(t), transfer)))
         return true;
@@ -260,8 +257,8 @@ void DimemasNetwork::advance(std::uint32_t transfer, Time now, TransferSink& sin
     // Dimemas' LINKS_get_mem_links takes them: two tasks sending to each other at once would
     // otherwise each hold the link the other waits for, and the replay would deadlock.
     const bool receiver_first = half_duplex(t) && t.from > t.to;
-    if (receiver_first && !take_receiving_link(transfer)) return;
-    if (!take_sending_link(transfer) || !take_receiving_link(transfer)) return;
+    if (receiver_first && !take_receiving_link(t, transfer)) return;
+    if (!take_sending_link(t, transfer) || !take_receiving_link(t, transfer)) return;
     if (t.within_node) { // the memory path: no buses
         sink.call_at(add_times(now, transmission(t.bytes, p_.intra_bandwidth_mbps), ticks_per_ns_),
                      transfer);

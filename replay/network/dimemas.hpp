@@ -133,10 +133,10 @@ class DimemasNetwork final : public NetworkModel {
     /// moving_) and wakes what waits for it.
     void give_back_link(const Transfer& t, std::uint32_t transfer, bool as_sender, Time now,
                         TransferSink& sink);
-    bool steal_output_link(std::uint32_t thief);
+    bool steal_output_link(Transfer& t, std::uint32_t thief);
     /// Whether `transfer` has its sending (receiving) link, taking it if free; else it queues.
-    bool take_sending_link(std::uint32_t transfer);
-    bool take_receiving_link(std::uint32_t transfer);
+    bool take_sending_link(Transfer& t, std::uint32_t transfer);
+    bool take_receiving_link(Transfer& t, std::uint32_t transfer);
     /// Whether transfers within a node, or between nodes, can wait for links or buses.
     bool waits_for_resources(bool within_node) const;
     bool half_duplex_within_nodes() const;
