@@ -4,11 +4,12 @@
 Dimemas when one is installed (bench/README.md, "Ranks and the read limit").
 
     bench/ranks.py BUILD_DIR [--work DIR] [--ranks 16,64,1024,...] [--runs N] [--dimemas-ranks ...]
-                   [--dimemas-runs N]
+                   [--dimemas-runs N] [--whatif-ranks 1024,...]
 
 Traces of about 1.1 GB, one per rank count, made once with `popsim synth --halo R` (the steps
 scaled so every trace holds about the same records) and kept in the work directory. Each figure is
 the median of --runs runs: wall time, CPU time (user + system, from wait4) and peak resident memory.
+A 4-network `whatif` sweep is measured against one `analyze` of the same trace (--whatif-ranks).
 With DIMEMAS_HOME naming an installed Dimemas (bin/prv2dim, bin/Dimemas), prv2dim + Dimemas run on
 the ideal network beside popsim, run by run, and both predicted runtimes are printed.
 """
@@ -105,6 +106,22 @@ def read_limit(popsim, traces, runs, work):
           f"({cpu:.2f} s CPU) = {wall / decompress:.2f}x igzip -dc (goal: within 1.2x)")
 
 
+WHATIF_SWEEP = ["--latency", "1us,10us", "--bandwidth", "1GB/s,10GB/s"]  # 4 Dimemas networks
+
+
+def whatif_costs(popsim, traces, runs):
+    print("\n== whatif of 4 networks (" + " ".join(WHATIF_SWEEP) + ") against one analyze")
+    rows = []
+    for ranks, trace in traces:
+        wall, cpu, rss = median_of(runs, [popsim, "whatif", "--quiet", trace] + WHATIF_SWEEP)
+        a_wall, _, a_rss = median_of(runs, [popsim, "analyze", "--quiet", trace])
+        rows.append([f"{ranks:,}", f"{wall:.2f} s", f"{cpu:.2f} s", f"{rss:.0f} MB",
+                     f"{a_wall:.2f} s", f"{a_rss:.0f} MB", f"{wall / a_wall:.1f}x",
+                     f"{rss / a_rss:.1f}x"])
+    table(["ranks", "whatif", "CPU", "peak RSS", "analyze", "RSS", "time", "memory"], rows)
+    print("(goal: the sweep within 2x the time and 4x the memory of one analyze)")
+
+
 DIMEMAS_IDEAL = """#DIMEMAS_CONFIGURATION
 "wide area network information" {{"", 1, 0, 4, 0.0, 0.0, 1}};;
 "environment information" {{"", 0, "", {nodes}, 0.0, 0, 1}};;
@@ -165,16 +182,19 @@ def main():
     parser.add_argument("--dimemas-ranks", type=rank_list, default=[16, 64, 1024])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--dimemas-runs", type=int, default=1, help="Dimemas takes a minute a GB")
+    parser.add_argument("--whatif-ranks", type=rank_list, default=[1024])
     args = parser.parse_args()
     popsim = os.path.join(os.path.abspath(args.build), "popsim")
     work = args.work or os.path.join(os.path.abspath(args.build), "bench-data", "ranks")
     os.makedirs(work, exist_ok=True)
-    every = sorted(set(args.ranks) | set(args.read_limit_ranks) | set(args.dimemas_ranks))
+    every = sorted(set(args.ranks) | set(args.read_limit_ranks) | set(args.dimemas_ranks) |
+                   set(args.whatif_ranks))
     traces = {r: make_trace(popsim, work, r) for r in every}
     print(f"popsim {subprocess.run([popsim, '--version'], capture_output=True, text=True).stdout.strip()}"
           f", {os.cpu_count()} cores")
     rank_costs(popsim, [(r, traces[r]) for r in args.ranks], args.runs, args.reference)
     read_limit(popsim, [(r, traces[r]) for r in args.read_limit_ranks], args.runs, work)
+    whatif_costs(popsim, [(r, traces[r]) for r in args.whatif_ranks], args.runs)
     home = os.environ.get("DIMEMAS_HOME")
     if home:
         dimemas(popsim, [(r, traces[r]) for r in args.dimemas_ranks], args.dimemas_runs, home)

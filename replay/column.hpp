@@ -3,6 +3,11 @@
 // An append-only column for the trace model: chunks that double from 64 to 65536 elements, then
 // stay at 65536. An empty column allocates nothing (traces declare up to millions of threads),
 // growing never copies (no 2x peak as a vector has), and the waste is at most one chunk.
+//
+// Other bounds (2^FirstBits to 2^LastBits elements) serve many small columns: the streaming
+// replay writes each thread's program into four, which drain() then moves into the program
+// (replay/streaming/program_recorder.hpp).
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <iterator>
@@ -11,9 +16,10 @@
 
 namespace popsim::replay {
 
-template <class T> class Column {
-    static constexpr std::size_t k_first_bits = 6;
-    static constexpr std::size_t k_last_bits = 16;
+template <class T, std::size_t FirstBits = 6, std::size_t LastBits = 16> class Column {
+    static_assert(FirstBits <= LastBits);
+    static constexpr std::size_t k_first_bits = FirstBits;
+    static constexpr std::size_t k_last_bits = LastBits;
     static constexpr std::size_t k_first = std::size_t{1} << k_first_bits;
     static constexpr std::size_t k_growing_chunks = k_last_bits - k_first_bits + 1;
     static constexpr std::size_t k_growing_total =
@@ -115,6 +121,19 @@ template <class T> class Column {
     }
     T& back() { return (*this)[size_ - 1]; }
     const T& back() const { return (*this)[size_ - 1]; }
+
+    /// Hands each element, with its index, to `visit` in order, giving each chunk back once
+    /// visited and telling `freed(bytes)` how much; the column is then empty.
+    template <class Visit, class Freed> void drain(Visit visit, Freed&& freed) {
+        std::size_t i = 0;
+        for (std::size_t c = 0; c < chunks_.size(); ++c) {
+            const std::size_t n = std::min(chunk_size(c), size_ - i);
+            for (std::size_t k = 0; k < n; ++k, ++i) visit(i, chunks_[c][k]);
+            chunks_[c].reset();
+            freed(chunk_size(c) * sizeof(T));
+        }
+        *this = Column();
+    }
 
     const_iterator begin() const { return {this, 0}; }
     const_iterator end() const { return {this, size_}; }

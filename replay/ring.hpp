@@ -22,6 +22,12 @@ template <class T> class Ring : public boost::circular_buffer<T> {
         grow_if_full();
         boost::circular_buffer<T>::push_back(value);
     }
+    /// `value` before element `index` (<= size()), the later ones moved back.
+    void insert_at(std::size_t index, const T& value) {
+        grow_if_full();
+        boost::circular_buffer<T>::insert(this->begin() + static_cast<std::ptrdiff_t>(index),
+                                          value);
+    }
     /// (A full circular_buffer would drop its last element.)
     void push_front(const T& value) {
         grow_if_full();

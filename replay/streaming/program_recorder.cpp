@@ -12,11 +12,11 @@ namespace popsim::replay {
 
 namespace {
 
-/// Counts what the blocks moved into the program held, and gives it back to the system every
-/// few MB: the heap keeps freed blocks (allocator_tuning.hpp), which would hold the program twice.
+/// Counts what the logs moved into the program held, and gives it back to the system every few
+/// MB: the heap keeps freed memory (allocator_tuning.hpp), which would hold the program twice.
 class FreedMemory {
   public:
-    void add(std::size_t bytes) {
+    void operator()(std::size_t bytes) {
         pending_ += bytes;
         if (pending_ < k_give_back_every) return;
         give_freed_memory_back();
@@ -27,20 +27,6 @@ class FreedMemory {
     static constexpr std::size_t k_give_back_every = std::size_t{16} << 20;
     std::size_t pending_ = 0;
 };
-
-/// Empties `from` in order, handing each element and its place to `write`.
-template <class Blocks, class Write> void drain(Blocks& from, FreedMemory& freed, Write write) {
-    using T = typename Blocks::value_type;
-    constexpr std::size_t k_step = (std::size_t{1} << 16) / sizeof(T) + 1; // about a block
-    std::size_t i = 0;
-    while (!from.empty()) {
-        for (std::size_t k = 0; k < k_step && !from.empty(); ++k, ++i) {
-            write(i, from.front());
-            from.pop_front();
-        }
-        freed.add(k_step * sizeof(T));
-    }
-}
 
 } // namespace
 
@@ -216,36 +202,38 @@ ReplayProgram ProgramRecorder::finish(CollectiveSync sync, WarningLog warnings) 
         const auto burst_count = static_cast<std::uint32_t>(t.bursts.size());
         const auto list_count = static_cast<std::uint32_t>(t.wait_ends.size());
         const auto message_count = static_cast<std::uint32_t>(t.wait_messages.size());
-        drain(t.ops, freed, [&](std::size_t i, const Op& o) {
-            const OpIndex at = op + static_cast<OpIndex>(i);
-            std::uint32_t ref = o.ref;
-            switch (o.kind) {
-            case OpKind::burst:
-                ref += burst;
-                break;
-            case OpKind::recv_wait:
-                ref += list;
-                break;
-            case OpKind::collective: {
-                ref = o.call == k_none ? barrier_base[task] + ref : barriers + number[ref];
-                const auto& c = p.collectives[ref];
-                p.collective_members[c.first_member + placed[ref]++] = at;
-                break;
-            }
-            case OpKind::send:
-            case OpKind::recv_post:
-                break;
-            }
-            p.op_kind[at] = o.kind;
-            p.op_ref[at] = ref;
-            p.op_call[at] = o.call;
-        });
-        drain(t.bursts, freed, [&](std::size_t i, Time d) { p.burst_durations[burst + i] = d; });
-        drain(t.wait_ends, freed, [&](std::size_t i, std::uint32_t end) {
-            p.wait_first[list + i + 1] = message + end;
-        });
-        drain(t.wait_messages, freed,
-              [&](std::size_t i, MessageIndex m) { p.wait_messages[message + i] = m; });
+        t.ops.drain(
+            [&](std::size_t i, const Op& o) {
+                const OpIndex at = op + static_cast<OpIndex>(i);
+                std::uint32_t ref = o.ref;
+                switch (o.kind) {
+                case OpKind::burst:
+                    ref += burst;
+                    break;
+                case OpKind::recv_wait:
+                    ref += list;
+                    break;
+                case OpKind::collective: {
+                    ref = o.call == k_none ? barrier_base[task] + ref : barriers + number[ref];
+                    const auto& c = p.collectives[ref];
+                    p.collective_members[c.first_member + placed[ref]++] = at;
+                    break;
+                }
+                case OpKind::send:
+                case OpKind::recv_post:
+                    break;
+                }
+                p.op_kind[at] = o.kind;
+                p.op_ref[at] = ref;
+                p.op_call[at] = o.call;
+            },
+            freed);
+        t.bursts.drain([&](std::size_t i, Time d) { p.burst_durations[burst + i] = d; }, freed);
+        t.wait_ends.drain(
+            [&](std::size_t i, std::uint32_t end) { p.wait_first[list + i + 1] = message + end; },
+            freed);
+        t.wait_messages.drain(
+            [&](std::size_t i, MessageIndex m) { p.wait_messages[message + i] = m; }, freed);
         op += op_count;
         burst += burst_count;
         list += list_count;
@@ -253,11 +241,13 @@ ReplayProgram ProgramRecorder::finish(CollectiveSync sync, WarningLog warnings) 
     }
     p.thread_first_op.push_back(op);
     p.resize_messages(messages_.size());
-    drain(messages_, freed, [&](std::size_t i, const Message& m) {
-        p.messages[i] = m;
-        p.messages[i].sender = first_thread[m.sender]; // recorded by task
-        p.messages[i].receiver = first_thread[m.receiver];
-    });
+    messages_.drain(
+        [&](std::size_t i, const Message& m) {
+            p.messages[i] = m;
+            p.messages[i].sender = first_thread[m.sender]; // recorded by task
+            p.messages[i].receiver = first_thread[m.receiver];
+        },
+        freed);
     return p;
 }
 

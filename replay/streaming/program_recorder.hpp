@@ -6,12 +6,11 @@
 //
 // It is the in-memory builder's program operation for operation (messages numbered by record,
 // collectives in the same order), so every replay of it is equal. Each thread's operations are
-// kept in blocks while the trace is read; finish() moves them into the program's arrays, giving
-// the blocks back to the system as it goes, so the program is held once, not twice.
+// kept in logs while the trace is read; finish() moves them into the program's arrays, giving
+// the logs back to the system as it goes, so the program is held once, not twice.
+#include "replay/column.hpp"
 #include "replay/program/replay_program.hpp"
 
-#include <boost/container/deque.hpp>
-#include <boost/container/options.hpp>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -66,13 +65,10 @@ class ProgramRecorder {
     ReplayProgram finish(CollectiveSync sync, WarningLog warnings);
 
   private:
-    // Blocks of a page (4 KiB): at most a page's slack per array and thread. Blocks of 64 KiB
-    // held 55-70 MB more at the peak of a 4-network whatif on the 1.1 GB, 1,024-rank bench trace
-    // (404-407 MB against 334-352 MB) and 100-130 MB more at 16,384 ranks, in the same time.
-    template <class T>
-    using Blocks = boost::container::deque<
-        T, void,
-        boost::container::deque_options_t<boost::container::block_bytes<std::size_t{1} << 12>>>;
+    // What each thread writes into: chunks of 8 to 512 elements (about a page), so a thread's
+    // log leaves at most about a page unused. With tens of thousands of threads, blocks of a page
+    // each (a deque's) held 268 MB of the 788 MB a 4-network whatif held at 16,384 ranks.
+    template <class T> using Log = Column<T, 3, 9>;
 
     /// An operation as the program holds it (9 bytes: packed, as the program's three arrays).
     struct [[gnu::packed]] Op {
@@ -85,10 +81,10 @@ class ProgramRecorder {
     };
     static_assert(sizeof(Op) == 9);
     struct ThreadOps {
-        Blocks<Op> ops;
-        Blocks<Time> bursts;
-        Blocks<std::uint32_t> wait_ends; // each list's end in wait_messages
-        Blocks<MessageIndex> wait_messages;
+        Log<Op> ops;
+        Log<Time> bursts;
+        Log<std::uint32_t> wait_ends; // each list's end in wait_messages
+        Log<MessageIndex> wait_messages;
     };
     struct RecordedCollective {
         Collective shape;
@@ -104,7 +100,7 @@ class ProgramRecorder {
     std::vector<ThreadOps> threads_;              // per task, its first thread's
     std::vector<std::vector<ThreadOps>> workers_; // per task, its other threads'
     std::vector<std::uint32_t> regions_;          // per task with workers, its regions
-    Blocks<Message> messages_;
+    Log<Message> messages_;
     std::vector<RecordedCollective> collectives_;
 };
 

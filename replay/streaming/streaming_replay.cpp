@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <array>
-#include <boost/container/small_vector.hpp>
 #include <boost/pool/pool.hpp>
 #include <deque>
 #include <fmt/format.h>
@@ -61,13 +60,18 @@ struct StreamCall {
 /// until the replay reaches it. Only calls not yet reached have them (StreamThread::placed).
 using PlacedMessages = std::array<StreamMessage*, 3>;
 
-/// What the program records of a call once it leaves the history (with a ProgramRecorder only).
+/// What the program records of a call once it leaves the history (with a ProgramRecorder only):
+/// how much of what it left when it was emitted waits, in emission order, in its thread's queues
+/// (ThreadRecord). Its receive posts, which records add until it leaves the history,
+/// wait there too. With tens of thousands of threads, 42 calls each, a call with its own lists
+/// held 115 MB; this one is 32 bytes.
 struct RecordedCall {
-    std::vector<RegionStep> regions; // the first thread's region steps before it
-    std::vector<Time> pieces;        // prv2dim's pieces before burst_before (burst_cut)
+    static constexpr std::uint64_t k_no_collective = std::numeric_limits<std::uint64_t>::max();
     Time burst_before = 0;
-    boost::container::small_vector<MessageIndex, 2> posted, sent, completed;
-    std::optional<std::uint64_t> collective;
+    std::uint64_t collective = k_no_collective; // the collective it joins
+    std::uint32_t regions = 0;                  // the first thread's region steps before it
+    std::uint32_t pieces = 0;                   // prv2dim's pieces before burst_before (burst_cut)
+    std::uint32_t sent = 0, completed = 0;
 };
 
 /// A multiset of times that answers its earliest: a min-heap whose erased entries wait in a second
@@ -153,7 +157,6 @@ struct StreamThread {
     std::uint32_t task = 0;
     Ring<StreamCall> calls;
     Ring<PlacedMessages> placed_lists; // of the calls from next_reach on
-    Ring<RecordedCall> recorded;       // beside calls, with a ProgramRecorder
     // The attributes of the collectives among the calls not yet emitted, with their numbers.
     Ring<std::pair<std::uint64_t, CollectiveAttributes>> attributes;
     std::uint64_t first_call = 0; // number of calls.front()
@@ -171,8 +174,7 @@ struct StreamThread {
     RegionEdges region_edges;
     Ring<StreamRegion> regions; // begun, their barriers not yet emitted
     std::uint32_t regions_begun = 0;
-    std::vector<RegionStep> region_steps; // emitted since the last call (with a recorder)
-    bool fork_join = false;               // the task's other threads are replayed in its regions
+    bool fork_join = false; // the task's other threads are replayed in its regions
     Time now = 0;
     Time step_begin = 0;
     Time fork_time = 0; // when it left the fork of its current region
@@ -185,7 +187,19 @@ struct StreamThread {
     /// Of a call not yet reached.
     PlacedMessages& placed(std::uint64_t number) { return placed_lists[number - next_reach]; }
     bool emitted(std::uint64_t number) const { return number < next_emit; }
-    RecordedCall& recorded_call(std::uint64_t number) { return recorded[number - first_call]; }
+};
+
+/// What a thread's calls leave for the program until they leave the history (with a
+/// ProgramRecorder only): its kept calls, beside StreamThread::calls; what they left when they
+/// were emitted, in order, then the region steps and pieces emitted since the last call; and the
+/// receives they post.
+struct ThreadRecord {
+    Ring<RecordedCall> calls;
+    Ring<RegionStep> regions;
+    Ring<Time> pieces;
+    Ring<MessageIndex> messages;                        // each call's sends, then its completions
+    Ring<std::pair<std::uint64_t, MessageIndex>> posts; // (call, message), in that order
+    std::uint32_t regions_since_call = 0;               // region steps at the back of `regions`
 };
 
 struct StreamMessage {
@@ -288,7 +302,12 @@ struct StreamingReplay::Impl {
     std::pair<ReplayThread, std::uint64_t> first_left_early_key{};
     std::string first_left_early;
     std::optional<ProgramRecorder> recorder;          // writes the program down, when it is kept
+    std::vector<ThreadRecord> records;                // per task, with the recorder
     std::vector<StreamMessage*> sends_, completions_; // of the call emitted (reused)
+    // What record_front hands the recorder, taken out of a thread's queues (reused).
+    std::vector<RegionStep> scratch_regions;
+    std::vector<Time> scratch_pieces;
+    std::vector<MessageIndex> scratch_messages, scratch_posts;
     Impl(const Trace& t, const ProgramOptions& o, bool keep_program) : options(o) {
         for (const auto& thread : t.threads) names.push_back(thread.name);
         if (t.header.applications.size() != 1) unsupported("the trace has several applications");
@@ -312,15 +331,17 @@ struct StreamingReplay::Impl {
         }
         if (std::find(tracks_work.begin(), tracks_work.end(), true) != tracks_work.end())
             work.resize(t.thread_count());
-        if (keep_program) recorder.emplace(first);
+        if (keep_program) {
+            recorder.emplace(first);
+            records.resize(tasks);
+        }
         // Enough for an Irecv posted many calls before its message is sent; a record referring
-        // further back sends the trace to the in-memory replay. 8 MiB of calls in all, counted
-        // with what the recorder keeps of them (with or without it, the same traces stream), and
+        // further back sends the trace to the in-memory replay. About 40,000 calls in all (2.6 MB
+        // with what the recorder keeps of them; with or without it, the same traces stream), and
         // at least 32 however many tasks: among the real traces of ../shared/data a record
         // refers back up to 18 calls past the one the replay reached (cgpop, 24 tasks).
-        constexpr std::size_t k_call_bytes = sizeof(StreamCall) + sizeof(RecordedCall);
-        history = std::clamp<std::size_t>(
-            (std::size_t{8} << 20) / (k_call_bytes * std::max(tasks, 1u)), 32, 1024);
+        constexpr std::size_t k_calls_kept = 40'000;
+        history = std::clamp<std::size_t>(k_calls_kept / std::max(tasks, 1u), 32, 1024);
     }
 
     ReplayThread replayed(ThreadIndex t, const char* what) const {
@@ -381,7 +402,7 @@ struct StreamingReplay::Impl {
             link(th.placed(c), m, Role::complete);
             break;
         case Role::post:
-            if (recorder) th.recorded_call(c).posted.push_back(static_cast<MessageIndex>(m.record));
+            if (recorder) record_post(th, c, static_cast<MessageIndex>(m.record));
             if (call.reached != k_unset) {
                 set_post(m, call.reached);
             } else {
@@ -517,7 +538,7 @@ struct StreamingReplay::Impl {
         region_burst(th, r.begin - th.previous_end);
         th.previous_end = std::max(th.previous_end, r.begin);
         add_step(th, StepKind::fork, 0);
-        if (recorder) th.region_steps.push_back({RegionStep::Kind::fork, r.number});
+        record_region_step(th, {RegionStep::Kind::fork, r.number});
     }
 
     /// As build_replay_program: the first thread computes until its own arrival, waits at the
@@ -531,7 +552,7 @@ struct StreamingReplay::Impl {
         region_burst(th, arrival - th.previous_end);
         th.previous_end = std::max(th.previous_end, arrival);
         add_step(th, StepKind::thread_join, static_cast<std::uint64_t>(r.workers_work));
-        if (recorder) th.region_steps.push_back({RegionStep::Kind::join, r.number});
+        record_region_step(th, {RegionStep::Kind::join, r.number});
         region_burst(th, r.end - std::max(r.last_arrival, arrival));
         th.previous_end = std::max(th.previous_end, r.end);
     }
@@ -539,20 +560,28 @@ struct StreamingReplay::Impl {
     /// The first thread's computation at a region, also written down with its steps.
     void region_burst(StreamThread& th, Time duration) {
         put_burst(th, duration);
-        if (recorder && duration > 0)
-            th.region_steps.push_back({RegionStep::Kind::burst, duration});
+        if (duration > 0) record_region_step(th, {RegionStep::Kind::burst, duration});
+    }
+
+    void record_region_step(const StreamThread& th, const RegionStep& step) {
+        if (!recorder) return;
+        auto& record = records[th.task];
+        record.regions.push_back(step);
+        ++record.regions_since_call;
     }
 
     // --- the program --------------------------------------------------------------------------
 
     void emit(StreamThread& th, std::uint64_t number, bool in_region) {
         StreamCall& call = th.call(number);
-        RecordedCall* kept = recorder ? &th.recorded_call(number) : nullptr;
-        const Time last_piece =
-            put_pieces(th, th.previous_end, call.begin, kept ? &kept->pieces : nullptr);
+        ThreadRecord* record = recorder ? &records[th.task] : nullptr;
+        RecordedCall* kept = record ? &record->calls[number - th.first_call] : nullptr;
+        const std::size_t pieces_before = record ? record->pieces.size() : 0;
+        const Time last_piece = put_pieces(th, th.previous_end, call.begin);
         const Time burst_before = call.begin - last_piece;
         if (kept) {
-            kept->regions = std::exchange(th.region_steps, {});
+            kept->regions = std::exchange(record->regions_since_call, 0);
+            kept->pieces = static_cast<std::uint32_t>(record->pieces.size() - pieces_before);
             kept->burst_before = burst_before;
         }
         put_burst(th, burst_before);
@@ -563,9 +592,11 @@ struct StreamingReplay::Impl {
         take(th.placed(number), Role::complete, completions_);
         for (auto* m : sends_) add_step(th, StepKind::send, 0).message = m;
         if (kept) {
-            for (auto* m : sends_) kept->sent.push_back(static_cast<MessageIndex>(m->record));
+            for (auto* m : sends_) record->messages.push_back(static_cast<MessageIndex>(m->record));
             for (auto* m : completions_)
-                kept->completed.push_back(static_cast<MessageIndex>(m->record));
+                record->messages.push_back(static_cast<MessageIndex>(m->record));
+            kept->sent = static_cast<std::uint32_t>(sends_.size());
+            kept->completed = static_cast<std::uint32_t>(completions_.size());
         }
         if (!completions_.empty()) {
             refuse_duplicates(completions_);
@@ -589,7 +620,7 @@ struct StreamingReplay::Impl {
         } else if (cls == CallClass::init && options.init_barrier) {
             collective = join(th, k_mpi_barrier, nullptr, call);
         }
-        if (kept) kept->collective = collective;
+        if (kept && collective) kept->collective = *collective;
         for (std::size_t i = first_step; i < th.steps.size(); ++i)
             th.steps[i].in_region = in_region;
     }
@@ -606,13 +637,13 @@ struct StreamingReplay::Impl {
     }
 
     /// The pieces prv2dim cuts the thread's computation in [from, to] into, but the last: each
-    /// cut there ends one, empty ones included (into `pieces` too, with a recorder), as
+    /// cut there ends one, empty ones included (written down too, with a recorder), as
     /// build_replay_program cuts them. Returns where the last piece begins.
-    Time put_pieces(StreamThread& th, Time from, Time to, std::vector<Time>* pieces) {
+    Time put_pieces(StreamThread& th, Time from, Time to) {
         while (!th.cuts.empty() && th.cuts.front() < from) th.cuts.pop_front(); // in calls
         for (; !th.cuts.empty() && th.cuts.front() <= to; th.cuts.pop_front()) {
             put_burst(th, th.cuts.front() - from);
-            if (pieces) pieces->push_back(th.cuts.front() - from);
+            if (recorder) records[th.task].pieces.push_back(th.cuts.front() - from);
             from = th.cuts.front();
         }
         return from;
@@ -900,27 +931,50 @@ struct StreamingReplay::Impl {
     /// The thread's first call kept, which no record changes any more: into the program (when it
     /// is kept), and forgotten.
     void forget_front(StreamThread& th) {
-        record_front(th);
+        if (recorder) record_front(th, records[th.task]);
         th.calls.pop_front();
-        if (recorder) th.recorded.pop_front();
         ++th.first_call;
     }
 
-    void record_front(StreamThread& th) {
-        if (!recorder) return;
-        RecordedCall& call = th.recorded.front();
-        std::sort(call.posted.begin(), call.posted.end());
-        const auto span = [](const auto& list) {
-            return std::span<const MessageIndex>(list.data(), list.size());
-        };
-        recorder->call(th.task, {.number = static_cast<std::uint32_t>(th.first_call),
-                                 .regions = call.regions,
-                                 .pieces = call.pieces,
-                                 .burst_before = call.burst_before,
-                                 .posts = span(call.posted),
-                                 .sends = span(call.sent),
-                                 .completions = span(call.completed),
-                                 .collective = call.collective});
+    void record_front(const StreamThread& th, ThreadRecord& record) {
+        const RecordedCall call = record.calls.front();
+        record.calls.pop_front();
+        scratch_posts.clear();
+        for (auto& posts = record.posts; !posts.empty() && posts.front().first == th.first_call;
+             posts.pop_front())
+            scratch_posts.push_back(posts.front().second);
+        const auto messages =
+            take_front(record.messages, call.sent + call.completed, scratch_messages);
+        recorder->call(th.task,
+                       {.number = static_cast<std::uint32_t>(th.first_call),
+                        .regions = take_front(record.regions, call.regions, scratch_regions),
+                        .pieces = take_front(record.pieces, call.pieces, scratch_pieces),
+                        .burst_before = call.burst_before,
+                        .posts = scratch_posts,
+                        .sends = messages.first(call.sent),
+                        .completions = messages.subspan(call.sent),
+                        .collective = call.collective == RecordedCall::k_no_collective
+                                          ? std::nullopt
+                                          : std::optional(call.collective)});
+    }
+
+    /// Message `m` is posted by call `call` of the thread, which has not left the history: kept in
+    /// order by call, then message (records come mostly in that order: from the back).
+    void record_post(const StreamThread& th, std::uint64_t call, MessageIndex m) {
+        auto& posts = records[th.task].posts;
+        const std::pair entry{call, m};
+        std::size_t at = posts.size();
+        while (at > 0 && posts[at - 1] > entry) --at;
+        posts.insert_at(at, entry);
+    }
+
+    /// The first `n` of `queue`, taken out of it into `scratch` (the queue's elements may wrap
+    /// around its end).
+    template <class T>
+    static std::span<const T> take_front(Ring<T>& queue, std::size_t n, std::vector<T>& scratch) {
+        scratch.assign(queue.begin(), queue.begin() + static_cast<std::ptrdiff_t>(n));
+        queue.erase_begin(n);
+        return scratch;
     }
 
     // --- input --------------------------------------------------------------------------------
@@ -981,7 +1035,7 @@ void StreamingReplay::call(ThreadIndex thread, const ObservedCall& c) {
     kept.end = c.end;
     kept.id = c.id;
     th.placed_lists.emplace_back();
-    if (impl_->recorder) th.recorded.emplace_back();
+    if (impl_->recorder) impl_->records[th.task].calls.emplace_back();
     if (c.attributes) th.attributes.emplace_back() = {number, *c.attributes};
     impl_->wake_at(c.end, t);
 }
@@ -1059,13 +1113,12 @@ StreamedRun StreamingReplay::finish(const Trace& trace) {
     impl.forget_left_sends();
     for (auto& th : impl.threads)
         if (th.region_edges.open()) impl.close_region(th, trace.end_time());
-    std::vector<std::vector<Time>> last_pieces(impl.threads.size());
     for (ReplayThread t = 0; t < impl.threads.size(); ++t) {
         auto& th = impl.threads[t];
         th.in_call = false;
         impl.advance(t, std::numeric_limits<Time>::max());
         const Time last_record = trace.threads[th.trace_thread].last_record;
-        th.previous_end = impl.put_pieces(th, th.previous_end, last_record, &last_pieces[t]);
+        th.previous_end = impl.put_pieces(th, th.previous_end, last_record);
         impl.put_burst(th, last_record - th.previous_end);
     }
     impl.run_all();
@@ -1092,8 +1145,13 @@ StreamedRun StreamingReplay::finish(const Trace& trace) {
     if (impl.recorder) {
         for (auto& th : impl.threads) {
             while (!th.calls.empty()) impl.forget_front(th);
-            impl.recorder->region_steps(th.task, th.region_steps);
-            impl.recorder->pieces(th.task, last_pieces[th.task]);
+            // What is left after the last call: its region steps and pieces.
+            auto& record = impl.records[th.task];
+            impl.recorder->region_steps(
+                th.task,
+                impl.take_front(record.regions, record.regions.size(), impl.scratch_regions));
+            impl.recorder->pieces(
+                th.task, impl.take_front(record.pieces, record.pieces.size(), impl.scratch_pieces));
             impl.recorder->burst(th.task,
                                  trace.threads[th.trace_thread].last_record - th.previous_end);
         }

@@ -47,3 +47,29 @@ TEST_CASE("a column reader gives the column's values however it moves between ch
     for (std::size_t i : {n - 1, 0ul, 131008ul, 131007ul, 64ul, 63ul, 196544ul, 100ul, n - 2})
         CHECK(reader[i] == value_at(i));
 }
+
+TEST_CASE("a column with small chunks is drained in order, each chunk given back once") {
+    // Chunks of 8, 16, 32, then 32 elements: 8 + 16 + 32 + 32 + 32 + 5 = 125.
+    Column<std::uint64_t, 3, 5> c;
+    const std::size_t n = 125;
+    for (std::size_t i = 0; i < n; ++i) c.push_back(value_at(i));
+    for (std::size_t i : {0ul, 7ul, 8ul, 23ul, 24ul, 55ul, 56ul, 87ul, 88ul, 124ul})
+        CHECK(c[i] == value_at(i));
+    std::size_t visited = 0, wrong = 0, freed = 0, gives = 0;
+    c.drain(
+        [&](std::size_t i, std::uint64_t v) {
+            wrong += i != visited || v != value_at(i);
+            ++visited;
+        },
+        [&](std::size_t bytes) {
+            freed += bytes;
+            ++gives;
+        });
+    CHECK(visited == n);
+    CHECK(wrong == 0);
+    CHECK(gives == 6);
+    CHECK(freed == (8 + 16 + 32 * 4) * sizeof(std::uint64_t));
+    CHECK(c.empty());
+    c.push_back(7); // usable again
+    CHECK(c[0] == 7);
+}
