@@ -64,6 +64,8 @@ def table(header, rows):
 
 
 def rank_costs(popsim, traces, runs, reference):
+    if not traces:
+        return
     print("\n== analyze against the rank count (median of", runs, "runs)")
     costs = {}
     for ranks, trace in traces:
@@ -81,6 +83,8 @@ def rank_costs(popsim, traces, runs, reference):
 
 
 def read_limit(popsim, traces, runs, work):
+    if not traces:
+        return
     print("\n== read limit: analyze (ideal replay) against reading the same file")
     rows = []
     for ranks, trace in traces:
@@ -110,6 +114,8 @@ WHATIF_SWEEP = ["--latency", "1us,10us", "--bandwidth", "1GB/s,10GB/s"]  # 4 Dim
 
 
 def whatif_costs(popsim, traces, runs):
+    if not traces:
+        return
     print("\n== whatif of 4 networks (" + " ".join(WHATIF_SWEEP) + ") against one analyze")
     rows = []
     for ranks, trace in traces:

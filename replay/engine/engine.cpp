@@ -3,6 +3,7 @@
 
 #include "replay/engine/cpu_scheduler.hpp"
 #include "replay/engine/event_queue.hpp"
+#include "replay/engine/message_states.hpp"
 #include "replay/network/dimemas.hpp"
 #include "replay/network/ideal.hpp"
 
@@ -93,9 +94,8 @@ template <class Model> class Engine final : network::TransferSink {
           blocked_(p.thread_count(), false), arrived_in_collective_(p.thread_count(), false),
           startup_paid_(p.thread_count(), false), woken_by_message_(p.thread_count(), false),
           startup_(p.thread_count(), k_unset), waited_(p.thread_count(), 0),
-          message_(p.messages.size()), transfer_start_(zero_cost_ ? 0 : p.messages.size(), k_unset),
-          arrival_(p.messages.size(), k_unset), coll_arrived_(p.collectives.size(), 0),
-          coll_latest_(p.collectives.size(), 0), root_arrival_(p.collectives.size(), k_unset) {
+          coll_arrived_(p.collectives.size(), 0), coll_latest_(p.collectives.size(), 0),
+          root_arrival_(p.collectives.size(), k_unset) {
         model.set_ticks_per_ns(ticks_per_ns_);
         model.prepare(p);
         if (cpus_.limited()) {
@@ -246,8 +246,20 @@ template <class Model> class Engine final : network::TransferSink {
             result_.op_begin[op] = op_begin_[thread];
             result_.op_end[op] = at;
         }
+        end_messages(op);
         pc_[thread] = op + 1;
         if (++unreported_ops_ == k_progress_ops) report_progress();
+    }
+
+    /// A send, post or wait `op` is over: for its messages, one of their three operations.
+    void end_messages(OpIndex op) {
+        const std::uint32_t ref = p_.op_ref[op];
+        if (p_.op_kind[op] == OpKind::send || p_.op_kind[op] == OpKind::recv_post) {
+            message_.ended(ref);
+        } else if (p_.op_kind[op] == OpKind::recv_wait) {
+            for (auto i = p_.wait_first[ref]; i < p_.wait_first[ref + 1]; ++i)
+                message_.ended(p_.wait_messages[i]);
+        }
     }
 
     /// Runs `thread` from its current operation until it blocks or has to wait for a later time.
@@ -389,9 +401,10 @@ template <class Model> class Engine final : network::TransferSink {
     void transfer_started(std::uint32_t transfer, Time at) override {
         if (transfer >= p_.messages.size()) return; // data for a root: nobody waits for its start
         const auto& msg = p_.messages[transfer];
-        if (!zero_cost_) transfer_start_[transfer] = at;
-        if (message_[transfer].sender_blocked) { // a rendezvous sender goes on
-            message_[transfer].sender_blocked = false;
+        auto& state = message_[transfer];
+        state.transfer_start = at;
+        if (state.sender_blocked) { // a rendezvous sender goes on
+            state.sender_blocked = false;
             finish_op(msg.sender, pc_[msg.sender], at); // still at its send
             if (cpus_.limited() && at == now_) {
                 // In this event, before threads whose own events of the same instant are still
@@ -426,7 +439,7 @@ template <class Model> class Engine final : network::TransferSink {
 
     void transfer_delivered(std::uint32_t transfer, Time at) override {
         if (transfer < p_.messages.size()) {
-            arrival_[transfer] = at;
+            message_[transfer].arrival = at;
             wake_receiver(p_.messages[transfer].receiver, transfer, at);
             return;
         }
@@ -448,11 +461,12 @@ template <class Model> class Engine final : network::TransferSink {
     bool send(ReplayThread thread, OpIndex op) {
         const MessageIndex m = p_.op_ref[op];
         const auto& msg = p_.messages[m];
-        message_[m].issued = true;
-        if (!msg.rendezvous || message_[m].posted) {
+        auto& state = message_[m];
+        state.issued = true;
+        if (!msg.rendezvous || state.posted) {
             start_transfer(m);
         } else if (!msg.immediate_send) {
-            message_[m].sender_blocked = true;
+            state.sender_blocked = true;
             blocked_[thread] = true;
             return false;
         }
@@ -462,10 +476,11 @@ template <class Model> class Engine final : network::TransferSink {
 
     bool post(ReplayThread thread, OpIndex op) {
         const MessageIndex m = p_.op_ref[op];
-        message_[m].posted = true;
+        auto& state = message_[m];
+        state.posted = true;
         const auto& msg = p_.messages[m];
-        if (msg.rendezvous && message_[m].issued &&
-            arrival_[m] == k_unset) // the sender is ready and waited for us
+        if (msg.rendezvous && state.issued &&
+            state.arrival == k_unset) // the sender is ready and waited for us
             start_transfer(m);
         finish_op(thread, op, now_);
         // A blocking receive takes its turn in its wait.
@@ -491,7 +506,7 @@ template <class Model> class Engine final : network::TransferSink {
             if (!zero_cost_ && !startup_paid_[thread] &&
                 !pay_startup(thread, p_.blocking_receive(op, m) ? 0 : message_startup(m)))
                 return false;
-            const Time a = arrival_[m];
+            const Time a = message_[m].arrival;
             if (a == k_unset || a > now_) { // the message wakes it
                 if (a == k_unset)
                     blocked_[thread] = true;
@@ -620,7 +635,9 @@ template <class Model> class Engine final : network::TransferSink {
 
     /// The part of an operation's blocked time spent after its data (or collective) started moving.
     Time transfer_part(OpIndex op, Time begin, Time end) const {
-        auto moving_since = [&](MessageIndex m) { return std::max(begin, transfer_start_[m]); };
+        auto moving_since = [&](MessageIndex m) {
+            return std::max(begin, message_.at(m).transfer_start);
+        };
         switch (p_.op_kind[op]) {
         case OpKind::send:
             return end - moving_since(p_.op_ref[op]);
@@ -628,7 +645,7 @@ template <class Model> class Engine final : network::TransferSink {
             Time part = 0;
             const std::uint32_t list = p_.op_ref[op];
             for (auto i = p_.wait_first[list]; i < p_.wait_first[list + 1]; ++i)
-                part = std::max(part, std::min(end, arrival_[p_.wait_messages[i]]) -
+                part = std::max(part, std::min(end, message_.at(p_.wait_messages[i]).arrival) -
                                           moving_since(p_.wait_messages[i]));
             return std::max<Time>(part, 0);
         }
@@ -672,15 +689,7 @@ template <class Model> class Engine final : network::TransferSink {
     std::vector<bool> woken_by_message_; // blocked in a wait until its message arrives
     std::vector<Time> startup_; // of each thread's current operation, once known (else k_unset)
     std::vector<std::uint32_t> waited_; // messages of its current wait a thread has completed
-    struct MessageState {
-        bool issued : 1 = false;         // the sender reached the send
-        bool posted : 1 = false;         // the receiver posted the receive
-        bool sender_blocked : 1 = false; // a rendezvous sender waits for the post
-    };
-    std::vector<MessageState> message_;
-    // When each message's data started moving; not kept at zero cost.
-    std::vector<Time> transfer_start_;
-    std::vector<Time> arrival_;
+    engine::MessageStates message_;
     std::vector<std::uint32_t> coll_arrived_;
     std::vector<Time> coll_latest_;
     std::vector<Time> root_arrival_; // rooted data-flow collectives: when the root arrived
