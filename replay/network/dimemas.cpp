@@ -167,10 +167,18 @@ void DimemasNetwork::begin_transfer(const TransferRequest& r, Time now, Transfer
         return;
     }
     // Within a node the memory path's links are the tasks'; between nodes, the nodes'.
-    moving_.emplace(r.transfer,
-                    Transfer{within_node ? r.sender_task : from, within_node ? r.receiver_task : to,
-                             static_cast<double>(r.bytes), within_node});
-    advance(r.transfer, now, sink);
+    const Transfer t{within_node ? r.sender_task : from, within_node ? r.receiver_task : to,
+                     static_cast<double>(r.bytes), r.transfer, within_node};
+    std::uint32_t slot = 0;
+    if (free_slots_.empty()) {
+        slot = static_cast<std::uint32_t>(moving_.size());
+        moving_.push_back(t);
+    } else {
+        slot = free_slots_.back();
+        free_slots_.pop_back();
+        moving_[slot] = t;
+    }
+    advance(slot, now, sink);
 }
 
 bool DimemasNetwork::take_link(std::vector<Links>& links, std::uint32_t node,
@@ -287,16 +295,15 @@ void DimemasNetwork::on_event(std::uint32_t token, Time now, TransferSink& sink)
     }
     // The data has arrived: Dimemas frees the output link, the input link, then the bus, each
     // going at once to the first transfer waiting for it, and then delivers.
-    const auto it = moving_.find(token);
-    const Transfer done = it->second;
-    moving_.erase(it);
+    const Transfer done = moving_[token];
+    free_slots_.push_back(token);
     give_back_link(done, token, true, now, sink);
     give_back_link(done, token, false, now, sink);
     if (done.bus) {
         --buses_used_;
         hand_out_buses(now, sink);
     }
-    sink.transfer_delivered(token, now);
+    sink.transfer_delivered(done.request, now);
 }
 
 void DimemasNetwork::hand_out_buses(Time now, TransferSink& sink) {

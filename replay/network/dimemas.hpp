@@ -24,7 +24,6 @@
 #include <cstdint>
 #include <deque>
 #include <map>
-#include <unordered_map>
 #include <vector>
 
 namespace popsim::replay::network {
@@ -113,6 +112,7 @@ class DimemasNetwork final : public NetworkModel {
     struct Transfer {
         std::uint32_t from = 0, to = 0; // nodes, or tasks for a transfer within a node
         double bytes = 0;
+        std::uint32_t request = 0; // TransferRequest::transfer, for the sink
         bool within_node = false;
         bool out_link = false, in_link = false, bus = false;
     };
@@ -183,10 +183,14 @@ class DimemasNetwork final : public NetworkModel {
     void start_collective(CollectiveIndex c, Time now, TransferSink& sink);
     static constexpr std::uint32_t k_collective_token = 1u << 30; // on_event tokens
 
-    std::unordered_map<std::uint32_t, Transfer> moving_; // by transfer, until delivered
-    std::vector<Links> in_links_, out_links_;            // by node
-    std::vector<Links> task_in_links_, task_out_links_;  // by task, within nodes
-    std::uint32_t buses_used_ = 0;                       // or reserved by a waiting collective
+    // The transfers under way, until delivered, by slot: the queues, the links and the event
+    // tokens name slots, which are reused (not a hash map by request, which made and freed a node
+    // per transfer).
+    std::vector<Transfer> moving_;
+    std::vector<std::uint32_t> free_slots_;
+    std::vector<Links> in_links_, out_links_;           // by node
+    std::vector<Links> task_in_links_, task_out_links_; // by task, within nodes
+    std::uint32_t buses_used_ = 0;                      // or reserved by a waiting collective
     std::deque<BusWaiter> waiting_for_bus_;
     std::map<CollectiveIndex, BusyCollective> collectives_on_buses_;
 };
