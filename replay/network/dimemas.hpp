@@ -132,8 +132,8 @@ class DimemasNetwork final : public NetworkModel {
     void advance(std::uint32_t transfer, Time now, TransferSink& sink);
     bool take_link(std::vector<Links>& links, std::uint32_t node, std::uint32_t per_node,
                    std::uint32_t transfer);
-    /// Frees the sending (`as_sender`) or receiving link of `transfer` (`t`, already out of
-    /// moving_) and wakes what waits for it.
+    /// Frees the sending (`as_sender`) or receiving link of the transfer in slot `transfer` (`t`,
+    /// a copy: the slot is already free) and wakes what waits for it.
     void give_back_link(const Transfer& t, std::uint32_t transfer, bool as_sender, Time now,
                         TransferSink& sink);
     bool steal_output_link(Transfer& t, std::uint32_t thief);

@@ -1030,16 +1030,20 @@ void StreamingReplay::call(ThreadIndex thread, const ObservedCall& c) {
     th.in_call = false;
     if (th.open_send) impl_->left_sends.emplace(c.end, *std::exchange(th.open_send, std::nullopt));
     const std::uint64_t number = th.first_call + th.calls.size();
+    ThreadRecord* record = impl_->recorder ? &impl_->records[th.task] : nullptr;
     // As many calls as are kept once the history is full, and one arriving: grown by halves from
     // a few, a ring held a third more (42 calls at 16,384 tasks) and left every smaller block
-    // behind in the heap.
-    if (th.calls.capacity() == 0) th.calls.set_capacity(impl_->history + 2);
+    // behind in the heap. The recorder's calls go beside them.
+    if (th.calls.capacity() == 0) {
+        th.calls.set_capacity(impl_->history + 2);
+        if (record) record->calls.set_capacity(impl_->history + 2);
+    }
     StreamCall& kept = th.calls.emplace_back();
     kept.begin = c.begin;
     kept.end = c.end;
     kept.id = c.id;
     th.placed_lists.emplace_back();
-    if (impl_->recorder) impl_->records[th.task].calls.emplace_back();
+    if (record) record->calls.emplace_back();
     if (c.attributes) th.attributes.emplace_back() = {number, *c.attributes};
     impl_->wake_at(c.end, t);
 }
