@@ -22,6 +22,7 @@
 #include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <vector>
 
 namespace popsim::metrics {
@@ -56,13 +57,14 @@ class StreamingOpenMp {
         std::uint8_t order; // the type's place in the stack's types: ties at one time go so
         bool push;
     };
+    /// A thread's OpenMP stack, made at its first stack event: most threads of most traces have
+    /// none (MPI only), and with tens of thousands of ranks, state touched by every call is a
+    /// cache miss per call. Before it, the thread's calls are all outside OpenMP.
     struct Thread {
-        RunningClock running;
         Time instant = k_never; // of the changes not yet applied: more may come at that time
         boost::container::small_vector<StackChange, 4> changes;
         int depth = 0;
         Time open = 0, useful_at_open = 0; // of the stack's current span, when depth > 0
-        bool in_call = false;
         std::vector<std::pair<Time, Time>> closed_in_call; // spans closed since the call's entry
         boost::container::small_vector<std::pair<Time, Time>, 1> calls_at_instant; // undecided
     };
@@ -91,7 +93,11 @@ class StreamingOpenMp {
     void close_region(std::uint32_t process, Time begin, Time end);
 
     HybridRun& run_;
-    std::vector<Thread> threads_;
+    // Per thread, dense: the ones every record of the thread touches.
+    std::vector<RunningClock> running_;
+    std::vector<bool> in_call_;
+    std::vector<Time> mpi_outside_omp_;            // added to run_'s breakdowns by finish()
+    std::vector<std::unique_ptr<Thread>> threads_; // null until the thread's first stack event
     std::vector<Process> processes_;
     Time watermark_ = k_never;
 };
