@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
     }
     const std::string path = argv[1];
     const replay::ReadOptions defaults;
-    const std::size_t block = defaults.block_bytes;
+    const std::size_t block = defaults.text_bytes(path.ends_with(".gz"));
     replay::BodyText file(path); // a .prv, or a .prv.gz with its bgzip index
     std::string first;
     file.read_at(0, block, first);

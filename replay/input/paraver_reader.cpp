@@ -444,7 +444,7 @@ Trace read_trace(const std::string& path, const ReadOptions& options, const Obse
         trace.header = archive->header();
         check_memory_for_threads(trace, options.max_memory_bytes);
     } else {
-        reader.emplace(path, options.block_bytes);
+        reader.emplace(path, options.text_bytes(false));
         reader->next(first);
         read_header(*reader, first, trace, options.max_memory_bytes);
     }
@@ -474,7 +474,7 @@ Trace read_trace(const std::string& path, const ReadOptions& options, const Obse
         if ((helped || reader->compressed()) && BodyText::readable(path)) {
             try {
                 divided.emplace(path, options.helpers, reader->bytes(), trace.header.ns_per_unit,
-                                options.block_bytes);
+                                options.text_bytes(reader->compressed()));
             } catch (const TraceError& e) { // a bgzip index that does not fit the file
                 trace.warnings.add("gzip-index",
                                    fmt::format("{}: the trace is read as one stream", e.what()));

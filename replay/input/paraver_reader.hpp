@@ -26,10 +26,21 @@ class ReadHelpers;
 struct ReadOptions {
     /// Worker threads for parsing; 0 = all cores, 1 = sequential.
     unsigned threads = 0;
-    /// Text parsed at once. The blocks under way (2 x threads + 1, each with its parsed records
-    /// and its callbacks for an observer) are most of a streamed analysis' memory: 2 MiB blocks
-    /// read as fast as 4 MiB ones and halve it (bench/README.md, session 17).
-    std::size_t block_bytes = 2u << 20;
+    /// Text parsed at once; unset: k_block_bytes, or k_member_range_bytes for a .prv.gz that
+    /// bgzip wrote with its index (read in ranges, each decompressed from the gzip member that
+    /// holds its first byte). The blocks under way (2 x threads + 1, each with its parsed records
+    /// and its callbacks for an observer) are most of a streamed analysis' memory.
+    std::optional<std::size_t> block_bytes;
+    /// 256 KiB: as fast as 2 MiB on the bench traces, at 16 MB instead of 41 (bench/README.md,
+    /// session 31): the blocks under way also leave more of the caches to the analysis.
+    static constexpr std::size_t k_block_bytes = 256u << 10;
+    /// 2 MiB: a range restarts in the middle of a 64 KiB member; at 256 KiB that repeated
+    /// decompression cost 13 % of the time.
+    static constexpr std::size_t k_member_range_bytes = 2u << 20;
+    /// The text parsed at once: block_bytes if set, else the default for the text's kind.
+    std::size_t text_bytes(bool bgzip_ranges) const {
+        return block_bytes.value_or(bgzip_ranges ? k_member_range_bytes : k_block_bytes);
+    }
     /// Event types whose values are kept per thread (see ThreadTimeline::tracked_events).
     std::vector<std::uint32_t> tracked_event_types = default_tracked_event_types();
     /// The application to analyse in a trace with several (1-based; 0 = the one calling MPI).

@@ -315,7 +315,7 @@ TEST_CASE("divided_read: an OTF2 helper that cannot read the archive, or reads a
                                                                 "cannot read ")},
           std::pair{another,
                     "another process of the MPI run sees another archive at " + another + " ("}}) {
-        check_helper_error(good, seen, says, replay::ReadOptions{}.block_bytes);
+        check_helper_error(good, seen, says, replay::ReadOptions::k_block_bytes);
     }
 }
 
