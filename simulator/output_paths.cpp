@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/output_paths.hpp"
 
+#include <algorithm>
+
 #include "replay/input/paraver_reader.hpp"
 #include "replay/trace_error.hpp"
 
@@ -86,6 +88,11 @@ void check_output_paths(const std::vector<std::string>& inputs,
             }
         }
     }
+}
+
+bool to_standard_output(const std::vector<OutputPath>& outputs) {
+    return std::any_of(outputs.begin(), outputs.end(),
+                       [](const OutputPath& out) { return out.path == "/dev/stdout"; });
 }
 
 } // namespace popsim::simulator

@@ -19,4 +19,8 @@ struct OutputPath {
 void check_output_paths(const std::vector<std::string>& inputs,
                         const std::vector<OutputPath>& outputs);
 
+/// Whether one of the outputs is standard output (a report option given "-", which reads it as
+/// /dev/stdout): the command then prints no terminal report, which would be mixed with it.
+bool to_standard_output(const std::vector<OutputPath>& outputs);
+
 } // namespace popsim::simulator

@@ -109,14 +109,16 @@ std::optional<metrics::Projection> charted_projection(const metrics::SeriesAnaly
 void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
     AnalyzeOptions given = command.analysis;
     given.traces = pipeline::expand_trace_inputs(given.traces);
-    check_output_paths(given.traces, {{"--csv", command.csv_path},
-                                      {"--json", command.json_path},
-                                      {"--html", command.html_path},
-                                      {"--parts-csv", command.parts_csv_path},
-                                      {"--root-causes-csv", command.root_causes_csv_path},
-                                      {"--gains-csv", command.gains_csv_path},
-                                      {"--gnuplot", command.gnuplot_path},
-                                      {"--communication-csv", command.communication_csv_path}});
+    const std::vector<OutputPath> outputs{{"--csv", command.csv_path},
+                                          {"--json", command.json_path},
+                                          {"--html", command.html_path},
+                                          {"--parts-csv", command.parts_csv_path},
+                                          {"--root-causes-csv", command.root_causes_csv_path},
+                                          {"--gains-csv", command.gains_csv_path},
+                                          {"--gnuplot", command.gnuplot_path},
+                                          {"--communication-csv", command.communication_csv_path}};
+    check_output_paths(given.traces, outputs);
+    if (to_standard_output(outputs)) output.print = false;
     check_analyze_options(given);
     if (!command.parts_csv_path.empty() && given.focus.region.empty() && given.focus.phases.empty())
         throw std::invalid_argument("--parts-csv needs --region or --phases");
@@ -238,14 +240,14 @@ void add_analyze_command(CLI::App& app, CommandOutput& output) {
            "simulated *.sim.prv left out)")
         ->required();
     cmd->add_option("--csv", command->csv_path, "Write BSC modelfactors' CSV layout to FILE")
-        ->check(output_file_name());
+        ->transform(report_file_name());
     cmd->add_option("--json", command->json_path,
                     "Write every number, with names and units, to FILE")
-        ->check(output_file_name());
+        ->transform(report_file_name());
     cmd->add_option(
            "--html", command->html_path,
            "Write a self-contained HTML report (table, scaling plots, per-rank breakdown) to FILE")
-        ->check(output_file_name());
+        ->transform(report_file_name());
     cmd->add_option("--scaling", options->scaling,
                     "Scaling kind of the series (auto = detect as modelfactors)")
         ->transform(one_of({"auto", "strong", "weak"}));
@@ -289,11 +291,11 @@ void add_analyze_command(CLI::App& app, CommandOutput& output) {
     cmd->add_option("--communication-csv", command->communication_csv_path,
                     "With --communication: write its views to FILE (one row per rank pair, size "
                     "bin, or rank and time bin)")
-        ->check(output_file_name());
+        ->transform(report_file_name());
     cmd->add_option("--root-causes-csv", command->root_causes_csv_path,
                     "With --root-causes: write its tables to FILE (one row per number: run, "
                     "table, timeline, pattern, ranks, call, call site, region, time, calls)")
-        ->check(output_file_name());
+        ->transform(report_file_name());
     cmd->add_flag("--gains", options->gains,
                   "Also rank candidate fixes by the time they would save: the ideal network, "
                   "balanced computation, and each of the code regions with the most computation "
@@ -309,10 +311,10 @@ void add_analyze_command(CLI::App& app, CommandOutput& output) {
     cmd->add_option("--gnuplot", command->gnuplot_path,
                     "With --project: write the fits and the measured points as a gnuplot script, "
                     "as modelfactors' modelfactors.gp")
-        ->check(output_file_name());
+        ->transform(report_file_name());
     cmd->add_option("--gains-csv", command->gains_csv_path,
                     "With --gains: write its table to FILE (one row per run and fix)")
-        ->check(output_file_name());
+        ->transform(report_file_name());
     cmd->add_option("--gains-config", options->gains_config,
                     "With --gains: also replay each fix on this Dimemas configuration (.cfg), "
                     "a model of the traced network; each fix then saves on the traced run what "
@@ -327,7 +329,7 @@ void add_analyze_command(CLI::App& app, CommandOutput& output) {
     cmd->add_option("--parts-csv", command->parts_csv_path,
                     "With --region or --phases: write the metrics of each instance or phase to "
                     "FILE (modelfactors' layout, one column each; one table per trace)")
-        ->check(output_file_name());
+        ->transform(report_file_name());
     cmd->add_option("--label", options->labels,
                     "Name the runs in the JSON report, one per trace in the order given "
                     "(comma-separated or repeated; default: each trace's file name)")

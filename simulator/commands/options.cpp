@@ -43,6 +43,15 @@ CLI::Validator output_file_name() {
         "FILE");
 }
 
+CLI::Validator report_file_name() {
+    return CLI::Validator(
+        [](std::string& path) {
+            if (path == "-") path = "/dev/stdout";
+            return path.empty() ? std::string("the file name is empty") : std::string();
+        },
+        "FILE");
+}
+
 void add_global_options(CLI::App& app) {
     auto& g_options = pipeline::global_options();
     app.fallthrough();

@@ -22,6 +22,9 @@ CLI::Validator existing_input_file();
 CLI::Validator existing_trace_file();
 /// An output file's name: not empty (an empty one means "not given" to the commands).
 CLI::Validator output_file_name();
+/// A report's file name (--json, --csv, --html, ...): as output_file_name, and "-" stands for
+/// standard output (/dev/stdout), as most tools read it, rather than a file named "-".
+CLI::Validator report_file_name();
 
 /// --quiet, --app, --strict, --allow-truncated and --max-memory, into pipeline::global_options().
 /// They may stand before the command or after its arguments (`popsim analyze run.prv --quiet`).

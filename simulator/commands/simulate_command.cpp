@@ -99,8 +99,10 @@ void print_simulation(const SimulateOptions& o, const Simulation& s, std::ostrea
 
 void run_simulate(const SimulateCommandOptions& command, CommandOutput& output) {
     const auto& o = command.simulation;
-    check_output_paths({o.trace}, {{"-o", o.output, !replay::is_otf2_anchor(o.output)},
-                                   {"--json", command.json_path}});
+    const std::vector<OutputPath> outputs{{"-o", o.output, !replay::is_otf2_anchor(o.output)},
+                                          {"--json", command.json_path}};
+    check_output_paths({o.trace}, outputs);
+    if (to_standard_output(outputs)) output.print = false;
     auto s = pipeline::simulate(o, output.division);
     if (!s.reports_here) return; // the first process of the MPI run shows it
     replay::WarningLog beyond;
@@ -136,7 +138,7 @@ void add_simulate_command(CLI::App& app, CommandOutput& output) {
     cmd->add_option("--json", command->json_path,
                     "Write the predicted times (predicted_runtime_ns, per task) and "
                     "efficiencies to FILE")
-        ->check(output_file_name());
+        ->transform(report_file_name());
     add_in_memory_option(cmd, options->in_memory);
     cmd->callback([command, &output] { run_simulate(*command, output); });
 }

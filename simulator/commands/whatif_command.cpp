@@ -212,9 +212,10 @@ std::vector<WhatifAxis> axes_of(const std::vector<SweptParameter>& parameters,
 
 void run_whatif(const WhatifCommandOptions& command, CommandOutput& output) {
     const auto& o = command.sweep;
-    check_output_paths({o.trace}, {{"--csv", command.csv_path},
-                                   {"--json", command.json_path},
-                                   {"--html", command.html_path}});
+    const std::vector<OutputPath> outputs{
+        {"--csv", command.csv_path}, {"--json", command.json_path}, {"--html", command.html_path}};
+    check_output_paths({o.trace}, outputs);
+    if (to_standard_output(outputs)) output.print = false;
     auto s = pipeline::sweep(o, output.division);
     if (!s.reports_here) return; // the first process of the MPI run shows it
     const auto& parameters = s.parameters;
@@ -306,14 +307,14 @@ void add_whatif_command(CLI::App& app, CommandOutput& output) {
     cmd->add_option("--csv", command->csv_path,
                     "Write one row per configuration to FILE: each swept parameter as typed and "
                     "every parameter in its base unit, the predicted runtime and efficiencies")
-        ->check(output_file_name());
+        ->transform(report_file_name());
     cmd->add_option("--json", command->json_path,
                     "Write every configuration's parameters and predictions to FILE")
-        ->check(output_file_name());
+        ->transform(report_file_name());
     cmd->add_option("--html", command->html_path,
                     "Write an HTML report charting the predicted runtime and efficiencies "
                     "against each swept parameter to FILE")
-        ->check(output_file_name());
+        ->transform(report_file_name());
     cmd->add_flag("--fraction", command->fraction,
                   "Show efficiencies as fractions (0-1) instead of %");
     cmd->add_flag("--no-color,--no-colour", command->no_color, "No colours, even on a terminal");

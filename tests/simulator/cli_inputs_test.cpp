@@ -230,6 +230,28 @@ TEST_CASE("cli inputs: a report lost on standard output is a failure, not exit 0
     CHECK(r.output == "popsim: error: standard output: write failed: Bad file descriptor\n");
 }
 
+TEST_CASE("cli inputs: a report given '-' goes to standard output alone, not to a file '-'") {
+    const auto dir = test::scratch_dir("cli_inputs_dash");
+    write_run(dir, "run", 2);
+    const std::string in_dir = "cd " + dir.string() + " && " + POPSIM_BINARY + " ";
+    // Two ranks computing 1 s each, no MPI: 2 processes, every efficiency 100 %.
+    auto r = test::run_shell(in_dir + "analyze run.prv --quiet --json -");
+    REQUIRE(r.status == 0);
+    const auto report = nlohmann::json::parse(r.output); // the terminal report is not printed
+    CHECK(report["command"] == "analyze");
+    CHECK(report["traces"][0]["processes"] == 2);
+    CHECK_FALSE(fs::exists(dir / "-"));
+    r = test::run_shell(in_dir + "analyze run.prv --quiet --csv -");
+    REQUIRE(r.status == 0);
+    CHECK(r.output.starts_with("Number of processes;2\nParallel efficiency;100.000000\n"));
+    r = test::run_shell(in_dir + "whatif run.prv --quiet --latency 1us --csv -");
+    REQUIRE(r.status == 0);
+    CHECK(r.output.starts_with("latency,latency_ns,"));
+    CHECK_FALSE(fs::exists(dir / "-"));
+    test::check_fails("analyze " + (dir / "run.prv").string() + " --csv - --json -", 2,
+                      "/dev/stdout: --csv and --json would both write this file");
+}
+
 TEST_CASE("cli inputs: a closed pipe on standard output loses no file (issue 36, item 11)") {
     // `popsim analyze ... --html r.html | head` used to die of SIGPIPE before writing r.html.
     // Here the pipe's reader is gone before popsim starts, so every write to it fails.
