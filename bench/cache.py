@@ -5,9 +5,10 @@ Valgrind's cachegrind, as the rank count grows (bench/README.md, "Cache misses p
 
     bench/cache.py BUILD_DIR [--work DIR] [--ranks 64,16384] [--bytes 360e6]
 
-Wall times on a shared 2-core machine vary by a third from run to run; these counts do not: the
-same binary on the same trace gives the same figures, so a change that touches fewer cache lines
-per record shows at once. The simulated caches are this project's machine's: L1d 48 KiB 12-way, and
+Wall times on a shared 2-core machine vary by a third from run to run; these counts hardly do: the
+same binary on the same trace gives the same instructions and L1d misses within 0.1 %, so a change
+of a per cent shows at once. The last-level misses vary by up to a fifth between runs (Valgrind runs
+the threads one at a time, and where it switches between them depends on timing). The simulated caches are this project's machine's: L1d 48 KiB 12-way, and
 one last level of 32 MiB 16-way (its L3); a miss there is a trip to memory. Traces of about
 --bytes, one per rank count, made once with `popsim synth --halo R` (the same records whatever the
 rank count) and kept in the work directory. Cachegrind runs the program on one core, some 30

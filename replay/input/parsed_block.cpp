@@ -17,15 +17,21 @@ std::string_view record_kind(std::string_view line) {
     return line.substr(0, line.find(':'));
 }
 
+/// The kind digit of a line (not empty) whose first field is one character, else '\0': as
+/// record_kind, without searching the line for its ':'.
+char one_character_kind(std::string_view line) {
+    return line.size() == 1 || line[1] == ':' ? line[0] : '\0';
+}
+
 void parse_line(std::string_view line, std::uint32_t offset, Time ns_per_unit, ParsedBlock& out,
                 EventRecord& scratch) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.empty() || line[0] == '#') return;
-    const std::string_view kind = record_kind(line);
-    if (kind.size() == 1 && line.back() == ':' && kind[0] >= '1' && kind[0] <= '3') {
+    const char kind = one_character_kind(line);
+    if (line.back() == ':' && kind >= '1' && kind <= '3') {
         throw ParseError("the line ends with ':': a field is missing, or there is one too many");
     }
-    switch (kind.size() == 1 ? kind[0] : '\0') {
+    switch (kind) {
     case '1': { // parse before registering: a line that fails to parse must leave no reference
                 // behind
         const StateRecord record = parse_state_record(line, ns_per_unit);
@@ -59,8 +65,8 @@ void parse_line(std::string_view line, std::uint32_t offset, Time ns_per_unit, P
             throw ParseError(
                 "communicator line after the first record; they belong right after the header");
         }
-        throw ParseError(
-            fmt::format("unknown record kind '{}' (expected 1, 2, 3 or 4)", kind.substr(0, 20)));
+        throw ParseError(fmt::format("unknown record kind '{}' (expected 1, 2, 3 or 4)",
+                                     record_kind(line).substr(0, 20)));
     }
 }
 
