@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/output_paths.hpp"
 
-#include <algorithm>
-
 #include "replay/input/paraver_reader.hpp"
 #include "replay/trace_error.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
 #include <map>
@@ -92,7 +91,7 @@ void check_output_paths(const std::vector<std::string>& inputs,
 
 bool to_standard_output(const std::vector<OutputPath>& outputs) {
     return std::any_of(outputs.begin(), outputs.end(),
-                       [](const OutputPath& out) { return out.path == "/dev/stdout"; });
+                       [](const OutputPath& out) { return out.path == k_standard_output; });
 }
 
 } // namespace popsim::simulator

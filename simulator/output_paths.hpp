@@ -3,9 +3,13 @@
 // popsim never replaces its input, and never writes two outputs to one file: every command checks
 // its output paths before any work (a trace's .pcf and .row count as part of it).
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace popsim::simulator {
+
+/// What a report option's "-" stands for (report_file_name), and what to_standard_output looks for.
+inline constexpr std::string_view k_standard_output = "/dev/stdout";
 
 struct OutputPath {
     std::string option;   // as the user gave it: "--csv", "-o", "output"

@@ -117,8 +117,7 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
                                           {"--gains-csv", command.gains_csv_path},
                                           {"--gnuplot", command.gnuplot_path},
                                           {"--communication-csv", command.communication_csv_path}};
-    check_output_paths(given.traces, outputs);
-    if (to_standard_output(outputs)) output.print = false;
+    check_report_outputs(given.traces, outputs, output);
     check_analyze_options(given);
     if (!command.parts_csv_path.empty() && given.focus.region.empty() && given.focus.phases.empty())
         throw std::invalid_argument("--parts-csv needs --region or --phases");

@@ -4,6 +4,7 @@
 // propagate as exceptions to main(), which maps them to exit codes (docs/user-guide.md).
 #include "pipeline/work_division.hpp"
 #include "simulator/commands/options.hpp"
+#include "simulator/output_paths.hpp"
 #include "simulator/reports/analysis_report.hpp"
 
 #include <CLI/CLI.hpp>
@@ -32,6 +33,14 @@ struct CommandOutput {
         return print ? std::cout : discarded;
     }
 };
+
+/// check_output_paths for a command that prints a terminal report: a report written to standard
+/// output ("-") takes its place.
+inline void check_report_outputs(const std::vector<std::string>& inputs,
+                                 const std::vector<OutputPath>& outputs, CommandOutput& output) {
+    check_output_paths(inputs, outputs);
+    if (to_standard_output(outputs)) output.print = false;
+}
 
 void add_analyze_command(CLI::App& app, CommandOutput& output);
 void add_synth_command(CLI::App& app);

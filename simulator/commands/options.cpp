@@ -6,6 +6,7 @@
 #include "pipeline/units.hpp"
 #include "replay/focus/event_spec.hpp"
 #include "simulator/cli_suggestions.hpp"
+#include "simulator/output_paths.hpp"
 
 #include <charconv>
 #include <filesystem>
@@ -35,19 +36,22 @@ CLI::Validator existing_trace_file() {
     return input_check(pipeline::refuse_companion_file, "TRACE");
 }
 
+namespace {
+/// An empty file name means "not given" to the commands: refused when given.
+std::string empty_name(const std::string& path) {
+    return path.empty() ? std::string("the file name is empty") : std::string();
+}
+} // namespace
+
 CLI::Validator output_file_name() {
-    return CLI::Validator(
-        [](const std::string& path) {
-            return path.empty() ? std::string("the file name is empty") : std::string();
-        },
-        "FILE");
+    return CLI::Validator(empty_name, "FILE");
 }
 
 CLI::Validator report_file_name() {
     return CLI::Validator(
         [](std::string& path) {
-            if (path == "-") path = "/dev/stdout";
-            return path.empty() ? std::string("the file name is empty") : std::string();
+            if (path == "-") path = k_standard_output;
+            return empty_name(path);
         },
         "FILE");
 }

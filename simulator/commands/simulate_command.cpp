@@ -101,8 +101,7 @@ void run_simulate(const SimulateCommandOptions& command, CommandOutput& output) 
     const auto& o = command.simulation;
     const std::vector<OutputPath> outputs{{"-o", o.output, !replay::is_otf2_anchor(o.output)},
                                           {"--json", command.json_path}};
-    check_output_paths({o.trace}, outputs);
-    if (to_standard_output(outputs)) output.print = false;
+    check_report_outputs({o.trace}, outputs, output);
     auto s = pipeline::simulate(o, output.division);
     if (!s.reports_here) return; // the first process of the MPI run shows it
     replay::WarningLog beyond;

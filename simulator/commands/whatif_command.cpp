@@ -214,8 +214,7 @@ void run_whatif(const WhatifCommandOptions& command, CommandOutput& output) {
     const auto& o = command.sweep;
     const std::vector<OutputPath> outputs{
         {"--csv", command.csv_path}, {"--json", command.json_path}, {"--html", command.html_path}};
-    check_output_paths({o.trace}, outputs);
-    if (to_standard_output(outputs)) output.print = false;
+    check_report_outputs({o.trace}, outputs, output);
     auto s = pipeline::sweep(o, output.division);
     if (!s.reports_here) return; // the first process of the MPI run shows it
     const auto& parameters = s.parameters;
