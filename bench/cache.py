@@ -22,18 +22,10 @@ import subprocess
 import sys
 import tempfile
 
+from ranks import make_trace
+
 BYTES_PER_RANK_STEP = 1_100  # a synth --halo trace's (1.1 GB: 64 ranks x 15,625 steps)
 CACHES = ["--D1=49152,12,64", "--LL=33554432,16,64"]
-
-
-def make_trace(popsim, work, ranks, size):
-    trace = os.path.join(work, f"cache{ranks}.prv")
-    if not os.path.exists(trace):
-        steps = max(1, round(size / (BYTES_PER_RANK_STEP * ranks)))
-        print(f"== making {trace} ({ranks} ranks, {steps} steps)", flush=True)
-        subprocess.run([popsim, "synth", "--halo", str(ranks), "--steps", str(steps), "-o", trace],
-                       check=True, stdout=subprocess.DEVNULL)
-    return trace
 
 
 def records(trace):
@@ -74,7 +66,7 @@ def main():
     ranks = [int(r) for r in args.ranks.split(",")]
     rows = []
     for r in ranks:
-        trace = make_trace(popsim, work, r, args.bytes)
+        trace = make_trace(popsim, work, r, args.bytes / BYTES_PER_RANK_STEP, name="cache")
         n = records(trace)
         rows.append((r, n, *(c / n for c in counts(popsim, trace))))
     print("\n== popsim analyze per record, counted by cachegrind (L1d 48 KiB, last level 32 MiB)")

@@ -47,10 +47,11 @@ def median_of(runs, command, **kwargs):
     return tuple(statistics.median(s[i] for s in samples) for i in range(3))
 
 
-def make_trace(popsim, work, ranks):
-    trace = os.path.join(work, f"halo{ranks}.prv")
+def make_trace(popsim, work, ranks, steps_times_ranks=STEPS_TIMES_RANKS, name="halo"):
+    """NAME{ranks}.prv in `work`, made once: the same records whatever the rank count."""
+    trace = os.path.join(work, f"{name}{ranks}.prv")
     if not os.path.exists(trace):
-        steps = max(1, round(STEPS_TIMES_RANKS / ranks))
+        steps = max(1, round(steps_times_ranks / ranks))
         print(f"== making {trace} ({ranks} ranks, {steps} steps)", flush=True)
         subprocess.run([popsim, "synth", "--halo", str(ranks), "--steps", str(steps), "-o", trace],
                        check=True, stdout=subprocess.DEVNULL)
