@@ -2,7 +2,9 @@
 #pragma once
 // An append-only column for the trace model: chunks that double from 64 to 65536 elements, then
 // stay at 65536. An empty column allocates nothing (traces declare up to millions of threads),
-// growing never copies (no 2x peak as a vector has), and the waste is at most one chunk.
+// growing never copies (no 2x peak as a vector has), and the waste is at most one chunk. An append
+// writes at the last chunk's tail, kept beside the size: with thousands of columns written in turn
+// (a program's threads), finding the chunk through the list cost a cache miss per element.
 //
 // Other bounds (2^FirstBits to 2^LastBits elements) serve many small columns: the streaming
 // replay writes each thread's program into four, which drain() then moves into the program
@@ -12,6 +14,7 @@
 #include <cstddef>
 #include <iterator>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace popsim::replay {
@@ -100,14 +103,30 @@ template <class T, std::size_t FirstBits = 6, std::size_t LastBits = 16> class C
         const T* data_ = nullptr;
     };
 
+    Column() = default;
+    // A moved-from column is empty, its tail with it.
+    Column(Column&& other) noexcept
+        : chunks_(std::move(other.chunks_)), size_(std::exchange(other.size_, 0)),
+          tail_(std::exchange(other.tail_, nullptr)) {
+        other.chunks_.clear();
+    }
+    Column& operator=(Column&& other) noexcept {
+        chunks_ = std::move(other.chunks_);
+        other.chunks_.clear();
+        size_ = std::exchange(other.size_, 0);
+        tail_ = std::exchange(other.tail_, nullptr);
+        return *this;
+    }
+
     std::size_t size() const { return size_; }
     bool empty() const { return size_ == 0; }
 
     void push_back(const T& value) {
-        const auto [chunk, offset] = locate(size_);
-        if (chunk == chunks_.size())
-            chunks_.push_back(std::make_unique_for_overwrite<T[]>(chunk_size(chunk)));
-        chunks_[chunk][offset] = value;
+        if (starts_chunk(size_)) [[unlikely]] {
+            chunks_.push_back(std::make_unique_for_overwrite<T[]>(chunk_size(chunks_.size())));
+            tail_ = chunks_.back().get();
+        }
+        *tail_++ = value;
         ++size_;
     }
 
@@ -161,12 +180,22 @@ template <class T, std::size_t FirstBits = 6, std::size_t LastBits = 16> class C
         return {k_growing_chunks + j / k_last, j % k_last};
     }
 
+    /// Whether element i is the first of its chunk (locate(i).offset == 0), without a division.
+    static bool starts_chunk(std::size_t i) {
+        if (i < k_growing_total) {
+            const std::size_t q = i + k_first; // k_first << c at chunk c's start
+            return (q & (q - 1)) == 0;
+        }
+        return (i - k_growing_total) % k_last == 0;
+    }
+
     static std::size_t chunk_size(std::size_t chunk) {
         return chunk < k_growing_chunks ? k_first << chunk : k_last;
     }
 
     std::vector<std::unique_ptr<T[]>> chunks_;
     std::size_t size_ = 0;
+    T* tail_ = nullptr; // where the next element goes, in the last chunk
 };
 
 } // namespace popsim::replay

@@ -73,3 +73,22 @@ TEST_CASE("a column with small chunks is drained in order, each chunk given back
     c.push_back(7); // usable again
     CHECK(c[0] == 7);
 }
+
+TEST_CASE("a column moved from is empty and grows again on its own chunks") {
+    Column<std::uint64_t, 3, 5> from;
+    for (std::size_t i = 0; i < 20; ++i) from.push_back(value_at(i)); // into the second chunk
+    Column<std::uint64_t, 3, 5> to(std::move(from));
+    CHECK(from.empty());
+    from.push_back(1); // must not write into the chunk `to` took
+    to.push_back(value_at(20));
+    CHECK(from.size() == 1);
+    CHECK(from[0] == 1);
+    REQUIRE(to.size() == 21);
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < 21; ++i) wrong += to[i] != value_at(i);
+    CHECK(wrong == 0);
+    to = std::move(from);
+    CHECK(to.size() == 1);
+    CHECK(to[0] == 1);
+    CHECK(from.empty());
+}
