@@ -426,15 +426,17 @@ template <class Model> class Engine final : network::TransferSink {
         // Dimemas puts the members in their nodes' ready queues in the order they arrived, the
         // root last (resuming_last; close_global_communication), then starts the queues node by
         // node (reload_events): what they do next at this instant goes in that order.
-        std::vector<OpIndex> members(first, first + coll.member_count);
-        const auto resume_key = [&](OpIndex m) {
-            const ReplayThread t = p_.thread_of(m);
+        // Each member's key computed once, not at every comparison: finding a member's thread is
+        // a search of the program's threads.
+        std::vector<std::tuple<std::uint32_t, bool, std::uint64_t, OpIndex>> members;
+        members.reserve(coll.member_count);
+        for (auto m = first; m != first + coll.member_count; ++m) {
+            const ReplayThread t = p_.thread_of(*m);
             const bool last = p_.thread_task[t] == resuming_last_[c];
-            return std::tuple(cpus_.node_of(t), last, join_order_[t]);
-        };
-        std::sort(members.begin(), members.end(),
-                  [&](OpIndex a, OpIndex b) { return resume_key(a) < resume_key(b); });
-        for (const OpIndex m : members) leave_collective(m, at);
+            members.emplace_back(cpus_.node_of(t), last, join_order_[t], *m);
+        }
+        std::sort(members.begin(), members.end());
+        for (const auto& member : members) leave_collective(std::get<3>(member), at);
     }
 
     void transfer_delivered(std::uint32_t transfer, Time at) override {
