@@ -7,13 +7,14 @@ namespace popsim::replay {
 
 BackgroundReplay::BackgroundReplay(const Trace& trace, const ProgramOptions& options,
                                    bool keep_program, SpilledCalls* calls)
-    : replay_(trace, options, keep_program), calls_(calls), background_(replay_) {}
+    : replay_(trace, options, keep_program), state_filter_(replay_.state_filter()), calls_(calls),
+      background_(replay_) {}
 
 void BackgroundReplay::entered(ThreadIndex thread, Time time, std::uint16_t id) {
     background_.entered(thread, time, id);
 }
 void BackgroundReplay::state(ThreadIndex thread, Time begin, Time end, std::uint8_t value) {
-    if (replay_.reads_state(thread, value)) background_.state(thread, begin, end, value);
+    if (state_filter_.reads(thread, value)) background_.state(thread, begin, end, value);
 }
 void BackgroundReplay::call(ThreadIndex thread, const ObservedCall& call) {
     if (calls_) calls_->add(thread, {call.begin, call.end, call.id});

@@ -43,6 +43,7 @@ class BackgroundReplay final : public TimelineObserver {
 
   private:
     StreamingReplay replay_;
+    const StreamingReplay::StateFilter state_filter_;
     SpilledCalls* calls_;
     BackgroundObserver background_; // runs replay_
 };

@@ -1065,9 +1065,13 @@ void StreamingReplay::event(ThreadIndex thread, Time time, std::uint32_t type,
     impl.region_event(t, time, value);
 }
 
-bool StreamingReplay::reads_state(ThreadIndex thread, std::uint8_t value) const {
+bool StreamingReplay::StateFilter::reads(ThreadIndex thread, std::uint8_t value) const {
     return value == extrae::k_state_tracing_disabled ||
-           (impl_->tracks_work[thread] && !waits_for_work(value));
+           (tracks_work_[thread] && !waits_for_work(value));
+}
+
+StreamingReplay::StateFilter StreamingReplay::state_filter() const {
+    return StateFilter(impl_->tracks_work);
 }
 
 bool StreamingReplay::reads_event(std::uint32_t type) {

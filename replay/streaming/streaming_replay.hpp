@@ -31,6 +31,7 @@
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace popsim::replay {
@@ -72,9 +73,19 @@ class StreamingReplay final : public TimelineObserver {
     void comm(ThreadIndex sender, ThreadIndex receiver, const CommRecord& record,
               std::uint64_t number) override;
     void reached(Time time) override;
-    /// Whether it reads states of this value on this thread and events of this type (the others
-    /// can be left out of what it is given). Safe to ask from another thread.
-    bool reads_state(ThreadIndex thread, std::uint8_t value) const;
+    /// Which states it reads (the others can be left out of what it is given): a copy for the
+    /// thread that reads the trace, which asking the replay itself would make read memory the
+    /// thread applying it writes to.
+    class StateFilter {
+      public:
+        explicit StateFilter(std::vector<bool> tracks_work)
+            : tracks_work_(std::move(tracks_work)) {}
+        bool reads(ThreadIndex thread, std::uint8_t value) const;
+
+      private:
+        std::vector<bool> tracks_work_; // per trace thread: in a task with fork/join
+    };
+    StateFilter state_filter() const;
     static bool reads_event(std::uint32_t type);
 
     /// After the last record (the reader's builder finished `trace`): the last bursts and the
