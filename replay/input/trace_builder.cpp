@@ -16,7 +16,7 @@ TraceBuilder::TraceBuilder(Trace& trace, std::vector<std::uint32_t> tracked_even
       allow_truncated_(allow_truncated),
       tracks_counters_(
           std::any_of(tracked_types_.begin(), tracked_types_.end(), extrae::is_counter_type)),
-      numbering_(trace_.header), total_cpus_(trace_.header.total_cpus()) {
+      task_threads_(task_threads(trace_.header)), total_cpus_(trace_.header.total_cpus()) {
     std::uint32_t app_number = 1;
     for (const auto& app : trace_.header.applications) {
         std::uint32_t task_number = 1;
@@ -40,29 +40,40 @@ void TraceBuilder::fail(std::uint64_t line, const std::string& cause) const {
     throw TraceError(trace_.path, line, cause);
 }
 
-ThreadIndex TraceBuilder::resolve(const RecordOwner& owner, std::uint64_t line) const {
-    const auto& apps = trace_.header.applications;
-    if (owner.application > apps.size()) {
-        fail(line, fmt::format("record names application {}, but the header declares {}",
-                               owner.application, apps.size()));
+std::vector<std::vector<TraceBuilder::TaskThreads>>
+TraceBuilder::task_threads(const ParaverHeader& header) {
+    const ThreadNumbering numbering(header);
+    std::vector<std::vector<TaskThreads>> out(header.applications.size());
+    for (std::uint32_t a = 0; a < out.size(); ++a) {
+        const auto& tasks = header.applications[a].tasks;
+        for (std::uint32_t t = 0; t < tasks.size(); ++t)
+            out[a].push_back({numbering.number(a + 1, t + 1, 1), tasks[t].threads});
     }
-    const auto& tasks = apps[owner.application - 1].tasks;
+    return out;
+}
+
+ThreadIndex TraceBuilder::resolve(const RecordOwner& owner, std::uint64_t line) const {
+    if (owner.application > task_threads_.size()) {
+        fail(line, fmt::format("record names application {}, but the header declares {}",
+                               owner.application, task_threads_.size()));
+    }
+    const auto& tasks = task_threads_[owner.application - 1];
     if (owner.task > tasks.size()) {
         fail(line,
              fmt::format("record names task {} of application {}, but the header declares {} tasks",
                          owner.task, owner.application, tasks.size()));
     }
-    const auto threads = tasks[owner.task - 1].threads;
-    if (owner.thread > threads) {
+    const TaskThreads task = tasks[owner.task - 1];
+    if (owner.thread > task.count) {
         fail(line,
              fmt::format("record names thread {} of task {}, but the header declares {} threads",
-                         owner.thread, owner.task, threads));
+                         owner.thread, owner.task, task.count));
     }
     if (total_cpus_ > 0 && owner.cpu > total_cpus_) {
         fail(line, fmt::format("record names CPU {}, but the header declares {} CPUs", owner.cpu,
                                total_cpus_));
     }
-    return numbering_.number(owner.application, owner.task, owner.thread);
+    return task.first + owner.thread - 1;
 }
 
 // Paraver's cutter leaves records after the end it writes in the header (the cut's end): the

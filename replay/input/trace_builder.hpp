@@ -115,7 +115,14 @@ class TraceBuilder {
     bool allow_truncated_;
     bool tracks_counters_; // windows need every counter read kept (focus_event_types)
     TimelineObserver* observer_ = nullptr;
-    ThreadNumbering numbering_;
+    /// A task's threads: the number of its first and how many the header declares. One table
+    /// for both, so that a record's owner is checked and numbered with one cache line: with
+    /// thousands of tasks, the header's tasks and the numbering's were a miss each.
+    struct TaskThreads {
+        std::uint32_t first, count;
+    };
+    static std::vector<std::vector<TaskThreads>> task_threads(const ParaverHeader& header);
+    std::vector<std::vector<TaskThreads>> task_threads_; // [application][task], 0-based
     std::uint32_t total_cpus_; // the header's, checked against every record's CPU
     std::vector<ThreadScratch> scratch_;
     std::vector<Prv2dimCuts> cutters_; // per thread, with cut_bursts_as_prv2dim(); else empty
