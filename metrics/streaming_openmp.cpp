@@ -22,8 +22,7 @@ Time StreamingOpenMp::RunningClock::before(Time t) const {
 }
 
 StreamingOpenMp::StreamingOpenMp(HybridRun& run)
-    : run_(run), running_(run.total_threads), in_call_(run.total_threads),
-      mpi_outside_omp_(run.total_threads), threads_(run.total_threads), processes_(run.processes) {
+    : run_(run), threads_(run.total_threads), processes_(run.processes) {
     for (std::uint32_t p = 0; p < run.processes; ++p)
         processes_[p].useful_at_entry.resize(run.threads_end(p) - run.master[p]);
 }
@@ -38,8 +37,8 @@ void StreamingOpenMp::reached(Time time) {
 }
 
 void StreamingOpenMp::entered(replay::ThreadIndex t, Time) {
-    in_call_[t] = true;
-    if (threads_[t]) threads_[t]->closed_in_call.clear();
+    threads_[t].in_call = true;
+    if (threads_[t].stack) threads_[t].stack->closed_in_call.clear();
 }
 
 void StreamingOpenMp::state(replay::ThreadIndex t, Time begin, Time end, std::uint8_t value) {
@@ -47,18 +46,18 @@ void StreamingOpenMp::state(replay::ThreadIndex t, Time begin, Time end, std::ui
     if (value != ex::k_state_running) return;
     refuse_earlier(begin);
     settle(t, begin);
-    running_[t].add(begin, end);
+    threads_[t].running.add(begin, end);
 }
 
 void StreamingOpenMp::call(replay::ThreadIndex t, Time begin, Time end) {
-    if (!threads_[t]) {
-        in_call_[t] = false;
-        mpi_outside_omp_[t] += end - begin;
+    if (!threads_[t].stack) {
+        threads_[t].in_call = false;
+        threads_[t].mpi_outside_omp += end - begin;
         return;
     }
     settle(t, end); // the call comes with its exit record, still in it
-    in_call_[t] = false;
-    auto& th = *threads_[t];
+    threads_[t].in_call = false;
+    auto& th = *threads_[t].stack;
     if (begin >= th.instant && !th.changes.empty()) {
         th.calls_at_instant.emplace_back(begin, end); // the stack at its entry is not known yet
         return;
@@ -68,19 +67,19 @@ void StreamingOpenMp::call(replay::ThreadIndex t, Time begin, Time end) {
 }
 
 void StreamingOpenMp::decide_call(replay::ThreadIndex t, Time begin, Time end) {
-    const auto& th = *threads_[t];
+    const auto& th = *threads_[t].stack;
     bool inside = th.depth > 0 && th.open <= begin;
     for (const auto& [b, e] : th.closed_in_call) inside = inside || (b <= begin && begin < e);
-    if (!inside) mpi_outside_omp_[t] += end - begin;
+    if (!inside) threads_[t].mpi_outside_omp += end - begin;
 }
 
 void StreamingOpenMp::event(replay::ThreadIndex t, Time time, std::uint32_t type,
                             std::uint64_t value) {
     if (!is_openmp_stack_type(type)) return;
     refuse_earlier(time);
-    if (!threads_[t]) threads_[t] = std::make_unique<Thread>();
+    if (!threads_[t].stack) threads_[t].stack = std::make_unique<Thread>();
     settle(t, time);
-    auto& th = *threads_[t];
+    auto& th = *threads_[t].stack;
     th.instant = time;
     th.changes.push_back({openmp_stack_order(type), value != 0});
     const std::uint32_t p = run_.process_of[t];
@@ -89,16 +88,16 @@ void StreamingOpenMp::event(replay::ThreadIndex t, Time time, std::uint32_t type
 
 /// A record of thread `t` at `time` comes: the stack's changes before `time` are all in.
 void StreamingOpenMp::settle(replay::ThreadIndex t, Time time) {
-    if (!threads_[t]) return;
-    const auto& th = *threads_[t];
+    if (!threads_[t].stack) return;
+    const auto& th = *threads_[t].stack;
     if (time <= th.instant || th.changes.empty()) return;
     apply_changes(t);
 }
 
 void StreamingOpenMp::apply_changes(replay::ThreadIndex t) {
-    auto& th = *threads_[t];
+    auto& th = *threads_[t].stack;
     auto& b = run_.threads[t];
-    const auto& running = running_[t];
+    const auto& running = threads_[t].running;
     std::stable_sort(th.changes.begin(), th.changes.end(),
                      [](const StackChange& x, const StackChange& y) { return x.order < y.order; });
     for (const auto& c : th.changes) {
@@ -110,7 +109,7 @@ void StreamingOpenMp::apply_changes(replay::ThreadIndex t) {
         } else if (before > 0 && th.depth == 0) {
             b.omp_region += th.instant - th.open;
             b.useful_in_omp += running.before(th.instant) - th.useful_at_open;
-            if (in_call_[t]) th.closed_in_call.emplace_back(th.open, th.instant);
+            if (threads_[t].in_call) th.closed_in_call.emplace_back(th.open, th.instant);
         }
     }
     th.changes.clear();
@@ -141,7 +140,7 @@ void StreamingOpenMp::region_event(std::uint32_t p, Time time, std::uint32_t typ
     } else if (!was_open && process.edges.open()) {
         const std::uint32_t first = run_.master[p];
         for (std::size_t k = 0; k < process.useful_at_entry.size(); ++k)
-            process.useful_at_entry[k] = running_[first + k].before(time);
+            process.useful_at_entry[k] = threads_[first + k].running.before(time);
         process.fallback_key = process.parallel_value;
         process.key.reset();
         if (process.outlined_time == time) process.key = process.outlined_value;
@@ -153,7 +152,7 @@ void StreamingOpenMp::close_region(std::uint32_t p, Time begin, Time end) {
     const std::uint32_t first = run_.master[p];
     std::vector<Time> useful(process.useful_at_entry.size());
     for (std::size_t k = 0; k < useful.size(); ++k)
-        useful[k] = running_[first + k].before(end) - process.useful_at_entry[k];
+        useful[k] = threads_[first + k].running.before(end) - process.useful_at_entry[k];
     if (process.key)
         run_.add_region(p, *process.key, end - begin, useful);
     else
@@ -162,13 +161,14 @@ void StreamingOpenMp::close_region(std::uint32_t p, Time begin, Time end) {
 
 void StreamingOpenMp::finish(Time trace_end) {
     for (replay::ThreadIndex t = 0; t < threads_.size(); ++t) {
-        run_.threads[t].mpi_outside_omp += mpi_outside_omp_[t];
-        if (!threads_[t]) continue;
-        auto& th = *threads_[t];
+        run_.threads[t].mpi_outside_omp += threads_[t].mpi_outside_omp;
+        if (!threads_[t].stack) continue;
+        auto& th = *threads_[t].stack;
         if (!th.changes.empty()) apply_changes(t);
         if (th.depth > 0 && trace_end > th.open) {
             run_.threads[t].omp_region += trace_end - th.open;
-            run_.threads[t].useful_in_omp += running_[t].before(trace_end) - th.useful_at_open;
+            run_.threads[t].useful_in_omp +=
+                threads_[t].running.before(trace_end) - th.useful_at_open;
         }
     }
     for (std::uint32_t p = 0; p < processes_.size(); ++p) {

@@ -93,11 +93,15 @@ class StreamingOpenMp {
     void close_region(std::uint32_t process, Time begin, Time end);
 
     HybridRun& run_;
-    // Per thread, dense: the ones every record of the thread touches.
-    std::vector<RunningClock> running_;
-    std::vector<bool> in_call_;
-    std::vector<Time> mpi_outside_omp_;            // added to run_'s breakdowns by finish()
-    std::vector<std::unique_ptr<Thread>> threads_; // null until the thread's first stack event
+    /// What every record of a thread touches, in one cache line: with tens of thousands of
+    /// threads, each array of them was a miss per record.
+    struct alignas(64) PerThread {
+        RunningClock running;
+        Time mpi_outside_omp = 0;      // added to run_'s breakdowns by finish()
+        std::unique_ptr<Thread> stack; // null until the thread's first stack event
+        bool in_call = false;
+    };
+    std::vector<PerThread> threads_;
     std::vector<Process> processes_;
     Time watermark_ = k_never;
 };
