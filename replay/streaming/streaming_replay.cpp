@@ -265,12 +265,15 @@ struct StreamingReplay::Impl {
     std::vector<ThreadName> names; // of the trace's threads (the reader's Trace moves on)
     const ProgramOptions options;
     std::vector<ReplayThread> thread_of_trace; // k_none for threads not replayed
-    std::vector<StreamThread> threads;         // one per task
-    std::vector<ThreadIndex> task_threads;     // task k: [task_threads[k], task_threads[k + 1])
-    bool cutting = false;                      // bursts are cut where prv2dim cuts them
-    std::vector<bool> tracks_work;             // per trace thread: in a task with fork/join
-    std::vector<RecentWork> work;              // per trace thread, when any tracks it
-    std::size_t history;                       // calls kept per thread once replayed
+    // Every trace thread is its task's only one (MPI only), replay thread t being trace thread t:
+    // the table is not read (a cache miss per record at tens of thousands of threads).
+    bool threads_are_tasks = false;
+    std::vector<StreamThread> threads;     // one per task
+    std::vector<ThreadIndex> task_threads; // task k: [task_threads[k], task_threads[k + 1])
+    bool cutting = false;                  // bursts are cut where prv2dim cuts them
+    std::vector<bool> tracks_work;         // per trace thread: in a task with fork/join
+    std::vector<RecentWork> work;          // per trace thread, when any tracks it
+    std::size_t history;                   // calls kept per thread once replayed
     ProgramCommunicators communicators;
     std::map<std::pair<std::uint64_t, std::uint32_t>, std::uint64_t> sequence; // (comm, task)
     std::map<std::pair<std::uint64_t, std::uint64_t>, std::uint64_t> open_collectives;
@@ -329,6 +332,9 @@ struct StreamingReplay::Impl {
             for (ThreadIndex th = first[task]; th < task_threads[task + 1]; ++th)
                 tracks_work[th] = threads[task].fork_join;
         }
+        threads_are_tasks = true;
+        for (ThreadIndex th = 0; th < thread_of_trace.size(); ++th)
+            threads_are_tasks = threads_are_tasks && thread_of_trace[th] == th;
         if (std::find(tracks_work.begin(), tracks_work.end(), true) != tracks_work.end())
             work.resize(t.thread_count());
         if (keep_program) {
@@ -345,6 +351,7 @@ struct StreamingReplay::Impl {
     }
 
     ReplayThread replayed(ThreadIndex t, const char* what) const {
+        if (threads_are_tasks) return t;
         const ReplayThread th = thread_of_trace[t];
         if (th == k_none) {
             unsupported(
