@@ -55,11 +55,12 @@ struct EventSeries {
 
 struct ThreadTimeline {
     ThreadName name;
+    // What the reader's checks read at every record, beside the name (one cache line).
+    Time states_end = 0;
+    Time last_record = 0; // time of the thread's last state end, event or communication
     // States: state i covers [state_begin[i], state_begin[i+1]), the last one ends at states_end.
     Column<Time> state_begin;
     Column<std::uint8_t> state_value;
-    Time states_end = 0;
-    Time last_record = 0; // time of the thread's last state end, event or communication
     // MPI calls, in time order: [call_begin, call_end) with Extrae's call id (e.g. 1 = MPI_Send).
     Column<Time> call_begin;
     Column<Time> call_end;

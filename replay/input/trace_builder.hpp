@@ -63,24 +63,27 @@ class TraceBuilder {
         std::uint32_t earlier = 0; // bursts that began before `latest_begin`
         bool latest = false;       // the burst that began at `latest_begin`
     };
-    struct ThreadScratch {
-        Time latest_running_begin = 0;
-        PendingReads instructions;
-        PendingReads cycles;
-        bool call_open = false;
-        bool cut_start_noted = false; // its cut-start exit is in the warnings already
+    /// A thread's checks, in the order a record reads them: what every state and event reads
+    /// first, within the first cache line (at thousands of threads, each line a record touches
+    /// is a miss).
+    struct alignas(64) ThreadScratch {
         // Each thread's records come in time order (as Extrae and Paraver's tools write them).
         Time latest_state_begin = 0;
         Time latest_event = 0;
+        Time latest_running_begin = 0;
+        // The latest state and call, which the checks need (with an observer, no column has them).
+        Time last_state_begin = 0;
+        PendingReads instructions;
+        PendingReads cycles;
+        std::uint32_t calls = 0; // entered so far
+        std::uint8_t last_state_value = k_no_state;
+        bool any_state = false;
+        bool call_open = false;
+        bool cut_start_noted = false; // its cut-start exit is in the warnings already
         // Reads that fall inside a Running burst rather than at its end: counters sampled at
         // sample points (e.g. folding's NAMD trace), summed as a fallback (finish()).
         std::uint64_t sampled_instructions = 0;
         std::uint64_t sampled_cycles = 0;
-        // The latest state and call, which the checks need (with an observer, no column has them).
-        bool any_state = false;
-        Time last_state_begin = 0;
-        std::uint8_t last_state_value = k_no_state;
-        std::uint32_t calls = 0; // entered so far
         ObservedCall latest_call;
     };
 
