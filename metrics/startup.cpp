@@ -42,15 +42,24 @@ bool absent(std::uint8_t state) {
 } // namespace
 
 StartupRecorder::StartupRecorder(const replay::Trace& trace)
-    : task_of_thread_(trace.thread_count(), -1) {
+    : threads_are_tasks_(trace.threads_are_tasks()) {
+    if (threads_are_tasks_) {
+        tasks_.resize(trace.thread_count());
+        return;
+    }
+    task_of_thread_.assign(trace.thread_count(), -1);
     const auto first = trace.first_threads();
     tasks_.resize(first.size());
     for (std::size_t p = 0; p < first.size(); ++p)
         task_of_thread_[first[p]] = static_cast<std::int32_t>(p);
 }
 
+std::int32_t StartupRecorder::task_of(replay::ThreadIndex thread) const {
+    return threads_are_tasks_ ? static_cast<std::int32_t>(thread) : task_of_thread_[thread];
+}
+
 void StartupRecorder::state(replay::ThreadIndex thread, Time begin, Time end, std::uint8_t value) {
-    const auto p = task_of_thread_[thread];
+    const auto p = task_of(thread);
     if (p < 0 || absent(value) || begin >= end) return;
     auto& task = tasks_[static_cast<std::size_t>(p)];
     task.first_active = std::min(task.first_active, begin);
@@ -60,7 +69,7 @@ void StartupRecorder::state(replay::ThreadIndex thread, Time begin, Time end, st
 }
 
 void StartupRecorder::call(replay::ThreadIndex thread, Time begin, Time end, std::uint16_t id) {
-    const auto p = task_of_thread_[thread];
+    const auto p = task_of(thread);
     if (p < 0) return;
     auto& task = tasks_[static_cast<std::size_t>(p)];
     if (!std::exchange(task.called, true))

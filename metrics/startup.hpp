@@ -88,7 +88,11 @@ class StartupRecorder {
     };
     static constexpr Time k_never = std::numeric_limits<Time>::max();
 
-    std::vector<std::int32_t> task_of_thread_; // -1: not a task's first thread
+    /// The task whose first thread `thread` is, or -1.
+    std::int32_t task_of(replay::ThreadIndex thread) const;
+
+    bool threads_are_tasks_; // replay::Trace::threads_are_tasks: the task is the thread
+    std::vector<std::int32_t> task_of_thread_; // else: -1 when not a task's first thread
     std::vector<Task> tasks_;
 };
 

@@ -103,6 +103,14 @@ std::vector<ThreadIndex> Trace::first_threads() const {
     return first;
 }
 
+bool Trace::threads_are_tasks() const {
+    const auto first = first_threads();
+    if (first.size() != thread_count()) return false;
+    for (ThreadIndex t = 0; t < first.size(); ++t)
+        if (first[t] != t) return false;
+    return true;
+}
+
 std::string to_string(const ThreadName& name) {
     return fmt::format("{}.{}.{}", name.application, name.task, name.thread);
 }

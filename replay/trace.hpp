@@ -203,6 +203,10 @@ struct Trace {
     /// The index of each task's first thread, for the analysed application: task k (0-based)
     /// starts at first_thread[k].
     std::vector<ThreadIndex> first_threads() const;
+    /// Whether every thread is its task's only one (one application, MPI only): thread k is
+    /// task k's, and whoever maps threads to tasks need not read a table per record (a cache
+    /// miss each at tens of thousands of threads).
+    bool threads_are_tasks() const;
 };
 
 std::string to_string(const ThreadName& name); // "1.2.1" as Paraver labels threads

@@ -265,9 +265,7 @@ struct StreamingReplay::Impl {
     std::vector<ThreadName> names; // of the trace's threads (the reader's Trace moves on)
     const ProgramOptions options;
     std::vector<ReplayThread> thread_of_trace; // k_none for threads not replayed
-    // Every trace thread is its task's only one (MPI only), replay thread t being trace thread t:
-    // the table is not read (a cache miss per record at tens of thousands of threads).
-    bool threads_are_tasks = false;
+    bool threads_are_tasks = false; // Trace::threads_are_tasks: replay thread t is trace thread t
     std::vector<StreamThread> threads;     // one per task
     std::vector<ThreadIndex> task_threads; // task k: [task_threads[k], task_threads[k + 1])
     bool cutting = false;                  // bursts are cut where prv2dim cuts them
@@ -332,9 +330,7 @@ struct StreamingReplay::Impl {
             for (ThreadIndex th = first[task]; th < task_threads[task + 1]; ++th)
                 tracks_work[th] = threads[task].fork_join;
         }
-        threads_are_tasks = true;
-        for (ThreadIndex th = 0; th < thread_of_trace.size(); ++th)
-            threads_are_tasks = threads_are_tasks && thread_of_trace[th] == th;
+        threads_are_tasks = t.threads_are_tasks();
         if (std::find(tracks_work.begin(), tracks_work.end(), true) != tracks_work.end())
             work.resize(t.thread_count());
         if (keep_program) {

@@ -83,6 +83,9 @@ TEST_CASE("paraver_reader: several applications, ':' separators, no resources") 
     CHECK(t2.thread_count() == 3);
     CHECK(replay::to_string(t2.threads[2].name) == "2.2.1");
     CHECK(t2.index_of({2, 2, 1}) == 2);
+    // Application 1: one task of one thread; application 2: tasks of 2 and 1 threads.
+    CHECK(t.threads_are_tasks());
+    CHECK_FALSE(t2.threads_are_tasks());
     second.application = 3;
     CHECK_THROWS_WITH_AS(replay::read_paraver(path, second),
                          (path + ": --app 3: the trace has 2 applications").c_str(), TraceError);
