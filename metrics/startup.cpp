@@ -43,13 +43,10 @@ bool absent(std::uint8_t state) {
 
 StartupRecorder::StartupRecorder(const replay::Trace& trace)
     : threads_are_tasks_(trace.threads_are_tasks()) {
-    if (threads_are_tasks_) {
-        tasks_.resize(trace.thread_count());
-        return;
-    }
-    task_of_thread_.assign(trace.thread_count(), -1);
     const auto first = trace.first_threads();
     tasks_.resize(first.size());
+    if (threads_are_tasks_) return;
+    task_of_thread_.assign(trace.thread_count(), -1);
     for (std::size_t p = 0; p < first.size(); ++p)
         task_of_thread_[first[p]] = static_cast<std::int32_t>(p);
 }

@@ -122,7 +122,7 @@ template <class T, std::size_t FirstBits = 6, std::size_t LastBits = 16> class C
     bool empty() const { return size_ == 0; }
 
     void push_back(const T& value) {
-        if (starts_chunk(size_)) [[unlikely]] {
+        if (locate(size_).offset == 0) [[unlikely]] { // a chunk is full: the next one
             chunks_.push_back(std::make_unique_for_overwrite<T[]>(chunk_size(chunks_.size())));
             tail_ = chunks_.back().get();
         }
@@ -178,15 +178,6 @@ template <class T, std::size_t FirstBits = 6, std::size_t LastBits = 16> class C
         }
         const std::size_t j = i - k_growing_total;
         return {k_growing_chunks + j / k_last, j % k_last};
-    }
-
-    /// Whether element i is the first of its chunk (locate(i).offset == 0), without a division.
-    static bool starts_chunk(std::size_t i) {
-        if (i < k_growing_total) {
-            const std::size_t q = i + k_first; // k_first << c at chunk c's start
-            return (q & (q - 1)) == 0;
-        }
-        return (i - k_growing_total) % k_last == 0;
     }
 
     static std::size_t chunk_size(std::size_t chunk) {
