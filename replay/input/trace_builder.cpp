@@ -40,14 +40,19 @@ void TraceBuilder::fail(std::uint64_t line, const std::string& cause) const {
     throw TraceError(trace_.path, line, cause);
 }
 
-std::vector<std::vector<TraceBuilder::TaskThreads>>
+std::vector<TraceBuilder::ApplicationThreads>
 TraceBuilder::task_threads(const ParaverHeader& header) {
     const ThreadNumbering numbering(header);
-    std::vector<std::vector<TaskThreads>> out(header.applications.size());
+    std::vector<ApplicationThreads> out(header.applications.size());
     for (std::uint32_t a = 0; a < out.size(); ++a) {
         const auto& tasks = header.applications[a].tasks;
+        auto& app = out[a];
         for (std::uint32_t t = 0; t < tasks.size(); ++t)
-            out[a].push_back({numbering.number(a + 1, t + 1, 1), tasks[t].threads});
+            app.tasks.push_back({numbering.number(a + 1, t + 1, 1), tasks[t].threads});
+        app.first = app.tasks.empty() ? 0 : app.tasks.front().first;
+        app.one_per_task = std::ranges::all_of(app.tasks, [&](const TaskThreads& task) {
+            return task.count == 1 && task.first == app.first + (&task - app.tasks.data());
+        });
     }
     return out;
 }
@@ -57,13 +62,14 @@ ThreadIndex TraceBuilder::resolve(const RecordOwner& owner, std::uint64_t line) 
         fail(line, fmt::format("record names application {}, but the header declares {}",
                                owner.application, task_threads_.size()));
     }
-    const auto& tasks = task_threads_[owner.application - 1];
-    if (owner.task > tasks.size()) {
+    const auto& app = task_threads_[owner.application - 1];
+    if (owner.task > app.tasks.size()) {
         fail(line,
              fmt::format("record names task {} of application {}, but the header declares {} tasks",
-                         owner.task, owner.application, tasks.size()));
+                         owner.task, owner.application, app.tasks.size()));
     }
-    const TaskThreads task = tasks[owner.task - 1];
+    const TaskThreads task =
+        app.one_per_task ? TaskThreads{app.first + owner.task - 1, 1} : app.tasks[owner.task - 1];
     if (owner.thread > task.count) {
         fail(line,
              fmt::format("record names thread {} of task {}, but the header declares {} threads",

@@ -124,8 +124,15 @@ class TraceBuilder {
     struct TaskThreads {
         std::uint32_t first, count;
     };
-    static std::vector<std::vector<TaskThreads>> task_threads(const ParaverHeader& header);
-    std::vector<std::vector<TaskThreads>> task_threads_; // [application][task], 0-based
+    /// An application's tasks; where each has one thread, their numbers follow its first task's
+    /// and the table is not read (with tens of thousands of tasks, a miss per record).
+    struct ApplicationThreads {
+        bool one_per_task = false;
+        std::uint32_t first = 0; // its first task's thread
+        std::vector<TaskThreads> tasks;
+    };
+    static std::vector<ApplicationThreads> task_threads(const ParaverHeader& header);
+    std::vector<ApplicationThreads> task_threads_; // [application], 0-based
     std::uint32_t total_cpus_; // the header's, checked against every record's CPU
     std::vector<ThreadScratch> scratch_;
     std::vector<Prv2dimCuts> cutters_; // per thread, with cut_bursts_as_prv2dim(); else empty

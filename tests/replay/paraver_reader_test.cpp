@@ -265,6 +265,26 @@ TEST_CASE("paraver_reader: a header that contradicts the records") {
                 "the header declares 2 communicators, but 1 communicator lines follow it");
     check_error("zero_task", k_header + "1:1:1:0:1:0:5:1\n", 3,
                 "application, task and thread numbers are 1-based; found 0");
+    // Tasks of 2 and 1 threads: the thread is checked against its own task's count.
+    const std::string mixed = "#Paraver (d):10_ns:1(3):1:2(2:1,1:1)\n";
+    check_error("thread_of_mixed", mixed + "1:1:1:2:2:0:5:1\n", 2,
+                "record names thread 2 of task 2, but the header declares 1 threads");
+}
+
+TEST_CASE("paraver_reader: a record goes to the thread its task and thread number name") {
+    // One thread per task (numbered without the table) and tasks of several threads (with it).
+    const auto one = test::read_quiet(trace_file("owner_one", k_header + "1:1:1:2:1:0:1000:1\n"));
+    CHECK(one.threads[0].state_count() == 0);
+    CHECK(one.threads[1].state_count() == 1);
+    const auto mixed = test::read_quiet(
+        trace_file("owner_mixed",
+                   "#Paraver (d):10_ns:1(3):1:2(2:1,1:1)\n1:1:1:2:1:0:10:1\n1:1:1:1:2:0:10:3\n"));
+    CHECK(mixed.threads[2].state_count() == 1);
+    CHECK(replay::to_string(mixed.threads[2].name) == "1.2.1");
+    CHECK(mixed.threads[2].state_value[0] == 1);
+    CHECK(mixed.threads[1].state_count() == 1);
+    CHECK(mixed.threads[1].state_value[0] == 3);
+    CHECK(mixed.threads[0].state_count() == 0);
 }
 
 TEST_CASE("paraver_reader: MPI call events must pair up") {
