@@ -88,7 +88,7 @@ IdealRun ideal_run(const replay::Trace& trace, const replay::ReplayProgram& prog
     if (warnings) warnings->merge(program.warnings);
     const bool hybrid = has_parallel_regions(trace); // needs per-operation times to split MPI time
     const replay::ReplayResult result = replay::replay_breaking_cycles(
-        &trace, program,
+        replay::left_early_in(trace, program), program,
         [&](const replay::ReplayProgram& p) { return replay_ideal(p, options, hybrid); }, warnings);
     std::vector<replay::ThreadTimes> tasks;
     for (std::uint32_t task = 0; task < program.tasks; ++task)
@@ -107,7 +107,7 @@ replay::ReplayResult ideal_replay_again(const replay::Trace& trace,
                                         const replay::ReplayProgram& program,
                                         const replay::EngineOptions& options) {
     return replay::replay_breaking_cycles(
-        &trace, program,
+        replay::left_early_in(trace, program), program,
         [&](const replay::ReplayProgram& p) {
             replay::network::IdealNetwork ideal;
             return replay::replay_events(p, ideal, options);

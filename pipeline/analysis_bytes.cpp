@@ -70,29 +70,44 @@ void trace_from_bytes(std::string_view bytes, Analyzed& a, std::size_t i) {
     a.repairs[i] = j.at("repairs").get<replay::CommunicationRepairs>();
 }
 
-std::string streamed_program_to_bytes(const LoadedProgram& loaded) {
-    // The numbers in CBOR, as one array of bytes; then the program's arrays.
+void loaded_program_to_bytes(const LoadedProgram& loaded, std::string& out) {
+    // The numbers in CBOR, as one array of bytes; then the collectives left early, each its
+    // number and why; then the program's arrays.
     const nlohmann::json j = {{"real_runtime", loaded.real_runtime},
                               {"ideal_runtime", loaded.ideal_runtime},
-                              {"summary", loaded.summary}};
-    std::string numbers, bytes;
+                              {"summary", traced_summary(loaded)}};
+    std::string numbers;
     nlohmann::json::to_cbor(j, numbers);
-    replay::ByteWriter(bytes).text(numbers);
-    replay::program_to_bytes(loaded.program, bytes);
-    return bytes;
+    replay::ByteWriter writer(out);
+    writer.text(numbers);
+    const auto left_early = collectives_left_early(loaded);
+    writer.value(static_cast<std::uint64_t>(left_early.size()));
+    for (const auto& [c, description] : left_early) {
+        writer.value(c);
+        writer.text(description);
+    }
+    replay::program_to_bytes(loaded.program, out);
 }
 
-LoadedProgram streamed_program_from_bytes(std::string_view bytes, const std::string& path) {
+LoadedProgram loaded_program_from_bytes(std::string_view bytes, const std::string& path) {
     replay::ByteReader reader(bytes);
     std::string numbers;
     reader.array(numbers);
     const auto j = nlohmann::json::from_cbor(numbers);
     LoadedProgram loaded;
+    for (auto n = reader.count(sizeof(replay::CollectiveIndex) + sizeof(std::uint64_t)); n > 0;
+         --n) {
+        const auto c = reader.value<replay::CollectiveIndex>();
+        reader.array(loaded.left_early[c]);
+    }
     loaded.path = path;
     loaded.real_runtime = j.at("real_runtime").get<std::optional<Time>>();
     loaded.ideal_runtime = j.at("ideal_runtime").get<std::optional<Time>>();
     loaded.summary = j.at("summary").get<std::optional<metrics::TraceSummary>>();
     loaded.program = replay::program_from_bytes(reader.rest());
+    if (!loaded.left_early.empty() &&
+        loaded.left_early.rbegin()->first >= loaded.program.collectives.size())
+        throw std::invalid_argument("a program's bytes: a collective left early that it lacks");
     return loaded;
 }
 

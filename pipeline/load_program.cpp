@@ -81,11 +81,32 @@ std::optional<metrics::TraceSummary> traced_summary(const LoadedProgram& loaded)
     return std::nullopt;
 }
 
+replay::LeftEarly left_early(const LoadedProgram& loaded) {
+    if (loaded.trace) return replay::left_early_in(*loaded.trace, loaded.program);
+    if (loaded.left_early.empty()) return {};
+    return [&kept = loaded.left_early](replay::CollectiveIndex c, std::string* description) {
+        const auto found = kept.find(c);
+        if (found == kept.end()) return false;
+        if (description) *description = found->second;
+        return true;
+    };
+}
+
+std::map<replay::CollectiveIndex, std::string> collectives_left_early(const LoadedProgram& loaded) {
+    std::map<replay::CollectiveIndex, std::string> out;
+    const auto left = left_early(loaded);
+    if (!left) return out;
+    std::string description;
+    for (replay::CollectiveIndex c = 0; c < loaded.program.collectives.size(); ++c)
+        if (left(c, &description)) out.emplace(c, description);
+    return out;
+}
+
 replay::ReplayResult replay_on(const LoadedProgram& loaded, replay::network::NetworkModel& model,
                                const replay::EngineOptions& options, replay::WarningLog* warnings) {
     return naming_trace(loaded.path, [&] {
         return replay::replay_breaking_cycles(
-            loaded.trace ? &*loaded.trace : nullptr, loaded.program,
+            left_early(loaded), loaded.program,
             [&](const replay::ReplayProgram& p) {
                 return replay::replay_events(p, model, options);
             },

@@ -10,12 +10,14 @@
 #include "replay/engine/engine.hpp"
 #include "replay/focus/time_window.hpp"
 #include "replay/output/traced_calls.hpp"
+#include "replay/program/cycle_breaking.hpp"
 #include "replay/program/replay_program.hpp"
 #include "replay/trace.hpp"
 #include "replay/trace_error.hpp"
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -44,7 +46,11 @@ struct LoadedProgram {
     std::optional<metrics::TraceSummary> summary;
     std::optional<Time> real_runtime; // the traced runtime, when known
     replay::WarningLog warnings;      // the reader's and the program builder's
-    std::string window;               // "window [1 s, 2 s)" with --from/--to, else empty
+    /// The program's collectives whose members left them early in the trace (replay::LeftEarly),
+    /// with who and when, as found in a trace read into memory that is no longer there (an MPI
+    /// run hands the program on without it): what cycles are broken with. Else empty.
+    std::map<replay::CollectiveIndex, std::string> left_early;
+    std::string window; // "window [1 s, 2 s)" with --from/--to, else empty
     std::optional<replay::TimeWindow> window_bounds; // that window of the trace file
 };
 
@@ -93,6 +99,12 @@ std::optional<metrics::TraceSummary> traced_summary(const LoadedProgram& loaded)
 /// Transfer on another network compares with (docs/metrics.md, "On another network").
 Time ideal_runtime_at(const LoadedProgram& loaded, double cpu_ratio,
                       const replay::EngineOptions& options);
+
+/// Whether each collective's members left it early in the trace: the trace's answer, or what was
+/// kept of it (LoadedProgram::left_early); empty when neither is known.
+replay::LeftEarly left_early(const LoadedProgram& loaded);
+/// Every collective left_early(loaded) says its members left early, with who and when.
+std::map<replay::CollectiveIndex, std::string> collectives_left_early(const LoadedProgram& loaded);
 
 /// Replays the loaded program on `model`, breaking the dependency cycles a trace of a program
 /// that ran can form (replay/program/cycle_breaking.hpp); what it relaxes goes to `warnings`.

@@ -4,9 +4,12 @@
 #include "pipeline/analysis_bytes.hpp"
 #include "pipeline/progress_bar.hpp"
 #include "pipeline/units.hpp"
+#include "replay/allocator_tuning.hpp"
+#include "replay/bytes.hpp"
 #include "replay/network/ideal.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <fmt/format.h>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -117,26 +120,72 @@ Prediction prediction_from_bytes(const std::string& bytes) {
 }
 
 /// Under mpirun: the reporting process loads the trace at `path` (`load(helpers)`) helped by the
-/// others, and hands them the program when it was streamed; each of the others gets it, or loads
-/// the trace itself when the program needs its trace (cycle breaking reads it). On the others,
-/// null when the reporting process failed, which throws.
-template <class Load>
+/// others, and hands them the program with what else it found in the trace (`found(loaded, out)`
+/// appends its bytes); each of the others gets both and reads nothing. Every process, the reporting
+/// one too, gets found's bytes back (`take`). On the others, null when the reporting process
+/// failed, which throws.
+template <class Load, class Found, class Take>
 std::unique_ptr<LoadedProgram> load_shared(WorkDivision& division, const std::string& path,
-                                           const Load& load) {
+                                           const Load& load, const Found& found, const Take& take) {
     std::unique_ptr<LoadedProgram> loaded;
     std::optional<std::string> bytes;
     try {
         read_helped(division, path, [&](replay::ReadHelpers* helpers) { loaded = load(helpers); });
-        if (division.reports_here())
-            bytes = loaded->trace ? std::string() : streamed_program_to_bytes(*loaded);
+        if (division.reports_here()) {
+            // found's bytes with their length first (written once they are), then the program.
+            auto& out = bytes.emplace(sizeof(std::uint64_t), '\0');
+            found(*loaded, out);
+            const std::uint64_t length = out.size() - sizeof length;
+            std::memcpy(out.data(), &length, sizeof length);
+            loaded_program_to_bytes(*loaded, out);
+        }
     } catch (...) {
         if (division.reports_here()) division.share(std::nullopt); // the others stop waiting
         throw;
     }
     bytes = division.share(std::move(bytes));
-    if (division.reports_here() || !bytes) return loaded;
-    if (bytes->empty()) return load(nullptr);
-    return std::make_unique<LoadedProgram>(streamed_program_from_bytes(*bytes, path));
+    if (!bytes) return loaded;
+    replay::ByteReader reader(*bytes);
+    const auto length = reader.value<std::uint64_t>();
+    if (length > reader.rest().size()) throw std::invalid_argument("a program's bytes: cut short");
+    take(reader.rest().substr(0, length));
+    if (division.reports_here()) return loaded;
+    return std::make_unique<LoadedProgram>(
+        loaded_program_from_bytes(reader.rest().substr(length), path));
+}
+
+/// What a configuration replays with when it changes the code: the program's burst durations and
+/// the traced run's useful time (its average and largest) with the change made.
+struct ChangedCode {
+    replay::ProgramArray<double> durations;
+    std::optional<std::pair<double, double>> useful; // none without a summary (a .dim)
+};
+
+ChangedCode changed_code(const CodeWhatif& code, const CodeChange& change,
+                         const std::optional<metrics::TraceSummary>& summary) {
+    ChangedCode out{code.burst_durations(change), std::nullopt};
+    if (summary) out.useful = code.useful_spread(*summary, change, out.durations);
+    return out;
+}
+
+/// A ChangedCode appended to `out` as bytes; and back, each in turn from `reader`.
+void changed_code_to_bytes(const ChangedCode& c, std::string& out) {
+    replay::ByteWriter writer(out);
+    writer.array(c.durations);
+    const auto [average, largest] = c.useful.value_or(std::pair(0.0, 0.0));
+    writer.value(c.useful.has_value());
+    writer.value(average);
+    writer.value(largest);
+}
+
+ChangedCode changed_code_from_bytes(replay::ByteReader& reader) {
+    ChangedCode c;
+    reader.array(c.durations);
+    const bool useful = reader.value<bool>();
+    const auto average = reader.value<double>();
+    const auto largest = reader.value<double>();
+    if (useful) c.useful = std::pair(average, largest);
+    return c;
 }
 
 } // namespace
@@ -173,29 +222,50 @@ Sweep sweep(const WhatifOptions& o, WorkDivision* division) {
                               },
                           .helpers = helpers}));
     };
-    // Under mpirun a sweep of networks reads the trace once (load_shared); code what-ifs need
-    // the trace itself (their regions), which every process then reads.
-    if (division && code.empty()) {
+    // Configurations that change the code alike replay the same burst durations: group by group.
+    std::map<CodeChange, std::vector<std::size_t>> groups;
+    for (std::size_t i = 0; i < configs.size(); ++i) groups[configs[i].code].push_back(i);
+    // Under mpirun the trace is read once (load_shared): the others get the program and, with
+    // code what-ifs, every group's ChangedCode, which the trace's regions give.
+    std::vector<ChangedCode> shared_code;
+    if (division) {
         const auto nothing_here = [&] {
             s.reports_here = gather_nothing(*division);
             return std::move(s);
         };
         if (!division->all_ready()) return nothing_here();
-        s.loaded = load_shared(*division, o.trace, load);
+        // The reporting process lets the trace go before it writes the program's bytes (the
+        // reports need none of it), and takes what it found back from its bytes as the others do.
+        const auto found = [&](LoadedProgram& loaded, std::string& out) {
+            loaded.summary = traced_summary(loaded); // summed once from a trace in memory
+            if (!code.empty()) {
+                code.prepare(loaded);
+                for (const auto& [change, members] : groups)
+                    changed_code_to_bytes(changed_code(code, change, loaded.summary), out);
+            }
+            if (!loaded.trace) return;
+            loaded.left_early = collectives_left_early(loaded);
+            loaded.trace.reset();
+            replay::give_freed_memory_back(); // the program's bytes will not fit in its pages
+        };
+        const auto take = [&](std::string_view bytes) {
+            replay::ByteReader reader(bytes);
+            while (!reader.done()) shared_code.push_back(changed_code_from_bytes(reader));
+            if (!code.empty() && shared_code.size() != groups.size())
+                throw std::invalid_argument("the code changes' bytes do not match the sweep");
+        };
+        s.loaded = load_shared(*division, o.trace, load, found, take);
         if (!s.loaded) return nothing_here(); // the reporting process failed: it reports why
     } else {
         s.loaded = load(nullptr);
+        code.prepare(*s.loaded);
     }
     auto& loaded = *s.loaded;
-    code.prepare(loaded);
     const auto& program = loaded.program;
     const Time real_runtime = s.real_runtime = loaded.real_runtime.value_or(0); // none: .dim
     const auto summary = traced_summary(loaded);
     const auto traced = s.traced = traced_useful(summary);
     for (const auto& c : configs) make_network(c.network, program.tasks); // validate every value
-    // Configurations that change the code alike replay the same burst durations: group by group.
-    std::map<CodeChange, std::vector<std::size_t>> groups;
-    for (std::size_t i = 0; i < configs.size(); ++i) groups[configs[i].code].push_back(i);
     // Per group, the ideal network of each CPU ratio it sweeps: Transfer on a network compares
     // with it. The report's reference is the traced program on the traced CPUs.
     std::vector<std::map<double, Time>> ideal_of_ratio;
@@ -228,13 +298,18 @@ Sweep sweep(const WhatifOptions& o, WorkDivision* division) {
     std::vector<std::exception_ptr> failures(configs.size());
     // One group's replays: the ideal network at each CPU ratio it sweeps, then its configurations
     // done here, side by side.
-    const auto replay_group = [&](const CodeChange& change, const std::vector<std::size_t>& members,
+    const auto replay_group = [&](std::size_t group, const CodeChange& change,
+                                  const std::vector<std::size_t>& members,
                                   std::map<double, Time>& ideal_runtimes) {
         // The group's burst durations, the program's own when the code is as traced.
-        const auto durations =
-            code.empty() ? std::nullopt : std::optional(code.burst_durations(change));
+        std::optional<ChangedCode> computed;
+        const ChangedCode* changed = nullptr;
+        if (!shared_code.empty())
+            changed = &shared_code[group];
+        else if (!code.empty())
+            changed = &computed.emplace(changed_code(code, change, summary));
         auto replayed = engine;
-        replayed.burst_durations = durations ? &*durations : nullptr;
+        replayed.burst_durations = changed ? &changed->durations : nullptr;
         for (auto& [ratio, runtime] : ideal_runtimes) {
             if (ratio == 1 && change == as_traced) {
                 runtime = ideal_runtime;
@@ -244,9 +319,8 @@ Sweep sweep(const WhatifOptions& o, WorkDivision* division) {
         }
         // The useful computation, as analyze counts it, with the code sped up.
         auto useful = traced;
-        if (summary && durations)
-            std::tie(useful->average, useful->maximum) =
-                code.useful_spread(*summary, change, *durations);
+        if (useful && changed && changed->useful)
+            std::tie(useful->average, useful->maximum) = *changed->useful;
         oneapi::tbb::parallel_for(std::size_t{0}, members.size(), [&](std::size_t m) {
             const std::size_t i = members[m];
             if (!here[i]) return;
@@ -262,10 +336,11 @@ Sweep sweep(const WhatifOptions& o, WorkDivision* division) {
     };
     std::size_t group = 0;
     for (const auto& [change, members] : groups) {
-        auto& ideal_runtimes = ideal_of_ratio[group++];
+        const std::size_t g = group++;
+        auto& ideal_runtimes = ideal_of_ratio[g];
         if (std::ranges::none_of(members, [&](std::size_t i) { return here[i]; })) continue;
         try {
-            replay_group(change, members, ideal_runtimes);
+            replay_group(g, change, members, ideal_runtimes);
         } catch (...) {
             if (!division) throw;
             for (const auto i : members)

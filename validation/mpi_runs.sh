@@ -239,12 +239,24 @@ series root-causes "2" -- analyze "$data"/lammps-melt/*.prv.gz --root-causes
 lammps=$(ls "$data"/lammps-melt/*.prv.gz | tail -1)
 series whatif "1 2 3 4" -- whatif "$lammps" --latency 1us,10us --bandwidth 1GB/s,10GB/s,inf --buses 0,1 \
     --cpu-ratio 1,2
-# The trace read once, by the first process helped by the others, its program handed to them; a
-# program that needs its trace (hpcc's cancels: read into memory) and code what-ifs (--balance) are
-# read by every process; a bad line: the lone reader's error.
+# The trace read once, by the first process helped by the others, its program handed to them: a
+# program that needs its trace (hpcc's cancels: read into memory) with which collectives' members
+# left early, and with code what-ifs (--speedup, --balance) each code change's burst durations and
+# useful time, which the trace's regions give; a bad line, or a region no thread enters: the lone
+# reader's error.
 series whatif-plain "2 3" -- whatif "${plain[0]}" --latency 1us,10us --bandwidth 1GB/s,inf --read-block 4KiB
 series whatif-in-memory "2" -- whatif "$work/plain/hpcc_2.prv" --latency 1us,10us --read-block 4KiB
 series whatif-balance "2" -- whatif "$lammps" --latency 1us,10us --balance
+series whatif-speedup "2 3" -- whatif "$data"/epoch/epoch_4proc.prv.gz --latency 1us,10us \
+    --speedup 70000002:main=1,2 --balance
+no_region=(whatif "$data"/epoch/epoch_4proc.prv.gz --latency 1us,10us --speedup 70000001:19=2)
+run "$work/whatif-no-region.single" -- "${no_region[@]}"
+run "$work/whatif-no-region.np2" "$mpirun" -np 2 -- "${no_region[@]}"
+grep -q "no thread is ever inside" "$work/whatif-no-region.single.err" ||
+    fail "whatif, a region no thread enters: $(cat "$work/whatif-no-region.single.err")"
+same whatif-no-region 2
+[ "$(grep "popsim: error:" "$work/whatif-no-region.single.err")" = "$(grep "popsim: error:" "$work/whatif-no-region.np2.err")" ] ||
+    fail "whatif, a region no thread enters, 2 processes: $(cat "$work/whatif-no-region.np2.err")"
 run "$work/whatif-bad-line.single" -- whatif "$work/plain/bad_line.prv" --latency 1us,10us --read-block 4KiB
 run "$work/whatif-bad-line.np3" "$mpirun" -np 3 -- whatif "$work/plain/bad_line.prv" --latency 1us,10us --read-block 4KiB
 grep -q "bad_line.prv:20000: " "$work/whatif-bad-line.single.err" || fail "whatif, bad line: $(cat "$work/whatif-bad-line.single.err")"

@@ -6,7 +6,13 @@
 
 namespace popsim::replay {
 
-ReplayResult replay_breaking_cycles(const Trace* trace, const ReplayProgram& program,
+LeftEarly left_early_in(const Trace& trace, const ReplayProgram& program) {
+    return [&trace, &program](CollectiveIndex c, std::string* description) {
+        return left_before_last_arrived(trace, program, c, description);
+    };
+}
+
+ReplayResult replay_breaking_cycles(const LeftEarly& left_early, const ReplayProgram& program,
                                     const std::function<ReplayResult(const ReplayProgram&)>& replay,
                                     WarningLog* warnings) {
     std::optional<ReplayProgram> relaxed;
@@ -19,9 +25,9 @@ ReplayResult replay_breaking_cycles(const Trace* trace, const ReplayProgram& pro
             std::string description;
             for (const auto c : e.blocked_collectives) {
                 const auto& coll = current->collectives[c];
-                if (trace && coll.flow == CollectiveFlow::all_members &&
-                    data_flow(coll) != CollectiveFlow::all_members &&
-                    left_before_last_arrived(*trace, *current, c, &description))
+                // (The relaxed program differs from `program` in its flows alone.)
+                if (left_early && coll.flow == CollectiveFlow::all_members &&
+                    data_flow(coll) != CollectiveFlow::all_members && left_early(c, &description))
                     to_relax.emplace_back(c, description);
             }
             if (to_relax.empty() && e.blocked_rendezvous.empty()) throw;

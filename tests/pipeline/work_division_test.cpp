@@ -3,10 +3,13 @@
 // through the bytes that carry them to the reporting process.
 #include "pipeline/analysis_bytes.hpp"
 #include "pipeline/work_division.hpp"
+#include "replay/network/ideal.hpp"
 #include "replay/synth.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
+#include <map>
+#include <utility>
 
 using namespace popsim;
 
@@ -76,4 +79,44 @@ TEST_CASE("work division: a trace's results survive their bytes") {
     CHECK(q.regions == r.regions);
     CHECK(q.omp_scheduling == r.omp_scheduling);
     CHECK(b.warnings[0].all().size() == a.warnings[0].all().size());
+}
+
+TEST_CASE("work division: a program handed on without its trace breaks the same cycles") {
+    // real_traces_test's Gather cycle: every member waiting for the last (Dimemas), rank 0 waits
+    // in the Gather for rank 1, which waits for rank 0's message. The Gather's members left early
+    // in the trace, so it replays as its data flows: 3 s on the ideal network. Handed on, the
+    // program carries which collectives' members left early; without it only sends would relax
+    // and the replay would deadlock.
+    const auto path = test::synth_trace("handed_cycle", R"(ranks 2
+0 compute 1s
+0 Gather 1ms root=1 size=8
+0 Send 1ms to=1 size=8
+0 compute 1s
+1 compute 2s
+1 Recv 1ms from=0 size=8
+1 Gather 1ms root=1 size=8
+1 compute 1s
+)");
+    pipeline::LoadOptions in_memory;
+    in_memory.in_memory = true;
+    const auto loaded = pipeline::load_program(path, {}, in_memory);
+    REQUIRE(loaded.trace);
+    std::string bytes;
+    pipeline::loaded_program_to_bytes(loaded, bytes);
+    auto handed = pipeline::loaded_program_from_bytes(bytes, path);
+    CHECK_FALSE(handed.trace);
+    const std::string why = "MPI_Gather: task 1 left it at 1.001000000 s, before task 2 entered at "
+                            "2.001000000 s";
+    CHECK(handed.left_early == std::map<replay::CollectiveIndex, std::string>{{0, why}});
+    for (const pipeline::LoadedProgram* program : {&loaded, &std::as_const(handed)}) {
+        replay::network::IdealNetwork ideal;
+        replay::WarningLog warnings;
+        CHECK(pipeline::replay_on(*program, ideal, {}, &warnings).runtime == 3 * k_ns_per_s);
+        REQUIRE(warnings.find("collectives-replayed-as-data-flows") != nullptr);
+        CHECK(warnings.find("collectives-replayed-as-data-flows")->instances ==
+              std::vector<std::string>{why});
+    }
+    handed.left_early.clear();
+    replay::network::IdealNetwork ideal;
+    CHECK_THROWS_AS(pipeline::replay_on(handed, ideal, {}, nullptr), replay::ReplayDeadlock);
 }
