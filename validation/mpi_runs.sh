@@ -225,9 +225,16 @@ echo "a report redirected under mpirun: no colours, as one process's"
 # A trace through a pipe: mpirun feeds standard input to the first process only, which reads it.
 "$popsim" analyze /dev/stdin "$data"/epoch/epoch_4proc.prv.gz --quiet --no-color < "$data"/epoch/epoch_2proc.prv.gz \
     > "$work/stdin.single" 2>&1
+# Open MPI 4's mpirun itself now and then crashes forwarding standard input once the job is over
+# (in orte_iof_hnp_read_local_handler: open-mpi/ompi#7483, fixed in Open MPI 5; one run in 20
+# here): such a run is made again, up to three times.
 for k in 2 3; do
-    "$mpirun" -np "$k" "$popsim" analyze /dev/stdin "$data"/epoch/epoch_4proc.prv.gz --quiet --no-color \
-        < "$data"/epoch/epoch_2proc.prv.gz > "$work/stdin.np$k" 2>&1
+    for attempt in 1 2 3; do
+        "$mpirun" -np "$k" "$popsim" analyze /dev/stdin "$data"/epoch/epoch_4proc.prv.gz --quiet --no-color \
+            < "$data"/epoch/epoch_2proc.prv.gz > "$work/stdin.np$k" 2>&1
+        grep -q "orte_iof_hnp_read_local_handler" "$work/stdin.np$k" || break
+        echo "a trace through a pipe, $k processes: mpirun crashed forwarding stdin (open-mpi/ompi#7483), run $attempt"
+    done
     cmp -s "$work/stdin.single" "$work/stdin.np$k" || fail "a trace through a pipe, $k processes: $(head -3 "$work/stdin.np$k")"
 done
 echo "a trace through a pipe: read by the first process"
