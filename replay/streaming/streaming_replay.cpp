@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <boost/pool/pool.hpp>
 #include <deque>
 #include <fmt/format.h>
@@ -109,15 +110,19 @@ struct PendingRole {
 /// receive posts: they all happen when the thread reaches the call; `fork` and `thread_join` for
 /// a parallel region's barriers among the task's threads.
 enum class StepKind : std::uint8_t { burst, enter, send, wait, join, fork, thread_join };
+/// 16 bytes: a thread's steps are written once per operation, tens of thousands of queues apart.
 struct Step {
+    std::uint64_t value = 0;  // burst: duration; enter: call number; send: its message (message());
+                              // wait: how many messages (in wait_messages); join: collective id;
+                              // thread_join: the longest work of a worker thread in the region
+    std::uint32_t member = 0; // join: the thread's place among the collective's members
     StepKind kind = StepKind::burst;
-    std::uint64_t value = 0; // burst: duration; enter: call number; wait: how many messages (in
-                             // wait_messages); join: collective id; thread_join: the longest work
-                             // of a worker thread in the region
-    StreamMessage* message = nullptr; // send: its message
-    std::uint32_t member = 0;         // join: the thread's place among the collective's members
-    bool in_region = false;           // of a call begun in a parallel region
+    bool in_region = false; // of a call begun in a parallel region
+
+    static std::uint64_t of(StreamMessage* m) { return std::bit_cast<std::uint64_t>(m); }
+    StreamMessage& message() const { return *std::bit_cast<StreamMessage*>(value); }
 };
+static_assert(sizeof(Step) == 16);
 
 /// A parallel region of a task's first thread, from its entry until its barriers are emitted.
 struct StreamRegion {
@@ -597,7 +602,7 @@ struct StreamingReplay::Impl {
         add_step(th, StepKind::enter, number);
         take(th.placed(number), Role::send, sends_);
         take(th.placed(number), Role::complete, completions_);
-        for (auto* m : sends_) add_step(th, StepKind::send, 0).message = m;
+        for (auto* m : sends_) add_step(th, StepKind::send, Step::of(m));
         if (kept) {
             for (auto* m : sends_) record->messages.push_back(static_cast<MessageIndex>(m->record));
             for (auto* m : completions_)
@@ -762,7 +767,7 @@ struct StreamingReplay::Impl {
             return true;
         }
         case StepKind::send:
-            return send(th, *step.message);
+            return send(th, step.message());
         case StepKind::wait:
             return wait(th, step.value);
         case StepKind::join:
