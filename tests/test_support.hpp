@@ -82,6 +82,25 @@ inline std::string synth_trace(const std::string& name, const std::string& descr
     return path;
 }
 
+/// A valid MPI program whose replay with every collective member waiting for the last (Dimemas)
+/// closes a cycle: rank 0 contributes to a Gather rooted at rank 1 at 1 s, leaves at once and
+/// sends to rank 1, which receives that message (at 2 s) before it enters the Gather. Replayed
+/// as the Gather's data flows (its members left early in the trace): rank 0 leaves at 1 s, sends,
+/// computes 1 s: 2 s; rank 1 computes 2 s, has the message, the Gather's data is there, computes
+/// 1 s: 3 s (real run: 3.002 s). Returns its .prv path.
+inline std::string gather_cycle_trace(const std::string& name) {
+    return synth_trace(name, R"(ranks 2
+0 compute 1s
+0 Gather 1ms root=1 size=8
+0 Send 1ms to=1 size=8
+0 compute 1s
+1 compute 2s
+1 Recv 1ms from=0 size=8
+1 Gather 1ms root=1 size=8
+1 compute 1s
+)");
+}
+
 /// Every Paraver trace of the validation data (.prv.gz; not the simulated ones, nor the OTF2
 /// archives' folder), sorted.
 inline std::vector<std::string> real_paraver_traces() {

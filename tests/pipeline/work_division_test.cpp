@@ -82,21 +82,12 @@ TEST_CASE("work division: a trace's results survive their bytes") {
 }
 
 TEST_CASE("work division: a program handed on without its trace breaks the same cycles") {
-    // real_traces_test's Gather cycle: every member waiting for the last (Dimemas), rank 0 waits
-    // in the Gather for rank 1, which waits for rank 0's message. The Gather's members left early
-    // in the trace, so it replays as its data flows: 3 s on the ideal network. Handed on, the
-    // program carries which collectives' members left early; without it only sends would relax
-    // and the replay would deadlock.
-    const auto path = test::synth_trace("handed_cycle", R"(ranks 2
-0 compute 1s
-0 Gather 1ms root=1 size=8
-0 Send 1ms to=1 size=8
-0 compute 1s
-1 compute 2s
-1 Recv 1ms from=0 size=8
-1 Gather 1ms root=1 size=8
-1 compute 1s
-)");
+    // test::gather_cycle_trace: every member waiting for the last (Dimemas), rank 0 waits in the
+    // Gather for rank 1, which waits for rank 0's message. The Gather's members left early in the
+    // trace, so it replays as its data flows: 3 s on the ideal network. Handed on, the program
+    // carries which collectives' members left early, with who and when; without that only sends
+    // would relax and the replay would deadlock.
+    const auto path = test::gather_cycle_trace("handed_cycle");
     pipeline::LoadOptions in_memory;
     in_memory.in_memory = true;
     const auto loaded = pipeline::load_program(path, {}, in_memory);

@@ -310,22 +310,9 @@ TEST_CASE("real traces: a Gather whose members left early (dosimont gather.prv)"
 }
 
 TEST_CASE("real traces: a collective closing a dependency cycle replays as its data flows") {
-    // Rank 0 contributes to a Gather rooted at rank 1 at 1 s, leaves at once and sends to rank 1,
-    // which receives that message (at 2 s) before it enters the Gather: a valid MPI program. With
-    // every member waiting for the last (Dimemas), rank 0 waits in the Gather for rank 1, which
-    // waits for rank 0's message: a cycle. That Gather's members left early in the trace, so it
-    // replays as its data flows: rank 0 leaves at 1 s, sends, computes 1 s: 2 s; rank 1 computes
-    // 2 s, has the message, the Gather's data is there, computes 1 s: 3 s (real run: 3.002 s).
-    const auto trace = test::read_quiet(test::synth_trace("gather_cycle", R"(ranks 2
-0 compute 1s
-0 Gather 1ms root=1 size=8
-0 Send 1ms to=1 size=8
-0 compute 1s
-1 compute 2s
-1 Recv 1ms from=0 size=8
-1 Gather 1ms root=1 size=8
-1 compute 1s
-)"));
+    // test::gather_cycle_trace: a Gather whose members left early closes a cycle when every
+    // member waits for the last; replayed as its data flows it ends at 3 s.
+    const auto trace = test::read_quiet(test::gather_cycle_trace("gather_cycle"));
     network::IdealNetwork ideal;
     CHECK_THROWS_AS(replay_events(build_replay_program(trace), ideal), ReplayDeadlock);
     for (const auto method : {metrics::ReplayMethod::events, metrics::ReplayMethod::longest_path}) {
