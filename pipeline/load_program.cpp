@@ -93,9 +93,9 @@ replay::LeftEarly left_early(const LoadedProgram& loaded) {
 }
 
 std::map<replay::CollectiveIndex, std::string> collectives_left_early(const LoadedProgram& loaded) {
+    if (!loaded.trace) return loaded.left_early; // what was kept of the trace, if anything
     std::map<replay::CollectiveIndex, std::string> out;
-    const auto left = left_early(loaded);
-    if (!left) return out;
+    const auto left = replay::left_early_in(*loaded.trace, loaded.program);
     std::string description;
     for (replay::CollectiveIndex c = 0; c < loaded.program.collectives.size(); ++c)
         if (left(c, &description)) out.emplace(c, description);
