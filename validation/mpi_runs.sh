@@ -61,6 +61,19 @@ series() {
     echo "$name: $(cat "$work/$name.single.status"), the same with $ks processes"
 }
 
+# refused_alike NAME K EXPECTED -- COMMAND arguments: one process refuses with an error holding
+# EXPECTED, and K processes give the same outputs and the same error.
+refused_alike() {
+    local name=$1 k=$2 expected=$3
+    shift 4
+    run "$work/$name.single" -- "$@"
+    run "$work/$name.np$k" "$mpirun" -np "$k" -- "$@"
+    grep -qF -- "$expected" "$work/$name.single.err" || fail "$name: $(cat "$work/$name.single.err")"
+    same "$name" "$k"
+    [ "$(grep "popsim: error:" "$work/$name.single.err")" = "$(grep "popsim: error:" "$work/$name.np$k.err")" ] ||
+        fail "$name, $k processes: $(cat "$work/$name.np$k.err")"
+}
+
 series epoch "1 2 3 4" -- analyze "$data"/epoch/epoch_{1,2,4,8,16}proc.prv.gz
 
 # Every real trace popsim analyses alone, as one (mixed) series.
@@ -154,12 +167,7 @@ echo "simulate: the same with 2 and 3 processes, its reading helped"
 
 # A bad line deep in the body (two ranges in three are the helpers'): the lone reader's error, at the same line.
 sed '20000s/.*/2:1:1:1:1:not-a-time:1:1/' "${plain[0]}" > "$work/plain/bad_line.prv"
-run "$work/bad-line.single" -- analyze "$work/plain/bad_line.prv" --read-block 4KiB
-run "$work/bad-line.np3" "$mpirun" -np 3 -- analyze "$work/plain/bad_line.prv" --read-block 4KiB
-grep -q "bad_line.prv:20000: " "$work/bad-line.single.err" || fail "bad line: $(cat "$work/bad-line.single.err")"
-same bad-line 3
-[ "$(grep "popsim: error:" "$work/bad-line.single.err")" = "$(grep "popsim: error:" "$work/bad-line.np3.err")" ] ||
-    fail "bad line, 3 processes: $(cat "$work/bad-line.np3.err")"
+refused_alike bad-line 3 "bad_line.prv:20000: " -- analyze "$work/plain/bad_line.prv" --read-block 4KiB
 echo "a bad line in a helper's range: $(cat "$work/bad-line.single.err")"
 
 # A truncated trace among good ones: the same error, the same exit status.
@@ -256,20 +264,10 @@ series whatif-in-memory "2" -- whatif "$work/plain/hpcc_2.prv" --latency 1us,10u
 series whatif-balance "2" -- whatif "$lammps" --latency 1us,10us --balance
 series whatif-speedup "2 3" -- whatif "$data"/epoch/epoch_4proc.prv.gz --latency 1us,10us \
     --speedup 70000002:main=1,2 --balance
-no_region=(whatif "$data"/epoch/epoch_4proc.prv.gz --latency 1us,10us --speedup 70000001:19=2)
-run "$work/whatif-no-region.single" -- "${no_region[@]}"
-run "$work/whatif-no-region.np2" "$mpirun" -np 2 -- "${no_region[@]}"
-grep -q "no thread is ever inside" "$work/whatif-no-region.single.err" ||
-    fail "whatif, a region no thread enters: $(cat "$work/whatif-no-region.single.err")"
-same whatif-no-region 2
-[ "$(grep "popsim: error:" "$work/whatif-no-region.single.err")" = "$(grep "popsim: error:" "$work/whatif-no-region.np2.err")" ] ||
-    fail "whatif, a region no thread enters, 2 processes: $(cat "$work/whatif-no-region.np2.err")"
-run "$work/whatif-bad-line.single" -- whatif "$work/plain/bad_line.prv" --latency 1us,10us --read-block 4KiB
-run "$work/whatif-bad-line.np3" "$mpirun" -np 3 -- whatif "$work/plain/bad_line.prv" --latency 1us,10us --read-block 4KiB
-grep -q "bad_line.prv:20000: " "$work/whatif-bad-line.single.err" || fail "whatif, bad line: $(cat "$work/whatif-bad-line.single.err")"
-same whatif-bad-line 3
-[ "$(grep "popsim: error:" "$work/whatif-bad-line.single.err")" = "$(grep "popsim: error:" "$work/whatif-bad-line.np3.err")" ] ||
-    fail "whatif, bad line, 3 processes: $(cat "$work/whatif-bad-line.np3.err")"
+refused_alike whatif-no-region 2 "no thread is ever inside" -- whatif "$data"/epoch/epoch_4proc.prv.gz \
+    --latency 1us,10us --speedup 70000001:19=2
+refused_alike whatif-bad-line 3 "bad_line.prv:20000: " -- whatif "$work/plain/bad_line.prv" --latency 1us,10us \
+    --read-block 4KiB
 echo "whatif, a bad line in a helper's range: refused alike"
 
 [ "$failures" -eq 0 ] || { echo "$failures failures"; exit 1; }
