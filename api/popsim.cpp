@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The library runs the commands themselves: their options parsed by the same CLI11 definitions
-// (so every option, unit and check is the program's), their results returned instead of printed.
+// The library runs the pipeline as the commands do: their options parsed by the same CLI11
+// definitions and checked by the same steps (so every option, unit and check is the program's),
+// then the pipeline, then the commands' reports, returned instead of printed.
 #include "popsim/popsim.hpp"
 
 #include "pipeline/global_options.hpp"
 #include "popsim/version.hpp"
+#include "simulator/commands/analyze_command.hpp"
 #include "simulator/commands/commands.hpp"
+#include "simulator/commands/simulate_command.hpp"
+#include "simulator/commands/whatif_command.hpp"
 #include "simulator/failure.hpp"
 #include "simulator/reports/html_report.hpp"
 #include "simulator/reports/json_report.hpp"
@@ -16,8 +20,6 @@
 namespace popsim {
 
 namespace {
-
-using simulator::CommandOutput;
 
 /// The global options are the process's, so calls take turns.
 std::mutex g_calls;
@@ -42,24 +44,31 @@ std::vector<std::string> command_line(const std::string& command, const Options&
     return args;
 }
 
-template <class AddCommand>
-CommandOutput run(AddCommand add_command, const std::string& name, const Options& options,
-                  const std::vector<std::string>& positional) {
+/// `options` and `positional` parsed into the typed options of `command` by its CLI11
+/// definitions (`add_options`); the global options set.
+template <class CommandOptions, class AddOptions>
+CommandOptions parsed(AddOptions add_options, const std::string& command, const Options& options,
+                      const std::vector<std::string>& positional) {
+    CommandOptions parsed;
+    CLI::App app;
+    app.require_subcommand(1);
+    simulator::add_global_options(app);
+    add_options(app.add_subcommand(command), parsed);
+    pipeline::set_global_options({.quiet = true}); // the reports list the warnings
+    auto args = command_line(command, options, positional);
+    app.parse(args);
+    return parsed;
+}
+
+/// `call()`, one call at a time, its failures as Errors of their kind.
+template <class Call> auto one_call(Call call) {
     const std::lock_guard lock(g_calls);
-    CommandOutput output{.print = false, .report = {}, .analysis = {}, .division = nullptr};
     try {
-        CLI::App app;
-        app.require_subcommand(1);
-        simulator::add_global_options(app);
-        add_command(app, output);
-        pipeline::set_global_options({.quiet = true}); // the reports list the warnings
-        auto args = command_line(name, options, positional);
-        app.parse(args);
+        return call();
     } catch (...) {
         const auto failure = simulator::current_failure();
         throw Error(kind_of(failure.status), failure.message);
     }
-    return output;
 }
 
 Metric public_metric(const simulator::MetricRow& row) {
@@ -87,26 +96,45 @@ std::string version() {
 Error::Error(Kind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
 
 Analysis analyze(const std::vector<std::string>& traces, const Options& options) {
-    const auto output = run(simulator::add_analyze_command, "analyze", options, traces);
-    const auto& a = *output.analysis;
-    return {.table = {.model = a.model,
-                      .description = a.description,
-                      .column_title = a.table.column_title,
-                      .columns = a.table.columns,
-                      .metrics = public_metrics(a.table.factors),
-                      .raw = public_metrics(a.table.raw),
-                      .html = simulator::metric_table_html(a.table)},
-            .json = simulator::report_text(output.report)};
+    return one_call([&] {
+        auto command = parsed<simulator::AnalyzeCommandOptions>(simulator::add_analyze_options,
+                                                                "analyze", options, traces);
+        (void)simulator::check_analyze_command(command); // nothing printed either way
+        auto analysis = pipeline::analyze(command.analysis);
+        const auto shown =
+            simulator::show_analysis(analysis, command, simulator::terminal(false), true);
+        const auto& t = shown.table;
+        return Analysis{.table = {.model = t.model,
+                                  .description = t.description,
+                                  .column_title = t.table.column_title,
+                                  .columns = t.table.columns,
+                                  .metrics = public_metrics(t.table.factors),
+                                  .raw = public_metrics(t.table.raw),
+                                  .html = simulator::metric_table_html(t.table)},
+                        .json = simulator::report_text(shown.report)};
+    });
 }
 
 std::string simulate(const std::string& trace, const Options& options) {
-    return simulator::report_text(
-        run(simulator::add_simulate_command, "simulate", options, {trace}).report);
+    return one_call([&] {
+        auto command = parsed<simulator::SimulateCommandOptions>(simulator::add_simulate_options,
+                                                                 "simulate", options, {trace});
+        (void)simulator::check_simulate_command(command);
+        auto simulation = pipeline::simulate(command.simulation);
+        return simulator::report_text(
+            simulator::show_simulation(simulation, command, simulator::terminal(false), false));
+    });
 }
 
 std::string whatif(const std::string& trace, const Options& options) {
-    return simulator::report_text(
-        run(simulator::add_whatif_command, "whatif", options, {trace}).report);
+    return one_call([&] {
+        auto command = parsed<simulator::WhatifCommandOptions>(simulator::add_whatif_options,
+                                                               "whatif", options, {trace});
+        (void)simulator::check_whatif_command(command);
+        auto sweep = pipeline::sweep(command.sweep);
+        return simulator::report_text(
+            simulator::show_sweep(sweep, command, simulator::terminal(false)));
+    });
 }
 
 } // namespace popsim

@@ -49,8 +49,6 @@ int main(int argc, char** argv) {
     std::signal(SIGPIPE, SIG_IGN);
     // Named, so every usage line says "popsim", not the path it was run by (the man page's).
     CLI::App app{"", "popsim"};
-    CommandOutput output; // printed
-    add_popsim_cli(app, output);
 #ifdef POPSIM_MPI
     // Under mpirun, analyze divides its traces among the processes, whatif its configurations,
     // simulate its trace's reading; the first shows what one process would show, the others print
@@ -58,7 +56,8 @@ int main(int argc, char** argv) {
     std::optional<MpiRun> mpi;
     if (popsim::pipeline::started_by_mpirun()) mpi.emplace(argc, argv);
     const bool silent = mpi && !mpi->reports_here();
-    if (mpi && mpi->size() > 1) output.division = &*mpi;
+    popsim::pipeline::WorkDivision* division = mpi && mpi->size() > 1 ? &*mpi : nullptr;
+    add_popsim_cli(app, division);
     if (mpi) app.parse_complete_callback([&mpi] { mpi->note_binding(); }); // after --quiet is read
     if (silent) {
         popsim::pipeline::global_options().quiet = true;
@@ -68,6 +67,7 @@ int main(int argc, char** argv) {
                 command->callback([] {});
     }
 #else
+    add_popsim_cli(app);
     // Built without MPI but started by mpirun: the first process runs alone, the others would
     // repeat its work and write the same files.
     if (const char* rank = std::getenv("OMPI_COMM_WORLD_RANK"); rank && std::string(rank) != "0")
@@ -94,8 +94,8 @@ int main(int argc, char** argv) {
 #ifdef POPSIM_MPI
         // Failed before its part of the work was gathered (a trace this machine does not see):
         // the others must not wait for it.
-        if (output.division && (app.got_subcommand("analyze") || app.got_subcommand("whatif") ||
-                                app.got_subcommand("simulate")))
+        if (division && (app.got_subcommand("analyze") || app.got_subcommand("whatif") ||
+                         app.got_subcommand("simulate")))
             mpi->fail_gather(failure);
 #endif
         if (silent) return failure.status;

@@ -17,8 +17,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     CLI::App app{"", "popsim"};
-    CommandOutput output;
-    add_popsim_cli(app, output);
+    add_popsim_cli(app);
     popsim::replay::write_whole_file(argv[2], what == "man" ? man_page(app, popsim::k_version)
                                                             : bash_completion(app));
     return 0;

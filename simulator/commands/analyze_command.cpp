@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
+#include "simulator/commands/analyze_command.hpp"
 #include "pipeline/analysis.hpp"
 #include "pipeline/trace_inputs.hpp"
 #include "simulator/cli_suggestions.hpp"
@@ -30,21 +31,6 @@ using pipeline::pcf_labels;
 using pipeline::TraceFocus;
 
 namespace {
-
-/// The command's options: what to compute, and where and how to show it.
-struct AnalyzeCommandOptions {
-    AnalyzeOptions analysis;
-    std::string csv_path;
-    std::string json_path;
-    std::string html_path;
-    std::string parts_csv_path;
-    std::string root_causes_csv_path;
-    std::string gains_csv_path;
-    std::string gnuplot_path; // --gnuplot, with --project
-    std::string communication_csv_path;
-    bool fraction = false;
-    bool no_color = false;
-};
 
 /// Each trace's warnings, for the HTML report.
 std::vector<TraceWarnings> trace_warnings(const Analyzed& analyzed) {
@@ -106,8 +92,10 @@ std::optional<metrics::Projection> charted_projection(const metrics::SeriesAnaly
     return metrics::project(series, counts);
 }
 
-void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
-    AnalyzeOptions given = command.analysis;
+} // namespace
+
+bool check_analyze_command(AnalyzeCommandOptions& command) {
+    auto& given = command.analysis;
     given.traces = pipeline::expand_trace_inputs(given.traces);
     const std::vector<OutputPath> outputs{{"--csv", command.csv_path},
                                           {"--json", command.json_path},
@@ -117,8 +105,8 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
                                           {"--gains-csv", command.gains_csv_path},
                                           {"--gnuplot", command.gnuplot_path},
                                           {"--communication-csv", command.communication_csv_path}};
-    check_report_outputs(given.traces, outputs, output);
-    check_analyze_options(given);
+    const bool print = check_report_outputs(given.traces, outputs);
+    pipeline::check_analyze_options(given);
     if (!command.parts_csv_path.empty() && given.focus.region.empty() && given.focus.phases.empty())
         throw std::invalid_argument("--parts-csv needs --region or --phases");
     if (!command.root_causes_csv_path.empty() && !given.root_causes)
@@ -130,8 +118,11 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
     if (!command.communication_csv_path.empty() && !given.communication)
         throw std::invalid_argument(
             "--communication-csv writes the views of --communication: add it");
-    pipeline::Analysis c = pipeline::analyze(given, output.division);
-    if (!c.reports_here) return; // another process of the MPI run shows it
+    return print;
+}
+
+ShownAnalysis show_analysis(pipeline::Analysis& c, const AnalyzeCommandOptions& command,
+                            std::ostream& out, bool with_report) {
     AnalysisTable shown = shown_table(c);
     const auto& o = c.options;
     const auto& analyzed = c.analyzed;
@@ -142,7 +133,6 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
     const auto& table = shown.table;
     const auto convention = series.convention;
     const TerminalStyle style = terminal_style(command.no_color, command.fraction);
-    std::ostream& out = output.terminal();
     for (const auto& parts : analyzed.parts) { // what the table covers, unless the whole run
         if (parts.focus.kind == TraceFocus::Kind::window)
             out << fmt::format("{}: {}\n", parts.focus.path, parts.focus.description);
@@ -206,8 +196,9 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
     if (!command.csv_path.empty())
         write_text_file(command.csv_path, model == "openmp" ? format_pypop_csv(table)
                                                             : format_modelfactors_csv(table));
-    if (!output.print || !command.json_path.empty()) output.report = analysis_json(c);
-    if (!command.json_path.empty()) write_text_file(command.json_path, report_text(output.report));
+    nlohmann::json report;
+    if (with_report || !command.json_path.empty()) report = analysis_json(c);
+    if (!command.json_path.empty()) write_text_file(command.json_path, report_text(report));
     if (!command.html_path.empty())
         write_text_file(command.html_path,
                         render_analysis_html({.table = table,
@@ -222,16 +213,12 @@ void run_analyze(const AnalyzeCommandOptions& command, CommandOutput& output) {
                                               .projection = charted_projection(series, o.project),
                                               .warnings = trace_warnings(c.analyzed),
                                               .run_labels = run_pcf_labels(omp.runs)}));
-    if (!output.print) output.analysis = std::move(shown);
+    return {.table = std::move(shown), .report = std::move(report)};
 }
 
-} // namespace
-
-void add_analyze_command(CLI::App& app, CommandOutput& output) {
-    auto command = std::make_shared<AnalyzeCommandOptions>();
+void add_analyze_options(CLI::App* cmd, AnalyzeCommandOptions& command_options) {
+    auto* command = &command_options;
     auto* options = &command->analysis;
-    auto* cmd =
-        app.add_subcommand("analyze", "Compute the POP metrics of one trace or a scaling series");
     cmd->add_option(
            "traces", options->traces,
            "Paraver traces (.prv or .prv.gz) or OTF2 archives (traces.otf2), one per run of "
@@ -337,7 +324,19 @@ void add_analyze_command(CLI::App& app, CommandOutput& output) {
     cmd->add_flag("--fraction", command->fraction,
                   "Show efficiencies as fractions (0-1) instead of %");
     cmd->add_flag("--no-color,--no-colour", command->no_color, "No colours, even on a terminal");
-    cmd->callback([command, &output] { run_analyze(*command, output); });
+}
+
+void add_analyze_command(CLI::App& app, pipeline::WorkDivision* division) {
+    auto command = std::make_shared<AnalyzeCommandOptions>();
+    auto* cmd =
+        app.add_subcommand("analyze", "Compute the POP metrics of one trace or a scaling series");
+    add_analyze_options(cmd, *command);
+    cmd->callback([command, division] {
+        const bool print = check_analyze_command(*command);
+        pipeline::Analysis analysis = pipeline::analyze(command->analysis, division);
+        if (analysis.reports_here) // else another process of the MPI run shows it
+            show_analysis(analysis, *command, terminal(print), false);
+    });
 }
 
 } // namespace popsim::simulator

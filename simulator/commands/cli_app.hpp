@@ -13,8 +13,8 @@ namespace popsim::simulator {
 inline constexpr const char* k_popsim_summary =
     "POP efficiency metrics and ideal-network replay of MPI and OpenMP traces";
 
-/// Adds the --version flag, the global options and every command to `app` (named "popsim"), with
-/// `output` receiving what analyze, simulate and whatif return.
-void add_popsim_cli(CLI::App& app, CommandOutput& output);
+/// Adds the --version flag, the global options and every command to `app` (named "popsim");
+/// `division`: the work of analyze, simulate and whatif divided among the processes of an MPI run.
+void add_popsim_cli(CLI::App& app, pipeline::WorkDivision* division = nullptr);
 
 } // namespace popsim::simulator

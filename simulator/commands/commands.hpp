@@ -5,47 +5,37 @@
 #include "pipeline/work_division.hpp"
 #include "simulator/commands/options.hpp"
 #include "simulator/output_paths.hpp"
-#include "simulator/reports/analysis_report.hpp"
 
 #include <CLI/CLI.hpp>
 #include <iostream>
-#include <nlohmann/json.hpp>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace popsim::simulator {
 
-/// What analyze, simulate and whatif give back besides what they print and write: the library's
-/// results (include/popsim/popsim.hpp). The program prints them; the library does not.
-struct CommandOutput {
-    bool print = true;                     // the terminal report, on stdout
-    nlohmann::json report;                 // what --json writes (always filled when not printing)
-    std::optional<AnalysisTable> analysis; // analyze's table, when not printing
-    /// analyze's traces, whatif's configurations, divided among the processes of an MPI run
-    /// (simulator/mpi_run.hpp).
-    pipeline::WorkDivision* division = nullptr;
-
-    /// Where the terminal report goes: stdout, or nowhere.
-    std::ostream& terminal() const {
-        static std::ostream discarded(nullptr);
-        return print ? std::cout : discarded;
-    }
-};
-
-/// check_output_paths for a command that prints a terminal report: a report written to standard
-/// output ("-") takes its place.
-inline void check_report_outputs(const std::vector<std::string>& inputs,
-                                 const std::vector<OutputPath>& outputs, CommandOutput& output) {
+/// check_output_paths for a command that prints a terminal report; whether it prints it: not
+/// when a report goes to standard output ("-") in its place.
+[[nodiscard]] inline bool check_report_outputs(const std::vector<std::string>& inputs,
+                                               const std::vector<OutputPath>& outputs) {
     check_output_paths(inputs, outputs);
-    if (to_standard_output(outputs)) output.print = false;
+    return !to_standard_output(outputs);
 }
 
-void add_analyze_command(CLI::App& app, CommandOutput& output);
+/// A command's terminal report: on standard output, or nowhere (`print` false: the library, or a
+/// report written to standard output in its place).
+inline std::ostream& terminal(bool print) {
+    static std::ostream discarded(nullptr);
+    return print ? std::cout : discarded;
+}
+
+/// analyze, simulate and whatif run alone without a `division`; with one, each process does its
+/// share of the work and the first shows the results (simulator/mpi_run.hpp). Their steps, which
+/// the library runs too, are in their headers (analyze_command.hpp, ...).
+void add_analyze_command(CLI::App& app, pipeline::WorkDivision* division);
 void add_synth_command(CLI::App& app);
-void add_simulate_command(CLI::App& app, CommandOutput& output);
-void add_whatif_command(CLI::App& app, CommandOutput& output);
+void add_simulate_command(CLI::App& app, pipeline::WorkDivision* division);
+void add_whatif_command(CLI::App& app, pipeline::WorkDivision* division);
 void add_convert_command(CLI::App& app);
 void add_cut_command(CLI::App& app);
 void add_events_command(CLI::App& app);

@@ -4,6 +4,7 @@
 #include "pipeline/analysis.hpp"
 #include "replay/trace_error.hpp"
 #include "simulator/commands/commands.hpp"
+#include "simulator/reports/analysis_report.hpp"
 #include "simulator/reports/json_report.hpp"
 #include "simulator/reports/terminal_report.hpp"
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
+#include "simulator/commands/simulate_command.hpp"
 #include "pipeline/diagnostics.hpp"
 #include "pipeline/load_program.hpp"
 #include "pipeline/network_options.hpp"
@@ -25,11 +26,6 @@ namespace popsim::simulator {
 using namespace pipeline;
 
 namespace {
-
-struct SimulateCommandOptions {
-    SimulateOptions simulation;
-    std::string json_path;
-};
 
 nlohmann::json result_json(const SimulateOptions& o, const Simulation& s) {
     const auto& loaded = *s.loaded;
@@ -97,32 +93,34 @@ void print_simulation(const SimulateOptions& o, const Simulation& s, std::ostrea
     out << '\n';
 }
 
-void run_simulate(const SimulateCommandOptions& command, CommandOutput& output) {
+} // namespace
+
+bool check_simulate_command(const SimulateCommandOptions& command) {
     const auto& o = command.simulation;
     const std::vector<OutputPath> outputs{{"-o", o.output, !replay::is_otf2_anchor(o.output)},
                                           {"--json", command.json_path}};
-    check_report_outputs({o.trace}, outputs, output);
-    auto s = pipeline::simulate(o, output.division);
-    if (!s.reports_here) return; // the first process of the MPI run shows it
+    return check_report_outputs({o.trace}, outputs);
+}
+
+nlohmann::json show_simulation(Simulation& s, const SimulateCommandOptions& command,
+                               std::ostream& out, bool print) {
+    const auto& o = command.simulation;
     replay::WarningLog beyond;
     add_out_of_range_warning(out_of_range(s.efficiencies), beyond);
     print_warnings(o.trace, beyond);
     s.loaded->warnings.merge(beyond);
-    print_simulation(o, s, output.terminal());
-    if (!o.output.empty() && output.print)
+    print_simulation(o, s, out);
+    if (!o.output.empty() && print)
         std::cerr << "popsim: wrote " << o.output
                   << (replay::is_otf2_anchor(o.output) ? "\n" : " and its .pcf/.row\n");
-    output.report = result_json(o, s);
-    if (!command.json_path.empty()) write_text_file(command.json_path, report_text(output.report));
+    auto report = result_json(o, s);
+    if (!command.json_path.empty()) write_text_file(command.json_path, report_text(report));
+    return report;
 }
 
-} // namespace
-
-void add_simulate_command(CLI::App& app, CommandOutput& output) {
-    auto command = std::make_shared<SimulateCommandOptions>();
+void add_simulate_options(CLI::App* cmd, SimulateCommandOptions& command_options) {
+    auto* command = &command_options;
     auto* options = &command->simulation;
-    auto* cmd = app.add_subcommand(
-        "simulate", "Replay a trace on a network model and write the simulated timeline");
     add_trace_argument(
         cmd, options->trace,
         "Paraver trace (.prv or .prv.gz), OTF2 archive (traces.otf2) or Dimemas trace (.dim)");
@@ -139,7 +137,19 @@ void add_simulate_command(CLI::App& app, CommandOutput& output) {
                     "efficiencies to FILE")
         ->transform(report_file_name());
     add_in_memory_option(cmd, options->in_memory);
-    cmd->callback([command, &output] { run_simulate(*command, output); });
+}
+
+void add_simulate_command(CLI::App& app, pipeline::WorkDivision* division) {
+    auto command = std::make_shared<SimulateCommandOptions>();
+    auto* cmd = app.add_subcommand(
+        "simulate", "Replay a trace on a network model and write the simulated timeline");
+    add_simulate_options(cmd, *command);
+    cmd->callback([command, division] {
+        const bool print = check_simulate_command(*command);
+        auto simulation = pipeline::simulate(command->simulation, division);
+        if (simulation.reports_here) // else the first process of the MPI run shows it
+            show_simulation(simulation, *command, terminal(print), print);
+    });
 }
 
 } // namespace popsim::simulator

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
+#include "simulator/commands/whatif_command.hpp"
 #include "pipeline/diagnostics.hpp"
 #include "pipeline/whatif_sweep.hpp"
 #include "simulator/commands/commands.hpp"
@@ -21,14 +22,6 @@ namespace popsim::simulator {
 using namespace pipeline;
 
 namespace {
-
-/// The command's options: what to sweep, and where and how to show it.
-struct WhatifCommandOptions {
-    WhatifOptions sweep;
-    std::string csv_path, json_path, html_path;
-    bool no_color = false;
-    bool fraction = false;
-};
 
 /// A parameter's base value: "inf" for an infinite bandwidth, else its shortest exact form.
 std::string csv_number(double v) {
@@ -210,13 +203,16 @@ std::vector<WhatifAxis> axes_of(const std::vector<SweptParameter>& parameters,
     return out;
 }
 
-void run_whatif(const WhatifCommandOptions& command, CommandOutput& output) {
-    const auto& o = command.sweep;
+} // namespace
+
+bool check_whatif_command(const WhatifCommandOptions& command) {
     const std::vector<OutputPath> outputs{
         {"--csv", command.csv_path}, {"--json", command.json_path}, {"--html", command.html_path}};
-    check_report_outputs({o.trace}, outputs, output);
-    auto s = pipeline::sweep(o, output.division);
-    if (!s.reports_here) return; // the first process of the MPI run shows it
+    return check_report_outputs({command.sweep.trace}, outputs);
+}
+
+nlohmann::json show_sweep(Sweep& s, const WhatifCommandOptions& command, std::ostream& out) {
+    const auto& o = command.sweep;
     const auto& parameters = s.parameters;
     const auto& configs = s.configs;
     const auto& predictions = s.predictions;
@@ -226,7 +222,6 @@ void run_whatif(const WhatifCommandOptions& command, CommandOutput& output) {
     const auto& program = loaded.program;
     const auto& code = *s.code;
     const auto style = terminal_style(command.no_color, command.fraction);
-    std::ostream& out = output.terminal();
     out << wrap_text(fmt::format("{}: real runtime {:.6f} s, ideal network {:.6f} s", o.trace,
                                  static_cast<double>(real_runtime) * 1e-9,
                                  static_cast<double>(ideal_runtime) * 1e-9),
@@ -273,7 +268,7 @@ void run_whatif(const WhatifCommandOptions& command, CommandOutput& output) {
                  .e = predictions[i].e});
         write_text_file(command.html_path, render_whatif_html(report));
     }
-    nlohmann::json& j = output.report = report_header("whatif");
+    nlohmann::json j = report_header("whatif");
     j["trace"] = o.trace;
     j["real_runtime_ns"] = real_runtime;
     j["ideal_runtime_ns"] = ideal_runtime;
@@ -286,16 +281,12 @@ void run_whatif(const WhatifCommandOptions& command, CommandOutput& output) {
         add_efficiencies_json(*traced_e, j["traced"]);
     }
     if (!command.json_path.empty()) write_text_file(command.json_path, report_text(j));
+    return j;
 }
 
-} // namespace
-
-void add_whatif_command(CLI::App& app, CommandOutput& output) {
-    auto command = std::make_shared<WhatifCommandOptions>();
+void add_whatif_options(CLI::App* cmd, WhatifCommandOptions& command_options) {
+    auto* command = &command_options;
     auto* options = &command->sweep;
-    auto* cmd = app.add_subcommand(
-        "whatif",
-        "Predict the runtime on many networks: the cross product of the swept parameters");
     add_trace_argument(
         cmd, options->trace,
         "Paraver trace (.prv or .prv.gz), OTF2 archive (traces.otf2) or Dimemas trace (.dim)");
@@ -318,7 +309,20 @@ void add_whatif_command(CLI::App& app, CommandOutput& output) {
                   "Show efficiencies as fractions (0-1) instead of %");
     cmd->add_flag("--no-color,--no-colour", command->no_color, "No colours, even on a terminal");
     add_in_memory_option(cmd, options->in_memory);
-    cmd->callback([command, &output] { run_whatif(*command, output); });
+}
+
+void add_whatif_command(CLI::App& app, pipeline::WorkDivision* division) {
+    auto command = std::make_shared<WhatifCommandOptions>();
+    auto* cmd = app.add_subcommand(
+        "whatif",
+        "Predict the runtime on many networks: the cross product of the swept parameters");
+    add_whatif_options(cmd, *command);
+    cmd->callback([command, division] {
+        const bool print = check_whatif_command(*command);
+        auto swept = pipeline::sweep(command->sweep, division);
+        if (swept.reports_here) // else the first process of the MPI run shows it
+            show_sweep(swept, *command, terminal(print));
+    });
 }
 
 } // namespace popsim::simulator

@@ -57,8 +57,7 @@ Words option_names(const CLI::App& app) {
 
 TEST_CASE("cli docs: the completion offers each command exactly what it accepts") {
     CLI::App app{"", "popsim"};
-    simulator::CommandOutput output;
-    simulator::add_popsim_cli(app, output);
+    simulator::add_popsim_cli(app);
     const auto script = (test::scratch_dir("cli_docs") / "popsim.bash").string();
     test::write_file(script, simulator::bash_completion(app));
     const auto global = option_names(app);
@@ -97,8 +96,7 @@ TEST_CASE("cli docs: the completion offers each command exactly what it accepts"
 
 TEST_CASE("cli docs: the man page reads at 80 columns, with examples and no parser artefacts") {
     CLI::App app{"", "popsim"};
-    simulator::CommandOutput output;
-    simulator::add_popsim_cli(app, output);
+    simulator::add_popsim_cli(app);
     const auto page = (test::scratch_dir("cli_docs_man") / "popsim.1").string();
     test::write_file(page, simulator::man_page(app, "1.0"));
     const auto r = test::run_shell("MANWIDTH=80 man -l " + page + " 2>&1");
