@@ -144,6 +144,23 @@ if command -v bgzip > /dev/null; then
 else
     fail "no bgzip (./dev installs tabix)"
 fi
+# Any .prv.gz, as gzip writes it, with gztool's index of restart points (gztool -i, here every MiB
+# of text): divided from the points, in ranges of --read-block or 2 MiB. The epoch trace of 16
+# ranks: 14 MB of text.
+if command -v gztool > /dev/null; then
+    cp "$data"/epoch/epoch_16proc.{pcf,row} "$work/plain/"
+    gzip -dc "$data"/epoch/epoch_16proc.prv.gz | gzip -6 > "$work/plain/epoch_16proc.prv.gz"
+    gztool -s 1 -i "$work/plain/epoch_16proc.prv.gz" 2> /dev/null
+    series gztool "2 4" -- analyze "$work/plain/epoch_16proc.prv.gz" --read-block 64KiB
+    grep -q '"mpi_processes": 4' "$work/gztool.np4.json" || fail "gztool: the JSON does not say 4 processes"
+    series gztool-default "3" -- analyze "$work/plain/epoch_16proc.prv.gz"
+    # An index cut short: the same warning, and the trace read as one stream, on any count.
+    head -c 3000 "$work/plain/epoch_16proc.prv.gzi" > "$work/cut.gzi" && mv "$work/cut.gzi" "$work/plain/epoch_16proc.prv.gzi"
+    series gztool-cut "3" -- analyze "$work/plain/epoch_16proc.prv.gz"
+    grep -q "ends inside a restart point" "$work/gztool-cut.single.err" || fail "gztool-cut: no warning"
+else
+    fail "no gztool (./dev installs it)"
+fi
 # simulate: the first process simulates, the others help it read the trace; the report, the JSON
 # and the simulated trace are one process's.
 for trace in "${plain[0]}" "${plain[0]}.gz" "$hpcg" "${otf2[0]}"; do

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "replay/input/body_text.hpp"
 
+#include "replay/input/gztool_index.hpp"
 #include "replay/read_at.hpp"
 #include "replay/trace_error.hpp"
 
@@ -10,6 +11,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <fstream>
+#include <optional>
 #include <span>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -21,20 +23,31 @@ namespace popsim::replay {
 namespace {
 
 constexpr std::size_t k_chunk = 64 << 10; // decompressed at once: a bgzip member's text
-/// Reading on past more than a member's text to reach an offset costs more than starting at its
-/// member (bgzip's members hold at most 64 KiB).
-constexpr std::uint64_t k_read_on_bytes = 64 << 10;
 
 std::string index_path(const std::string& path) {
     return path + ".gzi";
 }
 
+/// A gzipped file's index: bgzip's beside it (`run.prv.gz.gzi`), or else gztool's
+/// (`run.prv.gzi`, or gztool's format under bgzip's name); none if neither exists.
+struct IndexFile {
+    std::string path;
+    bool gztool = false;
+};
+std::optional<IndexFile> index_file(const std::string& path) {
+    struct stat status {};
+    if (stat(index_path(path).c_str(), &status) == 0)
+        return IndexFile{index_path(path), is_gztool_index(index_path(path))};
+    if (stat(gztool_index_path(path).c_str(), &status) == 0)
+        return IndexFile{gztool_index_path(path), true};
+    return std::nullopt;
+}
+
 using Members = std::vector<std::pair<std::uint64_t, std::uint64_t>>; // compressed, text
 
-/// The members the index lists, after the first (at 0 in both); throws TraceError naming the
-/// index for one that does not fit a file of `file_size` bytes.
-Members read_index(const std::string& path, std::uint64_t file_size) {
-    const std::string gzi = index_path(path);
+/// The members bgzip's index `gzi` lists, after the first (at 0 in both); throws TraceError naming
+/// the index for one that does not fit a file of `file_size` bytes.
+Members read_bgzip_index(const std::string& path, const std::string& gzi, std::uint64_t file_size) {
     std::ifstream in(gzi, std::ios::binary);
     std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const auto number = [&](std::size_t i) {
@@ -65,13 +78,14 @@ Members read_index(const std::string& path, std::uint64_t file_size) {
 } // namespace
 
 /// What every reader of one file shares: its descriptor (pread is safe from any thread), or the
-/// index of its members.
+/// index of its members or restart points.
 struct SharedText {
     std::string path;
     int fd = -1; // plain
     std::uint64_t text_size = 0;
     ByteSource::Ending ending = ByteSource::Ending::whole;
-    Members members; // gzipped
+    Members members;                     // gzipped by bgzip: where each member starts
+    std::optional<GztoolIndex> restarts; // or any gzip with gztool's index
 
     ~SharedText() {
         if (fd >= 0) close(fd);
@@ -81,9 +95,10 @@ struct SharedText {
 struct BodyText::Impl {
     std::shared_ptr<const SharedText> shared;
     // gzipped: this reader's stream, and the text it read last
-    std::unique_ptr<ByteSource> stream;
-    std::uint64_t stream_at = 0; // the text offset the stream reads next
-    std::string window;          // from window_at
+    std::unique_ptr<ByteSource> stream;       // from a bgzip member
+    std::unique_ptr<RestartedText> restarted; // from a restart point of gztool's index
+    std::uint64_t stream_at = 0;              // the text offset the stream reads next
+    std::string window;                       // from window_at
     std::uint64_t window_at = 0;
 
     std::size_t read_plain(std::uint64_t offset, std::size_t bytes, std::string& out) const {
@@ -98,25 +113,42 @@ struct BodyText::Impl {
         return *got;
     }
 
-    /// The member that holds the text at `offset`.
-    static Members::const_iterator member_of(const Members& members, std::uint64_t offset) {
-        return std::prev(
-            std::upper_bound(members.begin(), members.end(), offset,
-                             [](std::uint64_t at, const auto& m) { return at < m.second; }));
+    /// Where to start decompressing for the text at `offset`: the start of the member that holds
+    /// it, or the restart point before it (a RestartPoint with no window for a member).
+    static RestartPoint start_for(const SharedText& text, std::uint64_t offset) {
+        if (text.restarts) {
+            const auto& points = text.restarts->points;
+            return *std::prev(std::upper_bound(
+                points.begin(), points.end(), offset,
+                [](std::uint64_t at, const RestartPoint& point) { return at < point.text; }));
+        }
+        const auto m = std::prev(std::upper_bound(
+            text.members.begin(), text.members.end(), offset,
+            [](std::uint64_t at, const auto& member) { return at < member.second; }));
+        return {.text = m->second, .compressed = m->first};
     }
 
-    /// The stream, from the start of the member that holds `offset`.
+    /// The stream, from the start for `offset`.
     void start_at(std::uint64_t offset) {
-        const auto member = member_of(shared->members, offset);
-        stream = std::make_unique<ByteSource>(shared->path, member->first);
-        if (!stream->compressed())
-            throw TraceError(index_path(shared->path), 0,
-                             fmt::format("does not fit {}: no gzip member begins at byte {}; "
-                                         "bgzip -r rebuilds it",
-                                         shared->path, member->first));
-        stream_at = member->second;
+        const auto& text = *shared;
+        const RestartPoint start = start_for(text, offset);
+        stream_at = start.text;
         window.clear();
         window_at = stream_at;
+        if (text.restarts) {
+            restarted = std::make_unique<RestartedText>(text.path, *text.restarts, start);
+            return;
+        }
+        stream = std::make_unique<ByteSource>(text.path, start.compressed);
+        if (!stream->compressed())
+            throw TraceError(index_path(text.path), 0,
+                             fmt::format("does not fit {}: no gzip member begins at byte {}; "
+                                         "bgzip -r rebuilds it",
+                                         text.path, start.compressed));
+    }
+
+    std::size_t read_stream(std::span<char> out) {
+        return restarted ? restarted->read(out) : stream->read(out);
     }
 
     std::size_t read_gzipped(std::uint64_t offset, std::size_t bytes, std::string& out) {
@@ -130,10 +162,13 @@ struct BodyText::Impl {
                 got += static_cast<std::size_t>(n);
                 continue;
             }
-            if (!stream || at < stream_at || at - stream_at > k_read_on_bytes) start_at(at);
+            // Read on from where the stream is, unless a later start is nearer.
+            if ((!stream && !restarted) || at < stream_at ||
+                start_for(*shared, at).text > stream_at)
+                start_at(at);
             window_at = stream_at;
             window.resize(k_chunk);
-            window.resize(stream->read(std::span<char>(window.data(), window.size())));
+            window.resize(read_stream(std::span<char>(window.data(), window.size())));
             stream_at += window.size();
             if (window.empty()) break; // the end of the text
         }
@@ -156,14 +191,26 @@ BodyText::BodyText(const std::string& path) : impl_(std::make_unique<Impl>()) {
         impl_->shared = std::move(shared);
         return;
     }
-    shared->members = read_index(path, static_cast<std::uint64_t>(status.st_size));
+    const auto index = *index_file(path);
+    const auto file_size = static_cast<std::uint64_t>(status.st_size);
+    if (index.gztool)
+        shared->restarts = read_gztool_index(index.path, file_size);
+    else
+        shared->members = read_bgzip_index(path, index.path, file_size);
     impl_->shared = shared;
-    // The text's size: the last member's start, and what follows it.
-    impl_->start_at(shared->members.back().second);
+    // The text's size: the last start, and what follows it.
+    const std::uint64_t last =
+        shared->restarts ? shared->restarts->points.back().text : shared->members.back().second;
+    impl_->start_at(last);
     std::string rest;
     while (impl_->read_gzipped(impl_->stream_at, k_chunk, rest) > 0) rest.clear();
     shared->text_size = impl_->stream_at;
-    shared->ending = impl_->stream->ending();
+    if (impl_->stream) shared->ending = impl_->stream->ending();
+    if (shared->restarts && shared->text_size != shared->restarts->text_size)
+        throw TraceError(index.path, 0,
+                         fmt::format("gives a text of {} bytes, where {} holds {}: delete it and "
+                                     "run gztool -i again",
+                                     shared->restarts->text_size, path, shared->text_size));
 }
 
 BodyText::BodyText(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -193,14 +240,24 @@ bool BodyText::readable(const std::string& path, std::string* why_not) {
     } catch (const TraceError& e) {
         return say(e.cause());
     }
-    if (stat(index_path(path).c_str(), &index) != 0)
-        return say(fmt::format("gzipped without an index of its members beside it ({}: bgzip -i "
-                               "writes one as it compresses, bgzip -r for a file it wrote)",
-                               index_path(path)));
+    const auto index_of_trace = index_file(path);
+    if (!index_of_trace)
+        return say(fmt::format("gzipped without an index of its members or restart points "
+                               "beside it (bgzip's {}: bgzip -i writes one as it compresses, "
+                               "bgzip -r for a file it wrote; or gztool's {}: gztool -i writes "
+                               "one for any gzip file)",
+                               index_path(path), gztool_index_path(path)));
+    stat(index_of_trace->path.c_str(), &index);
     if (index.st_mtim.tv_sec < trace.st_mtim.tv_sec)
-        return say(
-            fmt::format("its index {} is older than it: bgzip -r rebuilds it", index_path(path)));
+        return say(fmt::format("its index {} is older than it: {}", index_of_trace->path,
+                               index_of_trace->gztool ? "delete it and run gztool -i again"
+                                                      : "bgzip -r rebuilds it"));
     return true;
+}
+
+bool BodyText::restarts_from_points(const std::string& path) {
+    const auto index = index_file(path);
+    return index && index->gztool;
 }
 
 std::size_t BodyText::read_at(std::uint64_t offset, std::size_t bytes, std::string& out) {
@@ -222,7 +279,7 @@ ByteSource::Ending BodyText::ending() const {
 
 std::uint64_t BodyText::file_offset(std::uint64_t offset) const {
     const auto& shared = *impl_->shared;
-    return shared.fd >= 0 ? offset : Impl::member_of(shared.members, offset)->first;
+    return shared.fd >= 0 ? offset : Impl::start_for(shared, offset).compressed;
 }
 
 } // namespace popsim::replay

@@ -469,15 +469,21 @@ Trace read_trace(const std::string& path, const ReadOptions& options, const Obse
         archive->feed(window ? static_cast<RecordSink&>(*window) : input, trace.warnings);
     } else {
         // The rest of the body in ranges, when the file can be read at any offset (a plain one,
-        // or bgzip's with its index): divided among the helpers if there are any, or a gzipped
-        // file's members decompressed on every core.
+        // or a gzipped one with an index): divided among the helpers if there are any, or a
+        // bgzip file's members decompressed on every core (a file read from restart points is
+        // read as one stream: a range far from a point would decompress the text before it too).
         std::optional<DividedBody> divided;
         const bool helped = options.helpers && options.helpers->count() > 0;
+        const bool points = reader->compressed() && BodyText::restarts_from_points(path);
         if ((helped || reader->compressed()) && BodyText::readable(path)) {
             try {
-                divided.emplace(path, options.helpers, reader->bytes(), trace.header.ns_per_unit,
-                                options.text_bytes(reader->compressed()));
-            } catch (const TraceError& e) { // a bgzip index that does not fit the file
+                if (helped || !points)
+                    divided.emplace(path, options.helpers, reader->bytes(),
+                                    trace.header.ns_per_unit,
+                                    options.text_bytes(reader->compressed()));
+                else // read as one stream, its index checked as helpers would check it
+                    (void)BodyText(path);
+            } catch (const TraceError& e) { // an index that does not fit the file
                 trace.warnings.add("gzip-index",
                                    fmt::format("{}: the trace is read as one stream", e.what()));
             }

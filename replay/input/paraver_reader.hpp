@@ -26,16 +26,18 @@ class ReadHelpers;
 struct ReadOptions {
     /// Worker threads for parsing; 0 = all cores, 1 = sequential.
     unsigned threads = 0;
-    /// Text parsed at once; unset: k_block_bytes, or k_member_range_bytes for a .prv.gz that
-    /// bgzip wrote with its index (read in ranges, each decompressed from the gzip member that
-    /// holds its first byte). The blocks under way (2 x threads + 1, each with its parsed records
-    /// and its callbacks for an observer) are most of a streamed analysis' memory.
+    /// Text parsed at once; unset: k_block_bytes, or k_member_range_bytes for a .prv.gz read in
+    /// ranges with its index (each range decompressed from the gzip member that holds its first
+    /// byte, or from the restart point before it). The blocks under way (2 x threads + 1, each with
+    /// its parsed records and its callbacks for an observer) are most of a streamed analysis'
+    /// memory.
     std::optional<std::size_t> block_bytes;
     /// 256 KiB: as fast as 2 MiB on the bench traces, at 16 MB instead of 41 (bench/README.md,
     /// session 31): the blocks under way also leave more of the caches to the analysis.
     static constexpr std::size_t k_block_bytes = 256u << 10;
     /// 2 MiB: a range restarts in the middle of a 64 KiB member; at 256 KiB that repeated
-    /// decompression cost 13 % of the time.
+    /// decompression cost 13 % of the time. With restart points every MiB (gztool -s 1) it costs
+    /// 4 % more CPU than bgzip's members, every 10 MiB (gztool's default) 22 % (bench/README.md).
     static constexpr std::size_t k_member_range_bytes = 2u << 20;
     /// The text parsed at once: block_bytes if set, else the default for the text's kind.
     std::size_t text_bytes(bool bgzip_ranges) const {

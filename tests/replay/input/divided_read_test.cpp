@@ -4,11 +4,14 @@
 // reader's; so is an OTF2 archive whose locations the helpers read. The helpers here are
 // in-process (help_read on the asks); mpirun's are tested by validation/mpi_runs.sh.
 #include "replay/input/divided_read.hpp"
+#include "replay/input/gztool_index.hpp"
 #include "replay/input/otf2_archive.hpp"
 #include "replay/input/paraver_reader.hpp"
 #include "replay/trace_error.hpp"
 #include "test_support.hpp"
 
+#include <chrono>
+#include <cstdlib>
 #include <deque>
 #include <doctest/doctest.h>
 #include <fcntl.h>
@@ -228,7 +231,7 @@ TEST_CASE("divided_read: a .prv.gz in gzip members with their index is read as t
     std::string why_not;
     std::filesystem::remove(members + ".gzi");
     CHECK(!replay::BodyText::readable(members, &why_not));
-    CHECK(why_not.find("without an index of its members") != std::string::npos);
+    CHECK(why_not.find("without an index of its members or restart points") != std::string::npos);
     check_same_trace(alone, read_with(members, 4096, 3, &asked));
     CHECK(asked == 0);
     // An index that does not fit: a warning, and the reader alone.
@@ -239,6 +242,131 @@ TEST_CASE("divided_read: a .prv.gz in gzip members with their index is read as t
     for (const auto& w : warned.warnings.all())
         said = said || w.line().find("not a bgzip index") != std::string::npos;
     CHECK(said);
+}
+
+namespace {
+
+/// `text` gzipped in `members` gzip members by zlib, as gzip writes one (Extrae's .prv.gz), with
+/// gztool's index of restart points every MiB of text (`gztool -s 1 -i`).
+std::string gztool_indexed(const std::filesystem::path& path, const std::string& text,
+                           std::size_t members) {
+    std::string gz;
+    const std::size_t each = text.size() / members + 1;
+    for (std::size_t at = 0; at < text.size(); at += each) {
+        const std::string piece = text.substr(at, each);
+        z_stream z{};
+        REQUIRE(deflateInit2(&z, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+        std::string out(deflateBound(&z, piece.size()) + 64, '\0');
+        z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(piece.data()));
+        z.avail_in = static_cast<uInt>(piece.size());
+        z.next_out = reinterpret_cast<Bytef*>(out.data());
+        z.avail_out = static_cast<uInt>(out.size());
+        REQUIRE(deflate(&z, Z_FINISH) == Z_STREAM_END);
+        out.resize(z.total_out);
+        deflateEnd(&z);
+        gz += out;
+    }
+    const auto gz_path = test::write_file(path, gz);
+    std::filesystem::remove(replay::gztool_index_path(gz_path));
+    const std::string command = "gztool -s 1 -i '" + gz_path + "' > /dev/null 2>&1";
+    INFO("gztool -s 1 -i failed (./dev installs gztool)");
+    REQUIRE(std::system(command.c_str()) == 0);
+    return gz_path;
+}
+
+/// The index's bytes, with `bytes` written at `offset`.
+void patch_file(const std::string& path, std::size_t offset, const std::string& bytes) {
+    std::fstream f(path, std::ios::binary | std::ios::in | std::ios::out);
+    f.seekp(static_cast<std::streamoff>(offset));
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+bool warned_of(const replay::Trace& trace, const std::string& text) {
+    for (const auto& w : trace.warnings.all())
+        if (w.line().find(text) != std::string::npos) return true;
+    return false;
+}
+
+} // namespace
+
+TEST_CASE("divided_read: any .prv.gz with gztool's index of restart points is read as the .prv") {
+    const std::string gz = test::shared_data("epoch/epoch_16proc.prv.gz");
+    if (!std::ifstream(gz)) return;
+    const auto plain = plain_copy(gz, "epoch_gztool");
+    std::ifstream in(plain, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    REQUIRE(text.size() > 5'000'000); // restart points inside and across members
+    const auto dir = std::filesystem::path(plain).parent_path();
+    const auto alone = read_with(plain, 4096, 0);
+    for (std::size_t members : {1, 3}) {
+        CAPTURE(members);
+        const auto path = gztool_indexed(dir / "epoch_gztool.prv.gz", text, members);
+        CHECK(replay::BodyText::readable(path));
+        replay::BodyText body(path);
+        CHECK(body.size() == text.size());
+        // Offsets at, before and after restart points and members, read in any order.
+        for (std::uint64_t at :
+             {std::uint64_t{4'000'000}, std::uint64_t{0}, std::uint64_t{1'048'575},
+              text.size() / 3 - 10, std::uint64_t{2'500'000}, text.size() - 7}) {
+            CAPTURE(at);
+            std::string got;
+            CHECK(body.read_at(at, 100'000, got) ==
+                  std::min<std::uint64_t>(100'000, text.size() - at));
+            CHECK(got == text.substr(at, 100'000));
+        }
+        std::size_t asked = 0;
+        check_same_trace(alone, read_with(path, 4096, 3, &asked));
+        CHECK(asked > 100);
+        // Without --read-block, ranges of 2 MiB (k_member_range_bytes), two of three asked.
+        replay::ReadOptions fitted;
+        LocalHelpers two(std::vector<std::string>(2, path));
+        fitted.helpers = &two;
+        check_same_trace(alone, replay::read_paraver(path, fitted));
+        CHECK(two.asked > 2);
+        // Alone, the reader reads it as one stream.
+        check_same_trace(alone, read_with(path, 4096, 0));
+    }
+    const auto path = (dir / "epoch_gztool.prv.gz").string();
+    const auto index = replay::gztool_index_path(path);
+    CHECK(index == (dir / "epoch_gztool.prv.gzi").string());
+    const auto refused = [&](const std::string& says) {
+        std::size_t asked = 0;
+        const auto warned = read_with(path, 4096, 3, &asked);
+        CHECK(asked == 0);
+        CAPTURE(says);
+        CHECK(warned_of(warned, says));
+        CHECK(warned.counts.records() == alone.counts.records());
+        // Alone too: the same warning, whichever number of processes reads it.
+        CHECK(warned_of(read_with(path, 4096, 0), says));
+    };
+    // An index that gztool did not finish (its count of points is not yet written).
+    const std::string whole = [&] {
+        std::ifstream f(index, std::ios::binary);
+        return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    }();
+    const std::size_t count_at = whole[15] == 'X' ? 20 : 16; // version 1 has 4 more bytes
+    patch_file(index, count_at, std::string(8, '\0'));
+    refused("incomplete: 0 restart points");
+    // Another file's index: restart points that lie elsewhere, or a text of another size.
+    test::write_file(index, whole);
+    const auto other = gztool_indexed(dir / "other.prv.gz", text.substr(0, text.size() / 2), 1);
+    std::filesystem::copy_file(replay::gztool_index_path(other), index,
+                               std::filesystem::copy_options::overwrite_existing);
+    refused("is its gztool index another file's?");
+    // A text size that is not the file's (the index's last number but, in version 1, one).
+    test::write_file(index, whole);
+    patch_file(index, whole.size() - (whole[15] == 'X' ? 16 : 8) + 7, "\x7f");
+    refused("gives a text of");
+    // A cut index.
+    test::write_file(index, whole.substr(0, whole.size() / 2));
+    refused("ends inside");
+    // An index older than its file: not used, and said why.
+    test::write_file(index, whole);
+    std::filesystem::last_write_time(index, std::filesystem::last_write_time(path) -
+                                                std::chrono::hours(1));
+    std::string why_not;
+    CHECK(!replay::BodyText::readable(path, &why_not));
+    CHECK(why_not.find("is older than it: delete it and run gztool -i again") != std::string::npos);
 }
 
 TEST_CASE("divided_read: errors name the line the lone reader names") {
