@@ -4,7 +4,7 @@
 // then the pipeline, then the commands' reports, returned instead of printed.
 #include "popsim/popsim.hpp"
 
-#include "pipeline/global_options.hpp"
+#include "pipeline/options/global_options.hpp"
 #include "popsim/version.hpp"
 #include "simulator/commands/analyze_command.hpp"
 #include "simulator/commands/commands.hpp"

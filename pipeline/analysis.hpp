@@ -10,9 +10,9 @@
 #include "metrics/scaling.hpp"
 #include "metrics/thread_breakdown.hpp"
 #include "metrics/trace_summary.hpp"
-#include "pipeline/focus.hpp"
-#include "pipeline/gains.hpp"
+#include "pipeline/options/focus.hpp"
 #include "pipeline/trace_pass.hpp"
+#include "pipeline/whatif/gains.hpp"
 
 #include <optional>
 #include <string>

@@ -10,8 +10,8 @@
 #include "replay/streaming/background_replay.hpp"
 #include "replay/traced_windows.hpp"
 
-#include "pipeline/diagnostics.hpp"
-#include "pipeline/global_options.hpp"
+#include "pipeline/console/diagnostics.hpp"
+#include "pipeline/options/global_options.hpp"
 
 namespace popsim::pipeline {
 

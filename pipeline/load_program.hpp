@@ -5,7 +5,7 @@
 // streaming pass that keeps no trace (replay/streaming/background_replay.hpp); what that pass
 // cannot translate, and what needs the trace itself, is read into memory.
 #include "metrics/trace_summary.hpp"
-#include "pipeline/focus.hpp"
+#include "pipeline/options/focus.hpp"
 #include "pipeline/trace_pass.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/focus/time_window.hpp"

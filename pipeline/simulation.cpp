@@ -2,7 +2,7 @@
 #include "pipeline/simulation.hpp"
 
 #include "metrics/critical_path.hpp"
-#include "pipeline/progress_bar.hpp"
+#include "pipeline/console/progress_bar.hpp"
 #include "replay/output/simulated_trace.hpp"
 
 #include <algorithm>

@@ -7,12 +7,12 @@
 // Example:
 //   const auto s = popsim::pipeline::simulate({.trace = "run.prv", .network = {.latency = "1us"}});
 //   // s.result.runtime: the predicted runtime; s.efficiencies: PE, LB, CommE, SerE, TE
-#include "pipeline/code_whatif.hpp"
-#include "pipeline/focus.hpp"
 #include "pipeline/load_program.hpp"
-#include "pipeline/network_options.hpp"
-#include "pipeline/predicted_efficiencies.hpp"
-#include "pipeline/work_division.hpp"
+#include "pipeline/options/focus.hpp"
+#include "pipeline/options/network_options.hpp"
+#include "pipeline/processes/work_division.hpp"
+#include "pipeline/whatif/code_whatif.hpp"
+#include "pipeline/whatif/predicted_efficiencies.hpp"
 #include "replay/engine/replay_result.hpp"
 
 #include <memory>

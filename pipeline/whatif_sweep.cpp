@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pipeline/whatif_sweep.hpp"
 
-#include "pipeline/analysis_bytes.hpp"
-#include "pipeline/progress_bar.hpp"
-#include "pipeline/units.hpp"
+#include "pipeline/console/progress_bar.hpp"
+#include "pipeline/options/units.hpp"
+#include "pipeline/processes/analysis_bytes.hpp"
 #include "replay/allocator_tuning.hpp"
 #include "replay/bytes.hpp"
 #include "replay/network/ideal.hpp"

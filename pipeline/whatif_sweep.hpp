@@ -3,12 +3,12 @@
 // What `popsim whatif` computes, apart from how it is shown: the cross product of the swept
 // network parameters and code changes, each configuration replayed on the trace's program
 // (written down once), with the efficiencies of each predicted run (docs/network-model.md).
-#include "pipeline/code_whatif.hpp"
-#include "pipeline/focus.hpp"
 #include "pipeline/load_program.hpp"
-#include "pipeline/network_options.hpp"
-#include "pipeline/predicted_efficiencies.hpp"
-#include "pipeline/work_division.hpp"
+#include "pipeline/options/focus.hpp"
+#include "pipeline/options/network_options.hpp"
+#include "pipeline/processes/work_division.hpp"
+#include "pipeline/whatif/code_whatif.hpp"
+#include "pipeline/whatif/predicted_efficiencies.hpp"
 
 #include <memory>
 #include <optional>

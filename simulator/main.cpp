@@ -5,8 +5,8 @@
 #include "simulator/commands/cli_app.hpp"
 #include "simulator/failure.hpp"
 #ifdef POPSIM_MPI
-#include "pipeline/global_options.hpp"
-#include "pipeline/terminal.hpp"
+#include "pipeline/console/terminal.hpp"
+#include "pipeline/options/global_options.hpp"
 #include "simulator/mpi_run.hpp"
 #endif
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/mpi_run.hpp"
 
-#include "pipeline/diagnostics.hpp"
+#include "pipeline/console/diagnostics.hpp"
 #include "simulator/failure.hpp"
 
 #include <algorithm>

@@ -4,9 +4,9 @@
 // TRACES` divides the traces of the series among the K processes, each analysed by one, the
 // processes left without a trace helping read a .prv's body; `whatif` its configurations, each
 // replayed whole by one; `simulate` runs on the first process, the others helping it read
-// (pipeline/work_division.hpp). The first process shows and writes what a single process would,
-// the others print nothing. Every other command runs on the first process alone.
-#include "pipeline/work_division.hpp"
+// (pipeline/processes/work_division.hpp). The first process shows and writes what a single process
+// would, the others print nothing. Every other command runs on the first process alone.
+#include "pipeline/processes/work_division.hpp"
 #include "simulator/failure.hpp"
 
 #include <cstddef>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/commands/analyze_command.hpp"
 #include "pipeline/analysis.hpp"
-#include "pipeline/trace_inputs.hpp"
+#include "pipeline/options/trace_inputs.hpp"
 #include "simulator/cli_suggestions.hpp"
 #include "simulator/commands/commands.hpp"
 #include "simulator/commands/options.hpp"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/commands/cli_app.hpp"
 
-#include "pipeline/global_options.hpp"
+#include "pipeline/options/global_options.hpp"
 #include "popsim/version.hpp"
 #include "simulator/cli_suggestions.hpp"
 

@@ -2,7 +2,7 @@
 #pragma once
 // The popsim subcommands. Each registers itself on the CLI11 app and runs when selected; errors
 // propagate as exceptions to main(), which maps them to exit codes (docs/user-guide.md).
-#include "pipeline/work_division.hpp"
+#include "pipeline/processes/work_division.hpp"
 #include "simulator/commands/options.hpp"
 #include "simulator/output_paths.hpp"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "pipeline/diagnostics.hpp"
-#include "pipeline/focus.hpp"
-#include "pipeline/global_options.hpp"
+#include "pipeline/console/diagnostics.hpp"
+#include "pipeline/options/focus.hpp"
+#include "pipeline/options/global_options.hpp"
 #include "replay/focus/trace_cut.hpp"
 #include "replay/focus/trace_window.hpp"
 #include "replay/input/otf2_archive.hpp"

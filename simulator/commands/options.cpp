@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/commands/options.hpp"
 
-#include "pipeline/code_whatif.hpp"
-#include "pipeline/trace_inputs.hpp"
-#include "pipeline/units.hpp"
+#include "pipeline/options/trace_inputs.hpp"
+#include "pipeline/options/units.hpp"
+#include "pipeline/whatif/code_whatif.hpp"
 #include "replay/focus/event_spec.hpp"
 #include "simulator/cli_suggestions.hpp"
 #include "simulator/output_paths.hpp"

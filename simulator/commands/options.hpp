@@ -4,9 +4,9 @@
 // shared by the commands, the man page and the library, which parses its options with them too.
 // The checks that need no trace (units, syntax) are usage errors as the line is read; a missing
 // input file is a TraceError (exit status 2), as every bad input.
-#include "pipeline/focus.hpp"
-#include "pipeline/global_options.hpp"
-#include "pipeline/network_options.hpp"
+#include "pipeline/options/focus.hpp"
+#include "pipeline/options/global_options.hpp"
+#include "pipeline/options/network_options.hpp"
 
 #include <CLI/CLI.hpp>
 #include <optional>

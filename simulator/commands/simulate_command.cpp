@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/commands/simulate_command.hpp"
-#include "pipeline/diagnostics.hpp"
+#include "pipeline/console/diagnostics.hpp"
 #include "pipeline/load_program.hpp"
-#include "pipeline/network_options.hpp"
+#include "pipeline/options/network_options.hpp"
 #include "pipeline/simulation.hpp"
 #include "replay/input/dimemas_trace.hpp"
 #include "replay/input/otf2_archive.hpp"

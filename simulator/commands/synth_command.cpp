@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "pipeline/global_options.hpp"
+#include "pipeline/options/global_options.hpp"
 #include "replay/synth.hpp"
 #include "simulator/commands/commands.hpp"
 #include "simulator/output_paths.hpp"

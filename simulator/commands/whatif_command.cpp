@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/commands/whatif_command.hpp"
-#include "pipeline/diagnostics.hpp"
+#include "pipeline/console/diagnostics.hpp"
 #include "pipeline/whatif_sweep.hpp"
 #include "simulator/commands/commands.hpp"
 #include "simulator/output_paths.hpp"

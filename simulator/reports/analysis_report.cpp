@@ -2,8 +2,8 @@
 #include "simulator/reports/analysis_report.hpp"
 
 #include "metrics/pop_openmp.hpp"
-#include "pipeline/diagnostics.hpp"
-#include "pipeline/trace_inputs.hpp"
+#include "pipeline/console/diagnostics.hpp"
+#include "pipeline/options/trace_inputs.hpp"
 #include "simulator/reports/breakdown_report.hpp"
 #include "simulator/reports/communication_report.hpp"
 #include "simulator/reports/gains_report.hpp"

@@ -2,7 +2,7 @@
 #pragma once
 // `analyze --gains` in the terminal, the CSV and the HTML report: one row per candidate fix, the
 // most time saved first.
-#include "pipeline/gains.hpp"
+#include "pipeline/whatif/gains.hpp"
 #include "simulator/reports/terminal_report.hpp"
 
 #include <string>

@@ -5,7 +5,7 @@
 // breakdown, the warnings, and for `whatif` the predicted runtimes.
 #include "metrics/pop_openmp.hpp"
 #include "metrics/scaling.hpp"
-#include "pipeline/predicted_efficiencies.hpp"
+#include "pipeline/whatif/predicted_efficiencies.hpp"
 #include "replay/warnings.hpp"
 #include "simulator/reports/communication_report.hpp"
 #include "simulator/reports/gains_report.hpp"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/reports/json_report.hpp"
 
-#include "pipeline/memory_use.hpp"
+#include "pipeline/console/memory_use.hpp"
 
 #include "metrics/ideal_replay.hpp"
 #include "popsim/version.hpp"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/reports/terminal_report.hpp"
 
-#include "pipeline/terminal.hpp"
+#include "pipeline/console/terminal.hpp"
 
 #include <algorithm>
 #include <charconv>

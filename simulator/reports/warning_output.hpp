@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
-// The warnings about a trace in the JSON reports, every instance (pipeline/diagnostics.hpp prints
-// them on stderr, one line per kind).
+// The warnings about a trace in the JSON reports, every instance (pipeline/console/diagnostics.hpp
+// prints them on stderr, one line per kind).
 #include "replay/trace.hpp"
 #include "replay/warnings.hpp"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Work divided among the processes of an MPI run: who does which item, and a trace's results
 // through the bytes that carry them to the reporting process.
-#include "pipeline/analysis_bytes.hpp"
-#include "pipeline/work_division.hpp"
+#include "pipeline/processes/analysis_bytes.hpp"
+#include "pipeline/processes/work_division.hpp"
 #include "replay/network/ideal.hpp"
 #include "replay/synth.hpp"
 #include "test_support.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "pipeline/work_division.hpp"
+#include "pipeline/processes/work_division.hpp"
 
 #include "replay/input/body_text.hpp"
 #include "replay/input/otf2_archive.hpp"

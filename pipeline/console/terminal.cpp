@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "pipeline/terminal.hpp"
+#include "pipeline/console/terminal.hpp"
 
 #include <cstdlib>
 #include <unistd.h>

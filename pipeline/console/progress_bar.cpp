@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "pipeline/progress_bar.hpp"
+#include "pipeline/console/progress_bar.hpp"
 
-#include "pipeline/memory_use.hpp"
-#include "pipeline/terminal.hpp"
+#include "pipeline/console/memory_use.hpp"
+#include "pipeline/console/terminal.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "pipeline/units.hpp"
+#include "pipeline/options/units.hpp"
 
 #include "replay/units.hpp"
 

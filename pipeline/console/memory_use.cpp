@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "pipeline/memory_use.hpp"
+#include "pipeline/console/memory_use.hpp"
 
 #include <fstream>
 #include <sys/resource.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "pipeline/global_options.hpp"
+#include "pipeline/options/global_options.hpp"
 
-#include "pipeline/units.hpp"
+#include "pipeline/options/units.hpp"
 
 namespace popsim::pipeline {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "pipeline/trace_inputs.hpp"
+#include "pipeline/options/trace_inputs.hpp"
 
-#include "pipeline/diagnostics.hpp"
+#include "pipeline/console/diagnostics.hpp"
 #include "replay/input/line_reader.hpp"
 #include "replay/output/simulated_trace.hpp"
 #include "replay/trace_error.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "pipeline/predicted_efficiencies.hpp"
+#include "pipeline/whatif/predicted_efficiencies.hpp"
 
 #include "metrics/ratio.hpp"
 

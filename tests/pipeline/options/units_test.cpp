@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Quantities on the command line and in synth descriptions.
-#include "pipeline/units.hpp"
+#include "pipeline/options/units.hpp"
 #include "replay/units.hpp"
 
 #include <doctest/doctest.h>

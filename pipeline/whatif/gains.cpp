@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "pipeline/gains.hpp"
+#include "pipeline/whatif/gains.hpp"
 
 #include "metrics/code_regions.hpp"
 #include "metrics/critical_path.hpp"
 #include "metrics/ideal_replay.hpp"
 #include "metrics/startup.hpp"
-#include "pipeline/code_whatif.hpp"
+#include "pipeline/whatif/code_whatif.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/extrae_events.hpp"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "pipeline/code_whatif.hpp"
+#include "pipeline/whatif/code_whatif.hpp"
 
-#include "pipeline/units.hpp"
+#include "pipeline/options/units.hpp"
 #include "replay/extrae_events.hpp"
 #include "replay/network/dimemas_config.hpp"
 #include "replay/program/balanced_computation.hpp"

@@ -5,8 +5,8 @@
 // a code region FACTOR times faster, --balance shares each phase's computation equally among the
 // threads. Both are found in the trace, which is then read into memory.
 #include "metrics/trace_summary.hpp"
-#include "pipeline/focus.hpp"
 #include "pipeline/load_program.hpp"
+#include "pipeline/options/focus.hpp"
 #include "replay/program/code_speedup.hpp"
 
 #include <functional>

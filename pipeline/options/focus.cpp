@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "pipeline/focus.hpp"
+#include "pipeline/options/focus.hpp"
 
-#include "pipeline/units.hpp"
+#include "pipeline/options/units.hpp"
 #include "replay/extrae_events.hpp"
 #include "replay/focus/focus_windows.hpp"
 #include "replay/focus/trace_window.hpp"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "pipeline/network_options.hpp"
+#include "pipeline/options/network_options.hpp"
 
-#include "pipeline/trace_inputs.hpp"
-#include "pipeline/units.hpp"
+#include "pipeline/options/trace_inputs.hpp"
+#include "pipeline/options/units.hpp"
 #include "replay/network/dimemas_config.hpp"
 #include "replay/network/ideal.hpp"
 #include "replay/trace_error.hpp"

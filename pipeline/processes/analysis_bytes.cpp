@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "pipeline/analysis_bytes.hpp"
+#include "pipeline/processes/analysis_bytes.hpp"
 
 #include "replay/bytes.hpp"
 #include "replay/program/program_bytes.hpp"

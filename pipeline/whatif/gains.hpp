@@ -6,8 +6,8 @@
 // the traced network when given one, and ranks them by the time they would save on the traced
 // run, with the efficiency each one moves.
 #include "metrics/trace_summary.hpp"
-#include "pipeline/network_options.hpp"
-#include "pipeline/predicted_efficiencies.hpp"
+#include "pipeline/options/network_options.hpp"
+#include "pipeline/whatif/predicted_efficiencies.hpp"
 #include "replay/program/replay_program.hpp"
 #include "replay/trace.hpp"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "pipeline/diagnostics.hpp"
+#include "pipeline/console/diagnostics.hpp"
 
-#include "pipeline/global_options.hpp"
+#include "pipeline/options/global_options.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
