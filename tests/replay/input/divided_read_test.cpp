@@ -75,6 +75,21 @@ std::string plain_copy(const std::string& gz, const std::string& name) {
     return test::write_file(test::scratch_dir("divided_" + name) / (name + ".prv"), text);
 }
 
+/// `piece` as one gzip member, as zlib writes it (level 6, a 10-byte header).
+std::string gzip_member(const std::string& piece) {
+    z_stream z{};
+    REQUIRE(deflateInit2(&z, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+    std::string out(deflateBound(&z, piece.size()) + 64, '\0');
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(piece.data()));
+    z.avail_in = static_cast<uInt>(piece.size());
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = static_cast<uInt>(out.size());
+    REQUIRE(deflate(&z, Z_FINISH) == Z_STREAM_END);
+    out.resize(z.total_out);
+    deflateEnd(&z);
+    return out;
+}
+
 /// `text` as gzip members of at most `member_bytes` each, as bgzip writes them, and their index
 /// (the .gzi: a count, then the compressed and uncompressed offsets of each member after the
 /// first, little-endian).
@@ -91,18 +106,7 @@ std::string bgzip_file(const std::filesystem::path& path, const std::string& tex
             put(at);
             ++members;
         }
-        z_stream z{};
-        REQUIRE(deflateInit2(&z, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY) == Z_OK);
-        const std::string piece = text.substr(at, member_bytes);
-        std::string out(deflateBound(&z, piece.size()) + 64, '\0');
-        z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(piece.data()));
-        z.avail_in = static_cast<uInt>(piece.size());
-        z.next_out = reinterpret_cast<Bytef*>(out.data());
-        z.avail_out = static_cast<uInt>(out.size());
-        REQUIRE(deflate(&z, Z_FINISH) == Z_STREAM_END);
-        out.resize(z.total_out);
-        deflateEnd(&z);
-        gz += out;
+        gz += gzip_member(text.substr(at, member_bytes));
     }
     std::string count;
     std::swap(count, index);
@@ -252,20 +256,7 @@ std::string gztool_indexed(const std::filesystem::path& path, const std::string&
                            std::size_t members) {
     std::string gz;
     const std::size_t each = text.size() / members + 1;
-    for (std::size_t at = 0; at < text.size(); at += each) {
-        const std::string piece = text.substr(at, each);
-        z_stream z{};
-        REQUIRE(deflateInit2(&z, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY) == Z_OK);
-        std::string out(deflateBound(&z, piece.size()) + 64, '\0');
-        z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(piece.data()));
-        z.avail_in = static_cast<uInt>(piece.size());
-        z.next_out = reinterpret_cast<Bytef*>(out.data());
-        z.avail_out = static_cast<uInt>(out.size());
-        REQUIRE(deflate(&z, Z_FINISH) == Z_STREAM_END);
-        out.resize(z.total_out);
-        deflateEnd(&z);
-        gz += out;
-    }
+    for (std::size_t at = 0; at < text.size(); at += each) gz += gzip_member(text.substr(at, each));
     const auto gz_path = test::write_file(path, gz);
     std::filesystem::remove(replay::gztool_index_path(gz_path));
     const std::string command = "gztool -s 1 -i '" + gz_path + "' > /dev/null 2>&1";
