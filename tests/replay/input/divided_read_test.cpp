@@ -320,6 +320,13 @@ TEST_CASE("divided_read: any .prv.gz with gztool's index of restart points is re
     const auto path = (dir / "epoch_gztool.prv.gz").string();
     const auto index = replay::gztool_index_path(path);
     CHECK(index == (dir / "epoch_gztool.prv.gzi").string());
+    // Under bgzip's name (gztool -I names it), recognised by its content.
+    std::filesystem::rename(index, path + ".gzi");
+    CHECK(replay::BodyText(path).size() == text.size());
+    std::size_t asked = 0;
+    check_same_trace(alone, read_with(path, 65536, 2, &asked));
+    CHECK(asked > 100);
+    std::filesystem::rename(path + ".gzi", index);
     const auto refused = [&](const std::string& says) {
         std::size_t asked = 0;
         const auto warned = read_with(path, 4096, 3, &asked);
