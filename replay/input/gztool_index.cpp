@@ -88,6 +88,7 @@ void check_point(const GztoolIndex& index, const RestartPoint& p, std::uint64_t 
                          fmt::format("restart point {} (text byte {}, file byte {}) {}: {}", number,
                                      p.text, p.compressed, cause, k_rebuild));
     };
+    if (index.points.empty() && p.text != 0) fail("is the first, but not at the text's start");
     if (p.bits > 7 || (p.bits > 0 && p.compressed == 0)) fail("has a bit offset out of range");
     if (p.compressed > file_size)
         fail(fmt::format("lies past the end of its gzip file ({} bytes)", file_size));

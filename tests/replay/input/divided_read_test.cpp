@@ -355,6 +355,11 @@ TEST_CASE("divided_read: any .prv.gz with gztool's index of restart points is re
     test::write_file(index, whole);
     patch_file(index, whole.size() - (whole[15] == 'X' ? 16 : 8) + 7, "\x7f");
     refused("gives a text of");
+    // A first point that is not at the text's start (its text offset: the first number after the
+    // header and the counts).
+    test::write_file(index, whole);
+    patch_file(index, count_at + 16 + 7, "\x01");
+    refused("is the first, but not at the text's start");
     // A cut index.
     test::write_file(index, whole.substr(0, whole.size() / 2));
     refused("ends inside");
