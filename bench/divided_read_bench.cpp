@@ -91,8 +91,8 @@ int main(int argc, char** argv) {
     const double reader_s = analyze(&ready);
 
     const double mb = static_cast<double>(size) / 1e6; // of text
-    fmt::print("trace                         {} ({:.0f} MB of text, {} ranges of {} MiB)\n", path,
-               mb, ranges, block >> 20);
+    fmt::print("trace                         {} ({:.0f} MB of text, {} ranges of {} KiB)\n", path,
+               mb, ranges, block >> 10);
     fmt::print("helper, one thread            {:6.0f} MB/s of text read, parsed and encoded\n",
                static_cast<double>(text_bytes) / 1e6 / helper_s);
     fmt::print("bytes sent per byte of text   {:6.2f}\n",

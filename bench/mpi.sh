@@ -4,7 +4,9 @@
 # all processes (user + system) and the throughput, median of 3 runs each, on 4 synthetic traces of
 # 16 ranks and about 420 MB each (made once, then cached); then `popsim whatif` of 4 networks on
 # the first of them; then one trace read by K processes (the others helping its reader) and the
-# stages' costs of that divided read (popsim_divided_read_bench, docs/architecture.md).
+# stages' costs of that divided read (popsim_divided_read_bench, docs/architecture.md); then that
+# trace gzipped, divided by bgzip's members or gztool's restart points (every MiB, and gztool's
+# default 10 MiB).
 #   bench/mpi.sh BUILD_DIR [WORK_DIR] [K...]   (default K: 1 2)
 set -euo pipefail
 build=$(cd "${1:?usage: bench/mpi.sh BUILD_DIR [WORK_DIR] [K...]}" && pwd)
@@ -23,7 +25,8 @@ for n in 1 2 3 4; do
 done
 bytes=$(cat "${traces[@]}" | wc -c)
 
-# measure LABEL COMMAND...: prints the median of 3 runs' wall and CPU seconds (children included).
+# measure LABEL COMMAND...: prints the median of 3 runs' wall and CPU seconds (children included)
+# and the largest process's peak memory over the runs.
 measure() {
     local label=$1
     shift
@@ -39,7 +42,8 @@ for _ in range(3):
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
 wall, cpu = statistics.median(walls), statistics.median(cpus)
-print(f"{label:<30} {wall:7.2f} s wall {cpu:7.2f} s CPU {size / wall / 1e6:8.0f} MB/s")
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(f"{label:<30} {wall:7.2f} s wall {cpu:7.2f} s CPU {size / wall / 1e6:8.0f} MB/s {rss:6.0f} MB")
 PY
 }
 
@@ -63,4 +67,29 @@ echo "== whatif of 4 networks on one trace ($((bytes / 1000000)) MB): every proc
 measure "one process" "$build/popsim" "${sweep[@]}"
 for k in "${ks[@]}"; do
     measure "mpirun -np $k --bind-to none" mpirun -np "$k" --bind-to none "$build/popsim" "${sweep[@]}"
+done
+bytes=$(stat -c %s "${traces[0]}")
+echo "== analyze of that trace gzipped ($((bytes / 1000000)) MB of text), divided by its index"
+gz=$work/gzip
+if [ ! -f "$gz/s1/series16_1.prv.gzi" ] || [ ! -f "$gz/s10/series16_1.prv.gzi" ] ||
+    [ ! -f "$gz/bgzip/series16_1.prv.gz.gzi" ]; then
+    command -v gztool > /dev/null && command -v bgzip > /dev/null ||
+        { echo "bench/mpi.sh: no gztool or bgzip (./dev installs them)"; exit 1; }
+    mkdir -p "$gz/s1" "$gz/s10" "$gz/bgzip"
+    gzip -6 -c "${traces[0]}" > "$gz/s1/series16_1.prv.gz"
+    cp "$gz/s1/series16_1.prv.gz" "$gz/s10/"
+    gztool -s 1 -i "$gz/s1/series16_1.prv.gz" 2> /dev/null
+    gztool -i "$gz/s10/series16_1.prv.gz" 2> /dev/null
+    bgzip -@ "$(nproc)" -i -c "${traces[0]}" > "$gz/bgzip/series16_1.prv.gz"
+    bgzip -r "$gz/bgzip/series16_1.prv.gz"
+fi
+for kind in bgzip s1 s10; do
+    for labels in pcf row; do cp "${traces[0]%.prv}.$labels" "$gz/$kind/" 2> /dev/null || true; done
+done
+measure "one process, gzip stream" "$build/popsim" analyze "$gz/s1/series16_1.prv.gz"
+for k in "${ks[@]}"; do
+    [ "$k" -gt 1 ] || continue
+    measure "mpirun -np $k, bgzip's members" mpirun -np "$k" --bind-to none "$build/popsim" analyze "$gz/bgzip/series16_1.prv.gz"
+    measure "  gztool -s 1" mpirun -np "$k" --bind-to none "$build/popsim" analyze "$gz/s1/series16_1.prv.gz"
+    measure "  gztool's default span" mpirun -np "$k" --bind-to none "$build/popsim" analyze "$gz/s10/series16_1.prv.gz"
 done
