@@ -215,8 +215,7 @@ TEST_CASE("divided_read: a .prv.gz in gzip members with their index is read as t
     const std::string gz = test::shared_data("lammps-melt/lammps_melt_4.prv.gz");
     if (!std::ifstream(gz)) return;
     const auto plain = plain_copy(gz, "lammps_bgzf");
-    std::ifstream in(plain, std::ios::binary);
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string text = test::read_file(plain);
     const auto dir = std::filesystem::path(plain).parent_path();
     const auto members = bgzip_file(dir / "lammps_bgzf.prv.gz", text, 65280);
     CHECK(replay::BodyText::readable(members));
@@ -284,8 +283,7 @@ TEST_CASE("divided_read: any .prv.gz with gztool's index of restart points is re
     const std::string gz = test::shared_data("epoch/epoch_16proc.prv.gz");
     if (!std::ifstream(gz)) return;
     const auto plain = plain_copy(gz, "epoch_gztool");
-    std::ifstream in(plain, std::ios::binary);
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string text = test::read_file(plain);
     REQUIRE(text.size() > 5'000'000); // restart points inside and across members
     const auto dir = std::filesystem::path(plain).parent_path();
     const auto alone = read_with(plain, 4096, 0);
@@ -338,10 +336,7 @@ TEST_CASE("divided_read: any .prv.gz with gztool's index of restart points is re
         CHECK(warned_of(read_with(path, 4096, 0), says));
     };
     // An index that gztool did not finish (its count of points is not yet written).
-    const std::string whole = [&] {
-        std::ifstream f(index, std::ios::binary);
-        return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    }();
+    const std::string whole = test::read_file(index);
     const std::size_t count_at = whole[15] == 'X' ? 20 : 16; // version 1 has 4 more bytes
     patch_file(index, count_at, std::string(8, '\0'));
     refused("incomplete: 0 restart points");
