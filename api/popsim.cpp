@@ -101,8 +101,7 @@ Analysis analyze(const std::vector<std::string>& traces, const Options& options)
                                                                 "analyze", options, traces);
         (void)simulator::check_analyze_command(command); // nothing printed either way
         auto analysis = pipeline::analyze(command.analysis);
-        const auto shown =
-            simulator::show_analysis(analysis, command, simulator::terminal(false), true);
+        const auto shown = simulator::show_analysis(analysis, command, false, true);
         const auto& t = shown.table;
         return Analysis{.table = {.model = t.model,
                                   .description = t.description,
@@ -121,8 +120,7 @@ std::string simulate(const std::string& trace, const Options& options) {
                                                                  "simulate", options, {trace});
         (void)simulator::check_simulate_command(command);
         auto simulation = pipeline::simulate(command.simulation);
-        return simulator::report_text(
-            simulator::show_simulation(simulation, command, simulator::terminal(false), false));
+        return simulator::report_text(simulator::show_simulation(simulation, command, false));
     });
 }
 
@@ -132,8 +130,7 @@ std::string whatif(const std::string& trace, const Options& options) {
                                                                "whatif", options, {trace});
         (void)simulator::check_whatif_command(command);
         auto sweep = pipeline::sweep(command.sweep);
-        return simulator::report_text(
-            simulator::show_sweep(sweep, command, simulator::terminal(false)));
+        return simulator::report_text(simulator::show_sweep(sweep, command, false));
     });
 }
 

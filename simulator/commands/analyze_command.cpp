@@ -121,8 +121,9 @@ bool check_analyze_command(AnalyzeCommandOptions& command) {
     return print;
 }
 
-ShownAnalysis show_analysis(pipeline::Analysis& c, const AnalyzeCommandOptions& command,
-                            std::ostream& out, bool with_report) {
+ShownAnalysis show_analysis(pipeline::Analysis& c, const AnalyzeCommandOptions& command, bool print,
+                            bool with_report) {
+    std::ostream& out = terminal(print);
     AnalysisTable shown = shown_table(c);
     const auto& o = c.options;
     const auto& analyzed = c.analyzed;
@@ -335,7 +336,7 @@ void add_analyze_command(CLI::App& app, pipeline::WorkDivision* division) {
         const bool print = check_analyze_command(*command);
         pipeline::Analysis analysis = pipeline::analyze(command->analysis, division);
         if (analysis.reports_here) // else another process of the MPI run shows it
-            show_analysis(analysis, *command, terminal(print), false);
+            show_analysis(analysis, *command, print, false);
     });
 }
 

@@ -8,7 +8,6 @@
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
-#include <ostream>
 #include <string>
 
 namespace popsim::simulator {
@@ -42,8 +41,9 @@ struct ShownAnalysis {
     nlohmann::json report; // what --json writes; null unless asked for or written
 };
 
-/// Prints the terminal report of `analysis` on `out`, writes the files the options name.
+/// Prints the terminal report of `analysis` on standard output when `print`, writes the files the
+/// options name.
 ShownAnalysis show_analysis(pipeline::Analysis& analysis, const AnalyzeCommandOptions& options,
-                            std::ostream& out, bool with_report);
+                            bool print, bool with_report);
 
 } // namespace popsim::simulator

@@ -102,14 +102,13 @@ bool check_simulate_command(const SimulateCommandOptions& command) {
     return check_report_outputs({o.trace}, outputs);
 }
 
-nlohmann::json show_simulation(Simulation& s, const SimulateCommandOptions& command,
-                               std::ostream& out, bool print) {
+nlohmann::json show_simulation(Simulation& s, const SimulateCommandOptions& command, bool print) {
     const auto& o = command.simulation;
     replay::WarningLog beyond;
     add_out_of_range_warning(out_of_range(s.efficiencies), beyond);
     print_warnings(o.trace, beyond);
     s.loaded->warnings.merge(beyond);
-    print_simulation(o, s, out);
+    print_simulation(o, s, terminal(print));
     if (!o.output.empty() && print)
         std::cerr << "popsim: wrote " << o.output
                   << (replay::is_otf2_anchor(o.output) ? "\n" : " and its .pcf/.row\n");
@@ -148,7 +147,7 @@ void add_simulate_command(CLI::App& app, pipeline::WorkDivision* division) {
         const bool print = check_simulate_command(*command);
         auto simulation = pipeline::simulate(command->simulation, division);
         if (simulation.reports_here) // else the first process of the MPI run shows it
-            show_simulation(simulation, *command, terminal(print), print);
+            show_simulation(simulation, *command, print);
     });
 }
 

@@ -7,7 +7,6 @@
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
-#include <ostream>
 #include <string>
 
 namespace popsim::simulator {
@@ -25,10 +24,10 @@ void add_simulate_options(CLI::App* command, SimulateCommandOptions& options);
 /// (not when a report goes to standard output in its place).
 bool check_simulate_command(const SimulateCommandOptions& options);
 
-/// Prints the terminal report of `simulation` on `out` (its warnings on stderr; `print`: the note
-/// naming the simulated trace written), writes --json's file, and returns what it writes.
+/// Prints the terminal report of `simulation` on standard output when `print`, with a note naming
+/// the simulated trace written (its warnings on stderr either way), writes --json's file, and
+/// returns what it writes.
 nlohmann::json show_simulation(pipeline::Simulation& simulation,
-                               const SimulateCommandOptions& options, std::ostream& out,
-                               bool print);
+                               const SimulateCommandOptions& options, bool print);
 
 } // namespace popsim::simulator

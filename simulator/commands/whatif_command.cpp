@@ -211,7 +211,8 @@ bool check_whatif_command(const WhatifCommandOptions& command) {
     return check_report_outputs({command.sweep.trace}, outputs);
 }
 
-nlohmann::json show_sweep(Sweep& s, const WhatifCommandOptions& command, std::ostream& out) {
+nlohmann::json show_sweep(Sweep& s, const WhatifCommandOptions& command, bool print) {
+    std::ostream& out = terminal(print);
     const auto& o = command.sweep;
     const auto& parameters = s.parameters;
     const auto& configs = s.configs;
@@ -321,7 +322,7 @@ void add_whatif_command(CLI::App& app, pipeline::WorkDivision* division) {
         const bool print = check_whatif_command(*command);
         auto swept = pipeline::sweep(command->sweep, division);
         if (swept.reports_here) // else the first process of the MPI run shows it
-            show_sweep(swept, *command, terminal(print));
+            show_sweep(swept, *command, print);
     });
 }
 

@@ -7,7 +7,6 @@
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
-#include <ostream>
 #include <string>
 
 namespace popsim::simulator {
@@ -27,9 +26,8 @@ void add_whatif_options(CLI::App* command, WhatifCommandOptions& options);
 /// (not when a report goes to standard output in its place).
 bool check_whatif_command(const WhatifCommandOptions& options);
 
-/// Prints the terminal report of `sweep` on `out` (its warnings on stderr), writes the files the
-/// options name, and returns what --json writes.
-nlohmann::json show_sweep(pipeline::Sweep& sweep, const WhatifCommandOptions& options,
-                          std::ostream& out);
+/// Prints the terminal report of `sweep` on standard output when `print` (its warnings on
+/// stderr), writes the files the options name, and returns what --json writes.
+nlohmann::json show_sweep(pipeline::Sweep& sweep, const WhatifCommandOptions& options, bool print);
 
 } // namespace popsim::simulator
