@@ -4,12 +4,14 @@
 #include "replay/engine/cpu_scheduler.hpp"
 #include "replay/engine/event_queue.hpp"
 #include "replay/engine/message_states.hpp"
+#include "replay/engine/whole_program.hpp"
 #include "replay/network/dimemas.hpp"
 #include "replay/network/ideal.hpp"
 
 #include <algorithm>
 #include <cassert>
 #include <fmt/format.h>
+#include <map>
 
 namespace popsim::replay {
 
@@ -48,9 +50,11 @@ enum class Resume : std::uint8_t { timer, woken, woken_first };
 /// Where a thread stands with its node's CPUs when they are shared (CpuScheduler).
 enum class CpuState : std::uint8_t { none, queued, granted, working };
 
-std::vector<std::uint32_t> thread_nodes(const ReplayProgram& p, const network::NetworkModel& m) {
-    std::vector<std::uint32_t> nodes(p.thread_count());
-    for (ReplayThread t = 0; t < p.thread_count(); ++t) nodes[t] = m.node_of(p.thread_task[t]);
+template <class Source>
+std::vector<std::uint32_t> thread_nodes(const Source& program, const network::NetworkModel& m) {
+    std::vector<std::uint32_t> nodes(program.thread_count());
+    for (ReplayThread t = 0; t < program.thread_count(); ++t)
+        nodes[t] = m.node_of(program.task_of(t));
     return nodes;
 }
 
@@ -58,64 +62,70 @@ std::vector<std::uint32_t> thread_nodes(const ReplayProgram& p, const network::N
 /// a rooted collective's root; for one without a root, the root of the MPI_Reduce just before it
 /// on its communicator. Dimemas keeps a communicator's root from the moment a rooted collective's
 /// root arrives until a collective's end clears it, which a root-synchronised Reduce's end does
-/// not (communic.c, GLOBAL_operation and close_global_communication).
-std::vector<std::uint32_t> resuming_last(const ReplayProgram& p) {
-    std::vector<std::uint32_t> last(p.collectives.size(), k_none);
-    std::map<std::uint64_t, std::uint32_t> reduce_root; // by communicator
-    for (CollectiveIndex c = 0; c < p.collectives.size(); ++c) {
-        const auto& coll = p.collectives[c];
-        if (coll.thread_barrier) continue;
-        last[c] = coll.root_task;
+/// not (communic.c, GLOBAL_operation and close_global_communication). Told the collectives in
+/// the program's order on each communicator.
+class ResumingLast {
+  public:
+    void known(CollectiveIndex c, const Collective& coll) {
+        if (c >= last_.size()) last_.resize(c + 1, k_none);
+        if (coll.thread_barrier) return;
+        last_[c] = coll.root_task;
         if (coll.flow == CollectiveFlow::to_root) {
-            reduce_root[coll.communicator] = coll.root_task;
-            continue;
+            reduce_root_[coll.communicator] = coll.root_task;
+            return;
         }
-        const auto kept = reduce_root.find(coll.communicator);
-        if (kept == reduce_root.end()) continue;
-        if (last[c] == k_none) last[c] = kept->second;
-        reduce_root.erase(kept);
+        const auto kept = reduce_root_.find(coll.communicator);
+        if (kept == reduce_root_.end()) return;
+        if (last_[c] == k_none) last_[c] = kept->second;
+        reduce_root_.erase(kept);
     }
-    return last;
-}
+    std::uint32_t operator[](CollectiveIndex c) const { return last_[c]; }
+
+  private:
+    std::vector<std::uint32_t> last_;
+    std::map<std::uint64_t, std::uint32_t> reduce_root_; // by communicator
+};
 
 /// `Model`: a concrete final model, whose calls are inlined, or NetworkModel for any other.
-template <class Model> class Engine final : network::TransferSink {
+/// `Source`: the program as the engine reads it (engine/whole_program.hpp).
+template <class Model, class Source> class Engine final : network::TransferSink {
   public:
-    Engine(const ReplayProgram& p, Model& model, const EngineOptions& options)
-        : p_(p), model_(model), timeline_(options.timeline), on_progress_(options.on_progress),
-          exact_bursts_(options.burst_durations), cpu_speed_(model.cpu_speed()),
+    Engine(const Source& program, Model& model, const EngineOptions& options)
+        : src_(program), model_(model), timeline_(options.timeline),
+          on_progress_(options.on_progress), exact_bursts_(options.burst_durations),
+          cpu_speed_(model.cpu_speed()),
           ticks_per_ns_(
               model.zero_cost() && !exact_bursts_ && cpu_speed_ == 1 ? 1 : k_fine_ticks_per_ns),
-          burst_carry_(p.thread_count(), 0.0), asynchronous_(model.asynchronous()),
-          undelivered_(asynchronous_ ? p.collectives.size() : 0, 0),
-          cpus_(thread_nodes(p, model), model.cpus_per_node()),
-          zero_cost_(model.zero_cost() && !cpus_.limited()), pc_(p.thread_count()),
-          begun_op_(p.thread_count(), k_none), op_begin_(p.thread_count(), 0),
-          blocked_(p.thread_count(), false), arrived_in_collective_(p.thread_count(), false),
-          startup_paid_(p.thread_count(), false), woken_by_message_(p.thread_count(), false),
-          startup_(p.thread_count(), k_unset), waited_(p.thread_count(), 0),
-          coll_arrived_(p.collectives.size(), 0), coll_latest_(p.collectives.size(), 0),
-          root_arrival_(p.collectives.size(), k_unset) {
+          burst_carry_(program.thread_count(), 0.0), asynchronous_(model.asynchronous()),
+          undelivered_(asynchronous_ ? program.collective_count() : 0, 0),
+          cpus_(thread_nodes(program, model), model.cpus_per_node()),
+          zero_cost_(model.zero_cost() && !cpus_.limited()), pc_(program.thread_count()),
+          begun_op_(program.thread_count(), k_none), op_begin_(program.thread_count(), 0),
+          blocked_(program.thread_count(), false),
+          arrived_in_collective_(program.thread_count(), false),
+          startup_paid_(program.thread_count(), false),
+          woken_by_message_(program.thread_count(), false),
+          startup_(program.thread_count(), k_unset), waited_(program.thread_count(), 0),
+          coll_arrived_(program.collective_count(), 0), coll_latest_(program.collective_count(), 0),
+          root_arrival_(program.collective_count(), k_unset) {
         model.set_ticks_per_ns(ticks_per_ns_);
-        model.prepare(p);
+        model.prepare(program.task_count());
         if (cpus_.limited()) {
-            cpu_.assign(p.thread_count(), CpuState::none);
-            resume_.assign(p.thread_count(), Resume::timer);
+            cpu_.assign(program.thread_count(), CpuState::none);
+            resume_.assign(program.thread_count(), Resume::timer);
         }
-        if (resume_in_arrival_order()) {
-            join_order_.assign(p.thread_count(), 0);
-            resuming_last_ = resuming_last(p);
-        }
-        result_.threads.resize(p.thread_count());
+        if (resume_in_arrival_order()) join_order_.assign(program.thread_count(), 0);
+        for (CollectiveIndex c = 0; c < program.collective_count(); ++c) know_collective(c);
+        result_.threads.resize(program.thread_count());
         if (timeline_) {
-            result_.op_begin.assign(p.op_count(), k_unset);
-            result_.op_end.assign(p.op_count(), k_unset);
+            result_.op_begin.assign(program.op_count(), k_unset);
+            result_.op_end.assign(program.op_count(), k_unset);
         }
-        for (ReplayThread t = 0; t < p.thread_count(); ++t) pc_[t] = p.thread_first_op[t];
+        for (ReplayThread t = 0; t < program.thread_count(); ++t) pc_[t] = program.first_op(t);
     }
 
     ReplayResult run() {
-        for (ReplayThread t = 0; t < p_.thread_count(); ++t) queue_.push(0, t);
+        for (ReplayThread t = 0; t < src_.thread_count(); ++t) queue_.push(0, t);
         while (!queue_.empty()) {
             const auto e = queue_.pop();
             assert(e.time >= now_);
@@ -171,7 +181,7 @@ template <class Model> class Engine final : network::TransferSink {
     /// thread waiting for the message that arrived (message_received); waking it for another
     /// would, with shared CPUs, make it take a CPU for an instant Dimemas does not.
     void wake_receiver(ReplayThread thread, MessageIndex m, Time at) {
-        if (blocked_[thread] && p_.op_kind[pc_[thread]] == OpKind::recv_wait &&
+        if (blocked_[thread] && src_.kind(thread, pc_[thread]) == OpKind::recv_wait &&
             awaited(thread, pc_[thread]) == m)
             schedule(thread, at, Resume::woken);
     }
@@ -229,15 +239,16 @@ template <class Model> class Engine final : network::TransferSink {
         startup_paid_[thread] = false;
         waited_[thread] = 0;
         const Time startup = std::exchange(startup_[thread], k_unset);
-        if (p_.is_thread_barrier(op)) {
+        if (is_thread_barrier(thread, op)) {
             times.fork_join += at - op_begin_[thread];
-        } else if (p_.op_kind[op] != OpKind::burst) {
+        } else if (src_.kind(thread, op) != OpKind::burst) {
             const Time blocked = at - op_begin_[thread];
             const Time transfer =
-                zero_cost_ ? 0
-                           : std::clamp<Time>((startup == k_unset ? startup_cost(op) : startup) +
-                                                  transfer_part(op, op_begin_[thread], at),
-                                              0, blocked);
+                zero_cost_
+                    ? 0
+                    : std::clamp<Time>((startup == k_unset ? startup_cost(thread, op) : startup) +
+                                           transfer_part(thread, op, op_begin_[thread], at),
+                                       0, blocked);
             times.transfer += transfer;
             times.waiting += blocked - transfer;
         }
@@ -246,26 +257,26 @@ template <class Model> class Engine final : network::TransferSink {
             result_.op_begin[op] = op_begin_[thread];
             result_.op_end[op] = at;
         }
-        end_messages(op);
+        end_messages(thread, op);
         pc_[thread] = op + 1;
         if (++unreported_ops_ == k_progress_ops) report_progress();
     }
 
     /// A send, post or wait `op` is over: for its messages, one of their three operations.
-    void end_messages(OpIndex op) {
-        const std::uint32_t ref = p_.op_ref[op];
-        if (p_.op_kind[op] == OpKind::send || p_.op_kind[op] == OpKind::recv_post) {
+    void end_messages(ReplayThread thread, OpIndex op) {
+        const std::uint32_t ref = src_.ref(thread, op);
+        const OpKind kind = src_.kind(thread, op);
+        if (kind == OpKind::send || kind == OpKind::recv_post) {
             message_.ended(ref);
-        } else if (p_.op_kind[op] == OpKind::recv_wait) {
-            for (auto i = p_.wait_first[ref]; i < p_.wait_first[ref + 1]; ++i)
-                message_.ended(p_.wait_messages[i]);
+        } else if (kind == OpKind::recv_wait) {
+            for (const MessageIndex m : src_.wait_list(thread, ref)) message_.ended(m);
         }
     }
 
     /// Runs `thread` from its current operation until it blocks or has to wait for a later time.
     void step(ReplayThread thread) {
         if (cpus_.limited() && !cpu_turn(thread)) return;
-        while (pc_[thread] < p_.thread_end_op(thread)) {
+        while (pc_[thread] < src_.end_op(thread)) {
             const OpIndex op = pc_[thread];
             // First time the thread reaches `op` (it may come back to it after blocking).
             if (begun_op_[thread] != op) {
@@ -277,30 +288,30 @@ template <class Model> class Engine final : network::TransferSink {
     }
 
     Time message_startup(MessageIndex m) const {
-        const auto& msg = p_.messages[m];
-        return model_.startup(p_.thread_task[msg.sender], p_.thread_task[msg.receiver]);
+        const auto& msg = src_.message(m);
+        return model_.startup(src_.task_of(msg.sender), src_.task_of(msg.receiver));
     }
 
     /// The startup CPU time operation `op` pays before it acts (NetworkModel::startup): a send
     /// before its data leaves, a blocking receive before posting, any other receive in its wait,
     /// once per message (prv2dim writes one wait record per message).
-    Time startup_cost(OpIndex op) const {
-        const std::uint32_t ref = p_.op_ref[op];
-        switch (p_.op_kind[op]) {
+    Time startup_cost(ReplayThread thread, OpIndex op) const {
+        const std::uint32_t ref = src_.ref(thread, op);
+        switch (src_.kind(thread, op)) {
         case OpKind::send:
             return message_startup(ref);
         case OpKind::recv_post:
-            return p_.blocking_receive(op, ref) ? message_startup(ref) : 0;
+            return src_.blocking_receive(thread, op, ref) ? message_startup(ref) : 0;
         case OpKind::recv_wait: {
             Time total = 0;
-            for (auto i = p_.wait_first[ref]; i < p_.wait_first[ref + 1]; ++i)
-                if (!p_.blocking_receive(op, p_.wait_messages[i]))
-                    total = add_times(total, message_startup(p_.wait_messages[i]), ticks_per_ns_);
+            for (const MessageIndex m : src_.wait_list(thread, ref))
+                if (!src_.blocking_receive(thread, op, m))
+                    total = add_times(total, message_startup(m), ticks_per_ns_);
             return total;
         }
         case OpKind::collective:
-            return p_.collectives[ref].flow == CollectiveFlow::to_root
-                       ? model_.rooted_startup(p_.collectives[ref])
+            return src_.collective(ref).flow == CollectiveFlow::to_root
+                       ? model_.rooted_startup(src_.collective(ref))
                        : 0;
         default:
             return 0;
@@ -313,8 +324,8 @@ template <class Model> class Engine final : network::TransferSink {
         if (zero_cost_ || startup_paid_[thread]) return true;
         // Computed once per operation (it reads the messages', scattered in memory): the thread
         // may come back to the operation many times, and finish_op counts it again.
-        if (startup_[thread] == k_unset) startup_[thread] = startup_cost(op);
-        return p_.op_kind[op] == OpKind::recv_wait || pay_startup(thread, startup_[thread]);
+        if (startup_[thread] == k_unset) startup_[thread] = startup_cost(thread, op);
+        return src_.kind(thread, op) == OpKind::recv_wait || pay_startup(thread, startup_[thread]);
     }
 
     /// Starts `cost` of startup CPU time, after which the thread resumes its operation; true when
@@ -327,6 +338,18 @@ template <class Model> class Engine final : network::TransferSink {
         return false;
     }
 
+    /// Collective `c` is known with its members, before it is replayed (for the whole program,
+    /// every collective before the replay): what the model and the order of resuming derive from
+    /// the collectives before it on its communicator.
+    void know_collective(CollectiveIndex c) {
+        const auto& coll = src_.collective(c);
+        if (resume_in_arrival_order()) resuming_last_.known(c, coll);
+        if (coll.thread_barrier) return;
+        member_tasks_.clear();
+        for (const ReplayThread t : src_.members(c)) member_tasks_.push_back(src_.task_of(t));
+        model_.collective_known(c, coll, member_tasks_);
+    }
+
     /// Whether the members of a collective resume in Dimemas' order (collective_done): what they
     /// do next at the same instant (take a shared CPU, ask for a link or a bus) goes in that
     /// order. On the ideal network with a CPU per thread the order changes nothing.
@@ -335,7 +358,7 @@ template <class Model> class Engine final : network::TransferSink {
     /// Returns true when the thread moves on at `now_`, false when it blocks or was rescheduled.
     bool execute(ReplayThread thread, OpIndex op) {
         if (!startup_done(thread, op)) return false;
-        switch (p_.op_kind[op]) {
+        switch (src_.kind(thread, op)) {
         case OpKind::burst:
             return run_burst(thread, op);
         case OpKind::send:
@@ -356,12 +379,12 @@ template <class Model> class Engine final : network::TransferSink {
     Time burst_duration(ReplayThread thread, std::uint32_t burst) {
         if (!exact_bursts_ && cpu_speed_ == 1)
             return ticks_per_ns_ == 1
-                       ? p_.burst_durations[burst]
-                       : scale_time(p_.burst_durations[burst],
+                       ? src_.burst_duration(thread, burst)
+                       : scale_time(src_.burst_duration(thread, burst),
                                     static_cast<std::uint64_t>(ticks_per_ns_), ticks_per_ns_);
         if (cpu_speed_ <= 0) return 0; // Dimemas: a non-positive speed makes bursts vanish
         const double ns = exact_bursts_ ? (*exact_bursts_)[burst]
-                                        : static_cast<double>(p_.burst_durations[burst]);
+                                        : static_cast<double>(src_.burst_duration(thread, burst));
         const double exact =
             burst_carry_[thread] + ns * static_cast<double>(ticks_per_ns_) / cpu_speed_;
         const Time duration = round_ticks(std::max(exact, 0.0), ticks_per_ns_, [&] {
@@ -377,7 +400,8 @@ template <class Model> class Engine final : network::TransferSink {
             result_.threads[thread].cpu_wait += now_ - op_begin_[thread];
             op_begin_[thread] = now_;
         }
-        const Time done = add_times(now_, burst_duration(thread, p_.op_ref[op]), ticks_per_ns_);
+        const Time done =
+            add_times(now_, burst_duration(thread, src_.ref(thread, op)), ticks_per_ns_);
         result_.threads[thread].useful += done - now_;
         finish_op(thread, op, done);
         schedule(thread, done);
@@ -385,9 +409,9 @@ template <class Model> class Engine final : network::TransferSink {
     }
 
     void start_transfer(MessageIndex m) {
-        const auto& msg = p_.messages[m];
-        const network::TransferRequest request{m, p_.thread_task[msg.sender],
-                                               p_.thread_task[msg.receiver], msg.bytes};
+        const auto& msg = src_.message(m);
+        const network::TransferRequest request{m, src_.task_of(msg.sender),
+                                               src_.task_of(msg.receiver), msg.bytes};
         if (asynchronous_) return model_.begin_transfer(request, now_, *this);
         transfer_started(m, now_);
         transfer_delivered(m, model_.transfer(request, now_));
@@ -399,8 +423,8 @@ template <class Model> class Engine final : network::TransferSink {
     }
 
     void transfer_started(std::uint32_t transfer, Time at) override {
-        if (transfer >= p_.messages.size()) return; // data for a root: nobody waits for its start
-        const auto& msg = p_.messages[transfer];
+        if (transfer >= src_.first_root_transfer()) return; // nobody waits for a root's data
+        const auto& msg = src_.message(transfer);
         auto& state = message_[transfer];
         state.transfer_start = at;
         if (state.sender_blocked) { // a rendezvous sender goes on
@@ -417,42 +441,38 @@ template <class Model> class Engine final : network::TransferSink {
     }
 
     void collective_done(CollectiveIndex c, Time at) override {
-        const auto& coll = p_.collectives[c];
-        const auto first = p_.collective_members.begin() + coll.first_member;
+        const auto& coll = src_.collective(c);
         if (!resume_in_arrival_order() || coll.thread_barrier) {
-            for (auto m = first; m != first + coll.member_count; ++m) leave_collective(*m, at);
+            for (const ReplayThread member : src_.members(c)) leave_collective(member, at);
             return;
         }
         // Dimemas puts the members in their nodes' ready queues in the order they arrived, the
         // root last (resuming_last; close_global_communication), then starts the queues node by
         // node (reload_events): what they do next at this instant goes in that order.
-        // Each member's key computed once, not at every comparison: finding a member's thread is
-        // a search of the program's threads.
-        std::vector<std::tuple<std::uint32_t, bool, std::uint64_t, OpIndex>> members;
+        std::vector<std::tuple<std::uint32_t, bool, std::uint64_t, ReplayThread>> members;
         members.reserve(coll.member_count);
-        for (auto m = first; m != first + coll.member_count; ++m) {
-            const ReplayThread t = p_.thread_of(*m);
-            const bool last = p_.thread_task[t] == resuming_last_[c];
-            members.emplace_back(cpus_.node_of(t), last, join_order_[t], *m);
+        for (const ReplayThread t : src_.members(c)) {
+            const bool last = src_.task_of(t) == resuming_last_[c];
+            members.emplace_back(cpus_.node_of(t), last, join_order_[t], t);
         }
         std::sort(members.begin(), members.end());
         for (const auto& member : members) leave_collective(std::get<3>(member), at);
     }
 
     void transfer_delivered(std::uint32_t transfer, Time at) override {
-        if (transfer < p_.messages.size()) {
+        if (transfer < src_.first_root_transfer()) {
             message_[transfer].arrival = at;
-            wake_receiver(p_.messages[transfer].receiver, transfer, at);
+            wake_receiver(src_.message(transfer).receiver, transfer, at);
             return;
         }
-        const OpIndex member = data_for_root_[transfer - p_.messages.size()];
-        const CollectiveIndex c = p_.op_ref[member];
+        const ReplayThread member = data_for_root_[transfer - src_.first_root_transfer()];
+        const CollectiveIndex c = src_.ref(member, pc_[member]); // it waits in the collective
         coll_latest_[c] = std::max(coll_latest_[c], at);
         --undelivered_[c];
         // When these data complete the collective, Dimemas queues the root before this member
         // (close_global_root_sync_communication) and starts the queues node by node.
-        const auto root = p_.master_thread(p_.collectives[c].root_task);
-        const bool root_first = cpus_.node_of(root) <= cpus_.node_of(p_.thread_of(member));
+        const auto root = src_.master_thread(src_.collective(c).root_task);
+        const bool root_first = cpus_.node_of(root) <= cpus_.node_of(member);
         if (!root_first) leave_collective(member, at);
         release_root_when_complete(c, k_none);
         if (root_first) leave_collective(member, at);
@@ -461,8 +481,8 @@ template <class Model> class Engine final : network::TransferSink {
     /// A blocking rendezvous send waits until the receive is posted, then leaves as its data starts
     /// moving (Dimemas: the transfer goes on without the sender).
     bool send(ReplayThread thread, OpIndex op) {
-        const MessageIndex m = p_.op_ref[op];
-        const auto& msg = p_.messages[m];
+        const MessageIndex m = src_.ref(thread, op);
+        const auto& msg = src_.message(m);
         auto& state = message_[m];
         state.issued = true;
         if (!msg.rendezvous || state.posted) {
@@ -477,22 +497,22 @@ template <class Model> class Engine final : network::TransferSink {
     }
 
     bool post(ReplayThread thread, OpIndex op) {
-        const MessageIndex m = p_.op_ref[op];
+        const MessageIndex m = src_.ref(thread, op);
         auto& state = message_[m];
         state.posted = true;
-        const auto& msg = p_.messages[m];
+        const auto& msg = src_.message(m);
         if (msg.rendezvous && state.issued &&
             state.arrival == k_unset) // the sender is ready and waited for us
             start_transfer(m);
         finish_op(thread, op, now_);
         // A blocking receive takes its turn in its wait.
-        return !cpus_.limited() || p_.blocking_receive(op, m) ||
+        return !cpus_.limited() || src_.blocking_receive(thread, op, m) ||
                head_turn(thread); // COMMUNIC_Irecv
     }
 
     /// The message `thread`'s wait `op` is at: the first it has not completed yet.
     MessageIndex awaited(ReplayThread thread, OpIndex op) const {
-        return p_.wait_messages[p_.wait_first[p_.op_ref[op]] + waited_[thread]];
+        return src_.wait_list(thread, src_.ref(thread, op))[waited_[thread]];
     }
 
     /// A wait completes its messages one at a time, in its list's order: for each it pays the
@@ -501,12 +521,12 @@ template <class Model> class Engine final : network::TransferSink {
     /// (COMMUNIC_wait) pays its startup before it looks for its message: the next message's
     /// startup begins only once the one before has arrived, even if the next arrived long before.
     bool wait(ReplayThread thread, OpIndex op) {
-        const std::uint32_t list = p_.op_ref[op];
-        const std::uint32_t count = p_.wait_first[list + 1] - p_.wait_first[list];
+        const std::uint32_t list = src_.ref(thread, op);
+        const auto count = static_cast<std::uint32_t>(src_.wait_list(thread, list).size());
         for (; waited_[thread] < count; ++waited_[thread]) {
             const MessageIndex m = awaited(thread, op);
             if (!zero_cost_ && !startup_paid_[thread] &&
-                !pay_startup(thread, p_.blocking_receive(op, m) ? 0 : message_startup(m)))
+                !pay_startup(thread, src_.blocking_receive(thread, op, m) ? 0 : message_startup(m)))
                 return false;
             const Time a = message_[m].arrival;
             if (a == k_unset || a > now_) { // the message wakes it
@@ -532,14 +552,15 @@ template <class Model> class Engine final : network::TransferSink {
     }
 
     bool join(ReplayThread thread, OpIndex op) {
-        const CollectiveIndex c = p_.op_ref[op];
-        const auto& coll = p_.collectives[c];
+        const CollectiveIndex c = src_.ref(thread, op);
+        const auto& coll = src_.collective(c);
         if (!arrived_in_collective_[thread]) {
             arrived_in_collective_[thread] = true;
             if (resume_in_arrival_order()) join_order_[thread] = ++joins_;
             ++coll_arrived_[c];
             coll_latest_[c] = std::max(coll_latest_[c], now_);
-            if (coll.flow != CollectiveFlow::all_members && p_.is_root(op)) root_arrival_[c] = now_;
+            if (coll.flow != CollectiveFlow::all_members && is_root(thread, coll))
+                root_arrival_[c] = now_;
         }
         switch (coll.flow) {
         case CollectiveFlow::all_members:
@@ -556,22 +577,21 @@ template <class Model> class Engine final : network::TransferSink {
             }
             break;
         case CollectiveFlow::to_root: // the root needs every member's data, the others go on
-            if (p_.is_root(op)) {
+            if (is_root(thread, coll)) {
                 blocked_[thread] = true;
             } else { // its data goes to the root as a message (Dimemas' root-synchronised Reduce)
-                send_to_root(thread, op, coll);
+                send_to_root(thread, c, coll);
             }
             release_root_when_complete(c, thread);
             return false;
         case CollectiveFlow::from_root: // the others need the root's data
             if (root_arrival_[c] == k_unset) break;
-            if (p_.is_root(op)) {
+            if (is_root(thread, coll)) {
                 const Time done = model_.collective(c, coll, now_);
-                for (auto i = coll.first_member; i < coll.first_member + coll.member_count; ++i)
-                    if (waits_in(p_.collective_members[i]))
-                        leave_collective(p_.collective_members[i], done);
+                for (const ReplayThread member : src_.members(c))
+                    if (waits_in(member, c)) leave_collective(member, done);
             } else {
-                leave_collective(op, model_.collective(c, coll, now_));
+                leave_collective(thread, model_.collective(c, coll, now_));
             }
             return false;
         }
@@ -581,45 +601,52 @@ template <class Model> class Engine final : network::TransferSink {
 
     /// A member of a collective flowing to its root sends its data there and leaves once it is
     /// delivered.
-    void send_to_root(ReplayThread thread, OpIndex op, const Collective& coll) {
+    void send_to_root(ReplayThread thread, CollectiveIndex c, const Collective& coll) {
         const auto transfer =
-            static_cast<std::uint32_t>(p_.messages.size() + data_for_root_.size());
-        const network::TransferRequest request{transfer, p_.thread_task[thread], coll.root_task,
+            static_cast<std::uint32_t>(src_.first_root_transfer() + data_for_root_.size());
+        const network::TransferRequest request{transfer, src_.task_of(thread), coll.root_task,
                                                coll.send_bytes};
         if (!asynchronous_) {
             const Time delivered = model_.transfer(request, now_);
-            coll_latest_[p_.op_ref[op]] = std::max(coll_latest_[p_.op_ref[op]], delivered);
-            leave_collective(op, delivered);
+            coll_latest_[c] = std::max(coll_latest_[c], delivered);
+            leave_collective(thread, delivered);
             return;
         }
-        data_for_root_.push_back(op);
-        ++undelivered_[p_.op_ref[op]];
+        data_for_root_.push_back(thread);
+        ++undelivered_[c];
         blocked_[thread] = true;
         model_.begin_transfer(request, now_, *this);
     }
 
-    /// Whether collective member `op`'s thread has arrived at it and still waits there.
-    bool waits_in(OpIndex op) const {
-        const ReplayThread t = p_.thread_of(op);
-        return pc_[t] == op && arrived_in_collective_[t];
+    bool is_root(ReplayThread thread, const Collective& coll) const {
+        return src_.task_of(thread) == coll.root_task;
     }
 
-    void leave_collective(OpIndex member, Time done, Resume how = Resume::woken) {
-        const ReplayThread t = p_.thread_of(member);
-        arrived_in_collective_[t] = false;
-        finish_op(t, member, done);
-        schedule(t, done, how);
+    bool is_thread_barrier(ReplayThread thread, OpIndex op) const {
+        return src_.kind(thread, op) == OpKind::collective &&
+               src_.collective(src_.ref(thread, op)).thread_barrier;
+    }
+
+    /// Whether member `thread` of collective `c` has arrived at it and still waits there.
+    bool waits_in(ReplayThread thread, CollectiveIndex c) const {
+        return arrived_in_collective_[thread] && src_.ref(thread, pc_[thread]) == c;
+    }
+
+    /// Member `thread`, waiting in its collective, leaves it at `done`.
+    void leave_collective(ReplayThread thread, Time done, Resume how = Resume::woken) {
+        arrived_in_collective_[thread] = false;
+        finish_op(thread, pc_[thread], done);
+        schedule(thread, done, how);
     }
 
     /// Once every member of a collective flowing to its root has arrived, the root leaves when
     /// the last data has reached it; a root that arrives last with all data there goes straight on.
     void release_root_when_complete(CollectiveIndex c, ReplayThread arriving) {
-        const auto& coll = p_.collectives[c];
+        const auto& coll = src_.collective(c);
         if (coll_arrived_[c] < coll.member_count || (asynchronous_ && undelivered_[c] > 0)) return;
-        for (auto i = coll.first_member; i < coll.first_member + coll.member_count; ++i) {
-            const OpIndex member = p_.collective_members[i];
-            if (!p_.is_root(member) || !waits_in(member)) continue;
-            const bool straight_on = p_.thread_of(member) == arriving && coll_latest_[c] == now_;
+        for (const ReplayThread member : src_.members(c)) {
+            if (!is_root(member, coll) || !waits_in(member, c)) continue;
+            const bool straight_on = member == arriving && coll_latest_[c] == now_;
             leave_collective(member, coll_latest_[c], straight_on ? Resume::timer : Resume::woken);
         }
     }
@@ -627,40 +654,40 @@ template <class Model> class Engine final : network::TransferSink {
     void check_all_finished() const {
         std::vector<OpIndex> position(pc_.begin(), pc_.end());
         bool stuck = false;
-        for (ReplayThread t = 0; t < p_.thread_count(); ++t)
-            stuck = stuck || pc_[t] < p_.thread_end_op(t);
+        for (ReplayThread t = 0; t < src_.thread_count(); ++t)
+            stuck = stuck || pc_[t] < src_.end_op(t);
         if (!stuck) return;
         std::vector<Time> reached_at(op_begin_.size());
         std::ranges::transform(op_begin_, reached_at.begin(), [&](Time t) { return to_ns(t); });
-        throw deadlock(p_, position, reached_at);
+        throw deadlock(src_.program(), position, reached_at);
     }
 
     /// The part of an operation's blocked time spent after its data (or collective) started moving.
-    Time transfer_part(OpIndex op, Time begin, Time end) const {
+    Time transfer_part(ReplayThread thread, OpIndex op, Time begin, Time end) const {
         auto moving_since = [&](MessageIndex m) {
             return std::max(begin, message_.at(m).transfer_start);
         };
-        switch (p_.op_kind[op]) {
+        switch (src_.kind(thread, op)) {
         case OpKind::send:
-            return end - moving_since(p_.op_ref[op]);
+            return end - moving_since(src_.ref(thread, op));
         case OpKind::recv_wait: {
             Time part = 0;
-            const std::uint32_t list = p_.op_ref[op];
-            for (auto i = p_.wait_first[list]; i < p_.wait_first[list + 1]; ++i)
-                part = std::max(part, std::min(end, message_.at(p_.wait_messages[i]).arrival) -
-                                          moving_since(p_.wait_messages[i]));
+            const std::uint32_t list = src_.ref(thread, op);
+            for (const MessageIndex m : src_.wait_list(thread, list))
+                part = std::max(part, std::min(end, message_.at(m).arrival) - moving_since(m));
             return std::max<Time>(part, 0);
         }
         case OpKind::collective:
-            return p_.is_thread_barrier(op)
+            return is_thread_barrier(thread, op)
                        ? 0
-                       : std::max<Time>(0, end - std::max(begin, coll_latest_[p_.op_ref[op]]));
+                       : std::max<Time>(0,
+                                        end - std::max(begin, coll_latest_[src_.ref(thread, op)]));
         default:
             return 0;
         }
     }
 
-    const ReplayProgram& p_;
+    const Source& src_;
     Model& model_;
     bool timeline_;
     std::function<void(std::uint64_t)> on_progress_;
@@ -671,8 +698,8 @@ template <class Model> class Engine final : network::TransferSink {
     std::uint64_t unreported_ops_ = 0;
     static constexpr std::uint32_t k_model_event = 1u << 31; // queue entries for the model
     bool asynchronous_;
-    std::vector<OpIndex> data_for_root_;     // asynchronous: the member of each such transfer
-    std::vector<std::uint32_t> undelivered_; // asynchronous: per collective, data on its way
+    std::vector<ReplayThread> data_for_root_; // asynchronous: the member of each such transfer
+    std::vector<std::uint32_t> undelivered_;  // asynchronous: per collective, data on its way
     engine::CpuScheduler cpus_;
     std::vector<CpuState> cpu_;  // per thread, when CPUs are shared
     std::vector<Resume> resume_; // how each thread resumes at its next event, when CPUs are shared
@@ -680,7 +707,8 @@ template <class Model> class Engine final : network::TransferSink {
     // last from each collective (resuming_last).
     std::vector<std::uint64_t> join_order_;
     std::uint64_t joins_ = 0;
-    std::vector<std::uint32_t> resuming_last_;
+    ResumingLast resuming_last_;
+    std::vector<std::uint32_t> member_tasks_; // know_collective's, kept for its capacity
     bool zero_cost_; // no startups and nothing in transfer: skip their bookkeeping
     engine::EventQueue queue_;
     Time now_ = 0;
@@ -751,11 +779,12 @@ ReplayResult replay_events(const ReplayProgram& program, network::NetworkModel& 
                            const EngineOptions& options) {
     // The ideal network, the one `analyze` replays on, and Dimemas', the one `simulate` and
     // `whatif` replay on, without virtual calls (they cost 5 % on the ideal one).
+    const engine::WholeProgram whole(program);
     if (auto* ideal = dynamic_cast<network::IdealNetwork*>(&model))
-        return Engine(program, *ideal, options).run();
+        return Engine(whole, *ideal, options).run();
     if (auto* dimemas = dynamic_cast<network::DimemasNetwork*>(&model))
-        return Engine(program, *dimemas, options).run();
-    return Engine(program, model, options).run();
+        return Engine(whole, *dimemas, options).run();
+    return Engine(whole, model, options).run();
 }
 
 } // namespace popsim::replay

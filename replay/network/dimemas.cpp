@@ -21,16 +21,25 @@ bool DimemasNetwork::zero_cost() const {
            p_.intra_bandwidth_mbps == 0;
 }
 
-void DimemasNetwork::prepare(const ReplayProgram& program) {
-    program_ = &program;
+void DimemasNetwork::prepare(std::uint32_t tasks) {
     placements_.clear();
+    intra_node_count_.clear();
+    reduce_entries_.clear();
     machine_nodes_ = p_.nodes;
-    for (std::uint32_t task = 0; task < program.tasks; ++task)
+    for (std::uint32_t task = 0; task < tasks; ++task)
         machine_nodes_ = std::max(machine_nodes_, node_of(task) + 1);
-    count_intra_node_tasks(program);
 }
 
-void DimemasNetwork::count_intra_node_tasks(const ReplayProgram& program) {
+void DimemasNetwork::collective_known(CollectiveIndex c, const Collective& op,
+                                      std::span<const std::uint32_t> member_tasks) {
+    std::map<std::uint32_t, std::uint32_t> on_node; // members by node
+    for (const std::uint32_t task : member_tasks) ++on_node[node_of(task)];
+    auto [where, first] = placements_.try_emplace(op.communicator);
+    if (first) {
+        where->second.nodes = static_cast<std::uint32_t>(on_node.size());
+        for (const auto& [node, members] : on_node)
+            where->second.most_on_a_node = std::max(where->second.most_on_a_node, members);
+    }
     // Dimemas 5.5.0 counts each task entering a collective on its communicator's node and times
     // the collective's part within a node with that count (communic.c, GLOBAL_operation and
     // calcula_temps_maxim_intra_nodes); a collective's end clears the counts, but the end of a
@@ -38,43 +47,24 @@ void DimemasNetwork::count_intra_node_tasks(const ReplayProgram& program) {
     // collective on the communicator counts the Reduces' members again: after R Reduces a node's
     // m members count (R + 1) m. Likely a bug; popsim reproduces it, Dimemas' prediction being
     // the one it is compared with (docs/network-model.md).
-    intra_node_count_.assign(program.collectives.size(), 0);
-    std::map<std::uint64_t, std::map<std::uint32_t, std::uint32_t>> reduce_entries; // comm, node
-    for (CollectiveIndex c = 0; c < program.collectives.size(); ++c) {
-        const auto& op = program.collectives[c];
-        if (op.thread_barrier) continue;
-        std::map<std::uint32_t, std::uint32_t> members; // by node
-        for (auto i = op.first_member; i < op.first_member + op.member_count; ++i)
-            ++members[node_of(
-                program.thread_task[program.thread_of(program.collective_members[i])])];
-        auto& pending = reduce_entries[op.communicator];
-        if (op.flow == CollectiveFlow::to_root) {
-            for (const auto& [node, count] : members) pending[node] += count;
-            continue;
-        }
-        for (const auto& [node, count] : members)
-            intra_node_count_[c] = std::max(intra_node_count_[c], count + pending[node]);
-        pending.clear();
+    auto& pending = reduce_entries_[op.communicator];
+    if (op.flow == CollectiveFlow::to_root) {
+        for (const auto& [node, count] : on_node) pending[node] += count;
+        return;
     }
+    if (c >= intra_node_count_.size()) intra_node_count_.resize(c + 1, 0);
+    for (const auto& [node, count] : on_node)
+        intra_node_count_[c] = std::max(intra_node_count_[c], count + pending[node]);
+    pending.clear();
 }
 
 std::uint32_t DimemasNetwork::intra_node_count(CollectiveIndex c, const Placement& where) const {
-    if (c >= intra_node_count_.size()) return where.most_on_a_node; // no program was given
+    if (c >= intra_node_count_.size()) return where.most_on_a_node; // not known
     return std::max(where.most_on_a_node, intra_node_count_[c]);
 }
 
 const DimemasNetwork::Placement& DimemasNetwork::placement(const Collective& op) const {
-    auto [it, added] = placements_.try_emplace(op.communicator);
-    if (!added || program_ == nullptr) return it->second;
-    std::map<std::uint32_t, std::uint32_t> on_node;
-    for (auto i = op.first_member; i < op.first_member + op.member_count; ++i) {
-        const OpIndex member = program_->collective_members[i];
-        ++on_node[node_of(program_->thread_task[program_->thread_of(member)])];
-    }
-    it->second.nodes = static_cast<std::uint32_t>(on_node.size());
-    for (const auto& [node, members] : on_node)
-        it->second.most_on_a_node = std::max(it->second.most_on_a_node, members);
-    return it->second;
+    return placements_[op.communicator]; // none when its collectives were not made known
 }
 
 Time DimemasNetwork::rooted_startup(const Collective& op) const {

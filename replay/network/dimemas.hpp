@@ -91,7 +91,9 @@ class DimemasNetwork final : public NetworkModel {
                           TransferSink& sink) override;
     Time collective(CollectiveIndex c, const Collective& op, Time ready) override;
     bool zero_cost() const override;
-    void prepare(const ReplayProgram& program) override;
+    void prepare(std::uint32_t tasks) override;
+    void collective_known(CollectiveIndex c, const Collective& op,
+                          std::span<const std::uint32_t> member_tasks) override;
     std::uint32_t node_of(std::uint32_t task) const override;
     std::uint32_t cpus_per_node() const override { return p_.cpus_per_node; }
     Time rooted_startup(const Collective& op) const override;
@@ -159,14 +161,16 @@ class DimemasNetwork final : public NetworkModel {
 
     DimemasParameters p_;
     Time ticks_per_ns_ = 1; // of the engine's clock (set_ticks_per_ns)
-    const ReplayProgram* program_ = nullptr;
     std::uint32_t machine_nodes_ = 1;
-    mutable std::map<std::uint64_t, Placement> placements_; // by communicator
+    // By communicator, from its first collective made known.
+    mutable std::map<std::uint64_t, Placement> placements_;
     /// Per collective, the task count Dimemas times its part within a node with: the most
     /// members on a node, plus the MPI_Reduce entries on that node of the Reduces just before
     /// it on its communicator (count_intra_node_tasks).
     std::vector<std::uint32_t> intra_node_count_;
-    void count_intra_node_tasks(const ReplayProgram& program);
+    // By communicator and node, the entries of the root-synchronised Reduces since its last
+    // other collective.
+    std::map<std::uint64_t, std::map<std::uint32_t, std::uint32_t>> reduce_entries_;
     std::uint32_t intra_node_count(CollectiveIndex c, const Placement& where) const;
     /// A collective holding or gathering every bus (Dimemas reserves them all for it).
     struct BusyCollective {

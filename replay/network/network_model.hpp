@@ -6,6 +6,7 @@
 #include "replay/program/replay_program.hpp"
 #include "replay/time.hpp"
 
+#include <span>
 #include <string_view>
 
 namespace popsim::replay::network {
@@ -83,8 +84,14 @@ class NetworkModel {
     /// engine then keeps no transfer bookkeeping.
     virtual bool zero_cost() const { return false; }
 
-    /// Called once before a replay of `program`, for models that look at its collectives.
-    virtual void prepare(const ReplayProgram& /*program*/) {}
+    /// Called once before a replay of `tasks` tasks.
+    virtual void prepare(std::uint32_t /*tasks*/) {}
+
+    /// The MPI collective `c` (`op`) is known, with its members' tasks, before it is replayed;
+    /// on each communicator in the program's order. For models that derive a collective's cost
+    /// from the collectives before it.
+    virtual void collective_known(CollectiveIndex /*c*/, const Collective& /*op*/,
+                                  std::span<const std::uint32_t> /*member_tasks*/) {}
 
     /// Called before prepare(): the engine's clock counts `ticks` per ns in this replay, and every
     /// time the model takes or returns is in ticks (a latency of 5 ns is 5 * ticks). The engine
