@@ -39,15 +39,19 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
         return loaded;
     }
     // A whole trace's program is written down in one streaming pass, which keeps only the
-    // trace's header, counts and warnings.
+    // trace's header, counts and warnings. The live replays' errors name the trace.
     const bool streamed = !load.in_memory && !window.any() && try_streaming(path, loaded.pass, [&] {
         metrics::SummaryRecorder totals;
-        auto [trace, run, calls] = replay::stream_program(
-            path, read, options, load.spill_calls_for,
-            load.summarize ? replay::BesideReplay([&](const auto& t, auto& replay) -> auto& {
-                return totals.beside(t, replay);
-            })
-                           : replay::BesideReplay());
+        auto [trace, run, live_results, calls] = naming_trace(path, [&] {
+            return replay::stream_program(
+                path, read, options, load.spill_calls_for,
+                load.summarize ? replay::BesideReplay([&](const auto& t, auto& replay) -> auto& {
+                    return totals.beside(t, replay);
+                })
+                               : replay::BesideReplay(),
+                load.live);
+        });
+        loaded.live_results = std::move(live_results);
         if (load.summarize) loaded.summary = totals.finish(trace).summary;
         loaded.program = std::move(*run.program);
         loaded.ideal_runtime = run.runtime;
@@ -114,13 +118,16 @@ replay::ReplayResult replay_on(const LoadedProgram& loaded, replay::network::Net
     });
 }
 
-Time ideal_runtime_at(const LoadedProgram& loaded, double cpu_ratio,
-                      const replay::EngineOptions& options) {
+std::unique_ptr<replay::network::NetworkModel> ideal_network_at(double cpu_ratio) {
     replay::network::DimemasParameters ideal; // no latency, infinite bandwidth
     ideal.in_links = ideal.out_links = 0;
     ideal.cpu_ratio = cpu_ratio;
-    replay::network::DimemasNetwork network(ideal);
-    return replay_on(loaded, network, options, nullptr).runtime;
+    return std::make_unique<replay::network::DimemasNetwork>(ideal);
+}
+
+Time ideal_runtime_at(const LoadedProgram& loaded, double cpu_ratio,
+                      const replay::EngineOptions& options) {
+    return replay_on(loaded, *ideal_network_at(cpu_ratio), options, nullptr).runtime;
 }
 
 replay::ReplayResult replay_reporting(LoadedProgram& loaded, replay::network::NetworkModel& model,

@@ -12,6 +12,7 @@
 #include "replay/output/traced_calls.hpp"
 #include "replay/program/cycle_breaking.hpp"
 #include "replay/program/replay_program.hpp"
+#include "replay/streaming/background_replay.hpp"
 #include "replay/trace.hpp"
 #include "replay/trace_error.hpp"
 
@@ -39,6 +40,9 @@ struct LoadedProgram {
     replay::ReplayProgram program;
     TracePass pass; // streamed: the program was written down without holding the trace
     std::vector<replay::Communicator> communicators; // of the Paraver header (`c:` lines)
+    /// The replays on LoadOptions::live's networks, when the streaming pass made them; else
+    /// empty, and `program` is whole.
+    std::vector<replay::ReplayResult> live_results;
     /// The ideal-network runtime, when the streaming pass computed it on the way.
     std::optional<Time> ideal_runtime;
     /// The traced run as analyze sums it (no ideal run), when LoadOptions::summarize asked and
@@ -84,6 +88,9 @@ struct LoadOptions {
     std::function<bool(std::uint32_t tasks)> cut_bursts_for = {};
     /// Other processes that help read the trace (replay/input/divided_read.hpp); not owned.
     replay::ReadHelpers* helpers = nullptr;
+    /// Networks to replay while a streamed program is written (LoadedProgram::live_results),
+    /// which then holds its threads alone.
+    replay::LiveNetworks live = {};
 };
 
 /// Reads `path` (.prv, .prv.gz or .dim), printing the warnings to stderr (unless --quiet). A whole
@@ -94,6 +101,9 @@ LoadedProgram load_program(const std::string& path, const replay::ProgramOptions
 /// The traced run as analyze sums it: the streaming pass's (LoadOptions::summarize), or the
 /// trace's in memory; none for a Dimemas trace, which has no states.
 std::optional<metrics::TraceSummary> traced_summary(const LoadedProgram& loaded);
+
+/// The ideal network with CPUs `cpu_ratio` times as fast.
+std::unique_ptr<replay::network::NetworkModel> ideal_network_at(double cpu_ratio);
 
 /// The loaded program's runtime on the ideal network with CPUs `cpu_ratio` times as fast: what
 /// Transfer on another network compares with (docs/metrics.md, "On another network").

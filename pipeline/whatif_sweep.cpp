@@ -14,6 +14,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <oneapi/tbb/parallel_for.h>
+#include <set>
 
 namespace popsim::pipeline {
 
@@ -178,6 +179,39 @@ void changed_code_to_bytes(const ChangedCode& c, std::string& out) {
     writer.value(largest);
 }
 
+/// What a sweep replays while its program is written (replay::LiveReplays): each configuration's
+/// network, then the ideal network of each CPU ratio other than 1 they take (`ratios`, in that
+/// order), made in `models`. None when one of them shares its nodes' CPUs, which the whole
+/// program replays, or cannot be made for `tasks` tasks: that error is reported once the trace
+/// is read, as without.
+std::vector<replay::network::NetworkModel*>
+live_networks(const std::vector<Configuration>& configs, std::uint32_t tasks,
+              std::vector<std::unique_ptr<replay::network::NetworkModel>>& models,
+              std::vector<double>& ratios) {
+    std::set<double> other_ratios;
+    try {
+        for (const auto& c : configs) {
+            models.push_back(make_network(c.network, tasks));
+            if (!replay::LiveReplays::replays_live(*models.back(), tasks)) {
+                models.clear();
+                return {};
+            }
+            const double ratio = dimemas_parameters(c.network, tasks).cpu_ratio;
+            if (ratio != 1) other_ratios.insert(ratio);
+        }
+    } catch (const std::exception&) {
+        models.clear();
+        return {};
+    }
+    for (const double ratio : other_ratios) {
+        models.push_back(ideal_network_at(ratio));
+        ratios.push_back(ratio);
+    }
+    std::vector<replay::network::NetworkModel*> out;
+    for (const auto& m : models) out.push_back(m.get());
+    return out;
+}
+
 ChangedCode changed_code_from_bytes(replay::ByteReader& reader) {
     ChangedCode c;
     reader.array(c.durations);
@@ -206,6 +240,15 @@ Sweep sweep(const WhatifOptions& o, WorkDivision* division) {
     auto& code = s.code.emplace(o.trace, speedups, balance, balanced_regions(o.balance));
     ProgressBar progress({{.label = "reading", .total = input_file_bytes({o.trace})},
                           {.label = "simulating", .unit = ProgressBar::Unit::operations}});
+    // Without code changes or other processes, the configurations are replayed while the
+    // program is written, which is then never held whole (docs/replay.md).
+    std::vector<std::unique_ptr<replay::network::NetworkModel>> live_models;
+    std::vector<double> live_ratios;
+    replay::LiveNetworks live{.networks = {}, .options = {.timeline = false}};
+    if (!division && code.empty())
+        live.networks = [&](std::uint32_t tasks) {
+            return live_networks(configs, tasks, live_models, live_ratios);
+        };
     const auto load = [&](replay::ReadHelpers* helpers) {
         return std::make_unique<LoadedProgram>(
             load_program(o.trace, program_options(o.network),
@@ -220,7 +263,8 @@ Sweep sweep(const WhatifOptions& o, WorkDivision* division) {
                                       return replays_burst_pieces(c.network, tasks);
                                   });
                               },
-                          .helpers = helpers}));
+                          .helpers = helpers,
+                          .live = live}));
     };
     // Configurations that change the code alike replay the same burst durations: group by group.
     std::map<CodeChange, std::vector<std::size_t>> groups;
@@ -310,12 +354,16 @@ Sweep sweep(const WhatifOptions& o, WorkDivision* division) {
             changed = &computed.emplace(changed_code(code, change, summary));
         auto replayed = engine;
         replayed.burst_durations = changed ? &changed->durations : nullptr;
+        const bool replayed_live = !loaded.live_results.empty();
         for (auto& [ratio, runtime] : ideal_runtimes) {
             if (ratio == 1 && change == as_traced) {
                 runtime = ideal_runtime;
-                continue;
+            } else if (replayed_live) {
+                const auto k = std::ranges::find(live_ratios, ratio) - live_ratios.begin();
+                runtime = loaded.live_results[configs.size() + static_cast<std::size_t>(k)].runtime;
+            } else {
+                runtime = ideal_runtime_at(loaded, ratio, replayed);
             }
-            runtime = ideal_runtime_at(loaded, ratio, replayed);
         }
         // The useful computation, as analyze counts it, with the code sped up.
         auto useful = traced;
@@ -326,7 +374,8 @@ Sweep sweep(const WhatifOptions& o, WorkDivision* division) {
             if (!here[i]) return;
             const auto network = make_network(configs[i].network, program.tasks);
             const auto p = dimemas_parameters(configs[i].network, program.tasks);
-            const auto result = replay_on(loaded, *network, replayed, nullptr);
+            const auto result = replayed_live ? std::move(loaded.live_results[i])
+                                              : replay_on(loaded, *network, replayed, nullptr);
             auto& out = predictions[i];
             out.runtime = result.runtime;
             out.ideal = ideal_runtimes.at(p.cpu_ratio);

@@ -5,6 +5,7 @@
 #include "replay/engine/event_queue.hpp"
 #include "replay/engine/message_states.hpp"
 #include "replay/engine/whole_program.hpp"
+#include "replay/engine/written_program.hpp"
 #include "replay/network/dimemas.hpp"
 #include "replay/network/ideal.hpp"
 
@@ -115,18 +116,37 @@ template <class Model, class Source> class Engine final : network::TransferSink 
             resume_.assign(program.thread_count(), Resume::timer);
         }
         if (resume_in_arrival_order()) join_order_.assign(program.thread_count(), 0);
-        for (CollectiveIndex c = 0; c < program.collective_count(); ++c) know_collective(c);
         result_.threads.resize(program.thread_count());
-        if (timeline_) {
-            result_.op_begin.assign(program.op_count(), k_unset);
-            result_.op_end.assign(program.op_count(), k_unset);
+        if constexpr (Source::whole) {
+            if (timeline_) {
+                result_.op_begin.assign(program.op_count(), k_unset);
+                result_.op_end.assign(program.op_count(), k_unset);
+            }
+        } else if (timeline_) {
+            throw std::logic_error("a replay of a program being written keeps no timeline");
         }
-        for (ReplayThread t = 0; t < program.thread_count(); ++t) pc_[t] = program.first_op(t);
+        for (ReplayThread t = 0; t < program.thread_count(); ++t) {
+            pc_[t] = program.first_op(t);
+            queue_.push(0, t);
+        }
     }
 
     ReplayResult run() {
-        for (ReplayThread t = 0; t < src_.thread_count(); ++t) queue_.push(0, t);
+        advance();
+        return finish();
+    }
+
+    /// Processes events while the program has what they need: all of them for the whole program;
+    /// for one being written, until the next is a step of a thread not written that far
+    /// (WrittenProgram::ready). True when no event is left.
+    bool advance() {
+        know_new_collectives();
         while (!queue_.empty()) {
+            if constexpr (!Source::whole) {
+                const auto& next = queue_.top();
+                if (next.thread < k_model_event && !src_.ready(next.thread, pc_[next.thread]))
+                    return false;
+            }
             const auto e = queue_.pop();
             assert(e.time >= now_);
             now_ = e.time;
@@ -141,12 +161,22 @@ template <class Model, class Source> class Engine final : network::TransferSink 
                     step(t);
                 });
         }
+        return true;
+    }
+
+    /// After advance() returned true with the whole program written: the result.
+    ReplayResult finish() {
         report_progress();
         check_all_finished();
         if (ticks_per_ns_ != 1) ticks_to_ns();
         for (const auto& t : result_.threads) result_.runtime = std::max(result_.runtime, t.end);
         return std::move(result_);
     }
+
+    /// What the engine reads of the program: where each thread is, and the lowest message whose
+    /// state it may still ask for (MessageStates).
+    OpIndex position(ReplayThread t) const { return pc_[t]; }
+    MessageIndex first_message_under_way() const { return message_.first(); }
 
   private:
     static constexpr std::uint64_t k_progress_ops = 1 << 16; // operations between reports
@@ -338,9 +368,22 @@ template <class Model, class Source> class Engine final : network::TransferSink 
         return false;
     }
 
-    /// Collective `c` is known with its members, before it is replayed (for the whole program,
-    /// every collective before the replay): what the model and the order of resuming derive from
-    /// the collectives before it on its communicator.
+    /// The collectives made known since the last call, in that order (for the whole program,
+    /// every collective, before the replay).
+    void know_new_collectives() {
+        if (src_.collective_count() > coll_arrived_.size()) {
+            const auto count = src_.collective_count();
+            if (asynchronous_) undelivered_.resize(count, 0);
+            coll_arrived_.resize(count, 0);
+            coll_latest_.resize(count, 0);
+            root_arrival_.resize(count, k_unset);
+        }
+        for (; known_collectives_ < src_.known_collectives(); ++known_collectives_)
+            know_collective(src_.known_collective(known_collectives_));
+    }
+
+    /// Collective `c` is known with its members, before it is replayed: what the model and the
+    /// order of resuming derive from the collectives before it on its communicator.
     void know_collective(CollectiveIndex c) {
         const auto& coll = src_.collective(c);
         if (resume_in_arrival_order()) resuming_last_.known(c, coll);
@@ -659,7 +702,7 @@ template <class Model, class Source> class Engine final : network::TransferSink 
         if (!stuck) return;
         std::vector<Time> reached_at(op_begin_.size());
         std::ranges::transform(op_begin_, reached_at.begin(), [&](Time t) { return to_ns(t); });
-        throw deadlock(src_.program(), position, reached_at);
+        throw src_.deadlock(position, reached_at);
     }
 
     /// The part of an operation's blocked time spent after its data (or collective) started moving.
@@ -708,6 +751,7 @@ template <class Model, class Source> class Engine final : network::TransferSink 
     std::vector<std::uint64_t> join_order_;
     std::uint64_t joins_ = 0;
     ResumingLast resuming_last_;
+    std::uint32_t known_collectives_ = 0;     // of the source's, made known so far
     std::vector<std::uint32_t> member_tasks_; // know_collective's, kept for its capacity
     bool zero_cost_; // no startups and nothing in transfer: skip their bookkeeping
     engine::EventQueue queue_;
@@ -773,6 +817,56 @@ std::string describe_blocked_tasks(const ReplayProgram& p, const std::vector<OpI
         ++listed;
     }
     return out;
+}
+
+struct IncrementalReplay::Impl {
+    virtual ~Impl() = default;
+    virtual bool advance() = 0;
+    virtual ReplayResult finish() = 0;
+    virtual OpIndex position(ReplayThread t) const = 0;
+    virtual MessageIndex first_message_under_way() const = 0;
+};
+
+namespace {
+template <class Model> struct IncrementalEngine final : IncrementalReplay::Impl {
+    IncrementalEngine(const engine::WrittenProgram& program, Model& model,
+                      const EngineOptions& options)
+        : engine(program, model, options) {}
+    bool advance() override { return engine.advance(); }
+    ReplayResult finish() override { return engine.finish(); }
+    OpIndex position(ReplayThread t) const override { return engine.position(t); }
+    MessageIndex first_message_under_way() const override {
+        return engine.first_message_under_way();
+    }
+    Engine<Model, engine::WrittenProgram> engine;
+};
+} // namespace
+
+IncrementalReplay::IncrementalReplay(const engine::WrittenProgram& program,
+                                     network::NetworkModel& model, const EngineOptions& options) {
+    if (auto* ideal = dynamic_cast<network::IdealNetwork*>(&model))
+        impl_ =
+            std::make_unique<IncrementalEngine<network::IdealNetwork>>(program, *ideal, options);
+    else if (auto* dimemas = dynamic_cast<network::DimemasNetwork*>(&model))
+        impl_ = std::make_unique<IncrementalEngine<network::DimemasNetwork>>(program, *dimemas,
+                                                                             options);
+    else
+        impl_ = std::make_unique<IncrementalEngine<network::NetworkModel>>(program, model, options);
+}
+IncrementalReplay::~IncrementalReplay() = default;
+IncrementalReplay::IncrementalReplay(IncrementalReplay&&) noexcept = default;
+IncrementalReplay& IncrementalReplay::operator=(IncrementalReplay&&) noexcept = default;
+bool IncrementalReplay::advance() {
+    return impl_->advance();
+}
+ReplayResult IncrementalReplay::finish() {
+    return impl_->finish();
+}
+OpIndex IncrementalReplay::position(ReplayThread t) const {
+    return impl_->position(t);
+}
+MessageIndex IncrementalReplay::first_message_under_way() const {
+    return impl_->first_message_under_way();
 }
 
 ReplayResult replay_events(const ReplayProgram& program, network::NetworkModel& model,

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -36,6 +37,36 @@ struct EngineOptions {
 /// (the trace's dependencies form a cycle), naming the blocked tasks and calls.
 ReplayResult replay_events(const ReplayProgram& program, network::NetworkModel& model,
                            const EngineOptions& options = {});
+
+namespace engine {
+class WrittenProgram;
+}
+
+/// A replay of a program while it is written (engine/written_program.hpp): it goes as far as
+/// the program written allows each time it is asked, and its result is replay_events' on the
+/// whole program. The program must outlive it; the engine keeps no timeline.
+class IncrementalReplay {
+  public:
+    IncrementalReplay(const engine::WrittenProgram& program, network::NetworkModel& model,
+                      const EngineOptions& options = {});
+    ~IncrementalReplay();
+    IncrementalReplay(IncrementalReplay&&) noexcept;
+    IncrementalReplay& operator=(IncrementalReplay&&) noexcept;
+
+    /// Replays while the program written has what it needs; true once nothing is left to do.
+    bool advance();
+    /// After advance() returned true with the program complete. Throws ReplayDeadlock.
+    ReplayResult finish();
+    /// Where thread t is: the operations before it are replayed.
+    OpIndex position(ReplayThread t) const;
+    /// The messages below it are over.
+    MessageIndex first_message_under_way() const;
+
+    struct Impl;
+
+  private:
+    std::unique_ptr<Impl> impl_;
+};
 
 class ReplayDeadlock : public std::runtime_error {
   public:

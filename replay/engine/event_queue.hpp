@@ -34,12 +34,11 @@ class EventQueue {
             later_.push(e);
     }
     bool empty() const { return next_current_ == current_.size() && later_.empty(); }
+    /// The earliest event, left in the queue.
+    const Event& top() const { return fifo_first() ? current_[next_current_] : later_.top(); }
     /// The earliest event; events are never pushed before the time of the last one popped.
     Event pop() {
-        // A heap event of the current time pushed before that time was reached goes first.
-        if (next_current_ < current_.size() &&
-            (later_.empty() || current_[next_current_] < later_.top()))
-            return current_[next_current_++];
+        if (fifo_first()) return current_[next_current_++];
         const Event e = later_.top();
         later_.pop();
         if (e.time != now_) { // the FIFO is empty: its events came before any later one
@@ -51,6 +50,13 @@ class EventQueue {
     }
 
   private:
+    /// Whether the earliest event is the FIFO's (a heap event of the current time pushed before
+    /// that time was reached goes first).
+    bool fifo_first() const {
+        return next_current_ < current_.size() &&
+               (later_.empty() || current_[next_current_] < later_.top());
+    }
+
     Time now_ = 0;
     std::vector<Event> current_; // events at now_, in sequence order, from next_current_ on
     std::size_t next_current_ = 0;

@@ -48,6 +48,9 @@ class MessageStates {
         for (; !window_.empty() && window_.front().ends_left == 0; ++first_) window_.pop_front();
     }
 
+    /// The lowest message whose state may still be asked for.
+    MessageIndex first() const { return first_; }
+
   private:
     Ring<MessageState> window_;
     MessageIndex first_ = 0; // the number of window_.front()

@@ -5,6 +5,7 @@
 // of a program, so that a program written while the trace is read (docs/replay.md, "Not built
 // yet: replaying the networks while the program is written") can be a second source beside
 // this one, the whole program in memory, where a thread's places are the program's OpIndex.
+#include "replay/engine/engine.hpp"
 #include "replay/program/replay_program.hpp"
 
 #include <span>
@@ -16,7 +17,7 @@ class WholeProgram {
   public:
     explicit WholeProgram(const ReplayProgram& p);
 
-    const ReplayProgram& program() const { return p_; }
+    static constexpr bool whole = true; // every operation there from the start
     std::uint32_t task_count() const { return p_.tasks; }
     std::uint32_t thread_count() const { return p_.thread_count(); }
     std::uint32_t task_of(ReplayThread t) const { return p_.thread_task[t]; }
@@ -51,11 +52,20 @@ class WholeProgram {
     CollectiveIndex collective_count() const {
         return static_cast<CollectiveIndex>(p_.collectives.size());
     }
+    /// Every collective is known from the start, in the order of their numbers.
+    std::uint32_t known_collectives() const { return collective_count(); }
+    CollectiveIndex known_collective(std::uint32_t k) const { return k; }
     const Collective& collective(CollectiveIndex c) const { return p_.collectives[c]; }
     /// The threads of collective c's members, in the order of ReplayProgram::collective_members.
     std::span<const ReplayThread> members(CollectiveIndex c) const {
         const auto& coll = p_.collectives[c];
         return {member_threads_.data() + coll.first_member, coll.member_count};
+    }
+
+    /// The deadlock of threads blocked at `position` (engine.hpp).
+    ReplayDeadlock deadlock(const std::vector<OpIndex>& position,
+                            const std::vector<Time>& reached_at) const {
+        return replay::deadlock(p_, position, reached_at);
     }
 
   private:

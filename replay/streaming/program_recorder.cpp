@@ -2,6 +2,7 @@
 #include "replay/streaming/program_recorder.hpp"
 
 #include "replay/allocator_tuning.hpp"
+#include "replay/streaming/live_replays.hpp"
 #include "replay/streaming/streaming_replay.hpp"
 
 #include <algorithm>
@@ -30,11 +31,96 @@ class FreedMemory {
 
 } // namespace
 
-ProgramRecorder::ProgramRecorder(std::vector<ThreadIndex> trace_threads)
+/// Writes a thread's operations into its logs.
+class ProgramRecorder::LogWriter {
+  public:
+    explicit LogWriter(ThreadOps& thread) : t_(thread) {}
+    void piece(Time duration) { // even empty
+        t_.ops.push_back({OpKind::burst, static_cast<std::uint32_t>(t_.bursts.size()), k_none});
+        t_.bursts.push_back(duration);
+    }
+    /// Fork (`join` false) or join of the task's region `region`.
+    void barrier(std::uint32_t region, bool join) {
+        t_.ops.push_back({OpKind::collective, 2 * region + (join ? 1 : 0), k_none});
+    }
+    void post(MessageIndex m, std::uint32_t call) {
+        t_.ops.push_back({OpKind::recv_post, m, call});
+    }
+    void send(MessageIndex m, std::uint32_t call) { t_.ops.push_back({OpKind::send, m, call}); }
+    void wait(std::span<const MessageIndex> messages, std::uint32_t call) {
+        t_.ops.push_back(
+            {OpKind::recv_wait, static_cast<std::uint32_t>(t_.wait_ends.size()), call});
+        for (const auto m : messages) t_.wait_messages.push_back(m);
+        t_.wait_ends.push_back(static_cast<std::uint32_t>(t_.wait_messages.size()));
+    }
+    void join(std::uint64_t collective, std::uint32_t call) {
+        t_.ops.push_back({OpKind::collective, static_cast<std::uint32_t>(collective), call});
+    }
+
+  private:
+    ThreadOps& t_;
+};
+
+/// Writes a thread's operations into the live replays' program.
+class ProgramRecorder::LiveWriter {
+  public:
+    LiveWriter(engine::WrittenProgram& program, ReplayThread thread) : p_(program), t_(thread) {}
+    void piece(Time duration) { p_.burst(t_, duration); }
+    void barrier(std::uint32_t /*region*/, bool /*join*/) {
+        // Only a task of several threads has fork/join barriers.
+        throw StreamingUnsupported("OpenMP regions of several threads replayed live");
+    }
+    void post(MessageIndex m, std::uint32_t call) { p_.post(t_, m, call); }
+    void send(MessageIndex m, std::uint32_t /*call*/) { p_.send(t_, m); }
+    void wait(std::span<const MessageIndex> messages, std::uint32_t call) {
+        p_.wait(t_, messages, call);
+    }
+    void join(std::uint64_t collective, std::uint32_t /*call*/) {
+        p_.join(t_, static_cast<CollectiveIndex>(collective));
+    }
+
+  private:
+    engine::WrittenProgram& p_;
+    ReplayThread t_;
+};
+
+template <class Writer>
+void ProgramRecorder::write_region_steps(Writer& to, std::span<const RegionStep> steps) {
+    for (const auto& step : steps) {
+        if (step.kind == RegionStep::Kind::burst) {
+            if (step.value > 0) to.piece(step.value);
+        } else {
+            to.barrier(static_cast<std::uint32_t>(step.value), step.kind == RegionStep::Kind::join);
+        }
+    }
+}
+
+template <class Writer> void ProgramRecorder::write_call(Writer& to, const Call& c) {
+    write_region_steps(to, c.regions);
+    for (const Time d : c.pieces) to.piece(d);
+    if (c.burst_before > 0) to.piece(c.burst_before);
+    for (const auto m : c.posts) to.post(m, c.number);
+    for (const auto m : c.sends) to.send(m, c.number);
+    if (!c.completions.empty()) to.wait(c.completions, c.number);
+    if (c.collective) to.join(*c.collective, c.number);
+}
+
+template <class Write> void ProgramRecorder::write_to(ReplayThread t, Write&& write) {
+    if (live_) {
+        LiveWriter to(live_->program(), t);
+        write(to);
+    } else {
+        LogWriter to(threads_[t]);
+        write(to);
+    }
+}
+
+ProgramRecorder::ProgramRecorder(std::vector<ThreadIndex> trace_threads, LiveReplays* live)
     : trace_threads_(std::move(trace_threads)), threads_(trace_threads_.size()),
-      workers_(trace_threads_.size()), regions_(trace_threads_.size(), 0) {}
+      workers_(trace_threads_.size()), regions_(trace_threads_.size(), 0), live_(live) {}
 
 void ProgramRecorder::message(const Message& m) {
+    if (live_) return live_->program().message(m); // by task: a task's thread is the task
     // Messages are found by record number: a record handed over out of order would shift them.
     if (m.record != messages_.size())
         throw StreamingUnsupported("communication records are not handed over in file order");
@@ -42,77 +128,51 @@ void ProgramRecorder::message(const Message& m) {
 }
 
 void ProgramRecorder::sent_immediately(MessageIndex m) {
+    if (live_) return live_->program().sent_immediately(m);
     messages_[m].immediate_send = true;
 }
 
 void ProgramRecorder::collective(std::uint64_t id, const Collective& shape,
-                                 std::pair<std::uint32_t, std::uint64_t> lowest_member) {
+                                 std::pair<std::uint32_t, std::uint64_t> lowest_member,
+                                 std::span<const std::uint32_t> member_tasks) {
+    if (live_)
+        return live_->program().collective(static_cast<CollectiveIndex>(id), shape, member_tasks);
     if (id >= collectives_.size()) collectives_.resize(id + 1); // they complete in any order
     collectives_[id] = {shape, lowest_member};
 }
 
-void ProgramRecorder::put_burst(ThreadOps& thread, Time duration) {
-    if (duration > 0) put_piece(thread, duration);
-}
-
-void ProgramRecorder::put_piece(ThreadOps& thread, Time duration) {
-    thread.ops.push_back({OpKind::burst, static_cast<std::uint32_t>(thread.bursts.size()), k_none});
-    thread.bursts.push_back(duration);
-}
-
 void ProgramRecorder::pieces(ReplayThread t, std::span<const Time> durations) {
-    for (const Time d : durations) put_piece(threads_[t], d);
+    write_to(t, [&](auto& to) {
+        for (const Time d : durations) to.piece(d);
+    });
 }
 
 void ProgramRecorder::burst(ReplayThread t, Time duration) {
-    put_burst(threads_[t], duration);
-}
-
-void ProgramRecorder::put_region_steps(ThreadOps& thread, std::span<const RegionStep> steps) {
-    for (const auto& step : steps) {
-        if (step.kind == RegionStep::Kind::burst) {
-            put_burst(thread, step.value);
-            continue;
-        }
-        const auto barrier = static_cast<std::uint32_t>(
-            2 * step.value + (step.kind == RegionStep::Kind::join ? 1 : 0));
-        thread.ops.push_back({OpKind::collective, barrier, k_none});
-    }
+    write_to(t, [&](auto& to) {
+        if (duration > 0) to.piece(duration);
+    });
 }
 
 void ProgramRecorder::region_steps(ReplayThread t, std::span<const RegionStep> steps) {
-    put_region_steps(threads_[t], steps);
+    write_to(t, [&](auto& to) { write_region_steps(to, steps); });
 }
 
 void ProgramRecorder::region_workers(ReplayThread t, std::uint32_t number,
                                      std::span<const Time> work) {
+    if (live_) throw StreamingUnsupported("OpenMP regions of several threads replayed live");
     workers_[t].resize(work.size());
     regions_[t] = std::max(regions_[t], number + 1);
     for (std::size_t w = 0; w < work.size(); ++w) {
         const Time time = static_cast<Time>(number);
-        put_region_steps(workers_[t][w], std::array{RegionStep{RegionStep::Kind::fork, time},
-                                                    RegionStep{RegionStep::Kind::burst, work[w]},
-                                                    RegionStep{RegionStep::Kind::join, time}});
+        LogWriter to(workers_[t][w]);
+        write_region_steps(to, std::array{RegionStep{RegionStep::Kind::fork, time},
+                                          RegionStep{RegionStep::Kind::burst, work[w]},
+                                          RegionStep{RegionStep::Kind::join, time}});
     }
 }
 
 void ProgramRecorder::call(ReplayThread t, const Call& c) {
-    auto& thread = threads_[t];
-    put_region_steps(thread, c.regions);
-    for (const Time d : c.pieces) put_piece(thread, d);
-    put_burst(thread, c.burst_before);
-    for (const auto m : c.posts) thread.ops.push_back({OpKind::recv_post, m, c.number});
-    for (const auto m : c.sends) thread.ops.push_back({OpKind::send, m, c.number});
-    if (!c.completions.empty()) {
-        const auto list = static_cast<std::uint32_t>(thread.wait_ends.size());
-        thread.ops.push_back({OpKind::recv_wait, list, c.number});
-        for (const auto m : c.completions) thread.wait_messages.push_back(m);
-        thread.wait_ends.push_back(static_cast<std::uint32_t>(thread.wait_messages.size()));
-    }
-    if (c.collective) {
-        const auto id = static_cast<std::uint32_t>(*c.collective);
-        thread.ops.push_back({OpKind::collective, id, c.number});
-    }
+    write_to(t, [&](auto& to) { write_call(to, c); });
 }
 
 /// The in-memory builder meets the threads in order and each thread's collectives in order, and

@@ -18,19 +18,25 @@
 
 namespace popsim::replay {
 
+class LiveReplays;
+
 class ProgramRecorder {
   public:
-    /// One replay thread per task: task k's first thread, `trace_threads[k]`.
-    explicit ProgramRecorder(std::vector<ThreadIndex> trace_threads);
+    /// One replay thread per task: task k's first thread, `trace_threads[k]`. With `live`, the
+    /// operations, messages and collectives are written into its program for its replays, as
+    /// they are met (tasks of one thread only), and finish() gives the program's threads alone.
+    explicit ProgramRecorder(std::vector<ThreadIndex> trace_threads, LiveReplays* live = nullptr);
 
     /// The message of the next communication record (records come in file order).
     void message(const Message& m);
     /// Message `m` is sent by an immediate send (its sender never blocks).
     void sent_immediately(MessageIndex m);
     /// Collective `id` (numbered as they are met), its members all met: its shape (call,
-    /// communicator, sizes, root, member count) and its lowest member task's join (from 0).
+    /// communicator, sizes, root, member count, flow), its lowest member task's join (from 0)
+    /// and its member tasks.
     void collective(std::uint64_t id, const Collective& shape,
-                    std::pair<std::uint32_t, std::uint64_t> lowest_member);
+                    std::pair<std::uint32_t, std::uint64_t> lowest_member,
+                    std::span<const std::uint32_t> member_tasks);
 
     /// What task t's first thread does at a parallel region (when the task replays its other
     /// threads): the region's fork or join, or its computation around them.
@@ -91,10 +97,14 @@ class ProgramRecorder {
         std::pair<std::uint32_t, std::uint64_t> lowest_member; // (task, its join): the order
     };
 
+    class LogWriter;  // into a ThreadOps
+    class LiveWriter; // into live_'s program
+    template <class Writer> static void write_call(Writer& to, const Call& c);
+    template <class Writer>
+    static void write_region_steps(Writer& to, std::span<const RegionStep> steps);
+    /// Calls `write` with the writer of thread t.
+    template <class Write> void write_to(ReplayThread t, Write&& write);
     std::vector<CollectiveIndex> collective_order() const;
-    void put_burst(ThreadOps& thread, Time duration); // nothing when not positive
-    void put_piece(ThreadOps& thread, Time duration); // even empty
-    void put_region_steps(ThreadOps& thread, std::span<const RegionStep> steps);
 
     std::vector<ThreadIndex> trace_threads_;
     std::vector<ThreadOps> threads_;              // per task, its first thread's
@@ -102,6 +112,7 @@ class ProgramRecorder {
     std::vector<std::uint32_t> regions_;          // per task with workers, its regions
     Log<Message> messages_;
     std::vector<RecordedCollective> collectives_;
+    LiveReplays* live_;
 };
 
 } // namespace popsim::replay

@@ -6,6 +6,7 @@
 #include "replay/program/mpi_calls.hpp"
 #include "replay/program/openmp_regions.hpp"
 #include "replay/ring.hpp"
+#include "replay/streaming/live_replays.hpp"
 #include "replay/streaming/program_recorder.hpp"
 
 #include <algorithm>
@@ -318,7 +319,10 @@ struct StreamingReplay::Impl {
     std::vector<RegionStep> scratch_regions;
     std::vector<Time> scratch_pieces;
     std::vector<MessageIndex> scratch_messages, scratch_posts;
-    Impl(const Trace& t, const ProgramOptions& o, bool keep_program) : options(o) {
+    std::vector<std::uint32_t> member_tasks; // complete()'s, kept for its capacity
+    LiveReplays* live;                       // replays the recorder's program as it is written
+    Impl(const Trace& t, const ProgramOptions& o, bool keep_program, LiveReplays* live_replays)
+        : options(o), live(live_replays) {
         for (const auto& thread : t.threads) names.push_back(thread.name);
         if (t.header.applications.size() != 1) unsupported("the trace has several applications");
         const auto tasks = t.task_count();
@@ -343,7 +347,7 @@ struct StreamingReplay::Impl {
         if (std::find(tracks_work.begin(), tracks_work.end(), true) != tracks_work.end())
             work.resize(t.thread_count());
         if (keep_program) {
-            recorder.emplace(first);
+            recorder.emplace(first, live);
             records.resize(tasks);
         }
         // Enough for an Irecv posted many calls before its message is sent; a record referring
@@ -865,8 +869,12 @@ struct StreamingReplay::Impl {
                                            shape.root_task, m.thread));
             }
         }
-        if (recorder) recorder->collective(id, shape, lowest_member(c));
-        const auto flow = collective_flow(shape, options.collectives);
+        const auto flow = shape.flow = collective_flow(shape, options.collectives);
+        if (recorder) {
+            member_tasks.clear();
+            for (const auto& m : c.members) member_tasks.push_back(m.thread);
+            recorder->collective(id, shape, lowest_member(c), member_tasks);
+        }
         Time latest = 0, root_arrival = 0;
         for (const auto& m : c.members) {
             latest = std::max(latest, m.arrival);
@@ -997,22 +1005,24 @@ struct StreamingReplay::Impl {
         if (time <= watermark) return;
         watermark = time;
         forget_left_sends();
-        if (wakeups.empty() || wakeups.top().first >= watermark) return run_all();
-        due.clear();
-        while (!wakeups.empty() && wakeups.top().first < watermark) {
-            due.push_back(wakeups.top().second);
-            wakeups.pop();
+        if (!wakeups.empty() && wakeups.top().first < watermark) {
+            due.clear();
+            while (!wakeups.empty() && wakeups.top().first < watermark) {
+                due.push_back(wakeups.top().second);
+                wakeups.pop();
+            }
+            std::sort(due.begin(), due.end());
+            due.erase(std::unique(due.begin(), due.end()), due.end());
+            for (const auto t : due) advance(t, watermark);
         }
-        std::sort(due.begin(), due.end());
-        due.erase(std::unique(due.begin(), due.end()), due.end());
-        for (const auto t : due) advance(t, watermark);
         run_all();
+        if (live) live->advance(); // the calls the file has passed are written
     }
 };
 
 StreamingReplay::StreamingReplay(const Trace& trace, const ProgramOptions& options,
-                                 bool keep_program)
-    : impl_(std::make_unique<Impl>(trace, options, keep_program)) {}
+                                 bool keep_program, LiveReplays* live)
+    : impl_(std::make_unique<Impl>(trace, options, keep_program, live)) {}
 
 StreamingReplay::~StreamingReplay() = default;
 

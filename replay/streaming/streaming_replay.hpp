@@ -57,12 +57,16 @@ struct StreamedRun {
     std::optional<ReplayProgram> program;
 };
 
+class LiveReplays;
+
 class StreamingReplay final : public TimelineObserver {
   public:
     /// `trace`: its header read and its threads named (the reader's, before its records; not
     /// kept). `keep_program`: also write the program down (StreamedRun::program), for replays
     /// on other networks.
-    StreamingReplay(const Trace& trace, const ProgramOptions& options, bool keep_program = false);
+    /// `live`: its replays run on the program as it is written (with `keep_program`).
+    StreamingReplay(const Trace& trace, const ProgramOptions& options, bool keep_program = false,
+                    LiveReplays* live = nullptr);
     ~StreamingReplay() override;
 
     void entered(ThreadIndex thread, Time time, std::uint16_t id) override;

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "replay/engine/written_program.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <stdexcept>
+
+namespace popsim::replay::engine {
+
+WrittenProgram::WrittenProgram(std::uint32_t tasks) : threads_(tasks) {}
+
+void WrittenProgram::burst(ReplayThread t, Time duration) {
+    const auto place = threads_[t].first_op + static_cast<OpIndex>(threads_[t].ops.size());
+    put(t, {duration, place, OpKind::burst});
+}
+
+void WrittenProgram::wait(ReplayThread t, std::span<const MessageIndex> messages,
+                          std::uint32_t call) {
+    auto& waits = threads_[t].wait_messages;
+    const auto list = threads_[t].first_wait_message + static_cast<std::uint32_t>(waits.size());
+    waits.push_back(static_cast<MessageIndex>(messages.size()));
+    for (const MessageIndex m : messages) waits.push_back(m);
+    put(t, {call, list, OpKind::recv_wait});
+}
+
+void WrittenProgram::put(ReplayThread t, const Op& op) {
+    auto& thread = threads_[t];
+    thread.ops.push_back(op);
+    ++written_;
+    reveal(thread);
+}
+
+void WrittenProgram::reveal(Thread& thread) {
+    const auto written = thread.first_op + static_cast<OpIndex>(thread.ops.size());
+    for (; thread.visible < written; ++thread.visible) {
+        const Op& op = thread.ops[thread.visible - thread.first_op];
+        if (op.kind == OpKind::collective &&
+            (op.ref >= collectives_.size() || !collectives_[op.ref].known))
+            return;
+        if (op.kind == OpKind::burst || op.kind == OpKind::collective)
+            thread.last_stop = thread.visible;
+    }
+}
+
+void WrittenProgram::message(const Message& m) {
+    if (m.record >= first_root_transfer())
+        throw std::length_error("more than 2^31 messages to replay while the trace is read");
+    messages_.push_back(m);
+}
+
+void WrittenProgram::collective(CollectiveIndex id, const Collective& shape,
+                                std::span<const std::uint32_t> member_tasks) {
+    if (id >= collectives_.size()) collectives_.resize(id + 1);
+    auto& c = collectives_[id];
+    c.shape = shape;
+    c.members.assign(member_tasks.begin(), member_tasks.end()); // a task's thread is the task
+    std::sort(c.members.begin(), c.members.end()); // as the in-memory program lists them
+    c.known = true;
+    known_.push_back(id);
+    for (const ReplayThread t : c.members) reveal(threads_[t]);
+}
+
+void WrittenProgram::complete() {
+    complete_ = true;
+}
+
+bool WrittenProgram::blocking_receive(ReplayThread t, OpIndex op, MessageIndex m) const {
+    // As ReplayProgram::blocking_receive: the post followed at once by the wait completing m,
+    // in the same call. Both come from one call, written together.
+    const bool is_post = kind(t, op) == OpKind::recv_post;
+    if (!is_post && op == 0) return false;
+    const OpIndex post = is_post ? op : op - 1, wait = post + 1;
+    if (wait >= threads_[t].visible || kind(t, post) != OpKind::recv_post || ref(t, post) != m ||
+        kind(t, wait) != OpKind::recv_wait || at(t, post).value != at(t, wait).value)
+        return false;
+    const auto list = wait_list(t, ref(t, wait));
+    return std::find(list.begin(), list.end(), m) != list.end();
+}
+
+ReplayDeadlock WrittenProgram::deadlock(const std::vector<OpIndex>& position,
+                                        const std::vector<Time>& /*reached_at*/) const {
+    std::size_t blocked = 0;
+    for (ReplayThread t = 0; t < thread_count(); ++t) blocked += position[t] < end_op(t) ? 1 : 0;
+    return ReplayDeadlock(fmt::format("the replay deadlocks: the trace's dependencies form a "
+                                      "cycle ({} tasks blocked)",
+                                      blocked),
+                          {}, {});
+}
+
+void WrittenProgram::forget_before(ReplayThread t, OpIndex op) {
+    auto& thread = threads_[t];
+    if (op <= thread.first_op + 1) return;
+    const OpIndex keep = op - 1;
+    std::uint32_t waits_end = thread.first_wait_message;
+    for (; thread.first_op < keep; ++thread.first_op) {
+        const Op& front = thread.ops.front();
+        if (front.kind == OpKind::recv_wait)
+            waits_end = front.ref + 1 + thread.wait_messages[front.ref - thread.first_wait_message];
+        thread.ops.pop_front();
+    }
+    for (; thread.first_wait_message < waits_end; ++thread.first_wait_message)
+        thread.wait_messages.pop_front();
+}
+
+void WrittenProgram::forget_messages_before(MessageIndex m) {
+    for (; first_message_ < m && !messages_.empty(); ++first_message_) messages_.pop_front();
+}
+
+} // namespace popsim::replay::engine

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "replay/streaming/live_replays.hpp"
+
+#include "replay/engine/cpu_scheduler.hpp"
+
+#include <algorithm>
+#include <oneapi/tbb/parallel_for.h>
+
+namespace popsim::replay {
+
+namespace {
+/// Operations written between two advances at least: 1 MiB of them.
+constexpr std::uint64_t k_advance_every = 1 << 16;
+} // namespace
+
+bool LiveReplays::replays_live(const network::NetworkModel& model, std::uint32_t tasks) {
+    std::vector<std::uint32_t> nodes(tasks);
+    for (std::uint32_t t = 0; t < tasks; ++t) nodes[t] = model.node_of(t);
+    return !engine::CpuScheduler(std::move(nodes), model.cpus_per_node()).limited();
+}
+
+LiveReplays::LiveReplays(std::uint32_t tasks, const std::vector<network::NetworkModel*>& models,
+                         const EngineOptions& options, std::uint64_t advance_every)
+    : program_(tasks),
+      every_(advance_every > 0
+                 ? advance_every
+                 : std::max<std::uint64_t>(k_advance_every, 8 * std::uint64_t{tasks})) {
+    replays_.reserve(models.size());
+    for (auto* model : models) replays_.emplace_back(program_, *model, options);
+}
+
+void LiveReplays::advance() {
+    if (replays_.empty() || program_.written() - advanced_at_ < every_) return;
+    advanced_at_ = program_.written();
+    oneapi::tbb::parallel_for(std::size_t{0}, replays_.size(),
+                              [&](std::size_t r) { replays_[r].advance(); });
+    for (ReplayThread t = 0; t < program_.thread_count(); ++t) {
+        OpIndex passed = replays_.front().position(t);
+        for (const auto& r : replays_) passed = std::min(passed, r.position(t));
+        program_.forget_before(t, passed);
+    }
+    MessageIndex over = replays_.front().first_message_under_way();
+    for (const auto& r : replays_) over = std::min(over, r.first_message_under_way());
+    program_.forget_messages_before(over);
+}
+
+std::vector<ReplayResult> LiveReplays::finish() {
+    program_.complete();
+    std::vector<ReplayResult> results(replays_.size());
+    oneapi::tbb::parallel_for(std::size_t{0}, replays_.size(), [&](std::size_t r) {
+        replays_[r].advance();
+        results[r] = replays_[r].finish();
+    });
+    return results;
+}
+
+} // namespace popsim::replay
