@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "replay/engine/engine.hpp"
 
+#include "replay/engine/collective_states.hpp"
 #include "replay/engine/cpu_scheduler.hpp"
 #include "replay/engine/event_queue.hpp"
 #include "replay/engine/message_states.hpp"
@@ -67,23 +68,21 @@ std::vector<std::uint32_t> thread_nodes(const Source& program, const network::Ne
 /// the program's order on each communicator.
 class ResumingLast {
   public:
-    void known(CollectiveIndex c, const Collective& coll) {
-        if (c >= last_.size()) last_.resize(c + 1, k_none);
-        if (coll.thread_barrier) return;
-        last_[c] = coll.root_task;
+    /// The task that resumes last from `coll`, the next collective on its communicator.
+    std::uint32_t known(const Collective& coll) {
+        if (coll.thread_barrier) return k_none;
         if (coll.flow == CollectiveFlow::to_root) {
             reduce_root_[coll.communicator] = coll.root_task;
-            return;
+            return coll.root_task;
         }
         const auto kept = reduce_root_.find(coll.communicator);
-        if (kept == reduce_root_.end()) return;
-        if (last_[c] == k_none) last_[c] = kept->second;
+        if (kept == reduce_root_.end()) return coll.root_task;
+        const std::uint32_t last = coll.root_task == k_none ? kept->second : coll.root_task;
         reduce_root_.erase(kept);
+        return last;
     }
-    std::uint32_t operator[](CollectiveIndex c) const { return last_[c]; }
 
   private:
-    std::vector<std::uint32_t> last_;
     std::map<std::uint64_t, std::uint32_t> reduce_root_; // by communicator
 };
 
@@ -98,7 +97,6 @@ template <class Model, class Source> class Engine final : network::TransferSink 
           ticks_per_ns_(
               model.zero_cost() && !exact_bursts_ && cpu_speed_ == 1 ? 1 : k_fine_ticks_per_ns),
           burst_carry_(program.thread_count(), 0.0), asynchronous_(model.asynchronous()),
-          undelivered_(asynchronous_ ? program.collective_count() : 0, 0),
           cpus_(thread_nodes(program, model), model.cpus_per_node()),
           zero_cost_(model.zero_cost() && !cpus_.limited()), pc_(program.thread_count()),
           begun_op_(program.thread_count(), k_none), op_begin_(program.thread_count(), 0),
@@ -106,9 +104,7 @@ template <class Model, class Source> class Engine final : network::TransferSink 
           arrived_in_collective_(program.thread_count(), false),
           startup_paid_(program.thread_count(), false),
           woken_by_message_(program.thread_count(), false),
-          startup_(program.thread_count(), k_unset), waited_(program.thread_count(), 0),
-          coll_arrived_(program.collective_count(), 0), coll_latest_(program.collective_count(), 0),
-          root_arrival_(program.collective_count(), k_unset) {
+          startup_(program.thread_count(), k_unset), waited_(program.thread_count(), 0) {
         model.set_ticks_per_ns(ticks_per_ns_);
         model.prepare(program.task_count());
         if (cpus_.limited()) {
@@ -122,8 +118,9 @@ template <class Model, class Source> class Engine final : network::TransferSink 
                 result_.op_begin.assign(program.op_count(), k_unset);
                 result_.op_end.assign(program.op_count(), k_unset);
             }
-        } else if (timeline_) {
-            throw std::logic_error("a replay of a program being written keeps no timeline");
+        } else if (timeline_ || cpus_.limited()) {
+            throw std::logic_error(
+                "a replay of a program being written keeps no timeline and shares no CPUs");
         }
         for (ReplayThread t = 0; t < program.thread_count(); ++t) {
             pc_[t] = program.first_op(t);
@@ -144,8 +141,10 @@ template <class Model, class Source> class Engine final : network::TransferSink 
         while (!queue_.empty()) {
             if constexpr (!Source::whole) {
                 const auto& next = queue_.top();
-                if (next.thread < k_model_event && !src_.ready(next.thread, pc_[next.thread]))
+                if (next.thread < k_model_event && !src_.ready(next.thread, pc_[next.thread])) {
+                    collective_.trim();
                     return false;
+                }
             }
             const auto e = queue_.pop();
             assert(e.time >= now_);
@@ -161,6 +160,7 @@ template <class Model, class Source> class Engine final : network::TransferSink 
                     step(t);
                 });
         }
+        collective_.trim();
         return true;
     }
 
@@ -177,6 +177,7 @@ template <class Model, class Source> class Engine final : network::TransferSink 
     /// state it may still ask for (MessageStates).
     OpIndex position(ReplayThread t) const { return pc_[t]; }
     MessageIndex first_message_under_way() const { return message_.first(); }
+    CollectiveIndex first_collective_under_way() const { return collective_.first(); }
 
   private:
     static constexpr std::uint64_t k_progress_ops = 1 << 16; // operations between reports
@@ -369,15 +370,8 @@ template <class Model, class Source> class Engine final : network::TransferSink 
     }
 
     /// The collectives made known since the last call, in that order (for the whole program,
-    /// every collective, before the replay).
+    /// every collective, before the replay), with their state.
     void know_new_collectives() {
-        if (src_.collective_count() > coll_arrived_.size()) {
-            const auto count = src_.collective_count();
-            if (asynchronous_) undelivered_.resize(count, 0);
-            coll_arrived_.resize(count, 0);
-            coll_latest_.resize(count, 0);
-            root_arrival_.resize(count, k_unset);
-        }
         for (; known_collectives_ < src_.known_collectives(); ++known_collectives_)
             know_collective(src_.known_collective(known_collectives_));
     }
@@ -386,7 +380,10 @@ template <class Model, class Source> class Engine final : network::TransferSink 
     /// order of resuming derive from the collectives before it on its communicator.
     void know_collective(CollectiveIndex c) {
         const auto& coll = src_.collective(c);
-        if (resume_in_arrival_order()) resuming_last_.known(c, coll);
+        auto& state = collective_[c];
+        state.known = true;
+        state.members = coll.member_count;
+        if (resume_in_arrival_order()) state.resuming_last = resuming_last_.known(coll);
         if (coll.thread_barrier) return;
         member_tasks_.clear();
         for (const ReplayThread t : src_.members(c)) member_tasks_.push_back(src_.task_of(t));
@@ -495,7 +492,7 @@ template <class Model, class Source> class Engine final : network::TransferSink 
         std::vector<std::tuple<std::uint32_t, bool, std::uint64_t, ReplayThread>> members;
         members.reserve(coll.member_count);
         for (const ReplayThread t : src_.members(c)) {
-            const bool last = src_.task_of(t) == resuming_last_[c];
+            const bool last = src_.task_of(t) == collective_[c].resuming_last;
             members.emplace_back(cpus_.node_of(t), last, join_order_[t], t);
         }
         std::sort(members.begin(), members.end());
@@ -510,8 +507,9 @@ template <class Model, class Source> class Engine final : network::TransferSink 
         }
         const ReplayThread member = data_for_root_[transfer - src_.first_root_transfer()];
         const CollectiveIndex c = src_.ref(member, pc_[member]); // it waits in the collective
-        coll_latest_[c] = std::max(coll_latest_[c], at);
-        --undelivered_[c];
+        auto& state = collective_[c];
+        state.latest = std::max(state.latest, at);
+        --state.undelivered;
         // When these data complete the collective, Dimemas queues the root before this member
         // (close_global_root_sync_communication) and starts the queues node by node.
         const auto root = src_.master_thread(src_.collective(c).root_task);
@@ -597,24 +595,25 @@ template <class Model, class Source> class Engine final : network::TransferSink 
     bool join(ReplayThread thread, OpIndex op) {
         const CollectiveIndex c = src_.ref(thread, op);
         const auto& coll = src_.collective(c);
+        auto& state = collective_[c];
         if (!arrived_in_collective_[thread]) {
             arrived_in_collective_[thread] = true;
             if (resume_in_arrival_order()) join_order_[thread] = ++joins_;
-            ++coll_arrived_[c];
-            coll_latest_[c] = std::max(coll_latest_[c], now_);
+            ++state.arrived;
+            state.latest = std::max(state.latest, now_);
             if (coll.flow != CollectiveFlow::all_members && is_root(thread, coll))
-                root_arrival_[c] = now_;
+                state.root_arrival = now_;
         }
         switch (coll.flow) {
         case CollectiveFlow::all_members:
-            if (coll_arrived_[c] == coll.member_count) {
+            if (state.arrived == coll.member_count) {
                 if (coll.thread_barrier) {
-                    collective_done(c, coll_latest_[c]);
+                    collective_done(c, state.latest);
                 } else if (asynchronous_) {
                     blocked_[thread] = true;
-                    model_.begin_collective(c, coll, coll_latest_[c], *this);
+                    model_.begin_collective(c, coll, state.latest, *this);
                 } else {
-                    collective_done(c, model_.collective(c, coll, coll_latest_[c]));
+                    collective_done(c, model_.collective(c, coll, state.latest));
                 }
                 return false;
             }
@@ -628,7 +627,7 @@ template <class Model, class Source> class Engine final : network::TransferSink 
             release_root_when_complete(c, thread);
             return false;
         case CollectiveFlow::from_root: // the others need the root's data
-            if (root_arrival_[c] == k_unset) break;
+            if (state.root_arrival == k_unset) break;
             if (is_root(thread, coll)) {
                 const Time done = model_.collective(c, coll, now_);
                 for (const ReplayThread member : src_.members(c))
@@ -651,12 +650,13 @@ template <class Model, class Source> class Engine final : network::TransferSink 
                                                coll.send_bytes};
         if (!asynchronous_) {
             const Time delivered = model_.transfer(request, now_);
-            coll_latest_[c] = std::max(coll_latest_[c], delivered);
+            auto& state = collective_[c];
+            state.latest = std::max(state.latest, delivered);
             leave_collective(thread, delivered);
             return;
         }
         data_for_root_.push_back(thread);
-        ++undelivered_[c];
+        ++collective_[c].undelivered;
         blocked_[thread] = true;
         model_.begin_transfer(request, now_, *this);
     }
@@ -675,22 +675,27 @@ template <class Model, class Source> class Engine final : network::TransferSink 
         return arrived_in_collective_[thread] && src_.ref(thread, pc_[thread]) == c;
     }
 
-    /// Member `thread`, waiting in its collective, leaves it at `done`.
+    /// Member `thread`, waiting in its collective, leaves it at `done`; the last to leave ends
+    /// it.
     void leave_collective(ReplayThread thread, Time done, Resume how = Resume::woken) {
+        const CollectiveIndex c = src_.ref(thread, pc_[thread]);
         arrived_in_collective_[thread] = false;
         finish_op(thread, pc_[thread], done);
         schedule(thread, done, how);
+        auto& state = collective_[c];
+        if (++state.left == state.members) model_.collective_over(c);
     }
 
     /// Once every member of a collective flowing to its root has arrived, the root leaves when
     /// the last data has reached it; a root that arrives last with all data there goes straight on.
     void release_root_when_complete(CollectiveIndex c, ReplayThread arriving) {
         const auto& coll = src_.collective(c);
-        if (coll_arrived_[c] < coll.member_count || (asynchronous_ && undelivered_[c] > 0)) return;
+        const auto& state = collective_[c];
+        if (state.arrived < coll.member_count || (asynchronous_ && state.undelivered > 0)) return;
         for (const ReplayThread member : src_.members(c)) {
             if (!is_root(member, coll) || !waits_in(member, c)) continue;
-            const bool straight_on = member == arriving && coll_latest_[c] == now_;
-            leave_collective(member, coll_latest_[c], straight_on ? Resume::timer : Resume::woken);
+            const bool straight_on = member == arriving && state.latest == now_;
+            leave_collective(member, state.latest, straight_on ? Resume::timer : Resume::woken);
         }
     }
 
@@ -723,8 +728,8 @@ template <class Model, class Source> class Engine final : network::TransferSink 
         case OpKind::collective:
             return is_thread_barrier(thread, op)
                        ? 0
-                       : std::max<Time>(0,
-                                        end - std::max(begin, coll_latest_[src_.ref(thread, op)]));
+                       : std::max<Time>(
+                             0, end - std::max(begin, collective_.at(src_.ref(thread, op)).latest));
         default:
             return 0;
         }
@@ -742,7 +747,6 @@ template <class Model, class Source> class Engine final : network::TransferSink 
     static constexpr std::uint32_t k_model_event = 1u << 31; // queue entries for the model
     bool asynchronous_;
     std::vector<ReplayThread> data_for_root_; // asynchronous: the member of each such transfer
-    std::vector<std::uint32_t> undelivered_;  // asynchronous: per collective, data on its way
     engine::CpuScheduler cpus_;
     std::vector<CpuState> cpu_;  // per thread, when CPUs are shared
     std::vector<Resume> resume_; // how each thread resumes at its next event, when CPUs are shared
@@ -751,7 +755,7 @@ template <class Model, class Source> class Engine final : network::TransferSink 
     std::vector<std::uint64_t> join_order_;
     std::uint64_t joins_ = 0;
     ResumingLast resuming_last_;
-    std::uint32_t known_collectives_ = 0;     // of the source's, made known so far
+    std::uint64_t known_collectives_ = 0;     // of the source's, made known so far
     std::vector<std::uint32_t> member_tasks_; // know_collective's, kept for its capacity
     bool zero_cost_; // no startups and nothing in transfer: skip their bookkeeping
     engine::EventQueue queue_;
@@ -764,9 +768,7 @@ template <class Model, class Source> class Engine final : network::TransferSink 
     std::vector<Time> startup_; // of each thread's current operation, once known (else k_unset)
     std::vector<std::uint32_t> waited_; // messages of its current wait a thread has completed
     engine::MessageStates message_;
-    std::vector<std::uint32_t> coll_arrived_;
-    std::vector<Time> coll_latest_;
-    std::vector<Time> root_arrival_; // rooted data-flow collectives: when the root arrived
+    engine::CollectiveStates collective_;
     ReplayResult result_;
 };
 
@@ -825,6 +827,7 @@ struct IncrementalReplay::Impl {
     virtual ReplayResult finish() = 0;
     virtual OpIndex position(ReplayThread t) const = 0;
     virtual MessageIndex first_message_under_way() const = 0;
+    virtual CollectiveIndex first_collective_under_way() const = 0;
 };
 
 namespace {
@@ -837,6 +840,9 @@ template <class Model> struct IncrementalEngine final : IncrementalReplay::Impl 
     OpIndex position(ReplayThread t) const override { return engine.position(t); }
     MessageIndex first_message_under_way() const override {
         return engine.first_message_under_way();
+    }
+    CollectiveIndex first_collective_under_way() const override {
+        return engine.first_collective_under_way();
     }
     Engine<Model, engine::WrittenProgram> engine;
 };
@@ -867,6 +873,9 @@ OpIndex IncrementalReplay::position(ReplayThread t) const {
 }
 MessageIndex IncrementalReplay::first_message_under_way() const {
     return impl_->first_message_under_way();
+}
+CollectiveIndex IncrementalReplay::first_collective_under_way() const {
+    return impl_->first_collective_under_way();
 }
 
 ReplayResult replay_events(const ReplayProgram& program, network::NetworkModel& model,

@@ -61,6 +61,8 @@ class IncrementalReplay {
     OpIndex position(ReplayThread t) const;
     /// The messages below it are over.
     MessageIndex first_message_under_way() const;
+    /// The collectives below it are over.
+    CollectiveIndex first_collective_under_way() const;
 
     struct Impl;
 

@@ -8,12 +8,11 @@
 // replays two networks side by side. In a program where a message's send, post or wait never ends
 // (a replay that stops short, or a Dimemas trace without a post) the window keeps every later
 // message, as the arrays did (24 bytes a message instead of 17).
+#include "replay/engine/state_window.hpp"
 #include "replay/program/replay_program.hpp"
-#include "replay/ring.hpp"
 #include "replay/time.hpp"
 
 #include <cstdint>
-#include <stdexcept>
 
 namespace popsim::replay::engine {
 
@@ -25,35 +24,17 @@ struct MessageState {
     bool posted : 1 = false;         // the receiver posted the receive
     bool sender_blocked : 1 = false; // a rendezvous sender waits for the post
     std::uint8_t ends_left : 2 = 3;  // of its send, post and wait
+    static constexpr const char* k_name = "message";
 };
 
-class MessageStates {
+class MessageStates : public StateWindow<MessageState> {
   public:
-    /// Message `m`'s state, made when first asked for; not once all three operations ended.
-    MessageState& operator[](MessageIndex m) {
-        if (m < first_) throw std::logic_error("a message's state asked for after it ended");
-        while (m - first_ >= window_.size()) window_.emplace_back();
-        return window_[m - first_];
-    }
-    /// Message `m`'s state, which must be under way.
-    const MessageState& at(MessageIndex m) const {
-        if (m < first_ || m - first_ >= window_.size())
-            throw std::logic_error("a message's state asked for while it is not under way");
-        return window_[m - first_];
-    }
     /// The send, the post or the wait of message `m` is over: once all are, its state is
     /// forgotten.
     void ended(MessageIndex m) {
         --(*this)[m].ends_left;
-        for (; !window_.empty() && window_.front().ends_left == 0; ++first_) window_.pop_front();
+        forget_front_while([](const MessageState& s) { return s.ends_left == 0; });
     }
-
-    /// The lowest message whose state may still be asked for.
-    MessageIndex first() const { return first_; }
-
-  private:
-    Ring<MessageState> window_;
-    MessageIndex first_ = 0; // the number of window_.front()
 };
 
 } // namespace popsim::replay::engine

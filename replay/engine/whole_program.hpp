@@ -53,8 +53,10 @@ class WholeProgram {
         return static_cast<CollectiveIndex>(p_.collectives.size());
     }
     /// Every collective is known from the start, in the order of their numbers.
-    std::uint32_t known_collectives() const { return collective_count(); }
-    CollectiveIndex known_collective(std::uint32_t k) const { return k; }
+    std::uint64_t known_collectives() const { return collective_count(); }
+    CollectiveIndex known_collective(std::uint64_t k) const {
+        return static_cast<CollectiveIndex>(k);
+    }
     const Collective& collective(CollectiveIndex c) const { return p_.collectives[c]; }
     /// The threads of collective c's members, in the order of ReplayProgram::collective_members.
     std::span<const ReplayThread> members(CollectiveIndex c) const {

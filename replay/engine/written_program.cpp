@@ -34,9 +34,7 @@ void WrittenProgram::reveal(Thread& thread) {
     const auto written = thread.first_op + static_cast<OpIndex>(thread.ops.size());
     for (; thread.visible < written; ++thread.visible) {
         const Op& op = thread.ops[thread.visible - thread.first_op];
-        if (op.kind == OpKind::collective &&
-            (op.ref >= collectives_.size() || !collectives_[op.ref].known))
-            return;
+        if (op.kind == OpKind::collective && !known(op.ref)) return;
         if (op.kind == OpKind::burst || op.kind == OpKind::collective)
             thread.last_stop = thread.visible;
     }
@@ -48,10 +46,17 @@ void WrittenProgram::message(const Message& m) {
     messages_.push_back(m);
 }
 
+void WrittenProgram::sent_immediately(MessageIndex m) {
+    // Its send is not written yet, so no replay is past it.
+    if (m < first_message_) throw std::logic_error("a message changed after it was over");
+    messages_[m - first_message_].immediate_send = true;
+}
+
 void WrittenProgram::collective(CollectiveIndex id, const Collective& shape,
                                 std::span<const std::uint32_t> member_tasks) {
-    if (id >= collectives_.size()) collectives_.resize(id + 1);
-    auto& c = collectives_[id];
+    if (id < first_collective_) throw std::logic_error("a collective known after it was over");
+    while (id - first_collective_ >= collectives_.size()) collectives_.emplace_back();
+    auto& c = collectives_[id - first_collective_];
     c.shape = shape;
     c.members.assign(member_tasks.begin(), member_tasks.end()); // a task's thread is the task
     std::sort(c.members.begin(), c.members.end()); // as the in-memory program lists them
@@ -100,6 +105,13 @@ void WrittenProgram::forget_before(ReplayThread t, OpIndex op) {
     }
     for (; thread.first_wait_message < waits_end; ++thread.first_wait_message)
         thread.wait_messages.pop_front();
+}
+
+void WrittenProgram::forget_collectives_before(CollectiveIndex c) {
+    for (; first_collective_ < c && !collectives_.empty(); ++first_collective_)
+        collectives_.pop_front();
+    first_known_ += known_.size();
+    known_.clear();
 }
 
 void WrittenProgram::forget_messages_before(MessageIndex m) {

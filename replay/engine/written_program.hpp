@@ -18,7 +18,7 @@
 #include "replay/ring.hpp"
 
 #include <cstdint>
-#include <ranges>
+#include <deque>
 #include <span>
 #include <vector>
 
@@ -41,7 +41,7 @@ class WrittenProgram {
     void join(ReplayThread t, CollectiveIndex id) { put(t, {0, id, OpKind::collective}); }
     /// The message of communication record `m.record`, in record order.
     void message(const Message& m);
-    void sent_immediately(MessageIndex m) { messages_[m - first_message_].immediate_send = true; }
+    void sent_immediately(MessageIndex m);
     /// Collective `id`'s shape, every member met: its member tasks, in any order.
     void collective(CollectiveIndex id, const Collective& shape,
                     std::span<const std::uint32_t> member_tasks);
@@ -63,26 +63,39 @@ class WrittenProgram {
     /// A burst's is its own place, a wait's the place of its list's length in wait messages.
     std::uint32_t ref(ReplayThread t, OpIndex op) const { return at(t, op).ref; }
     Time burst_duration(ReplayThread t, OpIndex burst) const { return at(t, burst).value; }
-    auto wait_list(ReplayThread t, std::uint32_t list) const {
+    /// A wait's messages, in a thread's queue of them.
+    class WaitList {
+      public:
+        using Iterator = Ring<MessageIndex>::const_iterator;
+        WaitList(Iterator first, std::size_t size) : first_(first), size_(size) {}
+        Iterator begin() const { return first_; }
+        Iterator end() const { return first_ + static_cast<std::ptrdiff_t>(size_); }
+        std::size_t size() const { return size_; }
+        MessageIndex operator[](std::size_t i) const {
+            return first_[static_cast<std::ptrdiff_t>(i)];
+        }
+
+      private:
+        Iterator first_;
+        std::size_t size_;
+    };
+    WaitList wait_list(ReplayThread t, std::uint32_t list) const {
         const auto& waits = threads_[t].wait_messages;
-        const auto first = waits.begin() + (list - threads_[t].first_wait_message);
-        return std::ranges::subrange(first + 1, first + 1 + *first);
+        const auto length = waits.begin() + (list - threads_[t].first_wait_message);
+        return {length + 1, *length};
     }
     bool blocking_receive(ReplayThread t, OpIndex op, MessageIndex m) const;
     const Message& message(MessageIndex m) const { return messages_[m - first_message_]; }
     /// Members' data sent to roots are numbered from here (no trace holds 2^31 messages' worth
     /// of records on one machine's disk: message() refuses more).
     static constexpr std::uint32_t first_root_transfer() { return 1u << 31; }
-    /// Collectives known so far, in the order they became known (not their numbers).
-    std::uint32_t known_collectives() const { return static_cast<std::uint32_t>(known_.size()); }
-    CollectiveIndex known_collective(std::uint32_t k) const { return known_[k]; }
-    CollectiveIndex collective_count() const {
-        return static_cast<CollectiveIndex>(collectives_.size());
-    }
-    const Collective& collective(CollectiveIndex c) const { return collectives_[c].shape; }
-    std::span<const ReplayThread> members(CollectiveIndex c) const {
-        return collectives_[c].members;
-    }
+    /// Collectives known so far, counted in the order they became known (not their numbers).
+    std::uint64_t known_collectives() const { return first_known_ + known_.size(); }
+    CollectiveIndex known_collective(std::uint64_t k) const { return known_[k - first_known_]; }
+    /// A collective's shape and members stay in place until forgotten (a network may keep a
+    /// pointer to the shape while the collective waits for buses).
+    const Collective& collective(CollectiveIndex c) const { return entry(c).shape; }
+    std::span<const ReplayThread> members(CollectiveIndex c) const { return entry(c).members; }
     /// Whether a replay may run thread t's step from place `op`: its operations are written up
     /// to its next burst or collective, or all of them.
     bool ready(ReplayThread t, OpIndex op) const {
@@ -99,6 +112,9 @@ class WrittenProgram {
     /// looks at its post).
     void forget_before(ReplayThread t, OpIndex op);
     void forget_messages_before(MessageIndex m);
+    /// The collectives below `c`, over in every replay, and the order they became known in,
+    /// which every replay has taken.
+    void forget_collectives_before(CollectiveIndex c);
 
   private:
     struct Op {            // 16 bytes
@@ -121,6 +137,13 @@ class WrittenProgram {
         bool known = false;
     };
 
+    const KnownCollective& entry(CollectiveIndex c) const {
+        return collectives_[c - first_collective_];
+    }
+    bool known(CollectiveIndex c) const {
+        return c >= first_collective_ && c - first_collective_ < collectives_.size() &&
+               entry(c).known;
+    }
     const Op& at(ReplayThread t, OpIndex op) const {
         return threads_[t].ops[op - threads_[t].first_op];
     }
@@ -131,8 +154,10 @@ class WrittenProgram {
     std::vector<Thread> threads_;
     Ring<Message> messages_;
     MessageIndex first_message_ = 0;
-    std::vector<KnownCollective> collectives_; // by number
-    std::vector<CollectiveIndex> known_;
+    std::deque<KnownCollective> collectives_; // by number, from first_collective_
+    CollectiveIndex first_collective_ = 0;
+    std::vector<CollectiveIndex> known_; // from the first_known_-th known
+    std::uint64_t first_known_ = 0;
     bool complete_ = false;
     std::uint64_t written_ = 0;
 };

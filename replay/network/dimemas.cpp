@@ -52,15 +52,15 @@ void DimemasNetwork::collective_known(CollectiveIndex c, const Collective& op,
         for (const auto& [node, count] : on_node) pending[node] += count;
         return;
     }
-    if (c >= intra_node_count_.size()) intra_node_count_.resize(c + 1, 0);
-    for (const auto& [node, count] : on_node)
-        intra_node_count_[c] = std::max(intra_node_count_[c], count + pending[node]);
+    auto& most = intra_node_count_[c];
+    for (const auto& [node, count] : on_node) most = std::max(most, count + pending[node]);
     pending.clear();
 }
 
 std::uint32_t DimemasNetwork::intra_node_count(CollectiveIndex c, const Placement& where) const {
-    if (c >= intra_node_count_.size()) return where.most_on_a_node; // not known
-    return std::max(where.most_on_a_node, intra_node_count_[c]);
+    const auto known = intra_node_count_.find(c);
+    if (known == intra_node_count_.end()) return where.most_on_a_node; // not made known
+    return std::max(where.most_on_a_node, known->second);
 }
 
 const DimemasNetwork::Placement& DimemasNetwork::placement(const Collective& op) const {

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <unordered_map>
 #include <vector>
 
 namespace popsim::replay::network {
@@ -94,6 +95,7 @@ class DimemasNetwork final : public NetworkModel {
     void prepare(std::uint32_t tasks) override;
     void collective_known(CollectiveIndex c, const Collective& op,
                           std::span<const std::uint32_t> member_tasks) override;
+    void collective_over(CollectiveIndex c) override { intra_node_count_.erase(c); }
     std::uint32_t node_of(std::uint32_t task) const override;
     std::uint32_t cpus_per_node() const override { return p_.cpus_per_node; }
     Time rooted_startup(const Collective& op) const override;
@@ -167,7 +169,7 @@ class DimemasNetwork final : public NetworkModel {
     /// Per collective, the task count Dimemas times its part within a node with: the most
     /// members on a node, plus the MPI_Reduce entries on that node of the Reduces just before
     /// it on its communicator (count_intra_node_tasks).
-    std::vector<std::uint32_t> intra_node_count_;
+    std::unordered_map<CollectiveIndex, std::uint32_t> intra_node_count_; // until over
     // By communicator and node, the entries of the root-synchronised Reduces since its last
     // other collective.
     std::map<std::uint64_t, std::map<std::uint32_t, std::uint32_t>> reduce_entries_;

@@ -92,6 +92,8 @@ class NetworkModel {
     /// from the collectives before it.
     virtual void collective_known(CollectiveIndex /*c*/, const Collective& /*op*/,
                                   std::span<const std::uint32_t> /*member_tasks*/) {}
+    /// Every member has left collective `c`: what the model keeps of it can go.
+    virtual void collective_over(CollectiveIndex /*c*/) {}
 
     /// Called before prepare(): the engine's clock counts `ticks` per ns in this replay, and every
     /// time the model takes or returns is in ticks (a latency of 5 ns is 5 * ticks). The engine

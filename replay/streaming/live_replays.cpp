@@ -42,6 +42,9 @@ void LiveReplays::advance() {
     MessageIndex over = replays_.front().first_message_under_way();
     for (const auto& r : replays_) over = std::min(over, r.first_message_under_way());
     program_.forget_messages_before(over);
+    CollectiveIndex ended = replays_.front().first_collective_under_way();
+    for (const auto& r : replays_) ended = std::min(ended, r.first_collective_under_way());
+    program_.forget_collectives_before(ended);
 }
 
 std::vector<ReplayResult> LiveReplays::finish() {
