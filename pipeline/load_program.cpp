@@ -13,6 +13,9 @@
 #include "pipeline/console/diagnostics.hpp"
 #include "pipeline/options/global_options.hpp"
 
+#include <algorithm>
+#include <set>
+
 namespace popsim::pipeline {
 
 LoadedProgram load_program(const std::string& path, const replay::ProgramOptions& options,
@@ -128,6 +131,41 @@ std::unique_ptr<replay::network::NetworkModel> ideal_network_at(double cpu_ratio
 Time ideal_runtime_at(const LoadedProgram& loaded, double cpu_ratio,
                       const replay::EngineOptions& options) {
     return replay_on(loaded, *ideal_network_at(cpu_ratio), options, nullptr).runtime;
+}
+
+replay::LiveNetworks LiveModels::live() {
+    return {.networks = [this](std::uint32_t tasks) { return make(tasks); },
+            .options = {.timeline = false}};
+}
+
+std::vector<replay::network::NetworkModel*> LiveModels::make(std::uint32_t tasks) {
+    std::set<double> other_ratios;
+    try {
+        for (const auto& network : networks_) {
+            models_.push_back(make_network(network, tasks));
+            if (!replay::LiveReplays::replays_live(*models_.back(), tasks)) {
+                models_.clear();
+                return {};
+            }
+            const double ratio = dimemas_parameters(network, tasks).cpu_ratio;
+            if (ratio != 1) other_ratios.insert(ratio);
+        }
+    } catch (const std::exception&) {
+        models_.clear();
+        return {};
+    }
+    for (const double ratio : other_ratios) {
+        models_.push_back(ideal_network_at(ratio));
+        ratios_.push_back(ratio);
+    }
+    std::vector<replay::network::NetworkModel*> out;
+    for (const auto& m : models_) out.push_back(m.get());
+    return out;
+}
+
+Time LiveModels::ideal_runtime(const LoadedProgram& loaded, double ratio) const {
+    const auto k = static_cast<std::size_t>(std::ranges::find(ratios_, ratio) - ratios_.begin());
+    return loaded.live_results.at(networks_.size() + k).runtime;
 }
 
 replay::ReplayResult replay_reporting(LoadedProgram& loaded, replay::network::NetworkModel& model,

@@ -6,6 +6,7 @@
 // cannot translate, and what needs the trace itself, is read into memory.
 #include "metrics/trace_summary.hpp"
 #include "pipeline/options/focus.hpp"
+#include "pipeline/options/network_options.hpp"
 #include "pipeline/trace_pass.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/focus/time_window.hpp"
@@ -120,6 +121,28 @@ std::map<replay::CollectiveIndex, std::string> collectives_left_early(const Load
 /// that ran can form (replay/program/cycle_breaking.hpp); what it relaxes goes to `warnings`.
 replay::ReplayResult replay_on(const LoadedProgram& loaded, replay::network::NetworkModel& model,
                                const replay::EngineOptions& options, replay::WarningLog* warnings);
+
+/// The networks of `simulate` or `whatif` replayed while their program is written
+/// (LoadOptions::live): each of theirs, then the ideal network of each other CPU ratio they
+/// take, which their Transfer compares with.
+class LiveModels {
+  public:
+    explicit LiveModels(std::vector<NetworkOptions> networks) : networks_(std::move(networks)) {}
+    /// For LoadOptions::live. None when one of the networks shares its nodes' CPUs (the whole
+    /// program replays that), or cannot be made for the trace's tasks (an error reported once
+    /// the trace is read, as without).
+    replay::LiveNetworks live();
+    /// After the load, whose live_results are network k's at k: the runtime on the ideal network
+    /// with CPUs `ratio` (not 1) times as fast.
+    Time ideal_runtime(const LoadedProgram& loaded, double ratio) const;
+
+  private:
+    std::vector<replay::network::NetworkModel*> make(std::uint32_t tasks);
+
+    std::vector<NetworkOptions> networks_;
+    std::vector<std::unique_ptr<replay::network::NetworkModel>> models_;
+    std::vector<double> ratios_; // of the ideal networks after networks_'
+};
 
 /// replay_on, reporting what it relaxes: printed to stderr (unless --quiet) and added to
 /// `loaded.warnings`.

@@ -38,11 +38,10 @@ std::vector<std::vector<replay::AddedEvent>> critical_path_events(const replay::
 
 /// The predicted run's ideal-network runtime (the same CPUs and code) and its efficiencies
 /// (docs/metrics.md, "On another network").
-std::pair<Time, WhatifEfficiencies>
-predicted_efficiencies(const SimulateOptions& o, LoadedProgram& loaded,
-                       const replay::network::NetworkModel& network,
-                       const replay::ReplayResult& result, const CodeWhatif& code,
-                       const CodeChange& change, const replay::ProgramArray<double>* durations) {
+std::pair<Time, WhatifEfficiencies> predicted_efficiencies(
+    const SimulateOptions& o, LoadedProgram& loaded, const replay::network::NetworkModel& network,
+    const replay::ReplayResult& result, const LiveModels& live, const CodeWhatif& code,
+    const CodeChange& change, const replay::ProgramArray<double>* durations) {
     const auto& p = loaded.program;
     const double ratio = dimemas_parameters(o.network, p.tasks).cpu_ratio;
     Time ideal = 0;
@@ -50,6 +49,8 @@ predicted_efficiencies(const SimulateOptions& o, LoadedProgram& loaded,
         ideal = result.runtime; // the run is the ideal one
     } else if (ratio == 1 && !durations && loaded.ideal_runtime) {
         ideal = *loaded.ideal_runtime; // the streaming pass replayed it
+    } else if (!loaded.live_results.empty()) {
+        ideal = live.ideal_runtime(loaded, ratio);
     } else {
         ideal = ideal_runtime_at(loaded, ratio, {.timeline = false, .burst_durations = durations});
     }
@@ -67,7 +68,10 @@ void simulate_here(const SimulateOptions& o, Simulation& s, replay::ReadHelpers*
     ProgressBar progress({{.label = "reading", .total = input_file_bytes({o.trace})},
                           {.label = "simulating", .unit = ProgressBar::Unit::operations}});
     // -o writes the trace's records at their simulated times: a streamed program's calls are
-    // spilled beside the output for it.
+    // spilled beside the output for it. Without it, code changes or helpers, the network is
+    // replayed while the program is written, which is then never held whole (docs/replay.md).
+    LiveModels live({o.network});
+    const bool replays_live = o.output.empty() && code.empty() && helpers == nullptr;
     s.loaded = std::make_unique<LoadedProgram>(load_program(
         o.trace, program_options(o.network),
         {.window = o.window,
@@ -78,7 +82,8 @@ void simulate_here(const SimulateOptions& o, Simulation& s, replay::ReadHelpers*
          .summarize = true,
          .cut_bursts_for =
              [&](std::uint32_t tasks) { return replays_burst_pieces(o.network, tasks); },
-         .helpers = helpers}));
+         .helpers = helpers,
+         .live = replays_live ? live.live() : replay::LiveNetworks{}}));
     auto& loaded = *s.loaded;
     if (helpers) loaded.pass.processes = 1 + helpers->count();
     auto& change = s.change;
@@ -105,12 +110,16 @@ void simulate_here(const SimulateOptions& o, Simulation& s, replay::ReadHelpers*
                           replay::SimulatedTraceOptions{.calls = loaded.calls.get(),
                                                         .window = loaded.window_bounds});
     progress.add_total(1, loaded.program.op_count());
-    s.result = replay_reporting(loaded, *network,
-                                {.timeline = !o.output.empty(), // each operation's times, for -o
-                                 .on_progress = [&](std::uint64_t ops) { progress.add(1, ops); },
-                                 .burst_durations = durations ? &*durations : nullptr});
+    if (!loaded.live_results.empty())
+        s.result = std::move(loaded.live_results.front());
+    else
+        s.result =
+            replay_reporting(loaded, *network,
+                             {.timeline = !o.output.empty(), // each operation's times, for -o
+                              .on_progress = [&](std::uint64_t ops) { progress.add(1, ops); },
+                              .burst_durations = durations ? &*durations : nullptr});
     std::tie(s.ideal_runtime, s.efficiencies) = predicted_efficiencies(
-        o, loaded, *network, s.result, code, change, durations ? &*durations : nullptr);
+        o, loaded, *network, s.result, live, code, change, durations ? &*durations : nullptr);
     if (simulated) simulated->write(s.result, critical_path_events(loaded.program, s.result));
 }
 

@@ -179,39 +179,6 @@ void changed_code_to_bytes(const ChangedCode& c, std::string& out) {
     writer.value(largest);
 }
 
-/// What a sweep replays while its program is written (replay::LiveReplays): each configuration's
-/// network, then the ideal network of each CPU ratio other than 1 they take (`ratios`, in that
-/// order), made in `models`. None when one of them shares its nodes' CPUs, which the whole
-/// program replays, or cannot be made for `tasks` tasks: that error is reported once the trace
-/// is read, as without.
-std::vector<replay::network::NetworkModel*>
-live_networks(const std::vector<Configuration>& configs, std::uint32_t tasks,
-              std::vector<std::unique_ptr<replay::network::NetworkModel>>& models,
-              std::vector<double>& ratios) {
-    std::set<double> other_ratios;
-    try {
-        for (const auto& c : configs) {
-            models.push_back(make_network(c.network, tasks));
-            if (!replay::LiveReplays::replays_live(*models.back(), tasks)) {
-                models.clear();
-                return {};
-            }
-            const double ratio = dimemas_parameters(c.network, tasks).cpu_ratio;
-            if (ratio != 1) other_ratios.insert(ratio);
-        }
-    } catch (const std::exception&) {
-        models.clear();
-        return {};
-    }
-    for (const double ratio : other_ratios) {
-        models.push_back(ideal_network_at(ratio));
-        ratios.push_back(ratio);
-    }
-    std::vector<replay::network::NetworkModel*> out;
-    for (const auto& m : models) out.push_back(m.get());
-    return out;
-}
-
 ChangedCode changed_code_from_bytes(replay::ByteReader& reader) {
     ChangedCode c;
     reader.array(c.durations);
@@ -242,13 +209,10 @@ Sweep sweep(const WhatifOptions& o, WorkDivision* division) {
                           {.label = "simulating", .unit = ProgressBar::Unit::operations}});
     // Without code changes or other processes, the configurations are replayed while the
     // program is written, which is then never held whole (docs/replay.md).
-    std::vector<std::unique_ptr<replay::network::NetworkModel>> live_models;
-    std::vector<double> live_ratios;
-    replay::LiveNetworks live{.networks = {}, .options = {.timeline = false}};
-    if (!division && code.empty())
-        live.networks = [&](std::uint32_t tasks) {
-            return live_networks(configs, tasks, live_models, live_ratios);
-        };
+    std::vector<NetworkOptions> networks;
+    for (const auto& c : configs) networks.push_back(c.network);
+    LiveModels live_models(std::move(networks));
+    const bool live = !division && code.empty();
     const auto load = [&](replay::ReadHelpers* helpers) {
         return std::make_unique<LoadedProgram>(
             load_program(o.trace, program_options(o.network),
@@ -264,7 +228,7 @@ Sweep sweep(const WhatifOptions& o, WorkDivision* division) {
                                   });
                               },
                           .helpers = helpers,
-                          .live = live}));
+                          .live = live ? live_models.live() : replay::LiveNetworks{}}));
     };
     // Configurations that change the code alike replay the same burst durations: group by group.
     std::map<CodeChange, std::vector<std::size_t>> groups;
@@ -359,8 +323,7 @@ Sweep sweep(const WhatifOptions& o, WorkDivision* division) {
             if (ratio == 1 && change == as_traced) {
                 runtime = ideal_runtime;
             } else if (replayed_live) {
-                const auto k = std::ranges::find(live_ratios, ratio) - live_ratios.begin();
-                runtime = loaded.live_results[configs.size() + static_cast<std::size_t>(k)].runtime;
+                runtime = live_models.ideal_runtime(loaded, ratio);
             } else {
                 runtime = ideal_runtime_at(loaded, ratio, replayed);
             }
