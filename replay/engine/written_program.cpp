@@ -118,4 +118,44 @@ void WrittenProgram::forget_messages_before(MessageIndex m) {
     for (; first_message_ < m && !messages_.empty(); ++first_message_) messages_.pop_front();
 }
 
+void write_program(const ReplayProgram& p, WrittenProgram& out) {
+    if (p.thread_count() != p.tasks)
+        throw std::invalid_argument("a written program has one thread per task");
+    for (const auto& m : p.messages) out.message(m);
+    for (ReplayThread t = 0; t < p.thread_count(); ++t) {
+        for (OpIndex op = p.thread_first_op[t]; op < p.thread_end_op(t); ++op) {
+            const std::uint32_t ref = p.op_ref[op];
+            switch (p.op_kind[op]) {
+            case OpKind::burst:
+                out.burst(t, p.burst_durations[ref]);
+                break;
+            case OpKind::send:
+                out.send(t, ref);
+                break;
+            case OpKind::recv_post:
+                out.post(t, ref, p.op_call[op]);
+                break;
+            case OpKind::recv_wait:
+                out.wait(t,
+                         {p.wait_messages.data() + p.wait_first[ref],
+                          p.wait_first[ref + 1] - p.wait_first[ref]},
+                         p.op_call[op]);
+                break;
+            case OpKind::collective:
+                out.join(t, ref);
+                break;
+            }
+        }
+    }
+    std::vector<std::uint32_t> tasks;
+    for (CollectiveIndex c = 0; c < p.collectives.size(); ++c) {
+        const auto& coll = p.collectives[c];
+        tasks.clear();
+        for (auto i = coll.first_member; i < coll.first_member + coll.member_count; ++i)
+            tasks.push_back(p.thread_task[p.thread_of(p.collective_members[i])]);
+        out.collective(c, coll, tasks);
+    }
+    out.complete();
+}
+
 } // namespace popsim::replay::engine

@@ -162,4 +162,8 @@ class WrittenProgram {
     std::uint64_t written_ = 0;
 };
 
+/// Writes the whole program `p` (one replay thread per task) into `out` and completes it, as the
+/// streaming pass would have written it: for benchmarks and tests of the replays that read it.
+void write_program(const ReplayProgram& p, WrittenProgram& out);
+
 } // namespace popsim::replay::engine

@@ -6,6 +6,7 @@
 // streams, the replays advancing after every operation written (where they pause most) and at
 // their default period.
 #include "replay/engine/engine.hpp"
+#include "replay/engine/written_program.hpp"
 #include "replay/network/dimemas.hpp"
 #include "replay/network/ideal.hpp"
 #include "replay/streaming/background_replay.hpp"
@@ -138,4 +139,39 @@ TEST_CASE("live replays: every network's times are the whole program's, on every
     }
     CHECK(live > 0);
     MESSAGE(fmt::format("{} real traces replayed live", live));
+}
+
+TEST_CASE("live replays: a program written whole before its replay gives the same times") {
+    for (const auto& [name, description] : test::k_streaming_cases) {
+        CAPTURE_BINDING(name);
+        const auto program = build_replay_program(
+            read_paraver(test::synth_trace(name, description), test::quiet_options()));
+        if (program.thread_count() != program.tasks) continue;
+        auto live_models = networks(), whole_models = networks();
+        for (std::size_t n = 0; n < live_models.size(); ++n) {
+            CAPTURE(n);
+            engine::WrittenProgram written(program.tasks);
+            engine::write_program(program, written);
+            IncrementalReplay live(written, *live_models[n], {.timeline = false});
+            CHECK(live.advance());
+            check_same_times(live.finish(),
+                             replay_events(program, *whole_models[n], {.timeline = false}));
+        }
+    }
+}
+
+TEST_CASE("live replays: not where nodes share their CPUs, which the whole program replays") {
+    network::DimemasParameters shared;
+    shared.tasks_per_node = 2;
+    shared.task_map = network::DimemasParameters::TaskMap::tasks_per_node;
+    CHECK(LiveReplays::replays_live(network::DimemasNetwork(shared), 4));
+    shared.cpus_per_node = 1; // two tasks take turns on one CPU
+    CHECK_FALSE(LiveReplays::replays_live(network::DimemasNetwork(shared), 4));
+    shared.cpus_per_node = 2;
+    CHECK(LiveReplays::replays_live(network::DimemasNetwork(shared), 4));
+    // And an engine refuses to run it on a written program.
+    engine::WrittenProgram written(4);
+    shared.cpus_per_node = 1;
+    network::DimemasNetwork network(shared);
+    CHECK_THROWS_AS(IncrementalReplay(written, network, {.timeline = false}), std::logic_error);
 }
