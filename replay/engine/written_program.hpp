@@ -86,8 +86,8 @@ class WrittenProgram {
     }
     bool blocking_receive(ReplayThread t, OpIndex op, MessageIndex m) const;
     const Message& message(MessageIndex m) const { return messages_[m - first_message_]; }
-    /// Members' data sent to roots are numbered from here (no trace holds 2^31 messages' worth
-    /// of records on one machine's disk: message() refuses more).
+    /// Members' data sent to roots are numbered from here: message() refuses more messages
+    /// (over 200 GB of communication records, which the writer replays on the whole program).
     static constexpr std::uint32_t first_root_transfer() { return 1u << 31; }
     /// Collectives known so far, counted in the order they became known (not their numbers).
     std::uint64_t known_collectives() const { return first_known_ + known_.size(); }

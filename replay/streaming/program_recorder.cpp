@@ -120,7 +120,11 @@ ProgramRecorder::ProgramRecorder(std::vector<ThreadIndex> trace_threads, LiveRep
       workers_(trace_threads_.size()), regions_(trace_threads_.size(), 0), live_(live) {}
 
 void ProgramRecorder::message(const Message& m) {
-    if (live_) return live_->program().message(m); // by task: a task's thread is the task
+    if (live_) { // by task: a task's thread is the task
+        if (m.record >= engine::WrittenProgram::first_root_transfer())
+            throw StreamingUnsupported("more than 2^31 messages replayed live");
+        return live_->program().message(m);
+    }
     // Messages are found by record number: a record handed over out of order would shift them.
     if (m.record != messages_.size())
         throw StreamingUnsupported("communication records are not handed over in file order");
