@@ -17,17 +17,13 @@ template <class State> class StateWindow {
   public:
     /// State `i`, made when first asked for; not once forgotten.
     State& operator[](std::uint32_t i) {
-        if (i < first_)
-            throw std::logic_error(std::string("the state of a ") + State::k_name +
-                                   " asked for after it ended");
+        if (i < first_) fail("asked for after it ended");
         while (i - first_ >= window_.size()) window_.emplace_back();
         return window_[i - first_];
     }
     /// State `i`, which must be under way.
     const State& at(std::uint32_t i) const {
-        if (i < first_ || i - first_ >= window_.size())
-            throw std::logic_error(std::string("the state of a ") + State::k_name +
-                                   " asked for while it is not under way");
+        if (i < first_ || i - first_ >= window_.size()) fail("asked for while it is not under way");
         return window_[i - first_];
     }
     /// The lowest number whose state may still be asked for.
@@ -40,6 +36,11 @@ template <class State> class StateWindow {
     }
 
   private:
+    /// Out of line, so that the engine's every access stays small enough to inline.
+    [[noreturn, gnu::cold, gnu::noinline]] static void fail(const char* what) {
+        throw std::logic_error(std::string("the state of a ") + State::k_name + " " + what);
+    }
+
     Ring<State> window_;
     std::uint32_t first_ = 0; // the number of window_.front()
 };

@@ -103,8 +103,9 @@ void WrittenProgram::forget_before(ReplayThread t, OpIndex op) {
             waits_end = front.ref + 1 + thread.wait_messages[front.ref - thread.first_wait_message];
         thread.ops.pop_front();
     }
-    for (; thread.first_wait_message < waits_end; ++thread.first_wait_message)
-        thread.wait_messages.pop_front();
+    auto& waits = thread.wait_messages;
+    waits.erase(waits.begin(), waits.begin() + (waits_end - thread.first_wait_message));
+    thread.first_wait_message = waits_end;
 }
 
 void WrittenProgram::forget_collectives_before(CollectiveIndex c) {

@@ -63,25 +63,9 @@ class WrittenProgram {
     /// A burst's is its own place, a wait's the place of its list's length in wait messages.
     std::uint32_t ref(ReplayThread t, OpIndex op) const { return at(t, op).ref; }
     Time burst_duration(ReplayThread t, OpIndex burst) const { return at(t, burst).value; }
-    /// A wait's messages, in a thread's queue of them.
-    class WaitList {
-      public:
-        using Iterator = Ring<MessageIndex>::const_iterator;
-        WaitList(Iterator first, std::size_t size) : first_(first), size_(size) {}
-        Iterator begin() const { return first_; }
-        Iterator end() const { return first_ + static_cast<std::ptrdiff_t>(size_); }
-        std::size_t size() const { return size_; }
-        MessageIndex operator[](std::size_t i) const {
-            return first_[static_cast<std::ptrdiff_t>(i)];
-        }
-
-      private:
-        Iterator first_;
-        std::size_t size_;
-    };
-    WaitList wait_list(ReplayThread t, std::uint32_t list) const {
-        const auto& waits = threads_[t].wait_messages;
-        const auto length = waits.begin() + (list - threads_[t].first_wait_message);
+    std::span<const MessageIndex> wait_list(ReplayThread t, std::uint32_t list) const {
+        const auto& thread = threads_[t];
+        const auto length = thread.wait_messages.data() + (list - thread.first_wait_message);
         return {length + 1, *length};
     }
     bool blocking_receive(ReplayThread t, OpIndex op, MessageIndex m) const;
@@ -127,8 +111,9 @@ class WrittenProgram {
         OpIndex first_op = 0;       // the place of ops.front()
         OpIndex visible = 0;        // the end of the operations the replays may read
         OpIndex last_stop = k_none; // the last burst or collective among them
-        // Each wait's list: its length, then its messages.
-        Ring<MessageIndex> wait_messages;
+        // Each wait's list: its length, then its messages. Contiguous, for the engine's spans:
+        // what is forgotten is erased from the front (a few lists at a time).
+        std::vector<MessageIndex> wait_messages;
         std::uint32_t first_wait_message = 0; // the place of wait_messages.front()
     };
     struct KnownCollective {
