@@ -332,11 +332,11 @@ template <class Model, class Source> class Engine final : network::TransferSink 
         case OpKind::send:
             return message_startup(ref);
         case OpKind::recv_post:
-            return src_.blocking_receive(thread, op, ref) ? message_startup(ref) : 0;
+            return blocking_receive(thread, op, ref) ? message_startup(ref) : 0;
         case OpKind::recv_wait: {
             Time total = 0;
             for (const MessageIndex m : src_.wait_list(thread, ref))
-                if (!src_.blocking_receive(thread, op, m))
+                if (!blocking_receive(thread, op, m))
                     total = add_times(total, message_startup(m), ticks_per_ns_);
             return total;
         }
@@ -347,6 +347,21 @@ template <class Model, class Source> class Engine final : network::TransferSink 
         default:
             return 0;
         }
+    }
+
+    /// True when `op`, the receive-post or the receive-wait of message `m`, is half of a blocking
+    /// receive: the post followed at once by the wait completing `m`, in the same call (a Dimemas
+    /// Recv rather than Irecv + Wait).
+    bool blocking_receive(ReplayThread thread, OpIndex op, MessageIndex m) const {
+        const bool is_post = src_.kind(thread, op) == OpKind::recv_post;
+        if (!is_post && op == src_.first_op(thread)) return false;
+        const OpIndex post = is_post ? op : op - 1, wait = post + 1;
+        if (wait >= src_.end_op(thread) || src_.kind(thread, post) != OpKind::recv_post ||
+            src_.ref(thread, post) != m || src_.kind(thread, wait) != OpKind::recv_wait ||
+            src_.call(thread, post) != src_.call(thread, wait))
+            return false;
+        const auto list = src_.wait_list(thread, src_.ref(thread, wait));
+        return std::find(list.begin(), list.end(), m) != list.end();
     }
 
     /// True once the thread has paid the startup of its current operation; otherwise it resumes the
@@ -547,7 +562,7 @@ template <class Model, class Source> class Engine final : network::TransferSink 
             start_transfer(m);
         finish_op(thread, op, now_);
         // A blocking receive takes its turn in its wait.
-        return !cpus_.limited() || src_.blocking_receive(thread, op, m) ||
+        return !cpus_.limited() || blocking_receive(thread, op, m) ||
                head_turn(thread); // COMMUNIC_Irecv
     }
 
@@ -567,7 +582,7 @@ template <class Model, class Source> class Engine final : network::TransferSink 
         for (; waited_[thread] < count; ++waited_[thread]) {
             const MessageIndex m = awaited(thread, op);
             if (!zero_cost_ && !startup_paid_[thread] &&
-                !pay_startup(thread, src_.blocking_receive(thread, op, m) ? 0 : message_startup(m)))
+                !pay_startup(thread, blocking_receive(thread, op, m) ? 0 : message_startup(m)))
                 return false;
             const Time a = message_[m].arrival;
             if (a == k_unset || a > now_) { // the message wakes it

@@ -37,10 +37,8 @@ class WholeProgram {
         const std::uint32_t first = p_.wait_first[list];
         return {p_.wait_messages.data() + first, p_.wait_first[list + 1] - first};
     }
-    /// ReplayProgram::blocking_receive.
-    bool blocking_receive(ReplayThread /*t*/, OpIndex op, MessageIndex m) const {
-        return p_.blocking_receive(op, m);
-    }
+    /// The thread's number for the MPI call a post or a wait belongs to.
+    std::uint32_t call(ReplayThread /*t*/, OpIndex op) const { return p_.op_call[op]; }
 
     const Message& message(MessageIndex m) const { return p_.messages[m]; }
     /// Transfers from this number on carry collective members' data to their roots; below, they

@@ -69,19 +69,6 @@ void WrittenProgram::complete() {
     complete_ = true;
 }
 
-bool WrittenProgram::blocking_receive(ReplayThread t, OpIndex op, MessageIndex m) const {
-    // As ReplayProgram::blocking_receive: the post followed at once by the wait completing m,
-    // in the same call. Both come from one call, written together.
-    const bool is_post = kind(t, op) == OpKind::recv_post;
-    if (!is_post && op == 0) return false;
-    const OpIndex post = is_post ? op : op - 1, wait = post + 1;
-    if (wait >= threads_[t].visible || kind(t, post) != OpKind::recv_post || ref(t, post) != m ||
-        kind(t, wait) != OpKind::recv_wait || at(t, post).value != at(t, wait).value)
-        return false;
-    const auto list = wait_list(t, ref(t, wait));
-    return std::find(list.begin(), list.end(), m) != list.end();
-}
-
 ReplayDeadlock WrittenProgram::deadlock(const std::vector<OpIndex>& position,
                                         const std::vector<Time>& /*reached_at*/) const {
     std::size_t blocked = 0;

@@ -68,7 +68,10 @@ class WrittenProgram {
         const auto length = thread.wait_messages.data() + (list - thread.first_wait_message);
         return {length + 1, *length};
     }
-    bool blocking_receive(ReplayThread t, OpIndex op, MessageIndex m) const;
+    /// The thread's number for the MPI call a post or a wait belongs to.
+    std::uint32_t call(ReplayThread t, OpIndex op) const {
+        return static_cast<std::uint32_t>(at(t, op).value);
+    }
     const Message& message(MessageIndex m) const { return messages_[m - first_message_]; }
     /// Members' data sent to roots are numbered from here: message() refuses more messages
     /// (over 200 GB of communication records, which the writer replays on the whole program).

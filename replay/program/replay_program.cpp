@@ -34,20 +34,6 @@ void ReplayProgram::one_thread_per_task() {
     std::iota(task_first_thread.begin(), task_first_thread.end(), 0u);
 }
 
-bool ReplayProgram::blocking_receive(OpIndex op, MessageIndex m) const {
-    const bool is_post = op_kind[op] == OpKind::recv_post;
-    if (!is_post && op == 0) return false;
-    const OpIndex post = is_post ? op : op - 1, wait = post + 1;
-    if (wait >= op_count() || op_kind[post] != OpKind::recv_post || op_ref[post] != m ||
-        op_kind[wait] != OpKind::recv_wait || op_call[post] != op_call[wait])
-        return false;
-    // The wait completes `m` (then both are the receiver's: no thread boundary between them).
-    const std::uint32_t list = op_ref[wait];
-    return std::find(wait_messages.begin() + wait_first[list],
-                     wait_messages.begin() + wait_first[list + 1],
-                     m) != wait_messages.begin() + wait_first[list + 1];
-}
-
 MessageOps message_ops(const ReplayProgram& p) {
     MessageOps out;
     for (auto* ops : {&out.send, &out.post, &out.wait}) ops->resize(p.messages.size(), k_none);

@@ -156,10 +156,6 @@ struct ReplayProgram {
     }
     /// Gives every task one replay thread (task k = thread k), for programs built without threads.
     void one_thread_per_task();
-    /// True when `op`, the receive-post or the receive-wait of message `m`, is half of a blocking
-    /// receive: the post followed at once by the wait, in the same call (a Dimemas Recv rather
-    /// than Irecv + Wait).
-    bool blocking_receive(OpIndex op, MessageIndex m) const;
 };
 
 /// Where a message goes in the list of a call that completes several receives (MPI_Waitall):
