@@ -29,6 +29,18 @@ class FreedMemory {
     std::size_t pending_ = 0;
 };
 
+/// A burst of computation: none when it is not positive (prv2dim's pieces are written even empty,
+/// by piece()).
+template <class Writer> void write_burst(Writer& to, Time duration) {
+    if (duration > 0) to.piece(duration);
+}
+
+/// Only a task of several threads has parallel regions in its replay, and such a trace is not
+/// replayed live (stream_program).
+[[noreturn]] void refuse_live_regions() {
+    throw StreamingUnsupported("OpenMP regions of several threads replayed live");
+}
+
 } // namespace
 
 /// Writes a thread's operations into its logs.
@@ -66,10 +78,7 @@ class ProgramRecorder::LiveWriter {
   public:
     LiveWriter(engine::WrittenProgram& program, ReplayThread thread) : p_(program), t_(thread) {}
     void piece(Time duration) { p_.burst(t_, duration); }
-    void barrier(std::uint32_t /*region*/, bool /*join*/) {
-        // Only a task of several threads has fork/join barriers.
-        throw StreamingUnsupported("OpenMP regions of several threads replayed live");
-    }
+    void barrier(std::uint32_t /*region*/, bool /*join*/) { refuse_live_regions(); }
     void post(MessageIndex m, std::uint32_t call) { p_.post(t_, m, call); }
     void send(MessageIndex m, std::uint32_t /*call*/) { p_.send(t_, m); }
     void wait(std::span<const MessageIndex> messages, std::uint32_t call) {
@@ -88,7 +97,7 @@ template <class Writer>
 void ProgramRecorder::write_region_steps(Writer& to, std::span<const RegionStep> steps) {
     for (const auto& step : steps) {
         if (step.kind == RegionStep::Kind::burst) {
-            if (step.value > 0) to.piece(step.value);
+            write_burst(to, step.value);
         } else {
             to.barrier(static_cast<std::uint32_t>(step.value), step.kind == RegionStep::Kind::join);
         }
@@ -98,7 +107,7 @@ void ProgramRecorder::write_region_steps(Writer& to, std::span<const RegionStep>
 template <class Writer> void ProgramRecorder::write_call(Writer& to, const Call& c) {
     write_region_steps(to, c.regions);
     for (const Time d : c.pieces) to.piece(d);
-    if (c.burst_before > 0) to.piece(c.burst_before);
+    write_burst(to, c.burst_before);
     for (const auto m : c.posts) to.post(m, c.number);
     for (const auto m : c.sends) to.send(m, c.number);
     if (!c.completions.empty()) to.wait(c.completions, c.number);
@@ -152,9 +161,7 @@ void ProgramRecorder::pieces(ReplayThread t, std::span<const Time> durations) {
 }
 
 void ProgramRecorder::burst(ReplayThread t, Time duration) {
-    write_to(t, [&](auto& to) {
-        if (duration > 0) to.piece(duration);
-    });
+    write_to(t, [&](auto& to) { write_burst(to, duration); });
 }
 
 void ProgramRecorder::region_steps(ReplayThread t, std::span<const RegionStep> steps) {
@@ -163,7 +170,7 @@ void ProgramRecorder::region_steps(ReplayThread t, std::span<const RegionStep> s
 
 void ProgramRecorder::region_workers(ReplayThread t, std::uint32_t number,
                                      std::span<const Time> work) {
-    if (live_) throw StreamingUnsupported("OpenMP regions of several threads replayed live");
+    if (live_) refuse_live_regions();
     workers_[t].resize(work.size());
     regions_[t] = std::max(regions_[t], number + 1);
     for (std::size_t w = 0; w < work.size(); ++w) {
