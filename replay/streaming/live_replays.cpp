@@ -34,17 +34,19 @@ void LiveReplays::advance() {
     advanced_at_ = program_.written();
     oneapi::tbb::parallel_for(std::size_t{0}, replays_.size(),
                               [&](std::size_t r) { replays_[r].advance(); });
-    for (ReplayThread t = 0; t < program_.thread_count(); ++t) {
-        OpIndex passed = replays_.front().position(t);
-        for (const auto& r : replays_) passed = std::min(passed, r.position(t));
-        program_.forget_before(t, passed);
-    }
-    MessageIndex over = replays_.front().first_message_under_way();
-    for (const auto& r : replays_) over = std::min(over, r.first_message_under_way());
-    program_.forget_messages_before(over);
-    CollectiveIndex ended = replays_.front().first_collective_under_way();
-    for (const auto& r : replays_) ended = std::min(ended, r.first_collective_under_way());
-    program_.forget_collectives_before(ended);
+    // What every replay has passed: the lowest of theirs.
+    const auto lowest = [&](auto of) {
+        auto low = of(replays_.front());
+        for (const auto& r : replays_) low = std::min(low, of(r));
+        return low;
+    };
+    for (ReplayThread t = 0; t < program_.thread_count(); ++t)
+        program_.forget_before(t,
+                               lowest([t](const IncrementalReplay& r) { return r.position(t); }));
+    program_.forget_messages_before(
+        lowest([](const IncrementalReplay& r) { return r.first_message_under_way(); }));
+    program_.forget_collectives_before(
+        lowest([](const IncrementalReplay& r) { return r.first_collective_under_way(); }));
 }
 
 std::vector<ReplayResult> LiveReplays::finish() {
