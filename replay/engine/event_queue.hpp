@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
-// The future-event list, ordered by (time, sequence number), so events at the same time run in
+// The future-event list, ordered by (time, scheduling order), so events at the same time run in
 // the order they were scheduled and every replay is deterministic.
-// Events for the current time (on the ideal network most of them: a message arrives the moment
-// it is sent, a collective ends at its last arrival) wait in a FIFO; later ones in a 4-ary heap
-// (Boost.Heap), whose four children of a node lie side by side: 3-8 % faster than a binary heap
-// on the Dimemas network (bench/replay_bench.cpp).
-// Cost: O(1) for current-time events, O(log n) for the others; 24 bytes per pending event.
+// A radix heap (Ahuja, Mehlhorn, Orlin and Tarjan, 1990): a replay's clock never goes back, so an
+// event's bucket is the highest bit in which its time differs from the earliest time reached,
+// found with one instruction, and an event moves to a lower bucket only when its bucket becomes
+// the lowest, at most once per bit. Bucket 0 holds the events of the earliest time in the order
+// they were pushed: each bucket keeps that order, since events enter an empty bucket from a
+// higher one in their order there, and are pushed only after them. Against the 4-ary heap it
+// replaced, the engine is 5 % faster at 1,024 threads and 11-20 % at 16,384 (bench/README.md).
+// Cost: O(1) to push, O(1) amortised per bit of the times to pop; 16 bytes per pending event.
 #include "replay/time.hpp"
 
-#include <boost/heap/d_ary_heap.hpp>
-#include <compare>
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cassert>
 #include <cstdint>
 #include <vector>
 
@@ -18,52 +23,66 @@ namespace popsim::replay::engine {
 
 struct Event {
     Time time = 0;
-    std::uint64_t seq = 0;
-    std::uint32_t thread = 0;                       // the replay thread to run
-    auto operator<=>(const Event&) const = default; // member order is the order
+    std::uint32_t thread = 0; // the replay thread to run
 };
-static_assert(sizeof(Event) <= 24);
 
 class EventQueue {
   public:
+    /// Events are never pushed before the time of the earliest one seen (by top or pop).
     void push(Time time, std::uint32_t thread) {
-        const Event e{time, next_seq_++, thread};
-        if (time == now_)
-            current_.push_back(e); // after every queued event of this time: the FIFO keeps order
-        else
-            later_.push(e);
+        assert(time >= least_);
+        const unsigned bucket = bucket_of(time);
+        buckets_[bucket].push_back({time, thread});
+        occupied_ |= std::uint64_t{1} << bucket;
+        ++size_;
     }
-    bool empty() const { return next_current_ == current_.size() && later_.empty(); }
-    /// The earliest event, left in the queue.
-    const Event& top() const { return fifo_first() ? current_[next_current_] : later_.top(); }
-    /// The earliest event; events are never pushed before the time of the last one popped.
+    bool empty() const { return size_ == 0; }
+    /// The earliest event, left in the queue (not empty).
+    const Event& top() {
+        if (next_ == buckets_[0].size()) refill();
+        return buckets_[0][next_];
+    }
+    /// The earliest event (not empty).
     Event pop() {
-        if (fifo_first()) return current_[next_current_++];
-        const Event e = later_.top();
-        later_.pop();
-        if (e.time != now_) { // the FIFO is empty: its events came before any later one
-            now_ = e.time;
-            current_.clear();
-            next_current_ = 0;
-        }
+        const Event e = top();
+        ++next_;
+        --size_;
         return e;
     }
 
   private:
-    /// Whether the earliest event is the FIFO's (a heap event of the current time pushed before
-    /// that time was reached goes first).
-    bool fifo_first() const {
-        return next_current_ < current_.size() &&
-               (later_.empty() || current_[next_current_] < later_.top());
+    unsigned bucket_of(Time time) const {
+        return static_cast<unsigned>(
+            std::bit_width(static_cast<std::uint64_t>(time) ^ static_cast<std::uint64_t>(least_)));
     }
 
-    Time now_ = 0;
-    std::vector<Event> current_; // events at now_, in sequence order, from next_current_ on
-    std::size_t next_current_ = 0;
-    // boost::heap keeps the greatest on top: std::greater makes it the earliest.
-    boost::heap::d_ary_heap<Event, boost::heap::arity<4>, boost::heap::compare<std::greater<>>>
-        later_;
-    std::uint64_t next_seq_ = 0;
+    /// Bucket 0 is spent: the lowest other bucket's earliest time becomes the least, and its
+    /// events move down (those of that time into bucket 0, in their order).
+    void refill() {
+        buckets_[0].clear();
+        next_ = 0;
+        occupied_ &= ~std::uint64_t{1};
+        assert(occupied_ != 0);
+        const auto lowest = static_cast<unsigned>(std::countr_zero(occupied_));
+        std::vector<Event>& from = buckets_[lowest];
+        least_ = from.front().time;
+        for (const Event& e : from) least_ = std::min(least_, e.time);
+        for (const Event& e : from) {
+            const unsigned bucket = bucket_of(e.time); // below `lowest`
+            buckets_[bucket].push_back(e);
+            occupied_ |= std::uint64_t{1} << bucket;
+        }
+        from.clear();
+        occupied_ &= ~(std::uint64_t{1} << lowest);
+    }
+
+    // Times are not negative: bucket b > 0 holds the times whose highest bit differing from
+    // least_ is bit b - 1, so 64 buckets cover every time.
+    std::array<std::vector<Event>, 64> buckets_;
+    std::uint64_t occupied_ = 0; // bit b: bucket b holds events (bucket 0: maybe spent ones)
+    std::size_t next_ = 0;       // bucket 0's first event not popped
+    std::size_t size_ = 0;
+    Time least_ = 0; // the earliest time seen, the time of bucket 0's events
 };
 
 } // namespace popsim::replay::engine

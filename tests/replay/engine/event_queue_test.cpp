@@ -2,7 +2,9 @@
 // The event queue pops by (time, scheduling order), whichever of its two stores holds an event.
 #include "replay/engine/event_queue.hpp"
 
+#include <algorithm>
 #include <doctest/doctest.h>
+#include <random>
 #include <vector>
 
 using popsim::replay::engine::EventQueue;
@@ -45,4 +47,49 @@ TEST_CASE("events interleave by time whatever the order they were pushed in") {
     for (std::uint32_t t = 0; t < 6; ++t) q.push(static_cast<popsim::Time>((t * 7) % 5), t);
     // times: 0 -> 0, 1 -> 2, 2 -> 4, 3 -> 1, 4 -> 3, 5 -> 0
     CHECK(pop_all(q) == std::vector<std::uint32_t>{0, 5, 3, 1, 4, 2});
+}
+
+TEST_CASE("pushes and pops mixed at random give the order of (time, scheduling order)") {
+    // The reference: every pending event with its scheduling number, the least popped each time.
+    struct Pending {
+        popsim::Time time;
+        std::uint64_t seq;
+        std::uint32_t thread;
+    };
+    EventQueue q;
+    std::vector<Pending> reference;
+    std::mt19937_64 random(36);
+    std::uint64_t seq = 0;
+    popsim::Time now = 0;
+    for (int round = 0; round < 20000; ++round) {
+        if (reference.empty() || random() % 3 != 0) {
+            // Times from now on, near (many equal) and far (up to 2^40 ahead: any of a time's
+            // low 40 bits may differ, and 20,000 of them stay far from 2^63).
+            const popsim::Time ahead = static_cast<popsim::Time>(
+                random() % 2 == 0 ? random() % 4 : random() >> (random() % 40 + 24));
+            const auto thread = static_cast<std::uint32_t>(round);
+            q.push(now + ahead, thread);
+            reference.push_back({now + ahead, seq++, thread});
+            continue;
+        }
+        const auto least =
+            std::min_element(reference.begin(), reference.end(), [](auto& a, auto& b) {
+                return a.time != b.time ? a.time < b.time : a.seq < b.seq;
+            });
+        REQUIRE(q.top().thread == least->thread);
+        const auto e = q.pop();
+        CHECK(e.time == least->time);
+        CHECK(e.thread == least->thread);
+        now = e.time;
+        reference.erase(least);
+    }
+    while (!reference.empty()) {
+        const auto least =
+            std::min_element(reference.begin(), reference.end(), [](auto& a, auto& b) {
+                return a.time != b.time ? a.time < b.time : a.seq < b.seq;
+            });
+        REQUIRE(q.pop().thread == least->thread);
+        reference.erase(least);
+    }
+    CHECK(q.empty());
 }
