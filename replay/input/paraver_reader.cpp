@@ -15,6 +15,7 @@
 #include "replay/input/parse_error.hpp"
 #include "replay/input/parsed_block.hpp"
 #include "replay/input/trace_builder.hpp"
+#include "replay/spare_buffers.hpp"
 #include "replay/trace_error.hpp"
 
 #include <algorithm>
@@ -24,7 +25,6 @@
 #include <limits>
 #include <memory>
 #include <new>
-#include <oneapi/tbb/concurrent_queue.h>
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_pipeline.h>
 #include <oneapi/tbb/task_arena.h>
@@ -298,8 +298,8 @@ void read_body(BlockReader& reader, TextBlock first, Trace& trace, BuilderInput&
     };
     // The blocks, text and parsed, are used again once through: a streamed analysis then holds
     // no more than the blocks under way, and allocates nothing per block.
-    oneapi::tbb::concurrent_queue<std::shared_ptr<TextBlock>> spare_text;
-    oneapi::tbb::concurrent_queue<std::shared_ptr<ParsedBlock>> spare_parsed;
+    SpareBuffers<std::shared_ptr<TextBlock>> spare_text;
+    SpareBuffers<std::shared_ptr<ParsedBlock>> spare_parsed;
     auto spare_parsed_block = [&] {
         std::shared_ptr<ParsedBlock> parsed;
         if (!spare_parsed.try_pop(parsed)) parsed = std::make_shared<ParsedBlock>();

@@ -12,6 +12,7 @@
 //   background.drain(); // every callback applied; rethrows what the replay threw
 //   replay.finish(trace);
 #include "replay/input/timeline_observer.hpp"
+#include "replay/spare_buffers.hpp"
 
 #include <atomic>
 #include <exception>
@@ -77,7 +78,7 @@ class BackgroundObserver final : public TimelineObserver {
     Batch filling_;
     std::size_t last_reached_ = std::numeric_limits<std::size_t>::max(); // its last item, a Reached
     oneapi::tbb::concurrent_bounded_queue<Batch> queue_;
-    oneapi::tbb::concurrent_queue<Batch> applied_batches_; // to fill again
+    SpareBuffers<Batch> applied_batches_; // to fill again
     std::atomic<bool> failed_{false};
     std::exception_ptr error_;
     std::atomic<std::uint64_t> sent_{0}, applied_{0};
