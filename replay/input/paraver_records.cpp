@@ -11,8 +11,7 @@ namespace {
 
 using detail::FieldScanner;
 
-RecordOwner read_owner(FieldScanner& in) {
-    RecordOwner owner;
+void read_owner(FieldScanner& in, RecordOwner& owner) {
     owner.cpu = in.next_u32("cpu");
     owner.application = in.next_u32("application");
     owner.task = in.next_u32("task");
@@ -20,7 +19,6 @@ RecordOwner read_owner(FieldScanner& in) {
     if (owner.application == 0 || owner.task == 0 || owner.thread == 0) {
         throw ParseError("application, task and thread numbers are 1-based; found 0");
     }
-    return owner;
 }
 
 Time read_time(FieldScanner& in, Time ns_per_unit, const char* what) {
@@ -46,50 +44,45 @@ std::string_view body(std::string_view line) {
 
 } // namespace
 
-StateRecord parse_state_record(std::string_view line, Time ns_per_unit) {
+void parse_state_record(std::string_view line, Time ns_per_unit, StateRecord& out) {
     constexpr const char* k_kind = "state record";
     FieldScanner in(body(line), k_kind);
-    StateRecord r;
-    r.owner = read_owner(in);
-    r.begin = read_time(in, ns_per_unit, "begin time");
-    r.end = read_time(in, ns_per_unit, "end time");
-    r.state = in.next_u32("state");
+    read_owner(in, out.owner);
+    out.begin = read_time(in, ns_per_unit, "begin time");
+    out.end = read_time(in, ns_per_unit, "end time");
+    out.state = in.next_u32("state");
     expect_end(in, k_kind, 7);
-    if (r.end < r.begin) {
+    if (out.end < out.begin) {
         throw ParseError(
-            fmt::format("state record ends before it begins ({} < {})", r.end, r.begin));
+            fmt::format("state record ends before it begins ({} < {})", out.end, out.begin));
     }
-    return r;
 }
 
-void parse_event_record(std::string_view line, Time ns_per_unit, EventRecord& out) {
+void parse_event_record(std::string_view line, Time ns_per_unit, RecordOwner& owner, Time& time,
+                        std::vector<EventPair>& pairs) {
     constexpr const char* k_kind = "event record";
     FieldScanner in(body(line), k_kind);
-    out.owner = read_owner(in);
-    out.time = read_time(in, ns_per_unit, "time");
-    out.pairs.clear();
+    read_owner(in, owner);
+    time = read_time(in, ns_per_unit, "time");
     do {
-        EventPair pair;
+        EventPair& pair = pairs.emplace_back();
         pair.type = in.next_u32("event type");
         pair.value = in.next_uint("event value");
-        out.pairs.push_back(pair);
     } while (!in.at_end());
 }
 
-CommRecord parse_comm_record(std::string_view line, Time ns_per_unit) {
+void parse_comm_record(std::string_view line, Time ns_per_unit, CommRecord& out) {
     constexpr const char* k_kind = "communication record";
     FieldScanner in(body(line), k_kind);
-    CommRecord r;
-    r.sender = read_owner(in);
-    r.logical_send = read_time(in, ns_per_unit, "logical send time");
-    r.physical_send = read_time(in, ns_per_unit, "physical send time");
-    r.receiver = read_owner(in);
-    r.logical_recv = read_time(in, ns_per_unit, "logical receive time");
-    r.physical_recv = read_time(in, ns_per_unit, "physical receive time");
-    r.size = in.next_uint("size");
-    r.tag = in.next_uint("tag");
+    read_owner(in, out.sender);
+    out.logical_send = read_time(in, ns_per_unit, "logical send time");
+    out.physical_send = read_time(in, ns_per_unit, "physical send time");
+    read_owner(in, out.receiver);
+    out.logical_recv = read_time(in, ns_per_unit, "logical receive time");
+    out.physical_recv = read_time(in, ns_per_unit, "physical receive time");
+    out.size = in.next_uint("size");
+    out.tag = in.next_uint("tag");
     expect_end(in, k_kind, 14);
-    return r;
 }
 
 } // namespace popsim::replay

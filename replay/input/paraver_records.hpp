@@ -48,10 +48,30 @@ struct CommRecord {
 };
 
 /// Each parser takes the whole line (starting with its kind digit) and the header's time unit in
-/// ns; it throws ParseError naming the bad field.
-StateRecord parse_state_record(std::string_view line, Time ns_per_unit);
-/// Reuses `out.pairs`' capacity: the hot loop calls it with one record object.
-void parse_event_record(std::string_view line, Time ns_per_unit, EventRecord& out);
-CommRecord parse_comm_record(std::string_view line, Time ns_per_unit);
+/// ns; it throws ParseError naming the bad field. They write each field where it goes, as it is
+/// read: a record made on the stack and copied into an array stalls the processor, which cannot
+/// forward the record's narrow stores to the copy's wide loads (it was the largest cost of
+/// parsing, bench/README.md, session 36).
+void parse_state_record(std::string_view line, Time ns_per_unit, StateRecord& out);
+/// The owner and time into `owner` and `time`; the pairs appended to `pairs`.
+void parse_event_record(std::string_view line, Time ns_per_unit, RecordOwner& owner, Time& time,
+                        std::vector<EventPair>& pairs);
+void parse_comm_record(std::string_view line, Time ns_per_unit, CommRecord& out);
+
+inline StateRecord parse_state_record(std::string_view line, Time ns_per_unit) {
+    StateRecord record;
+    parse_state_record(line, ns_per_unit, record);
+    return record;
+}
+/// Reuses `out.pairs`' capacity: a loop calls it with one record object.
+inline void parse_event_record(std::string_view line, Time ns_per_unit, EventRecord& out) {
+    out.pairs.clear();
+    parse_event_record(line, ns_per_unit, out.owner, out.time, out.pairs);
+}
+inline CommRecord parse_comm_record(std::string_view line, Time ns_per_unit) {
+    CommRecord record;
+    parse_comm_record(line, ns_per_unit, record);
+    return record;
+}
 
 } // namespace popsim::replay

@@ -23,8 +23,15 @@ char one_character_kind(std::string_view line) {
     return line.size() == 1 || line[1] == ':' ? line[0] : '\0';
 }
 
-void parse_line(std::string_view line, std::uint32_t offset, Time ns_per_unit, ParsedBlock& out,
-                EventRecord& scratch) {
+/// Notes the record of `kind` just parsed into the block's arrays, at `index`.
+void add_ref(ParsedBlock& out, ParsedBlock::Kind kind, std::uint32_t offset, std::size_t index) {
+    ParsedBlock::Ref& ref = out.order.emplace_back();
+    ref.kind = kind;
+    ref.line_offset = offset;
+    ref.index = static_cast<std::uint32_t>(index);
+}
+
+void parse_line(std::string_view line, std::uint32_t offset, Time ns_per_unit, ParsedBlock& out) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.empty() || line[0] == '#') return;
     const char kind = one_character_kind(line);
@@ -32,31 +39,25 @@ void parse_line(std::string_view line, std::uint32_t offset, Time ns_per_unit, P
         throw ParseError("the line ends with ':': a field is missing, or there is one too many");
     }
     switch (kind) {
-    case '1': { // parse before registering: a line that fails to parse must leave no reference
-                // behind
-        const StateRecord record = parse_state_record(line, ns_per_unit);
-        out.order.push_back(
-            {ParsedBlock::Kind::state, offset, static_cast<std::uint32_t>(out.states.size())});
-        out.states.push_back(record);
+    // Each record is parsed straight into its array (parse_state_record says why) and noted
+    // in the order only once parsed: a line that fails to parse leaves no reference behind.
+    case '1':
+        parse_state_record(line, ns_per_unit, out.states.emplace_back());
+        add_ref(out, ParsedBlock::Kind::state, offset, out.states.size() - 1);
         return;
-    }
     case '2': {
-        parse_event_record(line, ns_per_unit, scratch);
-        out.order.push_back(
-            {ParsedBlock::Kind::event, offset, static_cast<std::uint32_t>(out.events.size())});
-        out.events.push_back({scratch.owner, scratch.time,
-                              static_cast<std::uint32_t>(out.pairs.size()),
-                              static_cast<std::uint32_t>(scratch.pairs.size())});
-        out.pairs.insert(out.pairs.end(), scratch.pairs.begin(), scratch.pairs.end());
+        const auto first_pair = out.pairs.size();
+        ParsedBlock::EventHead& head = out.events.emplace_back();
+        parse_event_record(line, ns_per_unit, head.owner, head.time, out.pairs);
+        head.first_pair = static_cast<std::uint32_t>(first_pair);
+        head.pair_count = static_cast<std::uint32_t>(out.pairs.size() - first_pair);
+        add_ref(out, ParsedBlock::Kind::event, offset, out.events.size() - 1);
         return;
     }
-    case '3': {
-        const CommRecord record = parse_comm_record(line, ns_per_unit);
-        out.order.push_back(
-            {ParsedBlock::Kind::comm, offset, static_cast<std::uint32_t>(out.comms.size())});
-        out.comms.push_back(record);
+    case '3':
+        parse_comm_record(line, ns_per_unit, out.comms.emplace_back());
+        add_ref(out, ParsedBlock::Kind::comm, offset, out.comms.size() - 1);
         return;
-    }
     case '4':
         ++out.skipped; // global communications: popsim has no use for them
         return;
@@ -76,7 +77,6 @@ void parse_block(const TextBlock& block, Time ns_per_unit, ParsedBlock& out) {
     out.clear();
     out.file_bytes = block.file_bytes;
     out.bytes = block.text.size();
-    EventRecord scratch;
     std::string_view text = block.text;
     std::uint32_t offset = 0;
     while (!text.empty()) {
@@ -87,7 +87,7 @@ void parse_block(const TextBlock& block, Time ns_per_unit, ParsedBlock& out) {
             break;
         }
         try {
-            parse_line(line, offset, ns_per_unit, out, scratch);
+            parse_line(line, offset, ns_per_unit, out);
         } catch (const ParseError& e) {
             out.error.emplace(offset, e.what());
             return;
