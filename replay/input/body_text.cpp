@@ -248,7 +248,14 @@ bool BodyText::readable(const std::string& path, std::string* why_not) {
                                "one for any gzip file)",
                                index_path(path), gztool_index_path(path)));
     stat(index_of_trace->path.c_str(), &index);
-    if (index.st_mtim.tv_sec < trace.st_mtim.tv_sec)
+    // bgzip -i writes its index, then the file's last block (htslib's bgzip.c): a fresh index
+    // may be a few ms older than its file, across a second's boundary. One older by more than a
+    // second is another file's.
+    constexpr std::int64_t k_ns_per_s = 1'000'000'000;
+    const auto written_ns = [](const struct stat& file) {
+        return std::int64_t{file.st_mtim.tv_sec} * k_ns_per_s + file.st_mtim.tv_nsec;
+    };
+    if (written_ns(trace) - written_ns(index) > k_ns_per_s)
         return say(fmt::format("its index {} is older than it: {}", index_of_trace->path,
                                index_of_trace->gztool ? "delete it and run gztool -i again"
                                                       : "bgzip -r rebuilds it"));
