@@ -2,6 +2,7 @@
 #include "replay/input/body_text.hpp"
 
 #include "replay/input/gztool_index.hpp"
+#include "replay/input/input_file.hpp"
 #include "replay/read_at.hpp"
 #include "replay/trace_error.hpp"
 
@@ -252,10 +253,7 @@ bool BodyText::readable(const std::string& path, std::string* why_not) {
     // may be a few ms older than its file, across a second's boundary. One older by more than a
     // second is another file's.
     constexpr std::int64_t k_ns_per_s = 1'000'000'000;
-    const auto written_ns = [](const struct stat& file) {
-        return std::int64_t{file.st_mtim.tv_sec} * k_ns_per_s + file.st_mtim.tv_nsec;
-    };
-    if (written_ns(trace) - written_ns(index) > k_ns_per_s)
+    if (modified_ns(trace) - modified_ns(index) > k_ns_per_s)
         return say(fmt::format("its index {} is older than it: {}", index_of_trace->path,
                                index_of_trace->gztool ? "delete it and run gztool -i again"
                                                       : "bgzip -r rebuilds it"));

@@ -32,9 +32,12 @@ bool readable_input_file(const std::string& path, std::uintmax_t max_bytes) {
 std::optional<FileStamp> file_stamp(const std::string& path) {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
-    return FileStamp{static_cast<std::uintmax_t>(st.st_size),
-                     std::int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec,
+    return FileStamp{static_cast<std::uintmax_t>(st.st_size), modified_ns(st),
                      static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
+}
+
+std::int64_t modified_ns(const struct stat& status) {
+    return std::int64_t{status.st_mtim.tv_sec} * 1'000'000'000 + status.st_mtim.tv_nsec;
 }
 
 } // namespace popsim::replay

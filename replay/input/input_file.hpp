@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+struct stat;
+
 namespace popsim::replay {
 
 /// 1 GiB: a .pcf naming millions of functions is tens of MB.
@@ -28,5 +30,7 @@ struct FileStamp {
 };
 /// The stamp of the regular file at `path`; nullopt for anything else (a pipe is read once).
 std::optional<FileStamp> file_stamp(const std::string& path);
+/// A file's modification time in ns, from what stat() gave.
+std::int64_t modified_ns(const struct stat& status);
 
 } // namespace popsim::replay
