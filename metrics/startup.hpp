@@ -70,6 +70,13 @@ class StartupRecorder {
 
     void state(replay::ThreadIndex thread, Time begin, Time end, std::uint8_t value);
     void call(replay::ThreadIndex thread, Time begin, Time end, std::uint16_t id);
+    /// Starts loading the state a record of `thread` will touch (TimelineObserver::prefetch).
+    void prefetch(replay::ThreadIndex thread) const {
+        if (threads_are_tasks_)
+            __builtin_prefetch(&tasks_[thread]);
+        else
+            __builtin_prefetch(&task_of_thread_[thread]);
+    }
     /// `windows`: the analysed spans of the trace (TraceSummary::windows).
     StartupShutdown finish(const replay::Intervals& windows) const;
 

@@ -51,6 +51,11 @@ class ThreadTotals final : public replay::TimelineObserver {
         openmp_.reached(time);
         replay_.reached(time);
     }
+    void prefetch(replay::ThreadIndex t) const override {
+        __builtin_prefetch(&run_.threads[t]);
+        openmp_.prefetch(t);
+        startup_.prefetch(t);
+    }
     std::function<void()> work_after_block() override { return replay_.work_after_block(); }
 
     /// After the reader: the run with the threads' breakdowns and counters, and its summary.

@@ -38,6 +38,8 @@ class StreamingOpenMp {
     /// Events of the OpenMP stack's types (is_openmp_stack_type); others are ignored.
     void event(replay::ThreadIndex t, Time time, std::uint32_t type, std::uint64_t value);
     void reached(Time time);
+    /// Starts loading the state a record of `t` will touch (TimelineObserver::prefetch).
+    void prefetch(replay::ThreadIndex t) const { __builtin_prefetch(&threads_[t]); }
 
     /// After the last record: what is still open ends at `trace_end`.
     void finish(Time trace_end);

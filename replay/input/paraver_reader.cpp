@@ -109,11 +109,25 @@ class BlockReader {
     bool done_ = false;
 };
 
+/// From how many threads a record's thread state is loaded ahead: their state (about 500 bytes
+/// each, in the builder and the summary beside it) then outgrows a core's L2 cache. Measured on the
+/// 1.1 GB bench traces: 8 % less CPU time at 16,384 ranks, none gained at 1,024, and 5 % more at 64
+/// ranks where nothing is missed.
+constexpr std::size_t k_load_ahead_from_threads = 1024;
+
 /// Feeds a block's records to `target` (the builder's input, or a RecordWindow in front of it).
 template <class Target>
 void feed_records(const ParsedBlock& block, std::uint64_t first_line, Target& target,
                   BuilderInput& input, const Trace& trace) {
-    for (const auto& ref : block.order) {
+    // With thousands of threads each record's thread state is a cache miss: it is loaded a few
+    // records ahead (TraceBuilder::prefetch).
+    constexpr std::size_t k_ahead = 8;
+    const bool load_ahead = trace.threads.size() >= k_load_ahead_from_threads;
+    const std::size_t records = block.order.size();
+    for (std::size_t i = 0; i < records; ++i) {
+        const auto& ref = block.order[i];
+        if (load_ahead && i + k_ahead < records)
+            input.builder().prefetch(block.owner(block.order[i + k_ahead]));
         input.line = first_line + ref.line_offset;
         try {
             switch (ref.kind) {

@@ -73,6 +73,18 @@ void parse_line(std::string_view line, std::uint32_t offset, Time ns_per_unit, P
 
 } // namespace
 
+const RecordOwner& ParsedBlock::owner(const Ref& ref) const {
+    switch (ref.kind) {
+    case Kind::state:
+        return states[ref.index].owner;
+    case Kind::event:
+        return events[ref.index].owner;
+    case Kind::comm:
+        break;
+    }
+    return comms[ref.index].sender;
+}
+
 void parse_block(const TextBlock& block, Time ns_per_unit, ParsedBlock& out) {
     out.clear();
     out.file_bytes = block.file_bytes;

@@ -43,6 +43,8 @@ struct ParsedBlock {
     std::vector<EventHead> events;
     std::vector<EventPair> pairs;
     std::vector<CommRecord> comms;
+    /// The thread that record `ref` belongs to (a communication's: its sender).
+    const RecordOwner& owner(const Ref& ref) const;
     std::uint64_t lines = 0; // whole lines: the block's are from its first to first + lines - 1
     std::uint64_t skipped = 0;
     std::uint64_t bytes = 0;

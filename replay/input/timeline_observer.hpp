@@ -42,6 +42,10 @@ class TimelineObserver {
     /// communication's sends (Extrae's merger sorts communications by their physical send,
     /// popsim synth by their logical one).
     virtual void reached(Time time) = 0;
+    /// A record of `thread` comes soon (a few records ahead): start loading the state it will
+    /// touch. With thousands of threads each thread's state is a cache miss per record, which
+    /// the processor then overlaps with the work on the records before.
+    virtual void prefetch(ThreadIndex /*thread*/) const {}
     /// Asked by a reader that reads in a pipeline (the Paraver reader), before the first record
     /// and once the records of each block are handed over: the work the observer would rather
     /// not do in the reader's ordered stage, which the reader then runs in a later ordered stage,

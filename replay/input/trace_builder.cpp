@@ -57,29 +57,49 @@ TraceBuilder::task_threads(const ParaverHeader& header) {
     return out;
 }
 
+std::optional<ThreadIndex> TraceBuilder::declared_thread(const RecordOwner& owner) const {
+    if (owner.application - 1 >= task_threads_.size()) return std::nullopt; // 0 wraps around
+    const auto& app = task_threads_[owner.application - 1];
+    if (owner.task - 1 >= app.tasks.size()) return std::nullopt;
+    const TaskThreads task =
+        app.one_per_task ? TaskThreads{app.first + owner.task - 1, 1} : app.tasks[owner.task - 1];
+    if (owner.thread - 1 >= task.count) return std::nullopt;
+    return task.first + owner.thread - 1;
+}
+
 ThreadIndex TraceBuilder::resolve(const RecordOwner& owner, std::uint64_t line) const {
-    if (owner.application > task_threads_.size()) {
+    const std::optional<ThreadIndex> thread = declared_thread(owner);
+    if (!thread) refuse_owner(owner, line);
+    if (total_cpus_ > 0 && owner.cpu > total_cpus_) {
+        fail(line, fmt::format("record names CPU {}, but the header declares {} CPUs", owner.cpu,
+                               total_cpus_));
+    }
+    return *thread;
+}
+
+void TraceBuilder::refuse_owner(const RecordOwner& owner, std::uint64_t line) const {
+    if (owner.application - 1 >= task_threads_.size()) {
         fail(line, fmt::format("record names application {}, but the header declares {}",
                                owner.application, task_threads_.size()));
     }
     const auto& app = task_threads_[owner.application - 1];
-    if (owner.task > app.tasks.size()) {
+    if (owner.task - 1 >= app.tasks.size()) {
         fail(line,
              fmt::format("record names task {} of application {}, but the header declares {} tasks",
                          owner.task, owner.application, app.tasks.size()));
     }
     const TaskThreads task =
         app.one_per_task ? TaskThreads{app.first + owner.task - 1, 1} : app.tasks[owner.task - 1];
-    if (owner.thread > task.count) {
-        fail(line,
-             fmt::format("record names thread {} of task {}, but the header declares {} threads",
-                         owner.thread, owner.task, task.count));
-    }
-    if (total_cpus_ > 0 && owner.cpu > total_cpus_) {
-        fail(line, fmt::format("record names CPU {}, but the header declares {} CPUs", owner.cpu,
-                               total_cpus_));
-    }
-    return task.first + owner.thread - 1;
+    fail(line, fmt::format("record names thread {} of task {}, but the header declares {} threads",
+                           owner.thread, owner.task, task.count));
+}
+
+void TraceBuilder::prefetch(const RecordOwner& owner) const {
+    const std::optional<ThreadIndex> thread = declared_thread(owner);
+    if (!thread) return; // refused when its record comes
+    __builtin_prefetch(&scratch_[*thread]);
+    __builtin_prefetch(&trace_.threads[*thread]);
+    if (observer_) observer_->prefetch(*thread);
 }
 
 // Paraver's cutter leaves records after the end it writes in the header (the cut's end): the

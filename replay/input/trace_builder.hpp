@@ -8,6 +8,7 @@
 #include "replay/input/timeline_observer.hpp"
 #include "replay/trace.hpp"
 
+#include <optional>
 #include <span>
 
 namespace popsim::replay {
@@ -46,6 +47,11 @@ class TraceBuilder {
     std::function<void()> work_after_block() {
         return observer_ ? observer_->work_after_block() : std::function<void()>();
     }
+
+    /// Starts loading what a record of `owner` will touch, a few records ahead of it: with
+    /// thousands of threads each record's thread state is a cache miss (TimelineObserver::
+    /// prefetch). An owner the header does not declare is refused when its record comes.
+    void prefetch(const RecordOwner& owner) const;
 
     void add_state(const StateRecord& record, std::uint64_t line);
     void add_event(const RecordOwner& owner, Time time, std::span<const EventPair> pairs,
@@ -87,7 +93,11 @@ class TraceBuilder {
         ObservedCall latest_call;
     };
 
+    /// The thread `owner` names, if the header declares it.
+    std::optional<ThreadIndex> declared_thread(const RecordOwner& owner) const;
+    /// The thread `owner` names, else a TraceError saying what the header lacks.
     ThreadIndex resolve(const RecordOwner& owner, std::uint64_t line) const;
+    [[noreturn]] void refuse_owner(const RecordOwner& owner, std::uint64_t line) const;
     void note_time(Time time, std::uint64_t line);
     void check_order(Time time, Time& latest, const char* record, ThreadIndex thread,
                      std::uint64_t line);

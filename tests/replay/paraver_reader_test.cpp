@@ -287,6 +287,33 @@ TEST_CASE("paraver_reader: a record goes to the thread its task and thread numbe
     CHECK(mixed.threads[0].state_count() == 0);
 }
 
+TEST_CASE(
+    "paraver_reader: with a thousand tasks and more, records go to their threads as with few") {
+    // From 1,024 threads on, the reader starts loading each record's thread state a few records
+    // ahead (paraver_reader.cpp): a record ahead that names no declared thread must not be looked
+    // up, and is refused at its own line when it comes.
+    constexpr int k_tasks = 1100;
+    std::string header = "#Paraver (d):1100_ns:1(1100):1:1100(1:1";
+    for (int task = 2; task <= k_tasks; ++task) header += ",1:1";
+    header += ")\n";
+    std::string records;
+    for (int task = k_tasks; task >= 1; task -= 7)
+        records += "1:1:1:" + std::to_string(task) + ":1:0:" + std::to_string(task) + ":1\n";
+    const auto t = test::read_quiet(trace_file("many_tasks", header + records));
+    REQUIRE(t.threads.size() == k_tasks);
+    for (int task = 1; task <= k_tasks; ++task) {
+        const auto& thread = t.threads[static_cast<std::size_t>(task - 1)];
+        const bool written = (k_tasks - task) % 7 == 0;
+        REQUIRE(thread.state_count() == (written ? 1 : 0));
+        if (written) CHECK(thread.states_end == static_cast<Time>(task));
+    }
+    check_error("many_tasks_bad",
+                header + "1:1:1:5:1:0:5:1\n1:1:1:6:1:0:6:1\n1:1:1:1101:1:0:7:1\n" + records, 4,
+                "record names task 1101 of application 1, but the header declares 1100 tasks");
+    check_error("many_tasks_bad_thread", header + "1:1:1:5:1:0:5:1\n1:1:1:6:2:0:6:1\n" + records, 3,
+                "record names thread 2 of task 6, but the header declares 1 threads");
+}
+
 TEST_CASE("paraver_reader: MPI call events must pair up") {
     check_error("exit_without_entry",
                 k_header + "2:1:1:1:1:5:50000001:1\n2:1:1:1:1:6:50000001:0\n"
