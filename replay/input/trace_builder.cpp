@@ -57,24 +57,24 @@ TraceBuilder::task_threads(const ParaverHeader& header) {
     return out;
 }
 
-std::optional<ThreadIndex> TraceBuilder::declared_thread(const RecordOwner& owner) const {
-    if (owner.application - 1 >= task_threads_.size()) return std::nullopt; // 0 wraps around
+ThreadIndex TraceBuilder::declared_thread(const RecordOwner& owner) const {
+    if (owner.application - 1 >= task_threads_.size()) return k_undeclared; // 0 wraps around
     const auto& app = task_threads_[owner.application - 1];
-    if (owner.task - 1 >= app.tasks.size()) return std::nullopt;
+    if (owner.task - 1 >= app.tasks.size()) return k_undeclared;
     const TaskThreads task =
         app.one_per_task ? TaskThreads{app.first + owner.task - 1, 1} : app.tasks[owner.task - 1];
-    if (owner.thread - 1 >= task.count) return std::nullopt;
+    if (owner.thread - 1 >= task.count) return k_undeclared;
     return task.first + owner.thread - 1;
 }
 
 ThreadIndex TraceBuilder::resolve(const RecordOwner& owner, std::uint64_t line) const {
-    const std::optional<ThreadIndex> thread = declared_thread(owner);
-    if (!thread) refuse_owner(owner, line);
+    const ThreadIndex thread = declared_thread(owner);
+    if (thread == k_undeclared) refuse_owner(owner, line);
     if (total_cpus_ > 0 && owner.cpu > total_cpus_) {
         fail(line, fmt::format("record names CPU {}, but the header declares {} CPUs", owner.cpu,
                                total_cpus_));
     }
-    return *thread;
+    return thread;
 }
 
 void TraceBuilder::refuse_owner(const RecordOwner& owner, std::uint64_t line) const {
@@ -95,11 +95,13 @@ void TraceBuilder::refuse_owner(const RecordOwner& owner, std::uint64_t line) co
 }
 
 void TraceBuilder::prefetch(const RecordOwner& owner) const {
-    const std::optional<ThreadIndex> thread = declared_thread(owner);
-    if (!thread) return; // refused when its record comes
-    __builtin_prefetch(&scratch_[*thread]);
-    __builtin_prefetch(&trace_.threads[*thread]);
-    if (observer_) observer_->prefetch(*thread);
+    const ThreadIndex thread = declared_thread(owner);
+    if (thread == k_undeclared) return; // refused when its record comes
+    const auto* scratch = reinterpret_cast<const char*>(&scratch_[thread]);
+    for (std::size_t line = 0; line < sizeof(ThreadScratch); line += 64)
+        __builtin_prefetch(scratch + line);
+    __builtin_prefetch(&trace_.threads[thread]);
+    if (observer_) observer_->prefetch(thread);
 }
 
 // Paraver's cutter leaves records after the end it writes in the header (the cut's end): the
