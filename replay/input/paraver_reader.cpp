@@ -111,7 +111,7 @@ class BlockReader {
 
 /// From how many threads a record's thread state is loaded ahead: their state (about 500 bytes
 /// each, in the builder and the summary beside it) then outgrows a core's L2 cache. Measured on the
-/// 1.1 GB bench traces: 5-8 % less CPU time at 16,384 ranks, none gained at 1,024, and 5 % more at
+/// 1.1 GB bench traces: 4-8 % less CPU time at 16,384 ranks, none gained at 1,024, and 5 % more at
 /// 64 ranks where nothing is missed.
 constexpr std::size_t k_load_ahead_from_threads = 1024;
 

@@ -61,8 +61,7 @@ ThreadIndex TraceBuilder::declared_thread(const RecordOwner& owner) const {
     if (owner.application - 1 >= task_threads_.size()) return k_undeclared; // 0 wraps around
     const auto& app = task_threads_[owner.application - 1];
     if (owner.task - 1 >= app.tasks.size()) return k_undeclared;
-    const TaskThreads task =
-        app.one_per_task ? TaskThreads{app.first + owner.task - 1, 1} : app.tasks[owner.task - 1];
+    const TaskThreads task = app.of_task(owner.task);
     if (owner.thread - 1 >= task.count) return k_undeclared;
     return task.first + owner.thread - 1;
 }
@@ -88,8 +87,7 @@ void TraceBuilder::refuse_owner(const RecordOwner& owner, std::uint64_t line) co
              fmt::format("record names task {} of application {}, but the header declares {} tasks",
                          owner.task, owner.application, app.tasks.size()));
     }
-    const TaskThreads task =
-        app.one_per_task ? TaskThreads{app.first + owner.task - 1, 1} : app.tasks[owner.task - 1];
+    const TaskThreads task = app.of_task(owner.task);
     fail(line, fmt::format("record names thread {} of task {}, but the header declares {} threads",
                            owner.thread, owner.task, task.count));
 }

@@ -95,7 +95,7 @@ class TraceBuilder {
 
     /// The thread `owner` names, or k_undeclared: not a std::optional, which GCC returns through
     /// the stack in two narrow stores and one wide load that the processor cannot forward (the
-    /// stall took 13 % of analyze's time at 16,384 ranks).
+    /// stall had 13 % of analyze's samples at 16,384 ranks).
     static constexpr ThreadIndex k_undeclared = std::numeric_limits<ThreadIndex>::max();
     ThreadIndex declared_thread(const RecordOwner& owner) const;
     /// The thread `owner` names, else a TraceError saying what the header lacks.
@@ -143,6 +143,10 @@ class TraceBuilder {
         bool one_per_task = false;
         std::uint32_t first = 0; // its first task's thread
         std::vector<TaskThreads> tasks;
+        /// The threads of task `task` (1-based, declared).
+        TaskThreads of_task(std::uint32_t task) const {
+            return one_per_task ? TaskThreads{first + task - 1, 1} : tasks[task - 1];
+        }
     };
     static std::vector<ApplicationThreads> task_threads(const ParaverHeader& header);
     std::vector<ApplicationThreads> task_threads_; // [application], 0-based
