@@ -43,8 +43,6 @@ struct ParsedBlock {
     std::vector<EventHead> events;
     std::vector<EventPair> pairs;
     std::vector<CommRecord> comms;
-    /// The thread that record `ref` belongs to (a communication's: its sender).
-    const RecordOwner& owner(const Ref& ref) const;
     std::uint64_t lines = 0; // whole lines: the block's are from its first to first + lines - 1
     std::uint64_t skipped = 0;
     std::uint64_t bytes = 0;
@@ -62,6 +60,8 @@ struct ParsedBlock {
         ends_unfinished = false;
         error.reset();
     }
+    /// The thread that record `ref` belongs to (a communication's: its sender).
+    const RecordOwner& owner(const Ref& ref) const;
 };
 
 /// Parses the block's lines into `out` (its buffers used again). A line that does not parse ends

@@ -67,9 +67,8 @@ TEST_CASE("field scanner: random fields of 0 to 24 digits read as std::from_char
                 break;
             }
             CHECK(in.next_uint("value") == *expected);
-            at = std::min(text.size(), text.find(':', at) == std::string::npos
-                                           ? text.size()
-                                           : text.find(':', at) + 1);
+            const std::size_t colon = text.find(':', at);
+            at = colon == std::string::npos ? text.size() : colon + 1;
             CHECK(in.at_end() == (at >= text.size()));
         }
     }
