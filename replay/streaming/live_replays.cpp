@@ -29,11 +29,26 @@ LiveReplays::LiveReplays(std::uint32_t tasks, const std::vector<network::Network
     for (auto* model : models) replays_.emplace_back(program_, *model, options);
 }
 
+LiveReplays::~LiveReplays() {
+    try {
+        work_.wait();
+    } catch (...) { // what made the writer stop is reported, not the replays' consequence of it
+    }
+}
+
 void LiveReplays::advance() {
-    if (replays_.empty() || program_.written() - advanced_at_ < every_) return;
-    advanced_at_ = program_.written();
-    oneapi::tbb::parallel_for(std::size_t{0}, replays_.size(),
-                              [&](std::size_t r) { replays_[r].advance(); });
+    if (replays_.empty() || batch_.operations() < every_) return;
+    work_.wait();
+    std::swap(batch_, handed_);
+    work_.run([this] {
+        forget_passed();
+        handed_.write_into(program_);
+        oneapi::tbb::parallel_for(std::size_t{0}, replays_.size(),
+                                  [&](std::size_t r) { replays_[r].advance(); });
+    });
+}
+
+void LiveReplays::forget_passed() {
     // What every replay has passed: the lowest of theirs.
     const auto lowest = [&](auto of) {
         auto low = of(replays_.front());
@@ -50,8 +65,12 @@ void LiveReplays::advance() {
 }
 
 std::vector<ReplayResult> LiveReplays::finish() {
-    program_.complete();
+    work_.wait();
     std::vector<ReplayResult> results(replays_.size());
+    if (replays_.empty()) return results;
+    forget_passed();
+    batch_.write_into(program_);
+    program_.complete();
     oneapi::tbb::parallel_for(std::size_t{0}, replays_.size(), [&](std::size_t r) {
         replays_[r].advance();
         results[r] = replays_[r].finish();

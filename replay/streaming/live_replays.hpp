@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Replays on several networks that run while the streaming pass writes their program
-// (docs/replay.md, "Replaying the networks while the program is written"): after each block of
-// the trace, every replay goes as far as the program written allows, side by side, and what
-// every replay has passed is forgotten. So `whatif` holds the program's width, not its length.
+// (docs/replay.md, "Replaying the networks while the program is written"): once enough is
+// written, what is written goes to the replays, which go as far as it allows, side by side and
+// beside the writer, and what every replay has passed is forgotten. So `whatif` holds the
+// program's width, not its length, and its reader does not wait for the replays.
 //
 // Example:
 //   LiveReplays live(tasks, {&ideal, &dimemas}, {.timeline = false});
 //   ... the streaming pass writes live.program() and calls live.advance() after each block ...
 //   std::vector<ReplayResult> results = live.finish(); // as replay_events on each network
 #include "replay/engine/engine.hpp"
+#include "replay/engine/write_batch.hpp"
 #include "replay/engine/written_program.hpp"
 
+#include <oneapi/tbb/task_group.h>
 #include <vector>
 
 namespace popsim::replay {
@@ -26,21 +29,34 @@ class LiveReplays {
     /// (0: 2^16, and 8 per task with more than 8,192 tasks).
     LiveReplays(std::uint32_t tasks, const std::vector<network::NetworkModel*>& models,
                 const EngineOptions& options, std::uint64_t advance_every = 0);
+    /// Waits for the replays' work under way (the writer may have stopped on an error).
+    ~LiveReplays();
+    LiveReplays(const LiveReplays&) = delete;
+    LiveReplays& operator=(const LiveReplays&) = delete;
 
-    engine::WrittenProgram& program() { return program_; }
-    /// Every replay as far as the program written allows, in parallel, then forgets what all
-    /// have passed; once enough is written since the last time (a pass over every thread
-    /// of every replay, and a parallel loop's start, cost more than a few operations' replay).
+    /// Where the program is written.
+    engine::WriteBatch& program() { return batch_; }
+    /// Once enough is written since the last time (a pass over every thread of every replay,
+    /// and starting them, cost more than a few operations' replay): waits for the replays'
+    /// work under way, if any, and starts it again in the background on what is written:
+    /// forget what every replay has passed, take the batch, every replay as far as the program
+    /// allows, in parallel. Rethrows what the replays threw.
     void advance();
     /// Once the program is complete: every replay to its end, their results in the models'
     /// order. Throws ReplayDeadlock.
     std::vector<ReplayResult> finish();
 
   private:
+    /// Forgets what every replay has passed.
+    void forget_passed();
+
+    // What the replays read, written and forgotten only by their work (or while none runs).
     engine::WrittenProgram program_;
+    engine::WriteBatch batch_;  // written since the last hand-over
+    engine::WriteBatch handed_; // the batch the replays' work under way takes first
     std::vector<IncrementalReplay> replays_;
-    std::uint64_t advanced_at_ = 0; // program_.written() then
-    std::uint64_t every_;           // operations written between advances
+    std::uint64_t every_;          // operations written between hand-overs
+    oneapi::tbb::task_group work_; // the replays' work under way
 };
 
 } // namespace popsim::replay

@@ -76,7 +76,7 @@ class ProgramRecorder::LogWriter {
 /// Writes a thread's operations into the live replays' program.
 class ProgramRecorder::LiveWriter {
   public:
-    LiveWriter(engine::WrittenProgram& program, ReplayThread thread) : p_(program), t_(thread) {}
+    LiveWriter(engine::WriteBatch& program, ReplayThread thread) : p_(program), t_(thread) {}
     void piece(Time duration) { p_.burst(t_, duration); }
     void barrier(std::uint32_t /*region*/, bool /*join*/) { refuse_live_regions(); }
     void post(MessageIndex m, std::uint32_t call) { p_.post(t_, m, call); }
@@ -89,7 +89,7 @@ class ProgramRecorder::LiveWriter {
     }
 
   private:
-    engine::WrittenProgram& p_;
+    engine::WriteBatch& p_;
     ReplayThread t_;
 };
 
