@@ -8,7 +8,7 @@
 //
 // Example:
 //   LiveReplays live(tasks, {&ideal, &dimemas}, {.timeline = false});
-//   ... the streaming pass writes live.program() and calls live.advance() after each block ...
+//   ... the recorder writes live.program() and calls live.advance() after each call written ...
 //   std::vector<ReplayResult> results = live.finish(); // as replay_events on each network
 #include "replay/engine/engine.hpp"
 #include "replay/engine/write_batch.hpp"
@@ -25,8 +25,8 @@ class LiveReplays {
     /// CPUs are shared, whose scheduler steps threads the program may not have reached yet.
     static bool replays_live(const network::NetworkModel& model, std::uint32_t tasks);
 
-    /// The models must outlive it. `advance_every`: operations written between two advances
-    /// (0: 2^16, and 8 per task with more than 8,192 tasks).
+    /// The models must outlive it. `advance_every`: operations written between two hand-overs
+    /// (0: 2^16, and 8 per task with more than 8,192 tasks; 1: after every operation).
     LiveReplays(std::uint32_t tasks, const std::vector<network::NetworkModel*>& models,
                 const EngineOptions& options, std::uint64_t advance_every = 0);
     /// Waits for the replays' work under way (the writer may have stopped on an error).
@@ -36,11 +36,12 @@ class LiveReplays {
 
     /// Where the program is written.
     engine::WriteBatch& program() { return batch_; }
-    /// Once enough is written since the last time (a pass over every thread of every replay,
-    /// and starting them, cost more than a few operations' replay): waits for the replays'
-    /// work under way, if any, and starts it again in the background on what is written:
-    /// forget what every replay has passed, take the batch, every replay as far as the program
-    /// allows, in parallel. Rethrows what the replays threw.
+    /// Once enough is written since the last hand-over (a pass over every thread of every
+    /// replay, and starting them, cost more than a few operations' replay), hands the batch
+    /// over: waits for the replays' work under way, if any, and starts it again in the
+    /// background on the batch: forget what every replay has passed, write the batch into their
+    /// program, every replay as far as the program allows, in parallel. May be called after any
+    /// call written. Rethrows what the replays threw.
     void advance();
     /// Once the program is complete: every replay to its end, their results in the models'
     /// order. Throws ReplayDeadlock.

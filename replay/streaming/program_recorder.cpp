@@ -118,6 +118,7 @@ template <class Write> void ProgramRecorder::write_to(ReplayThread t, Write&& wr
     if (live_) {
         LiveWriter to(live_->program(), t);
         write(to);
+        live_->advance(); // once enough is written
     } else {
         LogWriter to(threads_[t]);
         write(to);

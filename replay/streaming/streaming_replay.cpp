@@ -6,7 +6,6 @@
 #include "replay/program/mpi_calls.hpp"
 #include "replay/program/openmp_regions.hpp"
 #include "replay/ring.hpp"
-#include "replay/streaming/live_replays.hpp"
 #include "replay/streaming/program_recorder.hpp"
 
 #include <algorithm>
@@ -320,9 +319,9 @@ struct StreamingReplay::Impl {
     std::vector<Time> scratch_pieces;
     std::vector<MessageIndex> scratch_messages, scratch_posts;
     std::vector<std::uint32_t> member_tasks; // complete()'s, kept for its capacity
-    LiveReplays* live;                       // replays the recorder's program as it is written
-    Impl(const Trace& t, const ProgramOptions& o, bool keep_program, LiveReplays* live_replays)
-        : options(o), live(live_replays) {
+    /// `live` replays the recorder's program as it is written.
+    Impl(const Trace& t, const ProgramOptions& o, bool keep_program, LiveReplays* live)
+        : options(o) {
         for (const auto& thread : t.threads) names.push_back(thread.name);
         if (t.header.applications.size() != 1) unsupported("the trace has several applications");
         const auto tasks = t.task_count();
@@ -1016,7 +1015,6 @@ struct StreamingReplay::Impl {
             for (const auto t : due) advance(t, watermark);
         }
         run_all();
-        if (live) live->advance(); // the calls the file has passed are written
     }
 };
 

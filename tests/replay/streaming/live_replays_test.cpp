@@ -3,7 +3,7 @@
 // (replay/streaming/live_replays.hpp) give, network by network, what the event engine gives on
 // the whole in-memory program (build_replay_program's, the one validated against Dimemas):
 // every thread's times and the runtime, on synthetic traces and on every real trace that
-// streams, the replays advancing after every operation written (where they pause most) and at
+// streams, the program handed over after every call written (where they pause most) and at
 // their default period.
 #include "replay/engine/engine.hpp"
 #include "replay/engine/written_program.hpp"
@@ -63,8 +63,8 @@ void check_same_times(const ReplayResult& live, const ReplayResult& whole) {
     }
 }
 
-/// How often the live replays advance: with small blocks of the file and after every operation
-/// written (where they pause most), or as `whatif` runs them.
+/// How often the program goes to the live replays: with small blocks of the file and after every
+/// call written (where they pause most), or as `whatif` runs them.
 struct Pace {
     std::optional<std::size_t> block_bytes;
     std::uint64_t advance_every = 0;
