@@ -141,6 +141,37 @@ TEST_CASE("live replays: every network's times are the whole program's, on every
     MESSAGE(fmt::format("{} real traces replayed live", live));
 }
 
+TEST_CASE("live replays: an engine's error in the background stops the read with that error") {
+    // The first message lasts past the replay's 208 days; the engines meet it in their work
+    // beside the reader, after the first hand-over, while the reader has many calls left.
+    std::string description = "ranks 2\n0 compute 1s\n0 Send 1ms to=1 size=10000000000000000\n"
+                              "1 compute 1s\n1 Recv 1ms from=0 size=10000000000000000\n";
+    for (int step = 0; step < 200; ++step)
+        description += "0 compute 1ms\n0 Send 1ms to=1 size=8\n1 compute 1ms\n"
+                       "1 Recv 1ms from=0 size=8\n";
+    const auto path = test::synth_trace("live_replays_overflow", description);
+    network::DimemasParameters slow;
+    slow.inter_bandwidth_mbps = 1e-6;
+    const auto whole_error = [&] {
+        network::DimemasNetwork whole(slow);
+        try {
+            replay_events(build_replay_program(read_paraver(path, test::quiet_options())), whole,
+                          {.timeline = false});
+        } catch (const TimeOverflow& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    }();
+    CHECK(whole_error.find("past 2^62/256 ns (208 days)") != std::string::npos);
+    network::DimemasNetwork live_network(slow);
+    std::vector<network::NetworkModel*> models{&live_network};
+    const LiveNetworks live{.networks = [&](std::uint32_t) { return models; },
+                            .options = {.timeline = false},
+                            .advance_every = 1};
+    CHECK_THROWS_WITH_AS(stream_program(path, test::quiet_options(), {}, std::nullopt, {}, live),
+                         whole_error.c_str(), TimeOverflow);
+}
+
 TEST_CASE("live replays: a program written whole before its replay gives the same times") {
     for (const auto& [name, description] : test::k_streaming_cases) {
         CAPTURE_BINDING(name);
