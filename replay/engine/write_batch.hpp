@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What the streaming pass writes of the program while the live replays run (LiveReplays): the
-// writer's calls, kept until the replays pause and the batch is written into their
-// WrittenProgram. The replays then read one program that nobody writes while they run, and the
-// writer never waits for them between two hand-overs.
+// writer's calls, kept until the batch is handed over to the replays, whose work writes it into
+// their WrittenProgram before they go on. The replays then read one program that nobody writes
+// while they run, and the writer never waits for them between two hand-overs.
 //
 // Example:
 //   WriteBatch batch;

@@ -26,7 +26,7 @@ class LiveReplays {
     static bool replays_live(const network::NetworkModel& model, std::uint32_t tasks);
 
     /// The models must outlive it. `advance_every`: operations written between two hand-overs
-    /// (0: 2^16, and 8 per task with more than 8,192 tasks; 1: after every operation).
+    /// (0: 2^16, and 8 per task with more than 8,192 tasks; 1: after every call written).
     LiveReplays(std::uint32_t tasks, const std::vector<network::NetworkModel*>& models,
                 const EngineOptions& options, std::uint64_t advance_every = 0);
     /// Waits for the replays' work under way (the writer may have stopped on an error).
