@@ -26,7 +26,6 @@ void WrittenProgram::wait(ReplayThread t, std::span<const MessageIndex> messages
 void WrittenProgram::put(ReplayThread t, const Op& op) {
     auto& thread = threads_[t];
     thread.ops.push_back(op);
-    ++written_;
     reveal(thread);
 }
 

@@ -47,8 +47,6 @@ class WrittenProgram {
                     std::span<const std::uint32_t> member_tasks);
     /// Every thread's operations are written.
     void complete();
-    /// Operations written so far, in all.
-    std::uint64_t written() const { return written_; }
 
     // --- What the engine reads (as WholeProgram).
     static constexpr bool whole = false; // the replays pause where it is not written yet
@@ -147,7 +145,6 @@ class WrittenProgram {
     std::vector<CollectiveIndex> known_; // from the first_known_-th known
     std::uint64_t first_known_ = 0;
     bool complete_ = false;
-    std::uint64_t written_ = 0;
 };
 
 /// Writes the whole program `p` (one replay thread per task) into `out` and completes it, as the
