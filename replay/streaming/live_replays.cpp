@@ -41,14 +41,13 @@ void LiveReplays::advance() {
     work_.wait();
     std::swap(batch_, handed_);
     work_.run([this] {
-        forget_passed();
-        handed_.write_into(program_);
+        take(handed_);
         oneapi::tbb::parallel_for(std::size_t{0}, replays_.size(),
                                   [&](std::size_t r) { replays_[r].advance(); });
     });
 }
 
-void LiveReplays::forget_passed() {
+void LiveReplays::take(engine::WriteBatch& batch) {
     // What every replay has passed: the lowest of theirs.
     const auto lowest = [&](auto of) {
         auto low = of(replays_.front());
@@ -62,14 +61,14 @@ void LiveReplays::forget_passed() {
         lowest([](const IncrementalReplay& r) { return r.first_message_under_way(); }));
     program_.forget_collectives_before(
         lowest([](const IncrementalReplay& r) { return r.first_collective_under_way(); }));
+    batch.write_into(program_);
 }
 
 std::vector<ReplayResult> LiveReplays::finish() {
     work_.wait();
     std::vector<ReplayResult> results(replays_.size());
     if (replays_.empty()) return results;
-    forget_passed();
-    batch_.write_into(program_);
+    take(batch_);
     program_.complete();
     oneapi::tbb::parallel_for(std::size_t{0}, replays_.size(), [&](std::size_t r) {
         replays_[r].advance();

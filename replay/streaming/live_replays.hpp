@@ -48,8 +48,9 @@ class LiveReplays {
     std::vector<ReplayResult> finish();
 
   private:
-    /// Forgets what every replay has passed.
-    void forget_passed();
+    /// Forgets what every replay has passed, then writes `batch` into the program (while no
+    /// replay runs).
+    void take(engine::WriteBatch& batch);
 
     // What the replays read, written and forgotten only by their work (or while none runs).
     engine::WrittenProgram program_;
