@@ -14,7 +14,12 @@ namespace {
 constexpr double k_bytes_per_mb = 1024.0 * 1024.0; // Dimemas' MB
 }
 
-DimemasNetwork::DimemasNetwork(DimemasParameters parameters) : p_(std::move(parameters)) {}
+DimemasNetwork::DimemasNetwork(DimemasParameters parameters)
+    : p_(std::move(parameters)), in_links_(p_.in_links), out_links_(p_.out_links),
+      // Half-duplex: one pool per task, of as many links as the one count not 0 (Dimemas).
+      task_in_links_(half_duplex_within_nodes() ? 0 : p_.intra_in_links),
+      task_out_links_(half_duplex_within_nodes() ? std::max(p_.intra_in_links, p_.intra_out_links)
+                                                 : p_.intra_out_links) {}
 
 bool DimemasNetwork::zero_cost() const {
     return p_.inter_latency == 0 && p_.intra_latency == 0 && p_.inter_bandwidth_mbps == 0 &&
@@ -127,25 +132,13 @@ bool DimemasNetwork::half_duplex_within_nodes() const {
     return (p_.intra_in_links == 0) != (p_.intra_out_links == 0);
 }
 
-std::vector<DimemasNetwork::Links>& DimemasNetwork::sending_links(const Transfer& t) {
+LinkTable& DimemasNetwork::sending_links(const Transfer& t) {
     return t.within_node ? task_out_links_ : out_links_;
 }
 
-std::vector<DimemasNetwork::Links>& DimemasNetwork::receiving_links(const Transfer& t) {
+LinkTable& DimemasNetwork::receiving_links(const Transfer& t) {
     if (!t.within_node) return in_links_;
     return half_duplex_within_nodes() ? task_out_links_ : task_in_links_; // one pool per task
-}
-
-std::uint32_t DimemasNetwork::sending_link_count(const Transfer& t) const {
-    if (!t.within_node) return p_.out_links;
-    return half_duplex_within_nodes() ? std::max(p_.intra_in_links, p_.intra_out_links)
-                                      : p_.intra_out_links;
-}
-
-std::uint32_t DimemasNetwork::receiving_link_count(const Transfer& t) const {
-    if (!t.within_node) return p_.in_links;
-    return half_duplex_within_nodes() ? std::max(p_.intra_in_links, p_.intra_out_links)
-                                      : p_.intra_in_links;
 }
 
 void DimemasNetwork::begin_transfer(const TransferRequest& r, Time now, TransferSink& sink) {
@@ -171,38 +164,21 @@ void DimemasNetwork::begin_transfer(const TransferRequest& r, Time now, Transfer
     advance(slot, now, sink);
 }
 
-bool DimemasNetwork::take_link(std::vector<Links>& links, std::uint32_t node,
-                               std::uint32_t per_node, std::uint32_t transfer) {
-    if (per_node == 0) return true; // unlimited
-    // Made as transfers first use them; a table's links are all of one kind, so all as many.
-    if (node >= links.size()) {
-        Links fresh;
-        fresh.free = per_node;
-        links.resize(node + 1, fresh);
-    }
-    auto& l = links[node];
-    if (l.free == 0) return false;
-    --l.free;
-    l.holders.push_back(transfer);
-    return true;
-}
-
 /// Dimemas lets a message short of an output link take the one of a message from the same node
 /// that still waits for its input link, if it can get its own input link at once; the robbed one
 /// goes first in the queue for the output link.
 bool DimemasNetwork::steal_output_link(Transfer& t, std::uint32_t thief) {
-    auto& out = out_links_.at(t.from);
-    const auto victim = std::find_if(out.holders.begin(), out.holders.end(), [&](std::uint32_t h) {
+    const auto holders = out_links_.holders(t.from);
+    const auto victim = std::find_if(holders.begin(), holders.end(), [&](std::uint32_t h) {
         const auto& v = moving_.at(h);
         return v.out_link && !v.in_link;
     });
-    if (victim == out.holders.end() || !take_link(in_links_, t.to, p_.in_links, thief))
-        return false;
+    if (victim == holders.end() || !in_links_.take(t.to, thief)) return false;
     auto& robbed = moving_.at(*victim);
-    auto& queue = in_links_.at(robbed.to).waiting;
+    auto& queue = in_links_.waiting(robbed.to);
     queue.erase(std::find(queue.begin(), queue.end(), *victim));
     robbed.out_link = false;
-    out.waiting.push_front(*victim);
+    out_links_.waiting(t.from).push_front(*victim);
     *victim = thief;
     t.out_link = t.in_link = true;
     return true;
@@ -210,42 +186,41 @@ bool DimemasNetwork::steal_output_link(Transfer& t, std::uint32_t thief) {
 
 void DimemasNetwork::give_back_link(const Transfer& t, std::uint32_t transfer, bool as_sender,
                                     Time now, TransferSink& sink) {
-    if ((as_sender ? sending_link_count(t) : receiving_link_count(t)) == 0) return; // unlimited
-    auto& l = (as_sender ? sending_links(t) : receiving_links(t)).at(as_sender ? t.from : t.to);
-    l.holders.erase(std::find(l.holders.begin(), l.holders.end(), transfer));
-    ++l.free;
-    const auto wake_first = [&](Ring<std::uint32_t>& queue) {
-        if (queue.empty()) return;
-        const std::uint32_t next = queue.front();
-        queue.pop_front();
-        advance(next, now, sink); // queues it again, at the back, if the link is gone
+    auto& links = as_sender ? sending_links(t) : receiving_links(t);
+    if (links.unlimited()) return;
+    const std::uint32_t owner = as_sender ? t.from : t.to;
+    links.give_back(owner, transfer);
+    using Queue = LinkTable::Queue;
+    const auto wake_first = [&](Queue queue) {
+        std::uint32_t next = 0;
+        if (links.pop_waiting(owner, queue, next))
+            advance(next, now, sink); // queues it again, at the back, if the link is gone
     };
     if (!half_duplex(t)) {
-        wake_first(l.waiting);
+        wake_first(Queue::first);
         return;
     }
     // Dimemas' LINKS_free_mem_link on a half-duplex task: a link freed by a sender wakes the
     // first message waiting to receive, then the first waiting to send; one freed by a receiver
     // the other way round.
-    wake_first(as_sender ? l.waiting_to_receive : l.waiting);
-    wake_first(as_sender ? l.waiting : l.waiting_to_receive);
+    wake_first(as_sender ? Queue::receiving : Queue::first);
+    wake_first(as_sender ? Queue::first : Queue::receiving);
 }
 
 bool DimemasNetwork::take_sending_link(Transfer& t, std::uint32_t transfer) {
-    if (t.out_link ||
-        (t.out_link = take_link(sending_links(t), t.from, sending_link_count(t), transfer)) ||
+    if (t.out_link || (t.out_link = sending_links(t).take(t.from, transfer)) ||
         (!t.within_node && steal_output_link(t, transfer)))
         return true;
-    sending_links(t).at(t.from).waiting.push_back(transfer);
+    sending_links(t).waiting(t.from).push_back(transfer);
     return false;
 }
 
 bool DimemasNetwork::take_receiving_link(Transfer& t, std::uint32_t transfer) {
-    if (t.in_link ||
-        (t.in_link = take_link(receiving_links(t), t.to, receiving_link_count(t), transfer)))
-        return true;
-    auto& links = receiving_links(t).at(t.to);
-    (half_duplex(t) ? links.waiting_to_receive : links.waiting).push_back(transfer);
+    if (t.in_link || (t.in_link = receiving_links(t).take(t.to, transfer))) return true;
+    using Queue = LinkTable::Queue;
+    receiving_links(t)
+        .waiting(t.to, half_duplex(t) ? Queue::receiving : Queue::first)
+        .push_back(transfer);
     return false;
 }
 

@@ -17,10 +17,9 @@
 //     member pays the largest latency its communicator uses, the others' data goes to the root
 //     as messages;
 //   CPU: bursts are divided by the relative CPU speed; a node's CPUs are shared by its tasks.
+#include "replay/network/link_table.hpp"
 #include "replay/network/network_model.hpp"
-#include "replay/ring.hpp"
 
-#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -120,22 +119,9 @@ class DimemasNetwork final : public NetworkModel {
         bool within_node = false;
         bool out_link = false, in_link = false, bus = false;
     };
-    /// A node's input or output links: how many are free, and the transfers waiting, in order.
-    struct Links {
-        std::uint32_t free = 0;
-        Ring<std::uint32_t> waiting;
-        // In the order they took them; inline for the usual one or two links per node (a ring's
-        // block was one more cache miss per transfer at tens of thousands of nodes).
-        boost::container::small_vector<std::uint32_t, 2> holders;
-        // Half-duplex links within a node: one pool per task, and, as Dimemas keeps them, two
-        // queues: `waiting` for messages it sends, this one for messages it receives.
-        Ring<std::uint32_t> waiting_to_receive;
-    };
     /// Takes what `transfer` still lacks, in Dimemas' order, or queues it for the first missing;
     /// once it has all, its data moves.
     void advance(std::uint32_t transfer, Time now, TransferSink& sink);
-    bool take_link(std::vector<Links>& links, std::uint32_t node, std::uint32_t per_node,
-                   std::uint32_t transfer);
     /// Frees the sending (`as_sender`) or receiving link of the transfer in slot `transfer` (`t`,
     /// a copy: the slot is already free) and wakes what waits for it.
     void give_back_link(const Transfer& t, std::uint32_t transfer, bool as_sender, Time now,
@@ -151,11 +137,9 @@ class DimemasNetwork final : public NetworkModel {
     bool half_duplex(const Transfer& t) const {
         return t.within_node && half_duplex_within_nodes();
     }
-    /// The links a transfer takes at its sender and at its receiver, and how many each has.
-    std::vector<Links>& sending_links(const Transfer& t);
-    std::vector<Links>& receiving_links(const Transfer& t);
-    std::uint32_t sending_link_count(const Transfer& t) const;
-    std::uint32_t receiving_link_count(const Transfer& t) const;
+    /// The links a transfer takes at its sender and at its receiver.
+    LinkTable& sending_links(const Transfer& t);
+    LinkTable& receiving_links(const Transfer& t);
     Time transmission(double bytes, double bandwidth_mbps) const; // TimeOverflow past 2^62 ticks
     /// The latency between two tasks on one node (`within_node`) or on two, in ticks.
     Time latency(bool within_node) const;
@@ -194,9 +178,9 @@ class DimemasNetwork final : public NetworkModel {
     // per transfer).
     std::vector<Transfer> moving_;
     std::vector<std::uint32_t> free_slots_;
-    std::vector<Links> in_links_, out_links_;           // by node
-    std::vector<Links> task_in_links_, task_out_links_; // by task, within nodes
-    std::uint32_t buses_used_ = 0;                      // or reserved by a waiting collective
+    LinkTable in_links_, out_links_;           // by node
+    LinkTable task_in_links_, task_out_links_; // by task, within nodes (half-duplex: the latter)
+    std::uint32_t buses_used_ = 0;             // or reserved by a waiting collective
     std::deque<BusWaiter> waiting_for_bus_;
     std::map<CollectiveIndex, BusyCollective> collectives_on_buses_;
 };
