@@ -175,10 +175,9 @@ bool DimemasNetwork::steal_output_link(Transfer& t, std::uint32_t thief) {
     });
     if (victim == holders.end() || !in_links_.take(t.to, thief)) return false;
     auto& robbed = moving_.at(*victim);
-    auto& queue = in_links_.waiting(robbed.to);
-    queue.erase(std::find(queue.begin(), queue.end(), *victim));
+    in_links_.stop_waiting(robbed.to, LinkTable::Queue::first, *victim);
     robbed.out_link = false;
-    out_links_.waiting(t.from).push_front(*victim);
+    out_links_.wait_first(t.from, LinkTable::Queue::first, *victim);
     *victim = thief;
     t.out_link = t.in_link = true;
     return true;
@@ -211,16 +210,14 @@ bool DimemasNetwork::take_sending_link(Transfer& t, std::uint32_t transfer) {
     if (t.out_link || (t.out_link = sending_links(t).take(t.from, transfer)) ||
         (!t.within_node && steal_output_link(t, transfer)))
         return true;
-    sending_links(t).waiting(t.from).push_back(transfer);
+    sending_links(t).wait_last(t.from, LinkTable::Queue::first, transfer);
     return false;
 }
 
 bool DimemasNetwork::take_receiving_link(Transfer& t, std::uint32_t transfer) {
     if (t.in_link || (t.in_link = receiving_links(t).take(t.to, transfer))) return true;
     using Queue = LinkTable::Queue;
-    receiving_links(t)
-        .waiting(t.to, half_duplex(t) ? Queue::receiving : Queue::first)
-        .push_back(transfer);
+    receiving_links(t).wait_last(t.to, half_duplex(t) ? Queue::receiving : Queue::first, transfer);
     return false;
 }
 

@@ -3,19 +3,18 @@
 // The links of one kind in Dimemas' network (the nodes' input or output links, or the tasks' links
 // within their node): how many each owner has, which transfers hold them in the order they took
 // them, and which wait, first come, first served.
-#include "replay/ring.hpp"
-
-#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
 
 namespace popsim::replay::network {
 
-/// Owners are made as transfers first use them. An owner's count of links held and its holders
-/// lie side by side (12 bytes for the usual one link), its queues out of line, made when a
-/// transfer first waits: with the queues inline an owner was 120 bytes, two cache lines, and with
-/// thousands of nodes taking a link missed on both (5 % of a 4-network whatif at 1,024 ranks).
+/// Owners are made as transfers first use them. An owner's entries lie side by side: the count
+/// of links it holds, the first and last transfer of each of its queues, and its holders (24 bytes
+/// for the usual one link); a queue is linked through the transfers (a transfer waits in one queue
+/// at a time). With a node's queues in rings of their own (120 bytes a node, two cache lines),
+/// taking or giving back a link missed on each line and on the ring's block (5 % of a 4-network
+/// whatif at 1,024 ranks).
 class LinkTable {
   public:
     /// The two queues of an owner: half-duplex links within a node keep those that wait to
@@ -33,20 +32,25 @@ class LinkTable {
     void give_back(std::uint32_t owner, std::uint32_t transfer);
     /// Who holds `owner`'s links, in the order they took them.
     std::span<std::uint32_t> holders(std::uint32_t owner);
-    Ring<std::uint32_t>& waiting(std::uint32_t owner, Queue queue = Queue::first);
+    /// `transfer`, which waits in no queue of this table, waits last (first) in `owner`'s queue.
+    void wait_last(std::uint32_t owner, Queue queue, std::uint32_t transfer);
+    void wait_first(std::uint32_t owner, Queue queue, std::uint32_t transfer);
     /// Takes the first transfer out of the queue into `next`; false if none waits.
     bool pop_waiting(std::uint32_t owner, Queue queue, std::uint32_t& next);
+    /// Takes `transfer` out of the queue it waits in.
+    void stop_waiting(std::uint32_t owner, Queue queue, std::uint32_t transfer);
 
   private:
-    static constexpr std::uint32_t k_no_queues = 0;
-    /// The owner's entries: how many links it holds, its queues' index + 1 (k_no_queues: none
-    /// yet), then per_owner_ holders.
+    static constexpr std::uint32_t k_nobody = ~std::uint32_t{0};
     std::uint32_t* entries(std::uint32_t owner);
+    /// The queue's first and last transfers, in the owner's entries.
+    std::uint32_t* ends(std::uint32_t owner, Queue queue);
+    std::uint32_t& next(std::uint32_t transfer);
 
     std::uint32_t per_owner_;
     std::uint32_t stride_; // entries per owner
     std::vector<std::uint32_t> entries_;
-    std::vector<std::array<Ring<std::uint32_t>, 2>> queues_;
+    std::vector<std::uint32_t> next_; // by transfer: the one after it in its queue
 };
 
 } // namespace popsim::replay::network

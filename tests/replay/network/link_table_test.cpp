@@ -42,20 +42,31 @@ TEST_CASE("link table: each queue is first come, first served, the two kept apar
     LinkTable links(1);
     std::uint32_t next = 99;
     CHECK_FALSE(links.pop_waiting(4, Queue::first, next));
-    links.waiting(4).push_back(1);
-    links.waiting(4, Queue::receiving).push_back(2);
-    links.waiting(4).push_back(3);
-    links.waiting(9).push_back(4); // made after owner 4's: 4's queues stay where they were
-    links.waiting(4).push_front(5);
-    CHECK(links.pop_waiting(4, Queue::first, next));
-    CHECK(next == 5);
-    CHECK(links.pop_waiting(4, Queue::first, next));
-    CHECK(next == 1);
-    CHECK(links.pop_waiting(4, Queue::first, next));
-    CHECK(next == 3);
-    CHECK_FALSE(links.pop_waiting(4, Queue::first, next));
-    CHECK(links.pop_waiting(4, Queue::receiving, next));
-    CHECK(next == 2);
-    CHECK(links.pop_waiting(9, Queue::first, next));
-    CHECK(next == 4);
+    links.wait_last(4, Queue::first, 1);
+    links.wait_last(4, Queue::receiving, 2);
+    links.wait_last(4, Queue::first, 3);
+    links.wait_last(9, Queue::first, 4);
+    links.wait_first(4, Queue::first, 5);
+    const auto drain = [&](std::uint32_t owner, Queue queue) {
+        std::vector<std::uint32_t> order;
+        while (links.pop_waiting(owner, queue, next)) order.push_back(next);
+        return order;
+    };
+    CHECK(drain(4, Queue::first) == std::vector<std::uint32_t>{5, 1, 3});
+    CHECK(drain(4, Queue::receiving) == std::vector<std::uint32_t>{2});
+    CHECK(drain(9, Queue::first) == std::vector<std::uint32_t>{4});
+    links.wait_last(4, Queue::first, 1); // emptied queues take transfers again
+    CHECK(drain(4, Queue::first) == std::vector<std::uint32_t>{1});
+}
+
+TEST_CASE("link table: a transfer leaves its queue from anywhere, the others keep their order") {
+    LinkTable links(1);
+    for (const std::uint32_t t : {10, 11, 12, 13}) links.wait_last(0, Queue::first, t);
+    links.stop_waiting(0, Queue::first, 10); // the first
+    links.stop_waiting(0, Queue::first, 12); // one inside
+    links.stop_waiting(0, Queue::first, 13); // the last
+    links.wait_last(0, Queue::first, 14);
+    std::vector<std::uint32_t> order;
+    for (std::uint32_t next = 0; links.pop_waiting(0, Queue::first, next);) order.push_back(next);
+    CHECK(order == std::vector<std::uint32_t>{11, 14});
 }
