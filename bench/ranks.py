@@ -9,6 +9,8 @@ Dimemas when one is installed (bench/README.md, "Ranks and the read limit").
 Traces of about 1.1 GB, one per rank count, made once with `popsim synth --halo R` (the steps
 scaled so every trace holds about the same records) and kept in the work directory. Each figure is
 the median of --runs runs: wall time, CPU time (user + system, from wait4) and peak resident memory.
+Commands compared with one another (analyze against wc -l, cat, igzip -dc; whatif against analyze)
+run in turn, one of each per round, and their ratio is the median of the rounds' ratios.
 A 4-network `whatif` sweep is measured against one `analyze` of the same trace (--whatif-ranks).
 With DIMEMAS_HOME naming an installed Dimemas (bin/prv2dim, bin/Dimemas), prv2dim + Dimemas run on
 the ideal network beside popsim, run by run, and both predicted runtimes are printed.
@@ -45,6 +47,29 @@ def measure(command, stdout=subprocess.DEVNULL, cwd=None):
 def median_of(runs, command, **kwargs):
     samples = [measure(command, **kwargs) for _ in range(runs)]
     return tuple(statistics.median(s[i] for s in samples) for i in range(3))
+
+
+class InTurn:
+    """Commands compared with one another, run in turn, one of each per round: their medians, and
+    their ratios as the median of the rounds' ratios. A shared machine's speed drifts (1.5-2x
+    within the hour on the one these figures come from): all runs of one command, then all of the
+    other, put the drift into the ratio."""
+
+    def __init__(self, runs, commands, warm):
+        measure(["cat", warm])  # the file in the page cache, or the first round pays its read
+        self.samples = [[] for _ in commands]
+        for _ in range(runs):
+            for command, samples in zip(commands, self.samples):
+                samples.append(measure(command))
+
+    def median(self, k):
+        """(wall s, CPU s, peak RSS MB) of command k."""
+        return tuple(statistics.median(s[i] for s in self.samples[k]) for i in range(3))
+
+    def ratio(self, k, of, measure_index=0):
+        """Command k against command `of`, by default in wall time."""
+        return statistics.median(a[measure_index] / b[measure_index]
+                                 for a, b in zip(self.samples[k], self.samples[of]))
 
 
 def make_trace(popsim, work, ranks, steps_times_ranks=STEPS_TIMES_RANKS, name="halo"):
@@ -89,11 +114,12 @@ def read_limit(popsim, traces, runs, work):
     print("\n== read limit: analyze (ideal replay) against reading the same file")
     rows = []
     for ranks, trace in traces:
-        wc = median_of(runs, ["wc", "-l", trace])[0]
-        cat = median_of(runs, ["cat", trace])[0]
-        wall, cpu, _ = median_of(runs, [popsim, "analyze", "--quiet", trace])
-        rows.append([f"{ranks:,}", f"{wc:.2f} s", f"{cat:.2f} s", f"{wall:.2f} s", f"{cpu:.2f} s",
-                     f"{wall / wc:.1f}x", f"{wall / cat:.1f}x"])
+        turns = InTurn(runs, [["wc", "-l", trace], ["cat", trace],
+                              [popsim, "analyze", "--quiet", trace]], trace)
+        wall, cpu, _ = turns.median(2)
+        rows.append([f"{ranks:,}", f"{turns.median(0)[0]:.2f} s", f"{turns.median(1)[0]:.2f} s",
+                     f"{wall:.2f} s", f"{cpu:.2f} s", f"{turns.ratio(2, 0):.1f}x",
+                     f"{turns.ratio(2, 1):.1f}x"])
     table(["ranks", "wc -l", "cat", "analyze", "CPU", "/ wc -l", "/ cat"], rows)
     print("(goal: analyze within 3x of wc -l)")
     igzip = shutil.which("igzip")
@@ -105,10 +131,11 @@ def read_limit(popsim, traces, runs, work):
     if not os.path.exists(compressed):  # beside the trace, whose .pcf and .row it shares
         with open(compressed, "wb") as out:
             subprocess.run([igzip, "-1", "-c", trace], stdout=out, check=True)
-    decompress = median_of(runs, [igzip, "-dc", compressed])[0]
-    wall, cpu, _ = median_of(runs, [popsim, "analyze", "--quiet", compressed])
-    print(f"{ranks:,} ranks, .prv.gz: igzip -dc {decompress:.2f} s, analyze {wall:.2f} s "
-          f"({cpu:.2f} s CPU) = {wall / decompress:.2f}x igzip -dc (goal: within 1.2x)")
+    turns = InTurn(runs, [[igzip, "-dc", compressed], [popsim, "analyze", "--quiet", compressed]],
+                   compressed)
+    wall, cpu, _ = turns.median(1)
+    print(f"{ranks:,} ranks, .prv.gz: igzip -dc {turns.median(0)[0]:.2f} s, analyze {wall:.2f} s "
+          f"({cpu:.2f} s CPU) = {turns.ratio(1, 0):.2f}x igzip -dc (goal: within 1.2x)")
 
 
 WHATIF_SWEEP = ["--latency", "1us,10us", "--bandwidth", "1GB/s,10GB/s"]  # 4 Dimemas networks
@@ -120,12 +147,15 @@ def whatif_costs(popsim, traces, runs):
     print("\n== whatif of 4 networks (" + " ".join(WHATIF_SWEEP) + ") against one analyze")
     rows = []
     for ranks, trace in traces:
-        wall, cpu, rss = median_of(runs, [popsim, "whatif", "--quiet", trace] + WHATIF_SWEEP)
-        a_wall, _, a_rss = median_of(runs, [popsim, "analyze", "--quiet", trace])
+        turns = InTurn(runs, [[popsim, "whatif", "--quiet", trace] + WHATIF_SWEEP,
+                              [popsim, "analyze", "--quiet", trace]], trace)
+        (wall, cpu, rss), (a_wall, a_cpu, a_rss) = turns.median(0), turns.median(1)
         rows.append([f"{ranks:,}", f"{wall:.2f} s", f"{cpu:.2f} s", f"{rss:.0f} MB",
-                     f"{a_wall:.2f} s", f"{a_rss:.0f} MB", f"{wall / a_wall:.1f}x",
+                     f"{a_wall:.2f} s", f"{a_cpu:.2f} s", f"{a_rss:.0f} MB",
+                     f"{turns.ratio(0, 1):.1f}x", f"{turns.ratio(0, 1, 1):.1f}x",
                      f"{rss / a_rss:.1f}x"])
-    table(["ranks", "whatif", "CPU", "peak RSS", "analyze", "RSS", "time", "memory"], rows)
+    table(["ranks", "whatif", "CPU", "peak RSS", "analyze", "CPU", "RSS", "time", "CPU",
+           "memory"], rows)
     print("(goal: the sweep within 2x the time and 4x the memory of one analyze)")
 
 
