@@ -7,8 +7,9 @@
 namespace popsim::replay::network {
 
 namespace {
-// An owner's entries: links held, then the first and last of each queue, then the holders.
-constexpr std::size_t k_held = 0, k_queues = 1, k_holders = 5;
+// An owner's entries: links held, then the first and last of each of its two queues (Queue),
+// then the holders.
+constexpr std::size_t k_held = 0, k_queues = 1, k_holders = k_queues + 2 * 2;
 } // namespace
 
 LinkTable::LinkTable(std::uint32_t per_owner)
