@@ -44,9 +44,13 @@ def measure(command, stdout=subprocess.DEVNULL, cwd=None):
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
-def median_of(runs, command, **kwargs):
-    samples = [measure(command, **kwargs) for _ in range(runs)]
+def medians(samples):
+    """(wall s, CPU s, peak RSS MB), each the median of the samples'."""
     return tuple(statistics.median(s[i] for s in samples) for i in range(3))
+
+
+def median_of(runs, command, **kwargs):
+    return medians([measure(command, **kwargs) for _ in range(runs)])
 
 
 class InTurn:
@@ -64,7 +68,7 @@ class InTurn:
 
     def median(self, k):
         """(wall s, CPU s, peak RSS MB) of command k."""
-        return tuple(statistics.median(s[i] for s in self.samples[k]) for i in range(3))
+        return medians(self.samples[k])
 
     def ratio(self, k, of, measure_index=0):
         """Command k against command `of`, by default in wall time."""
