@@ -17,6 +17,7 @@
 //   ... records ...
 //   omp.finish(trace.end_time());
 #include "metrics/pop_openmp.hpp"
+#include "replay/cache_line.hpp"
 #include "replay/program/openmp_regions.hpp"
 
 #include <boost/container/small_vector.hpp>
@@ -97,7 +98,7 @@ class StreamingOpenMp {
     HybridRun& run_;
     /// What every record of a thread touches, in one cache line: with tens of thousands of
     /// threads, each array of them was a miss per record.
-    struct alignas(64) PerThread {
+    struct alignas(replay::k_cache_line) PerThread {
         RunningClock running;
         Time mpi_outside_omp = 0;      // added to run_'s breakdowns by finish()
         std::unique_ptr<Thread> stack; // null until the thread's first stack event

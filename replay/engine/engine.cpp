@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "replay/engine/engine.hpp"
 
+#include "replay/cache_line.hpp"
 #include "replay/engine/collective_states.hpp"
 #include "replay/engine/cpu_scheduler.hpp"
 #include "replay/engine/event_queue.hpp"
@@ -88,7 +89,8 @@ class ResumingLast {
 
 /// `Model`: a concrete final model, whose calls are inlined, or NetworkModel for any other.
 /// `Source`: the program as the engine reads it (engine/whole_program.hpp).
-template <class Model, class Source> class Engine final : network::TransferSink {
+template <class Model, class Source>
+class alignas(k_cache_line) Engine final : network::TransferSink {
   public:
     Engine(const Source& program, Model& model, const EngineOptions& options)
         : src_(program), model_(model), timeline_(options.timeline),

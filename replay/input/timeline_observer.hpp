@@ -3,6 +3,7 @@
 // What the trace builder derives from a trace's records, handed over as it goes instead of kept:
 // for analyses that stream a trace (replay/streaming/) in memory bounded by its width, not its
 // length. A builder given an observer checks every record as always but fills no columns.
+#include "replay/cache_line.hpp"
 #include "replay/input/paraver_records.hpp"
 #include "replay/trace.hpp"
 
@@ -20,7 +21,9 @@ struct ObservedCall {
     std::optional<CollectiveAttributes> attributes; // `call` is the call's number on its thread
 };
 
-class TimelineObserver {
+/// On cache lines of its own (cache_line.hpp): the observers of a reader run in different stages
+/// of its pipeline, each writing its own on every record.
+class alignas(k_cache_line) TimelineObserver {
   public:
     virtual ~TimelineObserver() = default;
     /// `thread` enters MPI call `id` at `time` (call() follows once it leaves).

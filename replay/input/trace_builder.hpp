@@ -2,6 +2,7 @@
 #pragma once
 // Turns parsed Paraver records, in file order, into the compact Trace model, checking them against
 // the header and each other. Every violation is a TraceError naming the file and line.
+#include "replay/cache_line.hpp"
 #include "replay/focus/record_window.hpp"
 #include "replay/input/paraver_records.hpp"
 #include "replay/input/prv2dim_cuts.hpp"
@@ -30,7 +31,7 @@ class BuilderInput final : public RecordSink {
     TraceBuilder& builder_;
 };
 
-class TraceBuilder {
+class alignas(k_cache_line) TraceBuilder { // its stage writes it on every record
   public:
     /// `trace.header` and `trace.path` must be set; the builder creates the thread timelines.
     /// `allow_truncated`: a trace whose records stop before the end its header declares is
@@ -72,7 +73,7 @@ class TraceBuilder {
     /// A thread's checks, in the order a record reads them: what every state and event reads
     /// first, within the first cache line (at thousands of threads, each line a record touches
     /// is a miss).
-    struct alignas(64) ThreadScratch {
+    struct alignas(k_cache_line) ThreadScratch {
         // Each thread's records come in time order (as Extrae and Paraver's tools write them).
         Time latest_state_begin = 0;
         Time latest_event = 0;

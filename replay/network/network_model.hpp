@@ -3,6 +3,7 @@
 // The contract between the replay engine and a network model (after SimGrid's engine/model
 // split): the engine knows no concrete model; a model answers when a transfer or a collective
 // completes. Models are listed in network/registry.cpp.
+#include "replay/cache_line.hpp"
 #include "replay/program/replay_program.hpp"
 #include "replay/time.hpp"
 
@@ -36,7 +37,8 @@ class TransferSink {
     ~TransferSink() = default;
 };
 
-class NetworkModel {
+/// On cache lines of its own (cache_line.hpp): the networks of a sweep are replayed side by side.
+class alignas(k_cache_line) NetworkModel {
   public:
     NetworkModel() = default;
     virtual ~NetworkModel() = default;

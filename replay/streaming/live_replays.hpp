@@ -10,6 +10,7 @@
 //   LiveReplays live(tasks, {&ideal, &dimemas}, {.timeline = false});
 //   ... the recorder writes live.program() and calls live.advance() after each call written ...
 //   std::vector<ReplayResult> results = live.finish(); // as replay_events on each network
+#include "replay/cache_line.hpp"
 #include "replay/engine/engine.hpp"
 #include "replay/engine/write_batch.hpp"
 #include "replay/engine/written_program.hpp"
@@ -54,8 +55,9 @@ class LiveReplays {
 
     // What the replays read, written and forgotten only by their work (or while none runs).
     engine::WrittenProgram program_;
-    engine::WriteBatch batch_;  // written since the last hand-over
-    engine::WriteBatch handed_; // the batch the replays' work under way takes first
+    // Written by the streaming replay's stage while the replays read the program: other lines.
+    alignas(k_cache_line) engine::WriteBatch batch_;  // written since the last hand-over
+    alignas(k_cache_line) engine::WriteBatch handed_; // the batch the work under way takes first
     std::vector<IncrementalReplay> replays_;
     std::uint64_t every_;          // operations written between hand-overs
     oneapi::tbb::task_group work_; // the replays' work under way

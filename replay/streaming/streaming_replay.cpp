@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "replay/streaming/streaming_replay.hpp"
 
+#include "replay/cache_line.hpp"
 #include "replay/extrae_events.hpp"
 #include "replay/program/call_roles.hpp"
 #include "replay/program/mpi_calls.hpp"
@@ -161,7 +162,7 @@ class RecentWork {
 /// its clock, its times) side by side: with tens of thousands of threads each record's thread is a
 /// cache miss, one per line it reads (bench/cache.py: 11.69 -> 11.44 L1d misses per record at
 /// 16,384 ranks).
-struct alignas(64) StreamThread {
+struct alignas(k_cache_line) StreamThread {
     ThreadIndex trace_thread = 0;
     std::uint32_t task = 0;
     Ring<StreamCall> calls;
@@ -270,7 +271,7 @@ class OrderedInstances {
 
 } // namespace
 
-struct StreamingReplay::Impl {
+struct alignas(k_cache_line) StreamingReplay::Impl { // written by its stage on every callback
     std::vector<ThreadName> names; // of the trace's threads (the reader's Trace moves on)
     const ProgramOptions options;
     std::vector<ReplayThread> thread_of_trace; // k_none for threads not replayed
