@@ -11,7 +11,10 @@
 // Transparent huge pages were tried and dropped: with glibc.malloc.hugetlb=1 a 1.3 GB analysis
 // first ran ~25 % faster, but later measurements on the same machine had it 15-30 % slower (the
 // kernel zeroing and compacting 2 MiB pages: 1-2.2 s of system time against 0.6 s). A user can
-// still set GLIBC_TUNABLES=glibc.malloc.hugetlb=1 to try it on their machine.
+// still set GLIBC_TUNABLES=glibc.malloc.hugetlb=1 to try it on their machine. Advising only the
+// main heap from inside (madvise MADV_HUGEPAGE, then MADV_COLLAPSE, as it grows) changed nothing:
+// the pipeline's stages allocate their per-thread state from glibc's arenas of their own threads
+// (bench/README.md, session 40).
 namespace popsim::replay {
 
 void keep_freed_memory_in_heap();
