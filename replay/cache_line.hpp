@@ -7,7 +7,8 @@
 // objects of a pipeline's stages that run side by side (the reader's builder and summaries, the
 // streaming replay, the live replays and their networks), each on lines of its own. Without the
 // second, a stage that writes its object on every record takes the line from the core that reads
-// its neighbour (false sharing): `whatif` spent 7 % of its CPU so (bench/README.md, session 40).
+// its neighbour (false sharing): apart, a 4-network `whatif` took a tenth less CPU
+// (bench/README.md, session 40).
 #include <cstddef>
 
 namespace popsim::replay {
