@@ -8,7 +8,6 @@
 // collectives in the same order), so every replay of it is equal. Each thread's operations are
 // kept in logs while the trace is read; finish() moves them into the program's arrays, giving
 // the logs back to the system as it goes, so the program is held once, not twice.
-#include "replay/cache_line.hpp"
 #include "replay/column.hpp"
 #include "replay/program/replay_program.hpp"
 
@@ -21,7 +20,7 @@ namespace popsim::replay {
 
 class LiveReplays;
 
-class alignas(k_cache_line) ProgramRecorder { // written by the replay's stage
+class ProgramRecorder {
   public:
     /// One replay thread per task: task k's first thread, `trace_threads[k]`. With `live`, the
     /// operations, messages and collectives are written into its program for its replays, as
