@@ -6,7 +6,8 @@
 # the first of them; then one trace read by K processes (the others helping its reader) and the
 # stages' costs of that divided read (popsim_divided_read_bench, docs/architecture.md); then that
 # trace gzipped, divided by bgzip's members or gztool's restart points (every MiB, and gztool's
-# default 10 MiB).
+# default 10 MiB); last, what a replay divided among owners would exchange (popsim_owner_hops_bench)
+# on small synthetic traces and, when ../shared/data (or POPSIM_DATA) is there, real ones.
 #   bench/mpi.sh BUILD_DIR [WORK_DIR] [K...]   (default K: 1 2)
 set -euo pipefail
 build=$(cd "${1:?usage: bench/mpi.sh BUILD_DIR [WORK_DIR] [K...]}" && pwd)
@@ -92,4 +93,19 @@ for k in "${ks[@]}"; do
     measure "mpirun -np $k, bgzip's members" mpirun -np "$k" --bind-to none "$build/popsim" analyze "$gz/bgzip/series16_1.prv.gz"
     measure "  gztool -s 1" mpirun -np "$k" --bind-to none "$build/popsim" analyze "$gz/s1/series16_1.prv.gz"
     measure "  gztool's default span" mpirun -np "$k" --bind-to none "$build/popsim" analyze "$gz/s10/series16_1.prv.gz"
+done
+echo "== a replay divided among owners (designed, docs/architecture.md): what would cross between them"
+hops=$work/owner_hops
+mkdir -p "$hops"
+for shape in "64 1000" "1024 100" "16384 8"; do
+    set -- $shape
+    [ -f "$hops/halo$1.prv" ] || "$build/popsim" synth --halo "$1" --steps "$2" -o "$hops/halo$1.prv" > /dev/null 2>&1
+    "$build/bench/popsim_owner_hops_bench" "$hops/halo$1.prv" 2 16 256 4096
+done
+data=${POPSIM_DATA:-$(dirname "$0")/../../shared/data}
+for trace in epoch/epoch_16proc lammps-melt/lammps_melt_4 hpcg-hybrid/hpcg_2x2 \
+    collected/extraecourse_poisson_merged/poisson_v0_16p collected/dosimont_bigdft/EXTRAE_Paraver_trace_mpich; do
+    if [ -f "$data/$trace.prv.gz" ]; then
+        "$build/bench/popsim_owner_hops_bench" "$data/$trace.prv.gz" 2 4 8 16
+    fi
 done
