@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "simulator/output_paths.hpp"
 
-#include "replay/input/paraver_reader.hpp"
+#include "replay/input/trace_files.hpp"
+#include "replay/network/dimemas_config.hpp"
 #include "replay/trace_error.hpp"
 
 #include <algorithm>
@@ -18,12 +19,6 @@ std::string canonical(const std::string& path) {
     std::error_code ec;
     const auto p = std::filesystem::weakly_canonical(path, ec);
     return ec ? path : p.string();
-}
-
-/// The files a Paraver trace at `path` consists of.
-std::vector<std::string> with_companions(const std::string& path) {
-    const std::string base = replay::trace_base_name(path);
-    return {path, base + ".pcf", base + ".row"};
 }
 
 /// The output can be created: its folder exists and is writable, and it is not a folder itself.
@@ -48,45 +43,106 @@ void check_writable(const OutputPath& out, const std::string& file) {
     }
 }
 
+/// Files and folders (canonical) that are already taken, each with what it belongs to.
+class TakenFiles {
+  public:
+    void add(const replay::TraceFiles& files, const std::string& owner) {
+        for (const auto& file : files.files) files_.emplace(canonical(file), owner);
+        for (const auto& folder : files.folders) folders_.emplace(canonical(folder), owner);
+    }
+    /// What `file` (canonical) belongs to, or nullptr: a file taken, or one below a folder taken
+    /// (or the folder itself).
+    const std::string* owner(const std::string& file) const {
+        if (const auto it = files_.find(file); it != files_.end()) return &it->second;
+        for (const auto& [folder, owner] : folders_)
+            if (file == folder || (file.starts_with(folder) && file[folder.size()] == '/'))
+                return &owner;
+        return nullptr;
+    }
+
+    /// What a file or folder taken below `folder` (canonical) belongs to, or nullptr.
+    const std::string* owner_below(const std::string& folder) const {
+        for (const auto* taken : {&files_, &folders_})
+            for (const auto& [path, owner] : *taken)
+                if (path.starts_with(folder) && path.size() > folder.size() &&
+                    path[folder.size()] == '/')
+                    return &owner;
+        return nullptr;
+    }
+
+  private:
+    std::map<std::string, std::string> files_, folders_;
+};
+
+/// A trace's files, or a plain file alone.
+replay::TraceFiles files_of(const OutputPath& out) {
+    return out.trace ? replay::trace_files(out.path) : replay::TraceFiles{{out.path}, {}};
+}
+
 } // namespace
 
-void check_output_paths(const std::vector<std::string>& inputs,
-                        const std::vector<OutputPath>& outputs) {
-    std::map<std::string, std::string> input_files; // canonical file -> the input trace
-    std::map<std::string, std::size_t> position;    // canonical trace -> its place (1-based)
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        const auto [it, added] = position.emplace(canonical(inputs[i]), i + 1);
+void check_output_paths(const std::vector<std::string>& traces,
+                        const std::vector<OutputPath>& outputs,
+                        const std::vector<std::string>& input_files) {
+    TakenFiles inputs;
+    std::map<std::string, std::size_t> position; // canonical trace -> its place (1-based)
+    for (std::size_t i = 0; i < traces.size(); ++i) {
+        const auto [it, added] = position.emplace(canonical(traces[i]), i + 1);
         if (!added) {
-            throw replay::TraceError(inputs[i], 0,
+            throw replay::TraceError(traces[i], 0,
                                      fmt::format("given twice (traces {} and {}): a series needs "
                                                  "each run once",
                                                  it->second, i + 1));
         }
-        for (const auto& file : with_companions(inputs[i]))
-            input_files.emplace(canonical(file), inputs[i]);
+        inputs.add(replay::trace_files(traces[i]), traces[i]);
     }
-    std::map<std::string, std::string> written; // canonical file -> the option writing it
+    for (const auto& file : input_files) inputs.add({{file}, {}}, file);
+    TakenFiles written; // by the outputs before, each with its option
     for (const auto& out : outputs) {
         if (out.path.empty()) continue;
-        const auto files = out.paraver ? with_companions(out.path) : std::vector{out.path};
-        for (const auto& file : files) {
+        const auto files = files_of(out);
+        for (const auto& file : files.files) {
             check_writable(out, file);
             const auto key = canonical(file);
-            if (const auto it = input_files.find(key); it != input_files.end()) {
+            if (const auto* input = inputs.owner(key)) {
+                const bool trace = position.contains(canonical(*input));
                 throw replay::TraceError(
                     file, 0,
-                    fmt::format("{} would overwrite {}the input trace {}; popsim never replaces "
-                                "its input: choose another output",
-                                out.option, key == canonical(it->second) ? "" : "a file of ",
-                                it->second));
+                    fmt::format("{} would overwrite {}{}; popsim never replaces its input: "
+                                "choose another output",
+                                out.option,
+                                !trace                     ? "the input file "
+                                : key == canonical(*input) ? "the input trace "
+                                                           : "a file of the input trace ",
+                                *input));
             }
-            if (const auto [it, added] = written.emplace(key, out.option); !added) {
+            if (const auto* other = written.owner(key)) {
                 throw replay::TraceError(
                     file, 0,
-                    fmt::format("{} and {} would both write this file", it->second, out.option));
+                    fmt::format("{} and {} would both write this file", *other, out.option));
             }
         }
+        for (const auto& folder : files.folders) { // an OTF2 archive's, replaced whole
+            const auto key = canonical(folder);
+            if (const auto* input = inputs.owner_below(key)) {
+                throw replay::TraceError(
+                    folder, 0,
+                    fmt::format("{} would replace the folder {}, which holds the input {}; popsim "
+                                "never replaces its input: choose another output",
+                                out.option, folder, *input));
+            }
+            if (const auto* other = written.owner_below(key)) {
+                throw replay::TraceError(
+                    folder, 0,
+                    fmt::format("{} and {} would both write this folder", *other, out.option));
+            }
+        }
+        written.add(files, out.option);
     }
+}
+
+std::vector<std::string> config_files(const std::string& cfg) {
+    return cfg.empty() ? std::vector<std::string>{} : replay::network::dimemas_config_files(cfg);
 }
 
 bool to_standard_output(const std::vector<OutputPath>& outputs) {

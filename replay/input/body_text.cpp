@@ -21,13 +21,13 @@
 
 namespace popsim::replay {
 
+std::string bgzip_index_path(const std::string& path) {
+    return path + ".gzi";
+}
+
 namespace {
 
 constexpr std::size_t k_chunk = 64 << 10; // decompressed at once: a bgzip member's text
-
-std::string index_path(const std::string& path) {
-    return path + ".gzi";
-}
 
 /// A gzipped file's index: bgzip's beside it (`run.prv.gz.gzi`), or else gztool's
 /// (`run.prv.gzi`, or gztool's format under bgzip's name); none if neither exists.
@@ -37,8 +37,8 @@ struct IndexFile {
 };
 std::optional<IndexFile> index_file(const std::string& path) {
     struct stat status {};
-    if (stat(index_path(path).c_str(), &status) == 0)
-        return IndexFile{index_path(path), is_gztool_index(index_path(path))};
+    if (stat(bgzip_index_path(path).c_str(), &status) == 0)
+        return IndexFile{bgzip_index_path(path), is_gztool_index(bgzip_index_path(path))};
     if (stat(gztool_index_path(path).c_str(), &status) == 0)
         return IndexFile{gztool_index_path(path), true};
     return std::nullopt;
@@ -142,7 +142,7 @@ struct BodyText::Impl {
         }
         stream = std::make_unique<ByteSource>(text.path, start.compressed);
         if (!stream->compressed())
-            throw TraceError(index_path(text.path), 0,
+            throw TraceError(bgzip_index_path(text.path), 0,
                              fmt::format("does not fit {}: no gzip member begins at byte {}; "
                                          "bgzip -r rebuilds it",
                                          text.path, start.compressed));
@@ -247,7 +247,7 @@ bool BodyText::readable(const std::string& path, std::string* why_not) {
                                "beside it (bgzip's {}: bgzip -i writes one as it compresses, "
                                "bgzip -r for a file it wrote; or gztool's {}: gztool -i writes "
                                "one for any gzip file)",
-                               index_path(path), gztool_index_path(path)));
+                               bgzip_index_path(path), gztool_index_path(path)));
     stat(index_of_trace->path.c_str(), &index);
     // bgzip -i writes its index, then the file's last block (htslib's bgzip.c): a fresh index
     // may be a few ms older than its file, across a second's boundary. One older by more than a

@@ -19,6 +19,9 @@
 
 namespace popsim::replay {
 
+/// Where bgzip writes the index of its members: `run.prv.gz` -> `run.prv.gz.gzi`.
+std::string bgzip_index_path(const std::string& path);
+
 class BodyText {
   public:
     /// Throws TraceError if the file cannot be opened, or is gzipped without an index it can use

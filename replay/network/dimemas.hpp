@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -71,6 +72,7 @@ struct DimemasParameters {
         double ratio = 1;
     };
     std::vector<Module> modules;
+    std::string collectives_file; // the collectives file the configuration names, as read
     CollectiveModel default_collective{
         CollectiveModel::Stages::constant, CollectiveModel::Size::current,
         CollectiveModel::Stages::constant, CollectiveModel::Size::current};

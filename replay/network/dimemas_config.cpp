@@ -293,8 +293,9 @@ void read_configuration_files(const std::string& path, const Record& r, DimemasP
     for (std::size_t i = 0; i < 4; ++i)
         if (unmodelled[i] != nullptr && !f.text(i).empty())
             f.fail(i, unmodelled[i], "must be \"\": popsim does not model it", f.text(i));
-    if (!f.text(2).empty())
-        read_collectives_file((std::filesystem::path(path).parent_path() / f.text(2)).string(), p);
+    if (f.text(2).empty()) return;
+    p.collectives_file = (std::filesystem::path(path).parent_path() / f.text(2)).string();
+    read_collectives_file(p.collectives_file, p);
 }
 
 /// "mapping information": the trace's name, its number of tasks and "[N] {node, node, ...}".
@@ -616,6 +617,13 @@ DimemasParameters read_dimemas_config(const std::string& cfg_path) {
     for (const auto& r : parse_records(cfg_path, sddfa ? sddfa_records(cfg_path, text) : text))
         reader.read(r);
     return reader.finish();
+}
+
+std::vector<std::string> dimemas_config_files(const std::string& cfg_path) {
+    std::vector<std::string> files{cfg_path};
+    if (auto collectives = read_dimemas_config(cfg_path).collectives_file; !collectives.empty())
+        files.push_back(std::move(collectives));
+    return files;
 }
 
 } // namespace popsim::replay::network

@@ -3,7 +3,9 @@
 // Files popsim writes, whole or not at all: the bytes go to "PATH.partial", which commit()
 // flushes, closes and renames to PATH. A full disk, an error or an interruption before commit()
 // never leaves a truncated file under the real name (a killed process leaves only the .partial).
-// A path that is no regular file (/dev/stdout, a FIFO) is written directly. A path ending in
+// A symbolic link is followed: the file it leads to is replaced, the link stays. A path that
+// leads into the process's descriptors (/dev/stdout, /proc/self/fd/1) or to no regular file (a
+// device, a FIFO) is written directly. A path ending in
 // ".gz" is written gzip-compressed, whatever writes it.
 #include "replay/output/gzip_compressor.hpp"
 
@@ -38,7 +40,9 @@ class OutputFile {
   private:
     [[noreturn]] void fail(const char* what) const;
     void write_bytes(std::string_view bytes);
-    std::string path_, partial_;
+    std::string path_;
+    std::string target_; // the file renamed into place; empty: path_ is written in place
+    std::string partial_;
     std::FILE* file_ = nullptr;
     std::unique_ptr<GzipCompressor> gzip_; // for a path ending in ".gz"
 };

@@ -105,7 +105,8 @@ bool check_analyze_command(AnalyzeCommandOptions& command) {
                                           {"--gains-csv", command.gains_csv_path},
                                           {"--gnuplot", command.gnuplot_path},
                                           {"--communication-csv", command.communication_csv_path}};
-    const bool print = check_report_outputs(given.traces, outputs);
+    const bool print =
+        check_report_outputs(given.traces, outputs, config_files(given.gains_config));
     pipeline::check_analyze_options(given);
     if (!command.parts_csv_path.empty() && given.focus.region.empty() && given.focus.phases.empty())
         throw std::invalid_argument("--parts-csv needs --region or --phases");

@@ -16,9 +16,10 @@ namespace popsim::simulator {
 
 /// check_output_paths for a command that prints a terminal report; whether it prints it: not
 /// when a report goes to standard output ("-") in its place.
-[[nodiscard]] inline bool check_report_outputs(const std::vector<std::string>& inputs,
-                                               const std::vector<OutputPath>& outputs) {
-    check_output_paths(inputs, outputs);
+[[nodiscard]] inline bool check_report_outputs(const std::vector<std::string>& traces,
+                                               const std::vector<OutputPath>& outputs,
+                                               const std::vector<std::string>& input_files = {}) {
+    check_output_paths(traces, outputs, input_files);
     return !to_standard_output(outputs);
 }
 

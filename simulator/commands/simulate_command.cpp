@@ -97,9 +97,8 @@ void print_simulation(const SimulateOptions& o, const Simulation& s, std::ostrea
 
 bool check_simulate_command(const SimulateCommandOptions& command) {
     const auto& o = command.simulation;
-    const std::vector<OutputPath> outputs{{"-o", o.output, !replay::is_otf2_anchor(o.output)},
-                                          {"--json", command.json_path}};
-    return check_report_outputs({o.trace}, outputs);
+    const std::vector<OutputPath> outputs{{"-o", o.output, true}, {"--json", command.json_path}};
+    return check_report_outputs({o.trace}, outputs, config_files(o.network.config));
 }
 
 nlohmann::json show_simulation(Simulation& s, const SimulateCommandOptions& command, bool print) {
@@ -255,7 +254,8 @@ void add_convert_command(CLI::App& app) {
         ->required();
     cmd->callback([trace, output] {
         const bool paraver = output->ends_with(".prv");
-        check_output_paths({*trace}, {{"output", *output, paraver}});
+        check_output_paths({*trace},
+                           {{"output", *output, paraver || replay::is_otf2_anchor(*output)}});
         if (paraver) {
             convert_to_paraver(*trace, *output);
             return;

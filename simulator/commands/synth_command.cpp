@@ -48,9 +48,9 @@ void run_synth(const SynthOptions& o) {
     if (o.halo_threads != 1 && o.halo_ranks == 0)
         throw CLI::ValidationError("synth", "--threads is for --halo (a description says its own)");
     check_halo_size(o);
-    check_output_paths(o.description.empty() ? std::vector<std::string>{}
-                                             : std::vector{o.description},
-                       {{"-o", o.output, true}});
+    check_output_paths({}, {{"-o", o.output, true}},
+                       o.description.empty() ? std::vector<std::string>{}
+                                             : std::vector{o.description});
     const auto program =
         o.halo_ranks > 0 ? replay::synth::halo_exchange(o.halo_ranks, o.halo_steps, o.halo_threads)
                          : replay::synth::read_description(o.description);

@@ -208,7 +208,8 @@ std::vector<WhatifAxis> axes_of(const std::vector<SweptParameter>& parameters,
 bool check_whatif_command(const WhatifCommandOptions& command) {
     const std::vector<OutputPath> outputs{
         {"--csv", command.csv_path}, {"--json", command.json_path}, {"--html", command.html_path}};
-    return check_report_outputs({command.sweep.trace}, outputs);
+    return check_report_outputs({command.sweep.trace}, outputs,
+                                config_files(command.sweep.network.config));
 }
 
 nlohmann::json show_sweep(Sweep& s, const WhatifCommandOptions& command, bool print) {

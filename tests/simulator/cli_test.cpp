@@ -463,6 +463,63 @@ TEST_CASE("cli: no output replaces an input or another output") {
             other_spelling + ": given twice (traces 1 and 2): a series needs each run once");
 }
 
+TEST_CASE("cli: no output replaces a configuration, its collectives file or an archive's file") {
+    namespace fs = std::filesystem;
+    const auto dir = test::scratch_dir("cli_overwrite_inputs");
+    const auto trace = test::synth_trace("cli_overwrite_inputs", "ranks 2\n0 compute 1s\n"
+                                                                 "1 compute 2s\n");
+    auto refused = [&](const std::string& args, const std::string& message) {
+        CAPTURE(args);
+        const auto r = run_popsim(args);
+        CHECK(r.status == 2);
+        CHECK(r.output == "popsim: error: " + message + "\n");
+    };
+    // A Dimemas configuration that names its collectives file, in a folder of its own.
+    const auto cfg = (dir / "net.cfg").string(),
+               collectives = (dir / "dimemas.collectives").string();
+    for (const auto& file : {"lammps_melt_2.dimemas_ideal.cfg", "dimemas.collectives"})
+        fs::copy_file(test::shared_data(std::string("lammps-melt/dimemas/") + file),
+                      file == std::string("dimemas.collectives") ? collectives : cfg,
+                      fs::copy_options::overwrite_existing);
+    const auto cfg_before = test::read_file(cfg), collectives_before = test::read_file(collectives);
+    const std::string never = "; popsim never replaces its input: choose another output";
+    refused("whatif " + trace + " --config " + cfg + " --csv " + cfg,
+            cfg + ": --csv would overwrite the input file " + cfg + never);
+    refused("simulate " + trace + " --config " + cfg + " -o " + cfg,
+            cfg + ": -o would overwrite the input file " + cfg + never);
+    refused("whatif " + trace + " --config " + cfg + " --json " + collectives,
+            collectives + ": --json would overwrite the input file " + collectives + never);
+    refused("analyze " + trace + " --gains --gains-config " + cfg + " --gains-csv " + collectives,
+            collectives + ": --gains-csv would overwrite the input file " + collectives + never);
+    CHECK(test::read_file(cfg) == cfg_before);
+    CHECK(test::read_file(collectives) == collectives_before);
+    // An OTF2 archive: its anchor, its definitions and every file in its folder of locations.
+    const auto archive = dir / "pp";
+    fs::remove_all(archive);
+    fs::copy(test::shared_data("otf2/pipit-ping-pong"), archive, fs::copy_options::recursive);
+    const auto anchor = (archive / "traces.otf2").string();
+    const auto definitions = (archive / "traces.def").string();
+    const auto location = (archive / "traces" / "0.evt").string();
+    const auto location_before = test::read_file(location);
+    refused("analyze " + anchor + " --json " + definitions,
+            definitions + ": --json would overwrite a file of the input trace " + anchor + never);
+    refused("simulate " + anchor + " --json " + location,
+            location + ": --json would overwrite a file of the input trace " + anchor + never);
+    refused("convert " + anchor + " " + definitions,
+            definitions + ": output would overwrite a file of the input trace " + anchor + never);
+    CHECK(test::read_file(location) == location_before);
+    // An archive written beside its input's folder would replace that folder.
+    const auto inside = (archive / "in.prv").string();
+    fs::copy_file(trace, inside, fs::copy_options::overwrite_existing);
+    refused("convert " + inside + " " + (dir / "pp.otf2").string(),
+            (dir / "pp").string() + ": output would replace the folder " + (dir / "pp").string() +
+                ", which holds the input " + inside + never);
+    // Two outputs: an archive's definitions are the archive's.
+    refused("simulate " + trace + " -o " + (dir / "out.otf2").string() + " --json " +
+                (dir / "out.def").string(),
+            (dir / "out.def").string() + ": -o and --json would both write this file");
+}
+
 TEST_CASE("cli: an output that cannot be written whole is not written at all (exit 3)") {
     const auto epoch = test::shared_data("epoch/epoch_2proc.prv.gz");
     // A full disk: a one-page (4 KiB) tmpfs, where the test may mount one (root, as CI runs).

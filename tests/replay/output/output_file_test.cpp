@@ -5,7 +5,10 @@
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
+#include <fcntl.h>
+#include <filesystem>
 #include <string>
+#include <unistd.h>
 #include <zlib.h>
 
 using namespace popsim;
@@ -53,5 +56,34 @@ TEST_CASE("output file: a path ending in .gz is written gzip-compressed (issue 3
         const auto path = (dir / "plain.prv").string();
         replay::write_whole_file(path, text);
         CHECK(test::read_file(path) == text);
+    }
+}
+
+TEST_CASE("output file: a symbolic link is written through, never replaced") {
+    namespace fs = std::filesystem;
+    const auto dir = test::scratch_dir("output_file_links");
+    for (const auto* name : {"real.json", "link.json", "sub/link.json", "descriptor", "written"})
+        fs::remove(dir / name);
+    fs::create_directories(dir / "sub");
+    replay::write_whole_file((dir / "real.json").string(), "old");
+    SUBCASE("to a file: the file is replaced whole, the link stays") {
+        fs::create_symlink("real.json", dir / "link.json");
+        fs::create_symlink("../real.json", dir / "sub/link.json"); // relative to its own folder
+        replay::write_whole_file((dir / "link.json").string(), "new");
+        CHECK(fs::is_symlink(fs::symlink_status(dir / "link.json")));
+        CHECK(test::read_file((dir / "real.json").string()) == "new");
+        replay::write_whole_file((dir / "sub/link.json").string(), "newer");
+        CHECK(fs::is_symlink(fs::symlink_status(dir / "sub/link.json")));
+        CHECK(test::read_file((dir / "real.json").string()) == "newer");
+        CHECK_FALSE(fs::exists(dir / "real.json.partial"));
+    }
+    SUBCASE("to an open descriptor (as /dev/stdout is): written through it, in place") {
+        const int fd = ::open((dir / "written").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        REQUIRE(fd >= 0);
+        fs::create_symlink("/proc/self/fd/" + std::to_string(fd), dir / "descriptor");
+        replay::write_whole_file((dir / "descriptor").string(), "through");
+        ::close(fd);
+        CHECK(fs::is_symlink(fs::symlink_status(dir / "descriptor")));
+        CHECK(test::read_file((dir / "written").string()) == "through");
     }
 }
