@@ -11,6 +11,12 @@ namespace popsim::metrics {
 
 namespace {
 
+/// Sizes are 64-bit in the trace: a sum that would pass 2^64 - 1 bytes stays there (16 EiB,
+/// shown as such) rather than wrapping round to a small number.
+void add_bytes(std::uint64_t& sum, std::uint64_t bytes) {
+    sum = bytes > UINT64_MAX - sum ? UINT64_MAX : sum + bytes;
+}
+
 /// Adds the span [from, to) to `bins` of width `width`, each bin its overlap.
 void spread(Time from, Time to, Time width, std::vector<Time>& bins) {
     if (to <= from || width <= 0 || bins.empty()) return;
@@ -46,12 +52,12 @@ CommunicationViews communication_views(const replay::Trace& trace, std::size_t t
         pair.sender = from;
         pair.receiver = to;
         ++pair.messages;
-        pair.bytes += c.bytes[m];
+        add_bytes(pair.bytes, c.bytes[m]);
         auto& bin = sizes[size_bin(c.bytes[m])];
         ++bin.messages;
-        bin.bytes += c.bytes[m];
+        add_bytes(bin.bytes, c.bytes[m]);
         ++v.messages;
-        v.bytes += c.bytes[m];
+        add_bytes(v.bytes, c.bytes[m]);
     }
     for (const auto& [key, pair] : pairs) v.pairs.push_back(pair);
     for (const auto& bin : sizes)

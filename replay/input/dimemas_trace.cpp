@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <map>
@@ -113,6 +114,10 @@ class DimReader {
         std::uint64_t& n = line_;
         while (std::getline(in, line)) {
             ++n;
+            if (in.eof()) // the last line has no newline: the file may end anywhere in a record
+                throw TraceError(path_, n,
+                                 "the trace is truncated: its last line has no newline "
+                                 "(cut mid-line)");
             if (!line.empty() && line.back() == '\r') line.pop_back();
             if (line.empty()) continue;
             try {
@@ -122,14 +127,30 @@ class DimReader {
             }
         }
         if (n == 0) throw TraceError(path_, 1, "empty file: no #DIMEMAS header");
+        check_offset_table();
         return finish();
     }
 
   private:
+    /// The header places the offset table (the "s:" lines, after every record): a file shorter
+    /// than that was cut.
+    void check_offset_table() const {
+        std::error_code error;
+        const auto size = std::filesystem::file_size(path_, error);
+        if (!error && table_offset_ > size)
+            throw TraceError(path_, line_,
+                             fmt::format("the trace is truncated: its header places the offset "
+                                         "table at byte {}, but the file has {} bytes",
+                                         table_offset_, size));
+    }
+
     void read_header(const std::string& line) {
         if (line.rfind("#DIMEMAS:", 0) != 0)
             throw ParseError("not a Dimemas trace: the first line does not start with '#DIMEMAS:'");
         const auto tasks_at = line.find(':', line.rfind('"') + 2);
+        // ":MACHINES,OFFSET:" before the task count; an offset that is no number is not checked.
+        if (const auto comma = line.find(',', line.rfind('"')); comma < tasks_at)
+            std::from_chars(line.data() + comma + 1, line.data() + tasks_at, table_offset_);
         const auto paren = line.find('(', tasks_at);
         if (tasks_at == std::string::npos || paren == std::string::npos)
             throw ParseError("malformed #DIMEMAS header");
@@ -335,6 +356,7 @@ class DimReader {
     std::uint64_t line_ = 0; // being read
     const ProgramOptions& options_;
     std::uint32_t tasks_ = 0;
+    std::uint64_t table_offset_ = 0; // where the header says the offset table begins
     std::vector<std::vector<OpRecord>> ops_;
     std::vector<GlobalOpRecord> globals_;
     std::vector<Communicator> communicators_;

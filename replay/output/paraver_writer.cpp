@@ -245,8 +245,9 @@ void write_pcf_with_labels(const std::string& pcf_path, const TraceLabels& label
 
 void write_row(const std::string& row_path, const ParaverHeader& header) {
     std::ostringstream out;
-    out << "LEVEL CPU SIZE " << header.total_cpus() << "\n";
-    for (std::uint32_t c = 1; c <= header.total_cpus(); ++c) out << c << ".node\n";
+    const auto cpus = header.total_cpus(); // a sum over the nodes: once, not per CPU
+    out << "LEVEL CPU SIZE " << cpus << "\n";
+    for (std::uint32_t c = 1; c <= cpus; ++c) out << c << ".node\n";
     out << "\nLEVEL NODE SIZE " << header.cpus_per_node.size() << "\n";
     for (std::size_t n = 1; n <= header.cpus_per_node.size(); ++n) out << "node" << n << "\n";
     out << "\nLEVEL THREAD SIZE " << header.total_threads() << "\n";

@@ -104,7 +104,8 @@ std::string format_communication(const metrics::CommunicationViews& v, const std
     for (std::size_t k = 0; k < std::min(pairs.size(), max_pairs); ++k)
         listed.push_back(fmt::format(
             "{} -> {} {}", pairs[k].sender, pairs[k].receiver,
-            share_text(static_cast<Time>(pairs[k].bytes), static_cast<double>(v.bytes), style)));
+            efficiency_text(static_cast<double>(pairs[k].bytes) / static_cast<double>(v.bytes),
+                            style)));
     out += wrap_text(fmt::format("  most bytes (rank -> rank): {}", fmt::join(listed, ", ")),
                      style.width);
     auto sizes = v.sizes;

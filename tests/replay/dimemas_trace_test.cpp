@@ -73,6 +73,21 @@ TEST_CASE("dimemas trace: bad records name the file and line") {
     const auto exponent = test::write_file(dir / "exponent.dim", header + "1:0:0:1.5e-06\n");
     network::IdealNetwork ideal;
     CHECK(replay_events(read_dimemas_trace(exponent), ideal).runtime == 1500);
+    // A file cut short: in a record (no newline after its last line), or before the offset table
+    // the header places at byte 60 (the header is 37 bytes, the burst line 10).
+    const auto cut = test::write_file(dir / "cut.dim", header + "1:0:0:1.0\n1:0:0:0.0");
+    CHECK_THROWS_WITH_AS(read_dimemas_trace(cut),
+                         (cut + ":3: the trace is truncated: its last line has no newline (cut "
+                                "mid-line)")
+                             .c_str(),
+                         TraceError);
+    const auto short_table =
+        test::write_file(dir / "short.dim", "#DIMEMAS:\"t\":1,000000000060:2(1,1),0\n1:0:0:1.0\n");
+    CHECK_THROWS_WITH_AS(read_dimemas_trace(short_table),
+                         (short_table + ":2: the trace is truncated: its header places the offset "
+                                        "table at byte 60, but the file has 47 bytes")
+                             .c_str(),
+                         TraceError);
     const auto not_dim = test::write_file(dir / "x.dim", "hello\n");
     CHECK_THROWS_WITH_AS(
         read_dimemas_trace(not_dim),

@@ -86,3 +86,17 @@ TEST_CASE("communication: a time profile and a size by hand") {
     test::check_fails(fmt::format("analyze {} --communication-csv x.csv", trace), 1,
                       "--communication-csv writes the views of --communication: add it");
 }
+
+TEST_CASE("communication: sizes past 2^63 bytes: shares stay shares, sums stop at 2^64 - 1") {
+    // Two messages of 9.3e18 bytes (valid 64-bit sizes): one pair holds all of them; their
+    // 1.86e19 bytes pass 2^64 - 1, where the sum stops (it wrapped to 1.5e17 before).
+    const std::string send = "0 Send 1us to=1 size=9300000000000000000\n"
+                             "1 Recv 1us from=0 size=9300000000000000000\n";
+    const auto trace = test::synth_trace("communication_huge", "ranks 2\n" + send + send);
+    const auto json = (std::filesystem::path(trace).parent_path() / "c.json").string();
+    const auto r =
+        test::run_popsim("analyze " + trace + " --communication --no-color --json " + json);
+    REQUIRE(r.status == 0);
+    CHECK(r.output.find("most bytes (rank -> rank): 1 -> 2 100.00%") != std::string::npos);
+    CHECK(test::read_json(json)["traces"][0]["communication"]["bytes"] == UINT64_MAX);
+}
