@@ -101,6 +101,7 @@ struct BodyText::Impl {
     std::uint64_t stream_at = 0;              // the text offset the stream reads next
     std::string window;                       // from window_at
     std::uint64_t window_at = 0;
+    std::optional<std::string> index_misfit; // a member whose text the index misplaces
 
     std::size_t read_plain(std::uint64_t offset, std::size_t bytes, std::string& out) const {
         const std::size_t had = out.size();
@@ -146,6 +147,28 @@ struct BodyText::Impl {
                              fmt::format("does not fit {}: no gzip member begins at byte {}; "
                                          "bgzip -r rebuilds it",
                                          text.path, start.compressed));
+        const auto first = std::lower_bound(
+            text.members.begin(), text.members.end(), start.compressed,
+            [](const auto& member, std::uint64_t at) { return member.first < at; });
+        stream->on_member_end(
+            [this, member = static_cast<std::size_t>(first - text.members.begin())](
+                std::uint64_t text_bytes) mutable { check_member(member++, text_bytes); });
+    }
+
+    /// Each range's text is placed by the index's text offsets: a member decompressed to its end
+    /// must hold exactly the text up to the next one, or the ranges after it would be misplaced
+    /// (lines dropped or read twice). A reader decompresses at least 64 KiB from where it starts,
+    /// more than a bgzip member holds, so every member is decompressed to its end by the reader
+    /// of the range it begins in, before that range's text is used.
+    void check_member(std::size_t member, std::uint64_t text_bytes) {
+        const auto& members = shared->members;
+        if (member + 1 >= members.size()) return; // the last: its text runs to the file's end
+        const std::uint64_t indexed = members[member + 1].second - members[member].second;
+        if (text_bytes != indexed && !index_misfit)
+            index_misfit =
+                fmt::format("does not fit {}: its gzip member {} holds {} bytes of text, "
+                            "where the index gives it {}; bgzip -r rebuilds the index",
+                            shared->path, member + 1, text_bytes, indexed);
     }
 
     std::size_t read_stream(std::span<char> out) {
@@ -170,6 +193,8 @@ struct BodyText::Impl {
             window_at = stream_at;
             window.resize(k_chunk);
             window.resize(read_stream(std::span<char>(window.data(), window.size())));
+            // Before the text it read is used: the same error whatever the ranges.
+            if (index_misfit) throw TraceError(bgzip_index_path(shared->path), 0, *index_misfit);
             stream_at += window.size();
             if (window.empty()) break; // the end of the text
         }
@@ -280,6 +305,16 @@ std::uint64_t BodyText::size() const {
 
 ByteSource::Ending BodyText::ending() const {
     return impl_->shared->ending;
+}
+
+void BodyText::check_members_before(std::uint64_t offset) {
+    if (impl_->shared->members.size() < 2) return; // no index of members, or nothing to misplace
+    impl_->start_at(0);
+    // A member is at most k_chunk of text: one that begins before `offset` ends before this.
+    std::string text;
+    while (impl_->stream_at < offset + k_chunk &&
+           impl_->read_gzipped(impl_->stream_at, k_chunk, text) > 0)
+        text.clear();
 }
 
 std::uint64_t BodyText::file_offset(std::uint64_t offset) const {

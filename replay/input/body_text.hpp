@@ -51,6 +51,10 @@ class BodyText {
     const std::string& path() const;
     /// The text's size (uncompressed).
     std::uint64_t size() const;
+    /// Checks bgzip's index against the members that begin before `offset` (text read as a
+    /// stream, not from the index), as each reader checks the members it decompresses; throws
+    /// TraceError when the index misplaces one.
+    void check_members_before(std::uint64_t offset);
     /// Where the text at `offset` is in the file (compressed bytes, for progress bars).
     std::uint64_t file_offset(std::uint64_t offset) const;
     /// How a gzipped file's data ends (ByteSource::ending: cut short, or followed by garbage).

@@ -42,6 +42,7 @@ class ByteSource::Impl {
     }
     bool compressed() const { return compressed_; }
     ByteSource::Ending ending() const { return ending_; }
+    void on_member_end(ByteSource::MemberEnd callback) { member_end_ = std::move(callback); }
     std::uint64_t file_bytes_read() const { return file_bytes_; }
 
   private:
@@ -68,6 +69,7 @@ class ByteSource::Impl {
         state_.next_in = next_in;
         state_.avail_in = avail_in;
         member_header_checked_ = false;
+        member_text_ = 0;
     }
 
     /// gzip(1) refuses a member whose header sets the reserved flag bits (RFC 1952: they must be
@@ -143,6 +145,9 @@ class ByteSource::Impl {
             const int rc = isal_inflate(&state_);
             if (rc < 0) fail(fmt_inflate_error(rc));
             produced += out_before - state_.avail_out;
+            member_text_ += out_before - state_.avail_out;
+            if (state_.block_state == ISAL_BLOCK_FINISH && member_end_)
+                member_end_(std::exchange(member_text_, 0));
             const bool stalled = state_.avail_out == out_before && state_.avail_in == in_before &&
                                  state_.block_state != ISAL_BLOCK_FINISH;
             if (stalled) fail("corrupt gzip stream: the decompressor makes no progress");
@@ -171,6 +176,8 @@ class ByteSource::Impl {
     bool member_header_checked_ = false;
     ByteSource::Ending ending_ = ByteSource::Ending::whole;
     std::optional<std::string> deferred_error_;
+    ByteSource::MemberEnd member_end_;
+    std::uint64_t member_text_ = 0; // decompressed from the current member
     std::uint64_t file_bytes_ = 0;
     std::vector<unsigned char> pending_;
     std::vector<std::uint8_t> input_;
@@ -200,6 +207,9 @@ bool ByteSource::compressed() const {
 }
 ByteSource::Ending ByteSource::ending() const {
     return impl_->ending();
+}
+void ByteSource::on_member_end(MemberEnd callback) {
+    impl_->on_member_end(std::move(callback));
 }
 
 } // namespace popsim::replay

@@ -4,6 +4,7 @@
 // decompressed into memory. Gzip is detected from the magic bytes, not the file name.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -31,6 +32,11 @@ class ByteSource {
     /// that are not another member (ignored, as gzip ignores "trailing garbage").
     enum class Ending : std::uint8_t { whole, truncated, trailing_garbage };
     Ending ending() const;
+
+    /// Called with each gzip member's text size once it is decompressed to its end (bgzip's
+    /// index is checked against it: body_text.cpp); a TraceError it throws is read()'s own.
+    using MemberEnd = std::function<void(std::uint64_t text_bytes)>;
+    void on_member_end(MemberEnd callback);
 
     bool compressed() const;
     /// The bytes read from the file so far: compressed ones for a gzip file (progress against

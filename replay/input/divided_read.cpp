@@ -71,7 +71,8 @@ void read_body_range(BodyText& body, const BodyRange& range, TextBlock& out) {
         out.file_bytes = body.file_offset(from + out.text.size());
         out.ends_mid_line =
             at_end && !out.read_error && !out.text.empty() && out.text.back() != '\n';
-    } catch (const TraceError& e) {
+    } catch (const TraceError& e) { // reported at the line it broke, as the lone reader does
+        out.text.resize(out.text.rfind('\n') + 1); // npos + 1 = 0
         out.read_error = e.file() == body.path() ? e.cause() : e.what();
     }
 }
@@ -85,6 +86,7 @@ DividedBody::DividedBody(const std::string& path, ReadHelpers* helpers, std::uin
     first_.text_size = text_.size();
     if (text_.size() > body_begin)
         ranges_ = (text_.size() - body_begin + block_bytes_ - 1) / block_bytes_;
+    text_.check_members_before(body_begin); // the text before is the reader's own
 }
 
 DividedBody::~DividedBody() {

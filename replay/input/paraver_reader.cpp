@@ -63,7 +63,10 @@ class BlockReader {
             out.ends_mid_line = false;
             done_ = true;
         }
-        const std::size_t cut = done_ ? out.text.size() : line_start;
+        // At the end the last line is parsed as it is (a cut one is reported as such); after a
+        // read error it is left out, so that the error is reported at the line it broke, not a
+        // record error on the part of that line that came before it.
+        const std::size_t cut = done_ && !out.read_error ? out.text.size() : line_start;
         carry_.assign(out.text, cut);
         out.text.resize(cut);
         out.file_bytes = source_.file_bytes_read();

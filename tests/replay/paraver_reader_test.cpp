@@ -236,6 +236,20 @@ TEST_CASE("paraver_reader: empty, non-Paraver and truncated files") {
         test::write_file(std::filesystem::path(full).parent_path() / "corrupt.prv.gz", corrupt);
     CHECK_THROWS_WITH_AS(test::read_quiet(bad), doctest::Contains("corrupt gzip stream"),
                          TraceError);
+    // A checksum that does not match (the data intact): named as such whatever the blocks read,
+    // not as a record error on the line the decompressor stopped in.
+    std::string checksum = bytes;
+    for (std::size_t i = checksum.size() - 8; i < checksum.size() - 4; ++i) checksum[i] = 0;
+    const auto crc =
+        test::write_file(std::filesystem::path(full).parent_path() / "crc.prv.gz", checksum);
+    for (const std::size_t block : {64, 100, 4096, 65536, 2 << 20}) {
+        CAPTURE(block);
+        auto o = test::quiet_options();
+        o.block_bytes = block;
+        CHECK_THROWS_WITH_AS(replay::read_paraver(crc, o),
+                             doctest::Contains("corrupt gzip stream: checksum mismatch"),
+                             TraceError);
+    }
     // Issue 35, item 6: reserved flag bits, refused by gzip(1), are named.
     std::string reserved = bytes;
     reserved[3] = static_cast<char>(reserved[3] | 0x20);

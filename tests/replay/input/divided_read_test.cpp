@@ -65,6 +65,13 @@ class LocalHelpers final : public replay::ReadHelpers {
     std::vector<std::deque<std::string>> answers_;
 };
 
+/// The file's bytes, with `bytes` written at `offset`.
+void patch_file(const std::string& path, std::size_t offset, const std::string& bytes) {
+    std::fstream f(path, std::ios::binary | std::ios::in | std::ios::out);
+    f.seekp(static_cast<std::streamoff>(offset));
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
 std::string plain_copy(const std::string& gz, const std::string& name) {
     std::string text;
     gzFile f = gzopen(gz.c_str(), "rb");
@@ -245,6 +252,33 @@ TEST_CASE("divided_read: a .prv.gz in gzip members with their index is read as t
     for (const auto& w : warned.warnings.all())
         said = said || w.line().find("not a bgzip index") != std::string::npos;
     CHECK(said);
+    // An index whose text offsets misplace a member (here by 50 bytes), which would drop or
+    // repeat lines: found before the text is used, wherever the ranges fall. In the text read
+    // before the ranges (the first member): a warning, and the trace read as one stream.
+    const auto shift_entry = [&](std::size_t entry) {
+        bgzip_file(dir / "lammps_bgzf.prv.gz", text, 65280);
+        const std::size_t at = 8 + 16 * entry + 8; // the entry's text offset, little-endian
+        std::string bytes = test::read_file(members + ".gzi").substr(at, 8);
+        bytes[0] = static_cast<char>(static_cast<unsigned char>(bytes[0]) + 50); // no carry
+        patch_file(members + ".gzi", at, bytes);
+    };
+    shift_entry(0);
+    const auto first = read_with(members, 4096, 0);
+    CHECK(first.counts.lines == alone.counts.lines);
+    CHECK(first.counts.records() == alone.counts.records());
+    CHECK(first.warnings.all().size() == alone.warnings.all().size() + 1);
+    said = false;
+    for (const auto& w : first.warnings.all())
+        said = said || w.line().find("lammps_bgzf.prv.gz.gzi: does not fit") != std::string::npos;
+    CHECK(said);
+    // Further on: an error naming the index, alone and helped.
+    shift_entry(30);
+    for (const std::size_t helpers : {0, 3}) {
+        CAPTURE(helpers);
+        CHECK_THROWS_WITH_AS(read_with(members, 4096, helpers),
+                             doctest::Contains("lammps_bgzf.prv.gz.gzi: does not fit"),
+                             replay::TraceError);
+    }
 }
 
 namespace {
@@ -262,13 +296,6 @@ std::string gztool_indexed(const std::filesystem::path& path, const std::string&
     INFO("gztool -s 1 -i failed (./dev installs gztool)");
     REQUIRE(std::system(command.c_str()) == 0);
     return gz_path;
-}
-
-/// The index's bytes, with `bytes` written at `offset`.
-void patch_file(const std::string& path, std::size_t offset, const std::string& bytes) {
-    std::fstream f(path, std::ios::binary | std::ios::in | std::ios::out);
-    f.seekp(static_cast<std::streamoff>(offset));
-    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
 bool warned_of(const replay::Trace& trace, const std::string& text) {
