@@ -100,6 +100,12 @@ void check_output_paths(const std::vector<std::string>& traces,
     TakenFiles written; // by the outputs before, each with its option
     for (const auto& out : outputs) {
         if (out.path.empty()) continue;
+        if (out.trace && out.path == "-") // what a report option reads as standard output
+            throw replay::TraceError(
+                out.path, 0,
+                fmt::format("{}: a trace is written as files (a .prv with its .pcf and .row, an "
+                            "OTF2 archive, a .dim), not to standard output: name them",
+                            out.option));
         const auto files = files_of(out);
         for (const auto& file : files.files) {
             check_writable(out, file);

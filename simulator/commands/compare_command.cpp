@@ -2,6 +2,7 @@
 // popsim compare: two results side by side, failing when an efficiency drops by more than allowed:
 // the check a project runs in CI after each merge.
 #include "pipeline/analysis.hpp"
+#include "pipeline/console/diagnostics.hpp"
 #include "replay/trace_error.hpp"
 #include "simulator/commands/commands.hpp"
 #include "simulator/reports/analysis_report.hpp"
@@ -178,6 +179,27 @@ std::vector<std::size_t> pair_runs(const nlohmann::json& base, const nlohmann::j
     return partner;
 }
 
+/// An efficiency outside 0-100 % that its report did not warn about (analyze warns of each it
+/// computes: efficiency-out-of-range), said before it is compared: an edited or corrupt report
+/// would otherwise pass as one popsim wrote. Scalabilities and the global efficiency may exceed
+/// 100 % (docs/metrics.md); nothing is below 0.
+void check_range(const nlohmann::json& report, const nlohmann::json& trace,
+                 const std::string& input, const std::string& metric, double value) {
+    const bool may_exceed = metric.ends_with("scalability") || metric == "global_efficiency";
+    if (value < 0)
+        throw replay::TraceError(input, 0,
+                                 fmt::format("{} of {} is {}: below 0, not a report popsim wrote",
+                                             metric, file_name(trace), value));
+    if (value <= 1 || may_exceed) return;
+    for (const auto* warnings : {&trace, &report})
+        if (warnings->contains("warnings") && (*warnings)["warnings"].is_array())
+            for (const auto& w : (*warnings)["warnings"])
+                if (w.is_object() && w.value("kind", "") == "efficiency-out-of-range") return;
+    pipeline::print_warning(fmt::format("{}: {} of {} is {:.2f}%, outside 0-100 %, and the report "
+                                        "does not say why (an edited or corrupt report?)",
+                                        input, metric, file_name(trace), 100 * value));
+}
+
 void run_compare(const CompareOptions& o) {
     if (!(o.max_drop >= 0 && o.max_drop <= 1))
         throw std::invalid_argument(
@@ -194,8 +216,11 @@ void run_compare(const CompareOptions& o) {
     }
     for (std::size_t i = 0; i < current_traces.size(); ++i) // refused before anything is printed
         for (const auto& metric : o.metrics) {
-            value_of(find_metric(base_traces[partner[i]], metric), o.base, metric);
-            value_of(find_metric(current_traces[i], metric), o.current, metric);
+            const auto& b = base_traces[partner[i]];
+            if (const auto x = value_of(find_metric(b, metric), o.base, metric))
+                check_range(base, b, o.base, metric, *x);
+            if (const auto y = value_of(find_metric(current_traces[i], metric), o.current, metric))
+                check_range(current, current_traces[i], o.current, metric, *y);
         }
     const TerminalStyle style = terminal_style(o.no_color, false);
     std::vector<std::string> dropped;

@@ -254,8 +254,7 @@ void add_convert_command(CLI::App& app) {
         ->required();
     cmd->callback([trace, output] {
         const bool paraver = output->ends_with(".prv");
-        check_output_paths({*trace},
-                           {{"output", *output, paraver || replay::is_otf2_anchor(*output)}});
+        check_output_paths({*trace}, {{"output", *output, true}});
         if (paraver) {
             convert_to_paraver(*trace, *output);
             return;

@@ -514,6 +514,10 @@ TEST_CASE("cli: no output replaces a configuration, its collectives file or an a
     refused("convert " + inside + " " + (dir / "pp.otf2").string(),
             (dir / "pp").string() + ": output would replace the folder " + (dir / "pp").string() +
                 ", which holds the input " + inside + never);
+    // A trace is files: "-", standard output for a report, is no name for one.
+    refused("simulate " + trace + " -o -",
+            "-: -o: a trace is written as files (a .prv with its .pcf and .row, an OTF2 archive, "
+            "a .dim), not to standard output: name them");
     // Two outputs: an archive's definitions are the archive's.
     refused("simulate " + trace + " -o " + (dir / "out.otf2").string() + " --json " +
                 (dir / "out.def").string(),

@@ -104,6 +104,21 @@ TEST_CASE("compare: what it cannot compare is said") {
     const auto text = test::write_file(dir / "text.json", report.dump());
     test::check_fails(fmt::format("compare {} {}", json, text), 2,
                       text + ": load_balance is \"0.99\", not a number: not a report popsim wrote");
+    // An efficiency no analysis gives: below 0 refused; above 100 % without the report's
+    // efficiency-out-of-range warning compared, with a warning.
+    report["traces"][0]["mpi_multiplicative"]["load_balance"] = -5;
+    const auto negative = test::write_file(dir / "negative.json", report.dump());
+    test::check_fails(fmt::format("compare {} {}", json, negative), 2,
+                      negative + ": load_balance of compare_one.prv is -5: below 0, not a report "
+                                 "popsim wrote");
+    report["traces"][0]["mpi_multiplicative"]["load_balance"] = 7;
+    const auto above = test::write_file(dir / "above.json", report.dump());
+    const auto edited = test::run_popsim(fmt::format("compare {} {} --no-color", json, above));
+    CHECK(edited.status == 0);
+    CHECK(edited.output.find("popsim: warning: " + above +
+                             ": load_balance of compare_one.prv is 700.00%, outside 0-100 %, and "
+                             "the report does not say why (an edited or corrupt report?)") !=
+          std::string::npos);
     // The same run against itself: no change, exit 0; load balance 1.5 / 2 = 75 %.
     const auto same = test::run_popsim(fmt::format("compare {} {} --max-drop 0", json, json));
     CHECK(same.status == 0);
