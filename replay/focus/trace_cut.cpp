@@ -101,6 +101,23 @@ std::string cutter_mark(const std::string& path, TimeWindow window) {
                        window.from, window.from, window.to);
 }
 
+} // namespace
+
+std::string cut_marks(const std::string& path, TimeWindow window,
+                      const std::vector<CollectivesBeforeCut>& before) {
+    std::string marks = cutter_mark(path, window);
+    for (const auto& b : before) {
+        marks +=
+            fmt::format("{}{}:{}:{}:{}\n", k_collectives_before_cut_mark, b.application, b.task,
+                        b.communicator == k_default_communicator ? std::string("-")
+                                                                 : std::to_string(b.communicator),
+                        b.calls);
+    }
+    return marks;
+}
+
+namespace {
+
 /// Copies the trace's .pcf or .row; without one, writes popsim's own (an earlier cut's companion
 /// under the output's name would contradict the new trace).
 void copy_companion(const std::string& from_prv, const std::string& to_prv,
@@ -132,16 +149,8 @@ CutCounts cut_paraver(const std::string& path, TimeWindow window, const std::str
         stream_paraver_records(path, [&](const ParaverPreamble& preamble) -> RecordSink& {
             header = preamble.header;
             // The header section's comments kept as they are (earlier cuts' marks), then the cut's.
-            std::string comments = preamble.comments + cutter_mark(path, window);
-            for (const auto& b : before) {
-                comments += fmt::format(
-                    "{}{}:{}:{}:{}\n", k_collectives_before_cut_mark, b.application, b.task,
-                    b.communicator == k_default_communicator ? std::string("-")
-                                                             : std::to_string(b.communicator),
-                    b.calls);
-            }
             header.end_time = window.length();
-            writer.emplace(out_prv, header, comments);
+            writer.emplace(out_prv, header, preamble.comments + cut_marks(path, window, before));
             sink.emplace(*writer);
             return cut.emplace(header, window, *sink);
         });

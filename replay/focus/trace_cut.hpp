@@ -27,6 +27,12 @@ struct CutCounts {
 CutCounts cut_paraver(const std::string& prv_path, TimeWindow window, const std::string& out_prv,
                       const std::vector<CollectivesBeforeCut>& before);
 
+/// What a trace cut from `path` in `window` carries after its header: Paraver's cutter mark, then
+/// `before` as cut_paraver writes it. A simulated trace of a window carries them too, so that its
+/// collectives cut by the window's edges are read as a cut's.
+std::string cut_marks(const std::string& path, TimeWindow window,
+                      const std::vector<CollectivesBeforeCut>& before);
+
 /// The line after a cut's header that carries collectives_before() (one per task and
 /// communicator), and its parser: nullopt for other lines; throws ParseError on a malformed one.
 inline constexpr std::string_view k_collectives_before_cut_mark = "#popsim:collectives-before-cut:";

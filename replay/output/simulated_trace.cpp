@@ -2,6 +2,7 @@
 #include "replay/output/simulated_trace.hpp"
 
 #include "replay/extrae_events.hpp"
+#include "replay/focus/trace_cut.hpp"
 #include "replay/input/line_reader.hpp"
 #include "replay/input/otf2_archive.hpp"
 #include "replay/input/paraver_labels.hpp"
@@ -409,6 +410,7 @@ struct SimulatedTraceWriter::Impl {
     const ReplayProgram& p;
     std::string path;
     const TracedCalls* calls;
+    std::optional<TimeWindow> window; // the original's, read in it (--from/--to)
     /// Whether the original's events are carried: read again from its file. A trace that came
     /// through a pipe cannot be, nor an OTF2 archive (not yet), and gets popsim's own MPI call
     /// events instead.
@@ -422,6 +424,7 @@ SimulatedTraceWriter::SimulatedTraceWriter(const Trace& original, const ReplayPr
                                            std::string path, const SimulatedTraceOptions& options)
     : impl_(std::make_unique<Impl>(original, program, std::move(path), options.calls)) {
     Impl& x = *impl_;
+    x.window = options.window;
     std::error_code error;
     x.carry =
         std::filesystem::is_regular_file(original.path, error) && !is_otf2_anchor(original.path);
@@ -486,7 +489,10 @@ void SimulatedTraceWriter::write(const ReplayResult& r,
         archive.emplace(prv_path, header, original.labels); // with popsim's types' names
     } else {
         paraver.emplace(prv_path, header,
-                        fmt::format("{}{}\n", k_simulated_trace_mark, original.path));
+                        fmt::format("{}{}\n", k_simulated_trace_mark, original.path) +
+                            (impl_->window ? cut_marks(original.path, *impl_->window,
+                                                       original.collectives_before_cut)
+                                           : std::string()));
     }
     RecordSink& writer = otf2 ? static_cast<RecordSink&>(*archive) : *paraver;
     while (!heads.empty()) {

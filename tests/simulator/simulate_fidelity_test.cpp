@@ -106,6 +106,22 @@ TEST_CASE("simulate fidelity: a window carries the events inside it") {
     CHECK(event_counts(sim).find("50000001 ") != std::string::npos);
 }
 
+TEST_CASE("simulate fidelity: a window's simulated trace reads back as a cut of it") {
+    // prime's window [1.5 s, 1.6 s) holds an MPI_Reduce that 2 of the 16 tasks call inside it:
+    // without the cut's marks its simulated trace was refused ("called by 2 of its 16 tasks").
+    const auto original = test::shared_data("prime/MPItraces_prime_v0.prv.gz");
+    const auto sim = (test::scratch_dir("simulate_fidelity_cut") / "w.prv").string();
+    const auto simulated = test::run_popsim(
+        fmt::format("simulate --quiet {} --from 1.5s --to 1.6s -o {}", original, sim));
+    REQUIRE(simulated.status == 0);
+    CHECK(test::read_file(sim).find(":CUTTER:ORIGINAL:\"" + original + "\":") != std::string::npos);
+    const auto r = test::run_popsim(fmt::format("analyze --quiet --no-color {}", sim));
+    CHECK(r.status == 0);
+    // On the ideal network already, the simulated run analyses as simulate predicted it.
+    CHECK(simulated.output.find("PE 47.63%") != std::string::npos);
+    CHECK(test::table_row(r.output, "Parallel efficiency") == test::Cells{"47.63%"});
+}
+
 TEST_CASE("simulate fidelity: a trace that changes between its two reads writes nothing") {
     // Issue 35, item 3: simulate -o reads the trace again for its events; a file changed in
     // between was carried half into the simulated trace, reported written, exit 0.
