@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
+#include "pipeline/console/diagnostics.hpp"
+#include "pipeline/options/global_options.hpp"
 #include "replay/focus/event_inventory.hpp"
 #include "replay/input/otf2_archive.hpp"
 #include "replay/input/paraver_labels.hpp"
 #include "replay/input/paraver_reader.hpp"
+#include "replay/input/timeline_observer.hpp"
 #include "replay/warnings.hpp"
 #include "simulator/commands/commands.hpp"
 #include "simulator/reports/terminal_report.hpp"
@@ -68,8 +71,28 @@ void list_otf2_records(const std::string& anchor) {
     }
 }
 
+/// Keeps nothing: the reader's pass that checks a trace as analyze does.
+class CheckOnly final : public replay::TimelineObserver {
+  public:
+    void entered(replay::ThreadIndex, Time, std::uint16_t) override {}
+    void state(replay::ThreadIndex, Time, Time, std::uint8_t) override {}
+    void call(replay::ThreadIndex, const replay::ObservedCall&) override {}
+    void event(replay::ThreadIndex, Time, std::uint32_t, std::uint64_t) override {}
+    void comm(replay::ThreadIndex, replay::ThreadIndex, const replay::CommRecord&,
+              std::uint64_t) override {}
+    void reached(Time) override {}
+};
+
 void run_events(const EventsOptions& o) {
     if (replay::is_otf2_anchor(o.trace)) return list_otf2_records(o.trace);
+    // The trace is read as analyze reads it first (every check, --app, its warnings): a listing
+    // of a trace popsim refuses would pass it as one it reads.
+    CheckOnly check;
+    auto read = read_options();
+    read.read_labels = false; // read below, for the names
+    const auto checked = replay::stream_paraver(
+        o.trace, read, [&](const replay::Trace&) -> auto& { return check; });
+    print_warnings(o.trace, checked.warnings);
     const auto labels = replay::read_pcf_labels(replay::trace_base_name(o.trace));
     const auto counts = replay::event_inventory(o.trace);
     std::cout << fmt::format("{:>9} {:<40} {:>11} {:>7} {:>11}  values (type:value name (times))\n",

@@ -271,6 +271,21 @@ TEST_CASE("focus cli: events and cut name the line of a malformed trace") {
     test::check_fails(fmt::format("cut {} --from 1ns -o {}", trace, (dir / "out.prv").string()), 2,
                       trace + ":3: event record has 6 fields, field 7 (event value) is missing");
     CHECK(!std::filesystem::exists(dir / "out.prv"));
+    // What events' own scan of event records passed (it read no other record): checked as
+    // analyze checks it.
+    const std::string header = "#Paraver (d):10_ns:1(1):1:2(1:1,1:1),0\n";
+    const std::vector<std::pair<std::string, std::string>> refused = {
+        {"9:1:1:1:1:0:10:1\n", ":2: unknown record kind '9' (expected 1, 2, 3 or 4)"},
+        {"1:1:1:3:1:0:10:1\n", ":2: record names task 3 of application 1, but the header declares "
+                               "2 tasks"},
+        {"1:1:1:1:1:0:10:999\n", ":2: state value 999 is out of range (0-254)"}};
+    int i = 0;
+    for (const auto& [record, message] : refused) {
+        CAPTURE(record);
+        const auto path = test::write_file(dir / fmt::format("refused{}.prv", i++),
+                                           header + record + "2:1:1:1:1:5:60000019:1\n");
+        test::check_fails("events " + path, 2, path + message);
+    }
 }
 
 TEST_CASE("focus cli: simulate and whatif replay a window") {
