@@ -149,9 +149,15 @@ std::string usage_error_message(const CLI::App& app, const CLI::Error& error,
                                 const std::vector<std::string>& args) {
     std::vector<std::string> commands;
     for (const auto* command : app.get_subcommands({})) commands.push_back(command->get_name());
-    // The command: the first word that is not an option.
-    const auto first = std::find_if(args.begin(), args.end(),
-                                    [](const std::string& a) { return !a.starts_with("-"); });
+    // The command: the first word that is neither an option nor the value of one of popsim's
+    // own (`--read-block 0 analyze`: 0 is --read-block's, wrong as it may be).
+    auto first = args.begin();
+    for (; first != args.end() && first->starts_with("-"); ++first) {
+        const auto* option =
+            first->find('=') == std::string::npos ? app.get_option_no_throw(*first) : nullptr;
+        if (option != nullptr && option->get_expected_max() > 0 && std::next(first) != args.end())
+            ++first;
+    }
     if (first != args.end() &&
         std::find(commands.begin(), commands.end(), *first) == commands.end()) {
         return fmt::format("'{}' is not a popsim command (commands: {}){}", *first,

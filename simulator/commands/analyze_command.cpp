@@ -19,6 +19,8 @@
 #include "simulator/reports/terminal_report.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
 #include <fmt/format.h>
 #include <optional>
 
@@ -90,6 +92,20 @@ std::optional<metrics::Projection> charted_projection(const metrics::SeriesAnaly
     std::sort(counts.begin(), counts.end());
     counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
     return metrics::project(series, counts);
+}
+
+/// --project's check of each count: empty when it is one. --project takes the words after it, so
+/// a trace that follows it is read as a count.
+std::string project_count_error(const std::string& value) {
+    std::uint32_t count = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), count);
+    if (ec == std::errc{} && end == value.data() + value.size() && count > 0) return {};
+    const bool path_like = std::ranges::any_of(
+        value, [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '/'; });
+    return fmt::format("process counts are whole numbers from 1, not '{}'{}", value,
+                       path_like ? " (a trace? --project takes the words after it: write "
+                                   "--project=4,8, or give it after the traces)"
+                                 : "");
 }
 
 } // namespace
@@ -294,7 +310,7 @@ void add_analyze_options(CLI::App* cmd, AnalyzeCommandOptions& command_options) 
                     "to these counts (comma-separated): modelfactors' Amdahl fit, and the form "
                     "that fits best with its leave-one-out range")
         ->delimiter(',')
-        ->check(CLI::PositiveNumber)
+        ->check(CLI::Validator(project_count_error, "COUNT"))
         ->type_name("COUNTS");
     cmd->add_option("--gnuplot", command->gnuplot_path,
                     "With --project: write the fits and the measured points as a gnuplot script, "

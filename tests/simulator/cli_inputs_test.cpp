@@ -146,6 +146,15 @@ TEST_CASE("cli inputs: a mistyped command, option or value is named with what wa
           "did you mean '--latency'?)");
     usage("--versio", "A subcommand is required (popsim takes no --versio; did you mean "
                       "'--version'?)");
+    // A wrong value of popsim's own options is named as such, not as a command.
+    usage("--read-block 0 analyze " + trace, "--read-block: must be from 64B to 256MiB, not 0");
+    usage("--app 0 analyze " + trace, "--app: applications are numbered from 1, not '0'");
+    usage("analyze --project 0 " + trace,
+          "--project: process counts are whole numbers from 1, not '0'");
+    usage("analyze --project 4 " + trace + " " + trace,
+          "--project: process counts are whole numbers from 1, not '" + trace +
+              "' (a trace? --project takes the words after it: write --project=4,8, or give it "
+              "after the traces)");
     // An option of other commands is said to be theirs: events lists what --region takes.
     usage("events " + trace + " --region solve",
           "The following arguments were not expected: solve --region (events takes no --region; "
