@@ -61,4 +61,11 @@ std::vector<std::string> out_of_range(const WhatifEfficiencies& e) {
     return out;
 }
 
+std::vector<std::string> undefined(const WhatifEfficiencies& e) {
+    std::vector<std::string> out;
+    for (const auto& f : k_efficiency_fields)
+        if (!std::isfinite(e.*f.value)) out.emplace_back(f.name);
+    return out;
+}
+
 } // namespace popsim::pipeline

@@ -37,6 +37,8 @@ inline constexpr std::array<EfficiencyField, 5> k_efficiency_fields{
 
 /// Those of `e` outside 0-100 %, as "TE 140.00%".
 std::vector<std::string> out_of_range(const WhatifEfficiencies& e);
+/// Those of `e` that are undefined (ratios of zero times), by their short names: "PE".
+std::vector<std::string> undefined(const WhatifEfficiencies& e);
 
 /// A run `runtime` long whose ideal counterpart takes `ideal_runtime`, useful computation taking
 /// `average` and `maximum` over the threads: PE = average / T, LB = average / maximum, CommE =

@@ -105,6 +105,8 @@ nlohmann::json show_simulation(Simulation& s, const SimulateCommandOptions& comm
     const auto& o = command.simulation;
     replay::WarningLog beyond;
     add_out_of_range_warning(out_of_range(s.efficiencies), beyond);
+    if (const auto names = undefined(s.efficiencies); !names.empty())
+        add_undefined_warning({fmt::format("{}", fmt::join(names, ", "))}, beyond);
     print_warnings(o.trace, beyond);
     s.loaded->warnings.merge(beyond);
     print_simulation(o, s, terminal(print));

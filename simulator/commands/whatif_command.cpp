@@ -124,18 +124,21 @@ void warn_out_of_range(const std::string& trace, const std::optional<WhatifEffic
                        const std::vector<SweptParameter>& parameters,
                        const std::vector<Configuration>& configs,
                        const std::vector<Prediction>& predictions, replay::WarningLog& warnings) {
-    std::vector<std::string> runs;
+    std::vector<std::string> beyond, undefined_runs;
     const auto add = [&](const std::string& name, const WhatifEfficiencies& e) {
-        const auto values = out_of_range(e);
-        if (!values.empty())
-            runs.push_back(
-                fmt::format("{}{}", name.empty() ? "" : name + ": ", fmt::join(values, ", ")));
+        for (auto [values, runs] :
+             {std::pair{out_of_range(e), &beyond}, std::pair{undefined(e), &undefined_runs}})
+            if (!values.empty())
+                runs->push_back(
+                    fmt::format("{}{}", name.empty() ? "" : name + ": ", fmt::join(values, ", ")));
     };
     if (traced) add("traced run", *traced);
     for (std::size_t i = 0; i < configs.size(); ++i)
         add(configuration_name(parameters, configs[i]), predictions[i].e);
     replay::WarningLog log;
-    if (!runs.empty()) add_out_of_range_warning({fmt::format("{}", fmt::join(runs, "; "))}, log);
+    if (!beyond.empty())
+        add_out_of_range_warning({fmt::format("{}", fmt::join(beyond, "; "))}, log);
+    add_undefined_warning(undefined_runs, log);
     print_warnings(trace, log);
     warnings.merge(log);
 }

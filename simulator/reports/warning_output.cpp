@@ -18,6 +18,15 @@ void add_out_of_range_warning(const std::vector<std::string>& values, replay::Wa
                         fmt::join(values, ", ")));
 }
 
+void add_undefined_warning(const std::vector<std::string>& values, replay::WarningLog& log) {
+    if (values.empty()) return;
+    log.add("undefined-metrics",
+            fmt::format("{} undefined (shown as -): ratios of zero times, the predicted run or its "
+                        "counterpart on the ideal network lasting 0 ns (bursts scaled to nothing "
+                        "by the CPU ratio, or a trace with no time in it)",
+                        fmt::join(values, "; ")));
+}
+
 nlohmann::json warnings_json(const replay::WarningLog& log) {
     auto out = nlohmann::json::array();
     for (const auto& w : log.all()) {

@@ -202,3 +202,24 @@ TEST_CASE("whatif report: efficiencies outside 0-100 % come with the warning, in
                     R"((!)</td>)") != std::string::npos);
     CHECK(page.find("<code>efficiency-out-of-range</code>") != std::string::npos);
 }
+
+TEST_CASE("whatif report: undefined efficiencies come with a warning that says why") {
+    // At a CPU ratio of 1e300 every burst takes no time and the ideal network adds none: the
+    // predicted run lasts 0 ns, so PE, CommE and TE divide by 0 (SerE = CommE / TE too); LB is a
+    // ratio of the useful times, 75 % as traced (1.5 s / 2 s).
+    const auto trace =
+        test::synth_trace("undefined_predicted", "ranks 2\n0 compute 1s\n1 compute 2s\n");
+    const std::string why =
+        "PE, CommE, SerE, TE undefined (shown as -): ratios of zero times, the predicted run or "
+        "its counterpart on the ideal network lasting 0 ns (bursts scaled to nothing by the CPU "
+        "ratio, or a trace with no time in it)";
+    const auto simulated = test::run_popsim("simulate " + trace + " --cpu-ratio 1e300");
+    REQUIRE(simulated.status == 0);
+    CHECK(simulated.output.find("efficiencies       PE -, LB 75.00%, CommE -, SerE -, TE -") !=
+          std::string::npos);
+    CHECK(simulated.output.find("popsim: warning: " + trace + ": " + why) != std::string::npos);
+    const auto swept = test::run_popsim("whatif " + trace + " --cpu-ratio 1,1e300 --no-color");
+    REQUIRE(swept.status == 0);
+    CHECK(swept.output.find("popsim: warning: " + trace + ": cpu-ratio 1e300: " + why) !=
+          std::string::npos);
+}
