@@ -329,6 +329,7 @@ class ProgramBuilder {
     void read_communicators() {
         auto c = program_communicators(trace_.header, p_.tasks, &p_.warnings);
         communicators_ = std::move(c.members);
+        foreign_task_ = std::move(c.foreign_task);
         world_ = c.world;
     }
 
@@ -735,11 +736,17 @@ class ProgramBuilder {
         const std::uint64_t comm =
             attrs && communicators_.contains(attrs->communicator) ? attrs->communicator : *world_;
         if (attrs && !communicators_.contains(attrs->communicator)) {
+            const auto foreign = foreign_task_.find(attrs->communicator);
             throw TraceError(
                 trace_.path, 0,
                 fmt::format(
-                    "task {} calls {} at {} ns on communicator {}, which no `c:` line defines",
-                    task + 1, mpi_call_name(call_id), call_begin(th, call), attrs->communicator));
+                    "task {} calls {} at {} ns on communicator {}, {}", task + 1,
+                    mpi_call_name(call_id), call_begin(th, call), attrs->communicator,
+                    foreign == foreign_task_.end()
+                        ? std::string("which no `c:` line defines")
+                        : fmt::format("whose `c:` line lists task {} of the application's {}, "
+                                      "and is left out",
+                                      foreign->second, p_.tasks)));
         }
         auto& sequence = comm_sequence_[{comm, task}];
         if (sequence == std::numeric_limits<std::uint64_t>::max()) {
@@ -818,7 +825,8 @@ class ProgramBuilder {
     std::vector<std::vector<std::pair<CollectiveIndex, CollectiveIndex>>>
         fork_join_; // per task and region
     std::map<std::uint64_t, std::vector<std::uint32_t>> communicators_;
-    std::optional<std::uint64_t> world_; // set by read_communicators
+    std::map<std::uint64_t, std::uint32_t> foreign_task_; // ProgramCommunicators::foreign_task
+    std::optional<std::uint64_t> world_;                  // set by read_communicators
     std::vector<ThreadRoles> roles_;
     std::map<std::pair<std::uint64_t, std::uint32_t>, std::uint64_t>
         comm_sequence_; // (communicator, task) -> collectives so far
@@ -843,7 +851,7 @@ ProgramCommunicators program_communicators(const ParaverHeader& header, std::uin
         const auto outside = std::find_if(c.tasks.begin(), c.tasks.end(),
                                           [&](auto task) { return task == 0 || task > tasks; });
         if (outside != c.tasks.end()) {
-            ++out.foreign;
+            out.foreign_task.emplace(c.id, *outside);
             if (warnings) {
                 warnings->add(
                     "foreign-communicators",

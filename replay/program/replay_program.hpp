@@ -177,12 +177,13 @@ MessageOps message_ops(const ReplayProgram& program);
 
 /// The communicators of the `c:` lines, by id, with their tasks (0-based), and the one the
 /// program takes for MPI_COMM_WORLD (the first with every task; without `c:` lines, 0 with every
-/// task). Lines naming tasks the application lacks are left out (`foreign` counts them), with a
+/// task). Lines naming tasks the application lacks are left out (`foreign_task` lists them), with a
 /// warning.
 struct ProgramCommunicators {
     std::map<std::uint64_t, std::vector<std::uint32_t>> members;
     std::uint64_t world = 0;
-    std::size_t foreign = 0;
+    /// Each left-out line's communicator, and a task it lists that the application lacks.
+    std::map<std::uint64_t, std::uint32_t> foreign_task;
 };
 ProgramCommunicators program_communicators(const ParaverHeader& header, std::uint32_t tasks,
                                            WarningLog* warnings);

@@ -327,7 +327,8 @@ struct alignas(k_cache_line) StreamingReplay::Impl { // written by its stage on 
         if (t.header.applications.size() != 1) unsupported("the trace has several applications");
         const auto tasks = t.task_count();
         communicators = program_communicators(t.header, tasks, nullptr);
-        if (communicators.foreign > 0) unsupported("communicator lines name foreign tasks");
+        if (!communicators.foreign_task.empty())
+            unsupported("communicator lines name foreign tasks");
         thread_of_trace.assign(t.thread_count(), k_none);
         const auto first = t.first_threads();
         task_threads.assign(first.begin(), first.end());

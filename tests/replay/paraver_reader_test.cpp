@@ -110,6 +110,19 @@ TEST_CASE(
     REQUIRE(program.warnings.find("foreign-communicators") != nullptr);
     CHECK(program.warnings.find("foreign-communicators")->instances[0] ==
           "communicator 2 lists task 3 of 2");
+    // A collective on such a communicator is refused, naming why it is unknown.
+    const auto on_foreign = trace_file(
+        "mpi_app_foreign", "#Paraver (01/01/2000 at 00:00):100_ns:1(2):1:2(1:1,1:1),1\n"
+                           "c:1:1:2:1:9\n"
+                           "2:1:1:1:1:10:50000002:10:50100004:1\n2:1:1:1:1:20:50000002:0\n"
+                           "2:1:1:2:1:10:50000002:10:50100004:1\n2:1:1:2:1:20:50000002:0\n"
+                           "1:1:1:1:1:20:100:1\n1:1:1:2:1:20:100:1\n");
+    CHECK_THROWS_WITH_AS(
+        replay::build_replay_program(test::read_quiet(on_foreign)),
+        (on_foreign + ": task 1 calls MPI_Allreduce at 10 ns on communicator 1, whose `c:` line "
+                      "lists task 9 of the application's 2, and is left out")
+            .c_str(),
+        TraceError);
 }
 
 TEST_CASE("paraver_reader: what real Extrae traces contain is accepted") {
