@@ -17,6 +17,19 @@ std::string_view record_kind(std::string_view line) {
     return line.substr(0, line.find(':'));
 }
 
+/// A field as an error message can show it: control bytes (a NUL of a binary file) as \xNN, with
+/// a word on what they suggest.
+std::string shown(std::string_view field) {
+    std::string out;
+    bool control = false;
+    for (const char c : field) {
+        const auto byte = static_cast<unsigned char>(c);
+        control = control || byte < 0x20 || byte == 0x7f;
+        out += byte < 0x20 || byte == 0x7f ? fmt::format("\\x{:02x}", byte) : std::string(1, c);
+    }
+    return control ? "'" + out + "' (control bytes: binary data, not text?)" : "'" + out + "'";
+}
+
 /// The kind digit of a line (not empty) whose first field is one character, else '\0': as
 /// record_kind, without searching the line for its ':'.
 char one_character_kind(std::string_view line) {
@@ -66,8 +79,8 @@ void parse_line(std::string_view line, std::uint32_t offset, Time ns_per_unit, P
             throw ParseError(
                 "communicator line after the first record; they belong right after the header");
         }
-        throw ParseError(fmt::format("unknown record kind '{}' (expected 1, 2, 3 or 4)",
-                                     record_kind(line).substr(0, 20)));
+        throw ParseError(fmt::format("unknown record kind {} (expected 1, 2, 3 or 4)",
+                                     shown(record_kind(line).substr(0, 20))));
     }
 }
 

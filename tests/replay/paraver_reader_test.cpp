@@ -200,6 +200,9 @@ TEST_CASE("paraver_reader: malformed lines name the field") {
 
 TEST_CASE("paraver_reader: unknown record kinds and misplaced lines") {
     check_error("kind", k_header + "x:1:1\n", 3, "unknown record kind 'x' (expected 1, 2, 3 or 4)");
+    check_error("nul", k_header + std::string("1\0:1:1\n", 7), 3,
+                "unknown record kind '1\\x00' (control bytes: binary data, not text?) (expected "
+                "1, 2, 3 or 4)");
     check_error("kind_12", k_header + "12:1:1:1:1:0:100:1\n", 3,
                 "unknown record kind '12' (expected 1, 2, 3 or 4)");
     check_error("kind_7", k_header + "7:1:1:1:1:0:100:1\n", 3,
