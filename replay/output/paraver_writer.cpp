@@ -183,7 +183,8 @@ std::string standard_pcf_text(PcfOpenmp openmp) {
 } // namespace
 
 TraceLabels with_standard_labels(TraceLabels labels) {
-    const TraceLabels standard = parse_pcf_text(standard_pcf_text(PcfOpenmp::with), "popsim's standard .pcf");
+    const TraceLabels standard =
+        parse_pcf_text(standard_pcf_text(PcfOpenmp::with), "popsim's standard .pcf");
     if (labels.states.empty()) labels.states = standard.states;
     std::vector<std::uint32_t> declared;
     for (const auto& [type, name] : labels.event_types) declared.push_back(type);
