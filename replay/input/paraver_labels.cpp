@@ -27,7 +27,10 @@ std::string_view trim(std::string_view s) {
 template <class Number = std::uint32_t> std::optional<Number> leading_number(std::string_view& s) {
     Number v = 0;
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc{} || end == s.data()) return std::nullopt;
+    // A number ends at a blank: "5000000x1" is no type 5000000 labelled "x1 ...".
+    if (ec != std::errc{} || end == s.data() ||
+        (end != s.data() + s.size() && *end != ' ' && *end != '\t'))
+        return std::nullopt;
     s = trim(s.substr(static_cast<std::size_t>(end - s.data())));
     return v;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The Paraver reader: what real traces do (paraver-format.md's pitfalls checklist) and every kind
 // of bad input, each with its exact "file:line: cause" message.
+#include "replay/input/paraver_labels.hpp"
 #include "replay/program/replay_program.hpp"
 #include "replay/trace_error.hpp"
 #include "test_support.hpp"
@@ -461,6 +462,20 @@ TEST_CASE("paraver_reader: a missing .pcf or .row is a warning, not an error") {
     REQUIRE(t.warnings.all().size() == 2);
     CHECK(t.warnings.all()[0].line().starts_with("no .pcf beside the trace"));
     CHECK(t.warnings.all()[0].line().ends_with("no_labels.pcf"));
+}
+
+TEST_CASE("paraver_reader: a .pcf number runs to a blank, or the line is refused") {
+    // "5000000x1" was read as type 5000000 labelled "x1 ...": 50000001's names silently lost.
+    CHECK_THROWS_WITH_AS(
+        replay::parse_pcf_text("EVENT_TYPE\n0    5000000x1    MPI Point-to-point\n", "t.pcf"),
+        "t.pcf:2: EVENT_TYPE line is not '<gradient> <type> <label>'", TraceError);
+    CHECK_THROWS_WITH_AS(replay::parse_pcf_text("EVENT_TYPE\n0 1 a\nVALUES\n1x End\n", "t.pcf"),
+                         "t.pcf:4: VALUES line is not '<value> <label>'", TraceError);
+    const auto labels =
+        replay::parse_pcf_text("EVENT_TYPE\n0\t50000001\tMPI Point-to-point\nVALUES\n0 End\n", "t");
+    REQUIRE(labels.event_types.size() == 1);
+    CHECK(labels.event_types[0].first == 50000001);
+    CHECK(labels.event_types[0].second == "MPI Point-to-point");
 }
 
 TEST_CASE("paraver_reader: sequential and parallel reading agree") {
