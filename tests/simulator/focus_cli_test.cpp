@@ -281,7 +281,7 @@ TEST_CASE("focus cli: events and cut name the line of a malformed trace") {
         {"1:1:1:1:1:0:10:999\n", ":2: state value 999 is out of range (0-254)"}};
     int i = 0;
     for (const auto& [record, message] : refused) {
-        CAPTURE(record);
+        CAPTURE_BINDING(record);
         const auto path = test::write_file(dir / fmt::format("refused{}.prv", i++),
                                            header + record + "2:1:1:1:1:5:60000019:1\n");
         test::check_fails("events " + path, 2, path + message);
