@@ -148,12 +148,12 @@ class DimReader {
         if (line.rfind("#DIMEMAS:", 0) != 0)
             throw ParseError("not a Dimemas trace: the first line does not start with '#DIMEMAS:'");
         const auto tasks_at = line.find(':', line.rfind('"') + 2);
-        // ":MACHINES,OFFSET:" before the task count; an offset that is no number is not checked.
-        if (const auto comma = line.find(',', line.rfind('"')); comma < tasks_at)
-            std::from_chars(line.data() + comma + 1, line.data() + tasks_at, table_offset_);
         const auto paren = line.find('(', tasks_at);
         if (tasks_at == std::string::npos || paren == std::string::npos)
             throw ParseError("malformed #DIMEMAS header");
+        // ":MACHINES,OFFSET:" before the task count; an offset that is no number is not checked.
+        if (const auto comma = line.find(',', line.rfind('"')); comma < tasks_at)
+            std::from_chars(line.data() + comma + 1, line.data() + tasks_at, table_offset_);
         const std::string_view count =
             std::string_view(line).substr(tasks_at + 1, paren - tasks_at - 1);
         std::uint64_t tasks = 0;
