@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // popsim compare: two results side by side, failing when an efficiency drops by more than allowed:
 // the check a project runs in CI after each merge.
+#include "metrics/ratio.hpp"
 #include "pipeline/analysis.hpp"
 #include "pipeline/console/diagnostics.hpp"
 #include "replay/trace_error.hpp"
@@ -190,7 +191,7 @@ void check_range(const nlohmann::json& report, const nlohmann::json& trace,
         throw replay::TraceError(input, 0,
                                  fmt::format("{} of {} is {}: below 0, not a report popsim wrote",
                                              metric, file_name(trace), value));
-    if (value <= 1 || may_exceed) return;
+    if (!metrics::outside_0_100(value) || may_exceed) return; // analyze's own test for its warning
     for (const auto* warnings : {&trace, &report})
         if (warnings->contains("warnings") && (*warnings)["warnings"].is_array())
             for (const auto& w : (*warnings)["warnings"])
